@@ -1,0 +1,33 @@
+// Alignment helpers (TFLM's memory_helpers semantics: round up / down to a
+// power-of-two or any positive alignment).
+#ifndef TFLM_ARENA_CORE_ALIGN_H_
+#define TFLM_ARENA_CORE_ALIGN_H_
+
+#include <cstddef>
+#include <cstdint>
+
+namespace tflm_arena {
+
+// TFLM's MicroArenaBufferAlignment(): every planned size and the arena start.
+constexpr size_t kArenaAlignment = 16;
+
+constexpr size_t AlignSizeUp(size_t size, size_t alignment) {
+  return ((size + alignment - 1) / alignment) * alignment;
+}
+constexpr size_t AlignSizeDown(size_t size, size_t alignment) {
+  return (size / alignment) * alignment;
+}
+inline uint8_t* AlignPointerUp(uint8_t* p, size_t alignment) {
+  uintptr_t v = reinterpret_cast<uintptr_t>(p);
+  return reinterpret_cast<uint8_t*>(((v + alignment - 1) / alignment) * alignment);
+}
+inline uint8_t* AlignPointerDown(uint8_t* p, size_t alignment) {
+  uintptr_t v = reinterpret_cast<uintptr_t>(p);
+  return reinterpret_cast<uint8_t*>((v / alignment) * alignment);
+}
+// True when adding would not overflow size_t.
+constexpr bool AddFits(size_t a, size_t b) { return a <= SIZE_MAX - b; }
+
+}  // namespace tflm_arena
+
+#endif  // TFLM_ARENA_CORE_ALIGN_H_

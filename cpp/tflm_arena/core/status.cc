@@ -1,0 +1,42 @@
+#include "tflm_arena/core/status.h"
+
+#include <cstdarg>
+#include <cstdio>
+
+namespace tflm_arena {
+
+const char* StatusCodeName(StatusCode code) {
+  switch (code) {
+    case StatusCode::kOk: return "OK";
+    case StatusCode::kInvalidArgument: return "INVALID_ARGUMENT";
+    case StatusCode::kArenaTooSmall: return "ARENA_TOO_SMALL";
+    case StatusCode::kOutOfRange: return "OUT_OF_RANGE";
+    case StatusCode::kFailedPrecondition: return "FAILED_PRECONDITION";
+    case StatusCode::kUnimplemented: return "UNIMPLEMENTED";
+    case StatusCode::kInternal: return "INTERNAL";
+  }
+  return "UNKNOWN";
+}
+
+Status Status::Error(StatusCode code, const char* format, ...) {
+  Status s;
+  s.code_ = code;
+  va_list args;
+  va_start(args, format);
+  vsnprintf(s.message_, kMaxMessage, format, args);  // no heap: fixed buffer
+  va_end(args);
+  return s;
+}
+
+Status Status::TooSmall(size_t needed_bytes, const char* format, ...) {
+  Status s;
+  s.code_ = StatusCode::kArenaTooSmall;
+  s.needed_bytes_ = needed_bytes;
+  va_list args;
+  va_start(args, format);
+  vsnprintf(s.message_, kMaxMessage, format, args);
+  va_end(args);
+  return s;
+}
+
+}  // namespace tflm_arena

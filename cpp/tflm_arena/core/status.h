@@ -1,0 +1,59 @@
+// Status: an error code plus a fixed-size message, returned by value.
+// Runtime code cannot throw or allocate, so errors travel as values end to end;
+// the Python layer turns them into exceptions with the message intact.
+#ifndef TFLM_ARENA_CORE_STATUS_H_
+#define TFLM_ARENA_CORE_STATUS_H_
+
+#include <cstddef>
+#include <cstdint>
+
+namespace tflm_arena {
+
+enum class StatusCode : uint8_t {
+  kOk = 0,
+  kInvalidArgument,     // bad user input (model bytes, sizes, lifetimes, ...)
+  kArenaTooSmall,       // not enough arena; needed_bytes() says how much
+  kOutOfRange,          // index outside a table
+  kFailedPrecondition,  // call made in the wrong state
+  kUnimplemented,       // valid input we do not support (yet)
+  kInternal,            // a bug in tflm_arena
+};
+
+const char* StatusCodeName(StatusCode code);
+
+class Status {
+ public:
+  static constexpr size_t kMaxMessage = 240;
+
+  Status() = default;  // OK
+  static Status Ok() { return Status(); }
+  // printf-style message; truncated to kMaxMessage-1 characters.
+  static Status Error(StatusCode code, const char* format, ...)
+      __attribute__((format(printf, 2, 3)));
+  // Arena too small: carries the total bytes that would have sufficed
+  // (0 when unknown).
+  static Status TooSmall(size_t needed_bytes, const char* format, ...)
+      __attribute__((format(printf, 2, 3)));
+
+  bool ok() const { return code_ == StatusCode::kOk; }
+  StatusCode code() const { return code_; }
+  const char* message() const { return message_; }
+  size_t needed_bytes() const { return needed_bytes_; }
+  void set_needed_bytes(size_t n) { needed_bytes_ = n; }
+
+ private:
+  StatusCode code_ = StatusCode::kOk;
+  size_t needed_bytes_ = 0;
+  char message_[kMaxMessage] = {0};
+};
+
+}  // namespace tflm_arena
+
+// Propagates a non-OK status to the caller.
+#define TFLM_ARENA_RETURN_IF_ERROR(expr)              \
+  do {                                                \
+    ::tflm_arena::Status _tflm_arena_status = (expr); \
+    if (!_tflm_arena_status.ok()) return _tflm_arena_status; \
+  } while (0)
+
+#endif  // TFLM_ARENA_CORE_STATUS_H_
