@@ -1,0 +1,110 @@
+// Planner bindings: numpy record columns in, numpy offsets out.
+// All checks and algorithms live in plan/; this file only converts.
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <string>
+#include <vector>
+
+#include "register.h"
+#include "tflm_arena/plan/plan.h"
+
+namespace py = pybind11;
+
+namespace tflm_arena {
+namespace bindings {
+namespace {
+
+using I64Array = py::array_t<int64_t, py::array::c_style | py::array::forcecast>;
+using I32Array = py::array_t<int32_t, py::array::c_style | py::array::forcecast>;
+
+std::vector<UsageRecord> ToRecords(const I64Array& sizes, const I32Array& first,
+                                   const I32Array& last, const I64Array& fixed) {
+  const py::ssize_t n = sizes.size();
+  if (first.size() != n || last.size() != n || fixed.size() != n) {
+    throw py::value_error("sizes, first, last and fixed offsets must have the same length");
+  }
+  std::vector<UsageRecord> records(static_cast<size_t>(n));
+  const int64_t* s = sizes.data();
+  const int32_t* f = first.data();
+  const int32_t* l = last.data();
+  const int64_t* o = fixed.data();
+  for (py::ssize_t i = 0; i < n; ++i) {
+    records[i] = UsageRecord{s[i], f[i], l[i], o[i]};
+  }
+  return records;
+}
+
+py::array_t<int64_t> ToArray(const std::vector<ByteOffset>& v) {
+  py::array_t<int64_t> out(static_cast<py::ssize_t>(v.size()));
+  std::copy(v.begin(), v.end(), out.mutable_data());
+  return out;
+}
+
+using PlanFn = Status (*)(Span<const UsageRecord>, PlanResult*);
+
+PlanFn Strategy(const std::string& name) {
+  if (name == "tflm_greedy") return &PlanTflmGreedy;
+  if (name == "tflm_greedy_runtime") return &PlanTflmGreedyRuntime;
+  if (name == "linear") return &PlanLinear;
+  throw py::value_error("unknown strategy '" + name +
+                        "' (known: tflm_greedy, tflm_greedy_runtime, linear)");
+}
+
+}  // namespace
+
+void RegisterPlan(py::module_& m) {
+  m.def("validate_records",
+        [](I64Array sizes, I32Array first, I32Array last, I64Array fixed, int64_t alignment) {
+          auto records = ToRecords(sizes, first, last, fixed);
+          ThrowIfError(ValidateRecords(Span<const UsageRecord>(records.data(), records.size()),
+                                       alignment));
+        },
+        py::arg("sizes"), py::arg("first"), py::arg("last"), py::arg("fixed"),
+        py::arg("alignment"));
+  m.def("plan",
+        [](I64Array sizes, I32Array first, I32Array last, I64Array fixed,
+           const std::string& strategy) {
+          PlanFn fn = Strategy(strategy);
+          auto records = ToRecords(sizes, first, last, fixed);
+          PlanResult result;
+          Status status;
+          {
+            py::gil_scoped_release release;  // planning can take a while on big inputs
+            status = fn(Span<const UsageRecord>(records.data(), records.size()), &result);
+          }
+          ThrowIfError(status);
+          return py::make_tuple(ToArray(result.offsets), result.arena_bytes);
+        },
+        py::arg("sizes"), py::arg("first"), py::arg("last"), py::arg("fixed"),
+        py::arg("strategy"));
+  m.def("lower_bound",
+        [](I64Array sizes, I32Array first, I32Array last, I64Array fixed) {
+          auto records = ToRecords(sizes, first, last, fixed);
+          return LowerBound(Span<const UsageRecord>(records.data(), records.size()));
+        },
+        py::arg("sizes"), py::arg("first"), py::arg("last"), py::arg("fixed"));
+  m.def("validate_plan",
+        [](I64Array sizes, I32Array first, I32Array last, I64Array fixed, I64Array offsets,
+           int64_t arena_bytes) {
+          auto records = ToRecords(sizes, first, last, fixed);
+          ThrowIfError(ValidatePlan(Span<const UsageRecord>(records.data(), records.size()),
+                                    Span<const ByteOffset>(offsets.data(), offsets.size()),
+                                    arena_bytes));
+        },
+        py::arg("sizes"), py::arg("first"), py::arg("last"), py::arg("fixed"),
+        py::arg("offsets"), py::arg("arena_bytes"));
+  m.def("render_ascii",
+        [](I64Array sizes, I32Array first, I32Array last, I64Array fixed, I64Array offsets) {
+          auto records = ToRecords(sizes, first, last, fixed);
+          if (offsets.size() != sizes.size()) throw py::value_error("one offset per record");
+          return RenderAscii(Span<const UsageRecord>(records.data(), records.size()),
+                             Span<const ByteOffset>(offsets.data(), offsets.size()));
+        },
+        py::arg("sizes"), py::arg("first"), py::arg("last"), py::arg("fixed"),
+        py::arg("offsets"));
+}
+
+}  // namespace bindings
+}  // namespace tflm_arena

@@ -1,0 +1,29 @@
+"""tflm_arena: tensor-arena planning and inspection for TensorFlow Lite Micro.
+
+>>> import tflm_arena as ta
+>>> p = ta.plan([10, 20], first=[0, 2], last=[1, 3])
+>>> p.arena_bytes
+20
+"""
+from __future__ import annotations
+
+from importlib.metadata import PackageNotFoundError, version as _version
+
+from . import _core
+from ._core import ArenaTooSmallError
+from ._plan import STRATEGIES, Plan, plan
+from ._records import RECORD_DTYPE, make_records
+
+try:
+    __version__ = _version("tflm_arena")
+except PackageNotFoundError:  # running from a source tree
+    __version__ = _core.__version__
+
+__all__ = [
+    "ArenaTooSmallError",
+    "Plan",
+    "RECORD_DTYPE",
+    "STRATEGIES",
+    "make_records",
+    "plan",
+]

@@ -1,0 +1,90 @@
+"""Plan: buffer offsets in one arena, checked when made."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Optional
+
+import numpy as np
+
+from . import _core
+from ._records import ArrayLike, as_records, columns, make_records
+
+#: Strategies accepted by :func:`plan`.
+#: ``tflm_greedy`` reproduces TFLM's GreedyMemoryPlanner byte for byte (fast
+#: host implementation); ``tflm_greedy_runtime`` is the microcontroller
+#: implementation (same output, quadratic, no heap); ``linear`` is TFLM's
+#: LinearMemoryPlanner (no reuse).
+STRATEGIES = ("tflm_greedy", "tflm_greedy_runtime", "linear")
+
+
+@dataclass(frozen=True)
+class Plan:
+    """Offsets for every buffer of ``records`` plus the arena size they need."""
+
+    records: np.ndarray
+    offsets: np.ndarray
+    arena_bytes: int
+    strategy: str
+    lower_bound: int = field(init=False)
+
+    def __post_init__(self) -> None:
+        offsets = np.array(self.offsets, dtype=np.int64)  # own copy, read-only
+        offsets.setflags(write=False)
+        object.__setattr__(self, "offsets", offsets)
+        object.__setattr__(self, "lower_bound", int(_core.lower_bound(*columns(self.records))))
+        self.validate()
+
+    def validate(self) -> None:
+        """Raises ValueError naming the buffers if any constraint is broken."""
+        _core.validate_plan(*columns(self.records), self.offsets, int(self.arena_bytes))
+
+    def ascii(self) -> str:
+        """The plan drawn exactly like TFLM's ``PrintMemoryPlan``."""
+        return _core.render_ascii(*columns(self.records), self.offsets)
+
+    @property
+    def overhead(self) -> float:
+        """arena_bytes / lower_bound - 1 (0.0 means provably optimal)."""
+        return self.arena_bytes / self.lower_bound - 1.0 if self.lower_bound else 0.0
+
+    def __len__(self) -> int:
+        return len(self.offsets)
+
+    def __repr__(self) -> str:
+        return (
+            f"Plan(strategy={self.strategy!r}, buffers={len(self)}, "
+            f"arena_bytes={self.arena_bytes}, lower_bound={self.lower_bound})"
+        )
+
+
+def plan(
+    sizes: Any,
+    first: Optional[ArrayLike] = None,
+    last: Optional[ArrayLike] = None,
+    offline_offsets: Optional[ArrayLike] = None,
+    strategy: str = "tflm_greedy",
+    *,
+    alignment: int = 16,
+) -> Plan:
+    """Plans buffers into one arena.
+
+    Either pass columns ``plan(sizes, first, last, offline_offsets=None)`` or
+    one records array (``RECORD_DTYPE``) as ``plan(records)``. Lifetimes are
+    inclusive. Sizes are used as given (TFLM's planners add no padding; models'
+    records are already 16-aligned). Fixed offsets (``offline_offsets``, -1 =
+    plan online) must be multiples of ``alignment`` (pass 1 to allow any).
+    """
+    if strategy not in STRATEGIES:
+        raise ValueError(f"unknown strategy {strategy!r}; choose one of {', '.join(STRATEGIES)}")
+    if alignment < 1:
+        raise ValueError(f"alignment must be >= 1, got {alignment}")
+    if first is None and last is None:
+        rec = as_records(sizes)
+    elif first is None or last is None:
+        raise ValueError("pass both first and last, or a single records array")
+    else:
+        rec = make_records(sizes, first, last, offline_offsets)
+    cols = columns(rec)
+    _core.validate_records(*cols, alignment)
+    offsets, arena_bytes = _core.plan(*cols, strategy)
+    return Plan(records=rec, offsets=offsets, arena_bytes=int(arena_bytes), strategy=strategy)

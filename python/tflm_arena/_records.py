@@ -1,0 +1,76 @@
+"""Usage records: the planner's input as one numpy structured array."""
+from __future__ import annotations
+
+from typing import Any, Optional, Sequence, Union
+
+import numpy as np
+
+#: One row per buffer. Lifetimes are inclusive steps (TFLM's allocation
+#: scopes); ``fixed_offset`` is -1 for "let the planner choose".
+RECORD_DTYPE = np.dtype(
+    [("size", "<i8"), ("first", "<i4"), ("last", "<i4"), ("fixed_offset", "<i8")]
+)
+
+ArrayLike = Union[Sequence[int], np.ndarray]
+
+
+def _int_column(values: Any, name: str, dtype: str) -> np.ndarray:
+    arr = np.asarray(values)
+    if arr.ndim != 1:
+        raise ValueError(f"{name} must be one-dimensional, got shape {arr.shape}")
+    if arr.size and not np.issubdtype(arr.dtype, np.integer):
+        if np.issubdtype(arr.dtype, np.floating) and np.all(np.mod(arr, 1) == 0):
+            arr = arr.astype(np.int64)
+        else:
+            raise ValueError(f"{name} must hold integers, got dtype {arr.dtype}")
+    info = np.iinfo(dtype)
+    if arr.size and (arr.min() < info.min or arr.max() > info.max):
+        bad = int(np.flatnonzero((arr < info.min) | (arr > info.max))[0])
+        raise ValueError(f"buffer {bad}: {name} value {arr[bad]} does not fit {dtype}")
+    return arr.astype(dtype, copy=False)
+
+
+def make_records(
+    sizes: ArrayLike,
+    first: ArrayLike,
+    last: ArrayLike,
+    fixed_offsets: Optional[ArrayLike] = None,
+) -> np.ndarray:
+    """Builds a RECORD_DTYPE array from columns (sequences or numpy arrays)."""
+    s = _int_column(sizes, "size", "int64")
+    f = _int_column(first, "first", "int32")
+    l_ = _int_column(last, "last", "int32")
+    if not (len(s) == len(f) == len(l_)):
+        raise ValueError(
+            f"sizes, first and last must have the same length (got {len(s)}, {len(f)}, {len(l_)})"
+        )
+    if fixed_offsets is None:
+        o = np.full(len(s), -1, dtype=np.int64)
+    else:
+        o = _int_column(fixed_offsets, "fixed_offset", "int64")
+        if len(o) != len(s):
+            raise ValueError(
+                f"offline_offsets has {len(o)} entries but there are {len(s)} buffers"
+            )
+    rec = np.empty(len(s), dtype=RECORD_DTYPE)
+    rec["size"], rec["first"], rec["last"], rec["fixed_offset"] = s, f, l_, o
+    return rec
+
+
+def as_records(records: Any) -> np.ndarray:
+    """Accepts a RECORD_DTYPE array or anything with the same field names."""
+    arr = np.asarray(records)
+    if arr.dtype.names is None or not {"size", "first", "last"} <= set(arr.dtype.names):
+        raise ValueError("records need the fields size, first, last (and optionally fixed_offset)")
+    fixed = arr["fixed_offset"] if "fixed_offset" in arr.dtype.names else None
+    return make_records(arr["size"], arr["first"], arr["last"], fixed)
+
+
+def columns(rec: np.ndarray):
+    """The four contiguous columns the C++ core takes."""
+    return (
+        np.ascontiguousarray(rec["size"]),
+        np.ascontiguousarray(rec["first"]),
+        np.ascontiguousarray(rec["last"]),
+        np.ascontiguousarray(rec["fixed_offset"]),
+    )

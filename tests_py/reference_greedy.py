@@ -1,0 +1,42 @@
+"""A plain, obviously-correct transcription of TFLM's greedy planner rules
+(tflm_facts.md G-12..G-18), written for cross-checking only: quadratic, no
+cleverness."""
+from __future__ import annotations
+
+from typing import List, Sequence, Tuple
+
+
+def reference_greedy(
+    sizes: Sequence[int], first: Sequence[int], last: Sequence[int], fixed: Sequence[int]
+) -> Tuple[List[int], int]:
+    n = len(sizes)
+    offline = [i for i in range(n) if fixed[i] != -1]  # index order, unsorted
+    online = [i for i in reversed(range(n)) if fixed[i] == -1]  # descending index
+    # Stable sort by size, largest first: ties keep the descending-index order.
+    online.sort(key=lambda i: -sizes[i])
+    order = offline + online
+
+    offsets = [-1] * n
+    placed: List[int] = []  # ids kept sorted by offset; equal offsets: newer after
+    for b in order:
+        if fixed[b] != -1:
+            off = fixed[b]
+        else:
+            cand = 0
+            off = None
+            for e in placed:
+                if first[e] > last[b] or first[b] > last[e]:
+                    continue  # not live together
+                if offsets[e] - cand >= sizes[b]:
+                    off = cand
+                    break
+                cand = max(cand, offsets[e] + sizes[e])
+            if off is None:
+                off = cand
+        offsets[b] = off
+        pos = 0
+        while pos < len(placed) and offsets[placed[pos]] <= off:
+            pos += 1
+        placed.insert(pos, b)
+    arena = max((offsets[i] + sizes[i] for i in range(n)), default=0)
+    return offsets, arena
