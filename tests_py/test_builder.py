@@ -3,7 +3,6 @@ real TFLM interpreter (``tflite_micro``) and by reading the bytes back."""
 from __future__ import annotations
 
 import struct
-import sys
 from pathlib import Path
 
 import numpy as np
