@@ -1,0 +1,50 @@
+// MemoryPlanner: the interface every runtime planner implements (TFLM's
+// MicroMemoryPlanner, with Status results instead of TfLiteStatus + logging).
+//
+// A client registers buffers in order (the call order is the buffer index,
+// 0, 1, 2, ...), each with a size and an INCLUSIVE lifetime
+// [first_step, last_step], then asks for offsets. Planners own no memory: any
+// working space comes from the scratch block handed to Init(), so a planner
+// can run on a microcontroller with no heap.
+#ifndef TFLM_ARENA_PLAN_MEMORY_PLANNER_H_
+#define TFLM_ARENA_PLAN_MEMORY_PLANNER_H_
+
+#include <cstddef>
+#include <cstdint>
+
+#include "tflm_arena/core/status.h"
+
+namespace tflm_arena {
+
+class MemoryPlanner {
+ public:
+  // Out of line so the vtable lives in one translation unit (memory_planner.cc).
+  virtual ~MemoryPlanner();
+
+  // Hands the planner its working memory and forgets all buffers. The
+  // default (planners needing no scratch) accepts anything.
+  virtual Status Init(uint8_t* scratch, size_t scratch_bytes);
+
+  // Registers buffer number GetBufferCount(); the planner picks its offset.
+  virtual Status AddBuffer(int size, int first_step, int last_step) = 0;
+  // Registers a buffer whose offset is fixed in advance (an offline plan);
+  // fixed_offset == -1 means "planner chooses", as in TFLM. The default
+  // rejects fixed offsets, like TFLM's base class.
+  virtual Status AddBuffer(int size, int first_step, int last_step, int fixed_offset);
+
+  virtual Status GetOffsetForBuffer(int index, int* offset) = 0;
+  // Bytes from offset 0 to the end of the highest buffer (TFLM's head size).
+  virtual int GetMaximumMemorySize() = 0;
+  virtual int GetBufferCount() const = 0;
+  // True when no two buffers share memory (every tensor stays readable).
+  virtual bool preserves_all_tensors() const = 0;
+
+  // Writes a human-readable plan into out (NUL-terminated, truncated to
+  // out_size-1 characters) and returns the full text length, like snprintf.
+  // The default writes nothing.
+  virtual int PrintMemoryPlan(char* out, size_t out_size);
+};
+
+}  // namespace tflm_arena
+
+#endif  // TFLM_ARENA_PLAN_MEMORY_PLANNER_H_

@@ -1,0 +1,68 @@
+// Host-side planning API: usage records in, offsets out. Each function lives
+// in its own file (named beside it); the runtime planners it builds on are in
+// greedy_planner.h and linear_planner.h.
+//
+// Conventions: buffer i is records[i]; lifetimes are inclusive
+// [first_step, last_step]; fixed_offset == -1 lets the planner choose. Every
+// error message names the offending buffer index ("buffer 3: ...").
+#ifndef TFLM_ARENA_PLAN_PLAN_H_
+#define TFLM_ARENA_PLAN_PLAN_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "tflm_arena/core/span.h"
+#include "tflm_arena/core/status.h"
+#include "tflm_arena/core/usage_record.h"
+
+namespace tflm_arena {
+
+struct PlanResult {
+  std::vector<ByteOffset> offsets;  // one per record, >= 0
+  int64_t arena_bytes = 0;          // max over buffers of offset + size (0 if none)
+};
+
+// records_validation.cc. Checks each record (size >= 0, first_step <=
+// last_step, fixed_offset == -1 or >= 0 and a multiple of `alignment` when
+// alignment > 0) and that fixed buffers live at a common step do not share
+// bytes. Example message: "buffer 3: size -5 is negative".
+Status ValidateRecords(Span<const UsageRecord> records, int64_t alignment = 0);
+
+// lower_bound.cc. Max over steps of the total size of the buffers live at
+// that step (fixed ones included): no plan can use less. O(n log n).
+// Records that fail the per-record checks (negative size, first > last) are
+// ignored.
+int64_t LowerBound(Span<const UsageRecord> records);
+
+// greedy_fast.cc. TFLM's greedy plan, identical to GreedyPlanner's offsets
+// and size for every input it accepts, but fast on large inputs. Accepts what
+// GreedyPlanner accepts: sizes, fixed offsets and the worst-case end (largest
+// fixed end + sum of planner-placed sizes) must fit in int32. Fixed buffers
+// may overlap each other, as in TFLM (ValidateRecords rejects that).
+Status PlanTflmGreedy(Span<const UsageRecord> records, PlanResult* out);
+
+// greedy_runtime_host.cc. Runs GreedyPlanner itself (O(n^2)) on a
+// std::vector scratch of 40 * n bytes; same checks and results as
+// PlanTflmGreedy. For cross-checks and benchmarks.
+Status PlanTflmGreedyRuntime(Span<const UsageRecord> records, PlanResult* out);
+
+// linear.cc. TFLM's linear plan: buffer i at the sum of sizes 0..i-1. Fixed
+// offsets are rejected (kUnimplemented), as in TFLM. The sum must fit int32.
+Status PlanLinear(Span<const UsageRecord> records, PlanResult* out);
+
+// plan_validation.cc. Checks a plan: one offset per record; offsets >= 0;
+// offset + size <= arena_bytes; fixed offsets kept; no two buffers live at a
+// common step share bytes of [offset, offset + size) (zero-size buffers never
+// overlap). Messages name the buffers. O(n log n) sweep over time.
+Status ValidatePlan(Span<const UsageRecord> records, Span<const ByteOffset> offsets,
+                    int64_t arena_bytes);
+
+// ascii_render.cc. TFLM's PrintMemoryPlan text (tflm_facts.md G-21..G-26),
+// every line ending in "\n". Offsets of -1 are skipped when painting, like
+// TFLM; any other input renders without crashing (columns are clamped).
+std::string RenderAscii(Span<const UsageRecord> records, Span<const ByteOffset> offsets);
+
+}  // namespace tflm_arena
+
+#endif  // TFLM_ARENA_PLAN_PLAN_H_

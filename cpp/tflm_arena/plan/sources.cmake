@@ -1,0 +1,24 @@
+# plan/: runtime planners (device code: no heap, no exceptions) and the host
+# planning API (plan.h) built on them.
+tflm_arena_runtime_library(tflm_arena_plan_runtime
+  SOURCES
+    ${TFLM_ARENA_SRC}/plan/memory_planner.cc
+    ${TFLM_ARENA_SRC}/plan/greedy_planner.cc
+    ${TFLM_ARENA_SRC}/plan/linear_planner.cc
+    ${TFLM_ARENA_SRC}/plan/plan_text.cc
+  DEPS tflm_arena_core)
+
+tflm_arena_host_library(tflm_arena_plan
+  SOURCES
+    ${TFLM_ARENA_SRC}/plan/records_validation.cc
+    ${TFLM_ARENA_SRC}/plan/tflm_limits.cc
+    ${TFLM_ARENA_SRC}/plan/overlap_sweep.cc
+    ${TFLM_ARENA_SRC}/plan/lower_bound.cc
+    ${TFLM_ARENA_SRC}/plan/interval_index.cc
+    ${TFLM_ARENA_SRC}/plan/greedy_fast.cc
+    ${TFLM_ARENA_SRC}/plan/greedy_runtime_host.cc
+    ${TFLM_ARENA_SRC}/plan/linear.cc
+    ${TFLM_ARENA_SRC}/plan/plan_validation.cc
+    ${TFLM_ARENA_SRC}/plan/ascii_render.cc
+  DEPS tflm_arena_plan_runtime)
+

@@ -1,0 +1,88 @@
+// ValidateRecords messages and LowerBound on hand-checked cases.
+#include <climits>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "test_util.h"
+#include "tflm_arena/plan/plan.h"
+
+namespace tflm_arena {
+namespace {
+
+using testing::Rec;
+
+Status Validate(const std::vector<UsageRecord>& records, int64_t alignment = 0) {
+  return ValidateRecords(records, alignment);
+}
+
+TEST(ValidateRecordsTest, AcceptsGoodRecords) {
+  EXPECT_TRUE(Validate({}).ok());
+  EXPECT_TRUE(Validate(testing::PersonDetectionRecords()).ok());
+  EXPECT_TRUE(Validate({Rec(0, -1, -1), Rec(16, 0, 0, 0), Rec(16, 0, 0, 16)}, 16).ok());
+}
+
+TEST(ValidateRecordsTest, NegativeSize) {
+  Status s = Validate({Rec(1, 0, 1), Rec(1, 0, 1), Rec(1, 0, 1), Rec(-5, 0, 1)});
+  EXPECT_EQ(s.code(), StatusCode::kInvalidArgument);
+  EXPECT_STREQ(s.message(), "buffer 3: size -5 is negative");
+}
+
+TEST(ValidateRecordsTest, FirstAfterLast) {
+  EXPECT_STREQ(Validate({Rec(1, 4, 3)}).message(), "buffer 0: first_step 4 is after last_step 3");
+}
+
+TEST(ValidateRecordsTest, BadFixedOffsets) {
+  EXPECT_STREQ(Validate({Rec(1, 0, 1, -2)}).message(),
+               "buffer 0: fixed offset -2 is negative (use -1 to let the planner choose)");
+  EXPECT_STREQ(Validate({Rec(1, 0, 1), Rec(1, 0, 1, 24)}, 16).message(),
+               "buffer 1: fixed offset 24 is not a multiple of the alignment 16");
+  EXPECT_TRUE(Validate({Rec(1, 0, 1, 24)}, 8).ok());
+  EXPECT_TRUE(Validate({Rec(1, 0, 1, 24)}, 0).ok());  // 0: no alignment rule
+  EXPECT_STREQ(Validate({}, -4).message(), "alignment -4 is negative");
+}
+
+TEST(ValidateRecordsTest, OverlappingFixedBuffers) {
+  // 1 and 3 share bytes 40..49 at step 2; 0 and 2 touch but do not overlap.
+  Status s = Validate({Rec(32, 0, 1, 0), Rec(20, 2, 3, 30), Rec(8, 0, 1, 32),
+                       Rec(20, 1, 2, 40), Rec(100, 0, 9)});
+  EXPECT_EQ(s.code(), StatusCode::kInvalidArgument);
+  EXPECT_STREQ(s.message(),
+               "fixed buffers 1 and 3 overlap: buffer 1 holds [30, 50) at steps 2..3, "
+               "buffer 3 holds [40, 60) at steps 1..2");
+}
+
+TEST(ValidateRecordsTest, FixedBuffersAtDifferentTimesMayShareBytes) {
+  EXPECT_TRUE(Validate({Rec(32, 0, 1, 0), Rec(32, 2, 3, 0), Rec(0, 0, 3, 10)}).ok());
+}
+
+TEST(LowerBoundTest, HandCases) {
+  EXPECT_EQ(LowerBound({}), 0);
+  // GT-3: step 1 holds 10 + 20 + 50 = 80.
+  std::vector<UsageRecord> gt3 = {Rec(10, 0, 1), Rec(20, 1, 2), Rec(30, 2, 3), Rec(40, 3, 4),
+                                  Rec(50, 0, 1)};
+  EXPECT_EQ(LowerBound(gt3), 80);
+  const auto person = testing::PersonDetectionRecords();
+  EXPECT_EQ(LowerBound(person), 64512);  // greedy is optimal on this model
+  // Inclusive ends: [0,1] and [1,2] meet at 1; [0,0] and [1,1] never do.
+  std::vector<UsageRecord> touch = {Rec(5, 0, 1), Rec(7, 1, 2)};
+  EXPECT_EQ(LowerBound(touch), 12);
+  std::vector<UsageRecord> apart = {Rec(5, 0, 0), Rec(7, 1, 1)};
+  EXPECT_EQ(LowerBound(apart), 7);
+}
+
+TEST(LowerBoundTest, IncludesFixedAndIgnoresInvalid) {
+  std::vector<UsageRecord> records = {Rec(100, 0, 5, 1000), Rec(10, 3, 3), Rec(-50, 3, 3),
+                                      Rec(40, 4, 2)};
+  EXPECT_EQ(LowerBound(records), 110);
+}
+
+TEST(LowerBoundTest, ExtremeStepsAndSizes) {
+  std::vector<UsageRecord> records = {Rec(INT64_MAX, INT32_MIN, INT32_MAX),
+                                      Rec(INT64_MAX, INT32_MAX, INT32_MAX)};
+  EXPECT_EQ(LowerBound(records), INT64_MAX);  // saturates
+  records = {Rec(3, INT32_MAX, INT32_MAX), Rec(4, INT32_MIN, INT32_MIN)};
+  EXPECT_EQ(LowerBound(records), 4);
+}
+
+}  // namespace
+}  // namespace tflm_arena
