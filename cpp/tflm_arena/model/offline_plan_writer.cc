@@ -1,0 +1,204 @@
+#include "tflm_arena/model/offline_plan_writer.h"
+
+#include <cstring>
+#include <string>
+
+#include "tflm_arena/model/flatbuffer_raw.h"
+
+namespace tflm_arena {
+namespace model {
+namespace {
+
+// Field ids of the TFLite schema used here.
+constexpr size_t kModelFieldCount = 8;  // version .. signature_defs
+constexpr size_t kModelSubgraphs = 2, kModelBuffers = 4, kModelMetadata = 6;
+constexpr size_t kSubgraphTensors = 0, kTensorBuffer = 2;
+constexpr size_t kBufferOffset = 1;
+constexpr size_t kMetadataName = 0, kMetadataBuffer = 1;
+constexpr size_t kShiftAlignment = 16;  // Buffer.data is force_align 16
+
+// Appends little-endian values and patches forward uoffsets.
+class Prefix {
+ public:
+  size_t pos() const { return bytes_.size(); }
+  void Align(size_t a) { bytes_.resize((bytes_.size() + a - 1) / a * a, 0); }
+  template <typename T>
+  size_t Put(T v) {
+    size_t at = bytes_.size();
+    bytes_.resize(at + sizeof(T));
+    std::memcpy(bytes_.data() + at, &v, sizeof(T));
+    return at;
+  }
+  template <typename T>
+  void PutAt(size_t at, T v) { std::memcpy(bytes_.data() + at, &v, sizeof(T)); }
+  // The uoffset stored at `slot` now points to `target`.
+  void Link(size_t slot, size_t target) { PutAt<uint32_t>(slot, static_cast<uint32_t>(target - slot)); }
+  // Writes a vtable + table of 4-byte fields; returns the slot of each field.
+  // Fields whose bit in `present` is clear are marked absent in the vtable.
+  size_t Table(size_t nfields, size_t* slots, uint32_t present = ~0u) {
+    Align(4);
+    size_t vt = Put<uint16_t>(static_cast<uint16_t>(4 + 2 * nfields));
+    Put<uint16_t>(static_cast<uint16_t>(4 + 4 * nfields));
+    for (size_t i = 0; i < nfields; ++i) {
+      Put<uint16_t>((present >> i) & 1u ? static_cast<uint16_t>(4 + 4 * i) : 0);
+    }
+    Align(4);
+    size_t table = Put<int32_t>(static_cast<int32_t>(pos() - vt));
+    for (size_t i = 0; i < nfields; ++i) slots[i] = Put<uint32_t>(0);
+    return table;
+  }
+  std::vector<uint8_t>& bytes() { return bytes_; }
+
+ private:
+  std::vector<uint8_t> bytes_;
+};
+
+Status Malformed(const char* what) {
+  return Status::Error(StatusCode::kInvalidArgument, "cannot rewrite model: %s", what);
+}
+
+}  // namespace
+
+Status EncodeOfflinePlan(int32_t num_subgraphs, Span<const int64_t> offsets,
+                         std::vector<uint8_t>* words_le) {
+  if (offsets.size() > static_cast<size_t>(INT32_MAX) - 3) {
+    return Status::Error(StatusCode::kInvalidArgument, "offline plan has too many tensors");
+  }
+  std::vector<int32_t> words = {0, num_subgraphs, static_cast<int32_t>(offsets.size())};
+  for (size_t i = 0; i < offsets.size(); ++i) {
+    if (offsets[i] < -1 || offsets[i] > INT32_MAX) {
+      return Status::Error(StatusCode::kInvalidArgument,
+                           "tensor %zu: offline offset %lld is not -1 or in 0..2^31-1", i,
+                           static_cast<long long>(offsets[i]));
+    }
+    words.push_back(static_cast<int32_t>(offsets[i]));
+  }
+  words_le->resize(words.size() * 4);
+  std::memcpy(words_le->data(), words.data(), words_le->size());
+  return Status::Ok();
+}
+
+Status WriteOfflinePlanMetadata(const uint8_t* model, size_t model_size,
+                                Span<const uint8_t> payload, std::vector<uint8_t>* out) {
+  fbraw::Reader r(model, model_size);
+  if (model_size < 8 || std::memcmp(model + 4, "TFL3", 4) != 0) {
+    return Malformed("not a .tflite flatbuffer (identifier TFL3 missing)");
+  }
+  const size_t root = r.Root();
+  const size_t nfields = r.FieldCount(root);
+  for (size_t id = kModelFieldCount; id < nfields; ++id) {
+    if (r.Field(root, id) != 0) return Malformed("the Model table has fields newer than this tool");
+  }
+  // Original Model fields: version is a scalar, the rest are offsets.
+  const size_t version_field = r.Field(root, 0);
+  const uint32_t version = version_field ? r.Read<uint32_t>(version_field) : 0;
+  const size_t buffers = r.FieldTarget(root, kModelBuffers);
+  const size_t metadata = r.FieldTarget(root, kModelMetadata);
+  const uint32_t nbuf = r.VectorLength(buffers), nmeta = r.VectorLength(metadata);
+
+  // Which buffer slots are in use by tensors or by other metadata entries?
+  std::vector<bool> referenced(nbuf, false);
+  const size_t subgraphs = r.FieldTarget(root, kModelSubgraphs);
+  for (uint32_t s = 0; s < r.VectorLength(subgraphs) && r.ok(); ++s) {
+    size_t tensors = r.FieldTarget(r.VectorTable(subgraphs, s), kSubgraphTensors);
+    for (uint32_t t = 0; t < r.VectorLength(tensors) && r.ok(); ++t) {
+      size_t f = r.Field(r.VectorTable(tensors, t), kTensorBuffer);
+      uint32_t b = f ? r.Read<uint32_t>(f) : 0;
+      if (b < nbuf) referenced[b] = true;
+    }
+  }
+  int64_t replaced_meta = -1;
+  uint32_t reuse_buffer = nbuf;  // nbuf = append a new buffer
+  for (uint32_t m = 0; m < nmeta && r.ok(); ++m) {
+    size_t entry = r.VectorTable(metadata, m);
+    size_t name = r.FieldTarget(entry, kMetadataName);
+    uint32_t len = name ? r.Read<uint32_t>(name) : 0;
+    size_t bf = r.Field(entry, kMetadataBuffer);
+    uint32_t b = bf ? r.Read<uint32_t>(bf) : 0;
+    bool is_plan = name && len == sizeof(kOfflinePlanMetadataName) - 1 && name + 4 + len <= model_size &&
+                   std::memcmp(model + name + 4, kOfflinePlanMetadataName, len) == 0;
+    if (is_plan && replaced_meta < 0) {
+      replaced_meta = m;
+      if (b > 0 && b < nbuf) reuse_buffer = b;
+    } else if (b < nbuf) {
+      referenced[b] = true;
+    }
+  }
+  if (!r.ok()) return Malformed("offsets point outside the file");
+  if (reuse_buffer < nbuf && referenced[reuse_buffer]) reuse_buffer = nbuf;
+
+  // --- build the prefix (all references point forward) ---
+  Prefix p;
+  size_t root_slot = p.Put<uint32_t>(0);
+  p.Put<uint32_t>(0x334C4654);  // "TFL3"
+  uint32_t present = (1u << 0) | (1u << kModelBuffers) | (1u << kModelMetadata);
+  for (size_t id = 1; id < kModelFieldCount; ++id) {
+    if (r.Field(root, id) != 0) present |= 1u << id;
+  }
+  size_t model_slots[kModelFieldCount];
+  size_t model_table = p.Table(kModelFieldCount, model_slots, present);
+  p.Link(root_slot, model_table);
+  p.PutAt<uint32_t>(model_slots[0], version);
+
+  const uint32_t new_nbuf = reuse_buffer < nbuf ? nbuf : nbuf + 1;
+  const uint32_t plan_buffer = reuse_buffer < nbuf ? reuse_buffer : nbuf;
+  p.Align(4);
+  p.Link(model_slots[kModelBuffers], p.Put<uint32_t>(new_nbuf));
+  std::vector<size_t> buf_slots(new_nbuf);
+  for (uint32_t i = 0; i < new_nbuf; ++i) buf_slots[i] = p.Put<uint32_t>(0);
+
+  const uint32_t new_nmeta = replaced_meta >= 0 ? nmeta : nmeta + 1;
+  const uint32_t plan_meta = replaced_meta >= 0 ? static_cast<uint32_t>(replaced_meta) : nmeta;
+  p.Link(model_slots[kModelMetadata], p.Put<uint32_t>(new_nmeta));
+  std::vector<size_t> meta_slots(new_nmeta);
+  for (uint32_t i = 0; i < new_nmeta; ++i) meta_slots[i] = p.Put<uint32_t>(0);
+
+  size_t md_slots[2];
+  p.Link(meta_slots[plan_meta], p.Table(2, md_slots));
+  p.PutAt<uint32_t>(md_slots[1], plan_buffer);
+  p.Align(4);
+  p.Link(md_slots[0], p.Put<uint32_t>(sizeof(kOfflinePlanMetadataName) - 1));
+  for (size_t i = 0; i + 1 < sizeof(kOfflinePlanMetadataName); ++i) p.Put<char>(kOfflinePlanMetadataName[i]);
+  p.Put<uint8_t>(0);
+
+  size_t bt_slots[1];
+  p.Link(buf_slots[plan_buffer], p.Table(1, bt_slots));
+  while ((p.pos() + 4) % kShiftAlignment != 0) p.Put<uint8_t>(0);  // data 16-aligned
+  p.Link(bt_slots[0], p.Put<uint32_t>(static_cast<uint32_t>(payload.size())));
+  for (uint8_t byte : payload) p.Put<uint8_t>(byte);
+  p.Align(kShiftAlignment);
+
+  // Point the remaining slots into the original bytes, shifted by the prefix.
+  const size_t shift = p.pos();
+  if (model_size > UINT32_MAX - shift) return Malformed("model too large to rewrite");
+  for (size_t id = 1; id < kModelFieldCount; ++id) {
+    if (id == kModelBuffers || id == kModelMetadata) continue;
+    size_t target = r.FieldTarget(root, id);
+    if (target != 0) p.Link(model_slots[id], shift + target);
+  }
+  for (uint32_t i = 0; i < nbuf; ++i) {
+    if (i != plan_buffer) p.Link(buf_slots[i], shift + r.VectorTable(buffers, i));
+  }
+  for (uint32_t i = 0, j = 0; i < nmeta; ++i) {
+    if (static_cast<int64_t>(i) == replaced_meta) { ++j; continue; }
+    p.Link(meta_slots[j++], shift + r.VectorTable(metadata, i));
+  }
+  if (!r.ok()) return Malformed("offsets point outside the file");
+
+  std::vector<uint8_t>& bytes = p.bytes();
+  bytes.insert(bytes.end(), model, model + model_size);
+  // Data stored after the flatbuffer is addressed from the file start: shift it.
+  for (uint32_t i = 0; i < nbuf; ++i) {
+    size_t f = r.Field(r.VectorTable(buffers, i), kBufferOffset);
+    uint64_t off = f ? r.Read<uint64_t>(f) : 0;
+    if (off > 1) {  // TFLite uses offset 1 as a "not set" marker in some writers
+      uint64_t moved = off + shift;
+      std::memcpy(bytes.data() + shift + f, &moved, sizeof(moved));
+    }
+  }
+  *out = std::move(bytes);
+  return Status::Ok();
+}
+
+}  // namespace model
+}  // namespace tflm_arena

@@ -1,0 +1,11 @@
+tflm_arena_add_test(model_tests
+  SOURCES
+    ${CMAKE_CURRENT_LIST_DIR}/test_builder.cc
+    ${CMAKE_CURRENT_LIST_DIR}/builtin_ops_test.cc
+    ${CMAKE_CURRENT_LIST_DIR}/model_load_test.cc
+    ${CMAKE_CURRENT_LIST_DIR}/model_malformed_test.cc
+    ${CMAKE_CURRENT_LIST_DIR}/offline_plan_test.cc
+    ${CMAKE_CURRENT_LIST_DIR}/lifetimes_test.cc
+    ${CMAKE_CURRENT_LIST_DIR}/lifetimes_control_flow_test.cc
+    ${CMAKE_CURRENT_LIST_DIR}/offline_plan_writer_test.cc
+  LIBS tflm_arena_model_host)
