@@ -37,6 +37,7 @@
 #include "tflm_arena/core/span.h"
 #include "tflm_arena/core/status.h"
 #include "tflm_arena/model/builtin_ops.h"
+#include "tflm_arena/model/builtin_options.h"
 #include "tflm_arena/model/tensor_type.h"
 
 namespace tflm_arena {
@@ -161,6 +162,9 @@ class Model {
   Status operator_code(size_t index, OperatorCodeInfo* out) const;
   Status buffer(size_t index, BufferInfo* out) const;
   Status metadata(size_t index, MetadataInfo* out) const;
+  // Builtin options of an operator, decoded (builtin_options.h). Operators
+  // whose options are absent or of a type we do not read give kind kNone.
+  Status builtin_options(size_t subgraph, size_t op, BuiltinOptions* out) const;
 
  private:
   const void* root_ = nullptr;  // the schema's Model table
