@@ -1,0 +1,120 @@
+// The contract between the interpreter and its kernels (our equivalent of
+// TFLM's TfLiteContext / TfLiteNode / TFLMRegistration).
+//
+// Phases, as in TFLM: init (once per node, may allocate persistent memory),
+// prepare (once per node; may allocate persistent memory, request scratch
+// buffers planned together with the activations, and use temp memory that is
+// released after the node's prepare), invoke (every inference; may fetch its
+// scratch buffers). Kernels never touch the heap and never throw: every byte
+// comes from the arena through KernelContext, every error is a Status.
+#ifndef TFLM_ARENA_RUNTIME_KERNEL_API_H_
+#define TFLM_ARENA_RUNTIME_KERNEL_API_H_
+
+#include <cstddef>
+#include <cstdint>
+
+#include "tflm_arena/core/span.h"
+#include "tflm_arena/core/status.h"
+#include "tflm_arena/model/builtin_ops.h"
+#include "tflm_arena/model/builtin_options.h"
+#include "tflm_arena/model/model.h"
+#include "tflm_arena/model/tensor_type.h"
+
+namespace tflm_arena {
+namespace runtime {
+
+// Per-tensor runtime state (TFLM's TfLiteEvalTensor; 24 bytes on 64-bit).
+struct EvalTensor {
+  // Constants: into the model. Activations: the arena head (after planning).
+  // Variables: the arena tail. Preallocated tensors: the application's buffer.
+  // Null until planned.
+  uint8_t* data = nullptr;
+  const int32_t* dims = nullptr;  // the model's shape vector (zero-copy)
+  int32_t rank = 0;
+  model::TensorType type = model::TensorType::kFloat32;
+
+  template <typename T>
+  T* as() const { return reinterpret_cast<T*>(data); }
+  int32_t dim(int i) const { return dims[i]; }
+  int64_t num_elements() const {
+    int64_t n = 1;
+    for (int32_t i = 0; i < rank; ++i) n *= dims[i];
+    return n;
+  }
+};
+
+struct KernelRegistration;
+
+// One operator instance (TFLM's TfLiteNode + registration pointer).
+struct Node {
+  Span<const int32_t> inputs;         // subgraph-local tensor indices, -1 = omitted
+  Span<const int32_t> outputs;
+  Span<const int32_t> intermediates;
+  // Decoded builtin options of this operator's kind (model::ConvOptions,
+  // model::PoolOptions, ...), stored in the arena tail; null when the
+  // operator has none. Cast with options<T>().
+  const void* builtin_data = nullptr;
+  void* user_data = nullptr;          // the kernel's OpData (persistent), set in init
+  const KernelRegistration* registration = nullptr;
+  uint32_t subgraph = 0;
+  uint32_t index = 0;                 // operator index within its subgraph
+
+  template <typename T>
+  const T& options() const { return *static_cast<const T*>(builtin_data); }
+};
+
+class Interpreter;
+
+// What a kernel may ask of the interpreter. Implemented in kernel_context.cc.
+class KernelContext {
+ public:
+  explicit KernelContext(Interpreter* interpreter) : interpreter_(interpreter) {}
+
+  // --- any phase ---
+  // Tensor of the node's subgraph by local index; nullptr for -1 or out of range.
+  EvalTensor* tensor(int32_t index) const;
+  // The node's i-th input / output; nullptr when omitted (-1) or i too large.
+  EvalTensor* input(const Node& node, size_t i) const;
+  EvalTensor* output(const Node& node, size_t i) const;
+  // Static facts about a tensor from the model: name, shape, type,
+  // quantization (scale / zero_point spans, quantized_dimension).
+  Status tensor_info(const Node& node, int32_t index, model::TensorInfo* out) const;
+  Status input_info(const Node& node, size_t i, model::TensorInfo* out) const;
+  Status output_info(const Node& node, size_t i, model::TensorInfo* out) const;
+
+  // --- init and prepare ---
+  // Persistent memory in the arena tail, 16-aligned, recorded as
+  // 'Persistent buffer data'. Lives as long as the interpreter.
+  Status AllocatePersistentBuffer(size_t bytes, void** out);
+
+  // --- prepare only ---
+  // Scratch memory in the arena head, planned with the activations for the
+  // lifetime of this node only; fetch it in invoke with GetScratchBuffer.
+  // At most 12 requests per node (TFLM's kMaxScratchBuffersPerOp).
+  Status RequestScratchBufferInArena(size_t bytes, int* buffer_index);
+  // Temporary memory, released automatically after this node's prepare.
+  Status AllocateTempBuffer(size_t bytes, size_t alignment, uint8_t** out);
+
+  // --- invoke only ---
+  void* GetScratchBuffer(int buffer_index) const;
+
+  Interpreter* interpreter() const { return interpreter_; }
+
+ private:
+  Interpreter* interpreter_;
+};
+
+// A kernel: plain function pointers, no virtual calls, no RTTI.
+struct KernelRegistration {
+  model::BuiltinCode builtin_code = 0;
+  const char* name = "";
+  Status (*init)(KernelContext& context, Node& node) = nullptr;     // optional
+  Status (*prepare)(KernelContext& context, Node& node) = nullptr;  // optional
+  Status (*invoke)(KernelContext& context, Node& node) = nullptr;   // required
+  void (*reset)(KernelContext& context, Node& node) = nullptr;      // optional
+};
+
+}  // namespace runtime
+}  // namespace tflm_arena
+
+#endif  // TFLM_ARENA_RUNTIME_KERNEL_API_H_
