@@ -21,3 +21,25 @@ def _models_dir() -> Path:
 @pytest.fixture(scope="session")
 def models_dir() -> Path:
     return _models_dir()
+
+
+def shared_models():
+    """(name, path) of every shared .tflite model (empty when absent)."""
+    if not MODELS_DIR.is_dir():
+        return []
+    return sorted(MODELS_DIR.glob("*.tflite"))
+
+
+def model_params():
+    """pytest params over the shared models, or one param that skips/fails."""
+    paths = shared_models()
+    if paths:
+        return [pytest.param(p, id=p.stem) for p in paths]
+    return [pytest.param(None, id="no-shared-models")]
+
+
+@pytest.fixture
+def model_path(request):
+    if request.param is None:
+        _models_dir()  # skips, or fails under CI
+    return request.param

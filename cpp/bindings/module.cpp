@@ -9,4 +9,5 @@ PYBIND11_MODULE(_core, m) {
   m.attr("__version__") = TFLM_ARENA_VERSION;
   tflm_arena::bindings::RegisterErrors(m);
   tflm_arena::bindings::RegisterPlan(m);
+  tflm_arena::bindings::RegisterModel(m);
 }

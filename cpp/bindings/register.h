@@ -4,13 +4,33 @@
 
 #include <pybind11/pybind11.h>
 
+#include <cstdint>
+#include <vector>
+
 #include "tflm_arena/core/status.h"
+#include "tflm_arena/model/model.h"
 
 namespace tflm_arena {
 namespace bindings {
 
 void RegisterErrors(pybind11::module_& m);
 void RegisterPlan(pybind11::module_& m);
+void RegisterModel(pybind11::module_& m);
+
+// A verified model and the bytes it views (kept alive together; shared with
+// interpreters built on it).
+class ModelHandle {
+ public:
+  explicit ModelHandle(pybind11::bytes data);
+  ModelHandle(const ModelHandle&) = delete;  // model_ views bytes_
+  ModelHandle& operator=(const ModelHandle&) = delete;
+  const model::Model& model() const { return model_; }
+  const std::vector<uint8_t>& bytes() const { return bytes_; }
+
+ private:
+  std::vector<uint8_t> bytes_;
+  model::Model model_;
+};
 
 // Raises the Python exception matching the status code (no-op when OK):
 // kInvalidArgument/kOutOfRange -> ValueError, kArenaTooSmall ->

@@ -13,6 +13,7 @@ from . import _core
 from ._core import ArenaTooSmallError
 from ._plan import STRATEGIES, Plan, plan
 from ._records import RECORD_DTYPE, make_records
+from .model import MODEL_RECORD_DTYPE, Model, Operator, Subgraph, Tensor
 
 try:
     __version__ = _version("tflm_arena")
@@ -21,6 +22,11 @@ except PackageNotFoundError:  # running from a source tree
 
 __all__ = [
     "ArenaTooSmallError",
+    "MODEL_RECORD_DTYPE",
+    "Model",
+    "Operator",
+    "Subgraph",
+    "Tensor",
     "Plan",
     "RECORD_DTYPE",
     "STRATEGIES",

@@ -68,8 +68,9 @@ def plan(
 ) -> Plan:
     """Plans buffers into one arena.
 
-    Either pass columns ``plan(sizes, first, last, offline_offsets=None)`` or
-    one records array (``RECORD_DTYPE``) as ``plan(records)``. Lifetimes are
+    Either pass columns ``plan(sizes, first, last, offline_offsets=None)``,
+    one records array (``RECORD_DTYPE`` or a model's records) as
+    ``plan(records)``, or a :class:`Model` as ``plan(model)``. Lifetimes are
     inclusive. Sizes are used as given (TFLM's planners add no padding; models'
     records are already 16-aligned). Fixed offsets (``offline_offsets``, -1 =
     plan online) must be multiples of ``alignment`` (pass 1 to allow any).
@@ -79,6 +80,8 @@ def plan(
     if alignment < 1:
         raise ValueError(f"alignment must be >= 1, got {alignment}")
     if first is None and last is None:
+        if hasattr(sizes, "usage_records"):  # a Model
+            sizes = sizes.usage_records()
         rec = as_records(sizes)
     elif first is None or last is None:
         raise ValueError("pass both first and last, or a single records array")

@@ -58,12 +58,23 @@ def make_records(
 
 
 def as_records(records: Any) -> np.ndarray:
-    """Accepts a RECORD_DTYPE array or anything with the same field names."""
+    """Accepts a structured array with fields size, first, last (and
+    optionally fixed_offset). Returns a checked copy with RECORD_DTYPE's
+    fields first; any extra fields (e.g. a model's tensor columns) are kept."""
     arr = np.asarray(records)
     if arr.dtype.names is None or not {"size", "first", "last"} <= set(arr.dtype.names):
         raise ValueError("records need the fields size, first, last (and optionally fixed_offset)")
     fixed = arr["fixed_offset"] if "fixed_offset" in arr.dtype.names else None
-    return make_records(arr["size"], arr["first"], arr["last"], fixed)
+    base = make_records(arr["size"], arr["first"], arr["last"], fixed)
+    extra = [n for n in arr.dtype.names if n not in RECORD_DTYPE.names]
+    if not extra:
+        return base
+    out = np.empty(len(base), dtype=RECORD_DTYPE.descr + [(n, arr.dtype[n]) for n in extra])
+    for n in RECORD_DTYPE.names:
+        out[n] = base[n]
+    for n in extra:
+        out[n] = arr[n]
+    return out
 
 
 def columns(rec: np.ndarray):

@@ -1,42 +1,135 @@
 """Command line: ``tflm-arena`` / ``python -m tflm_arena``.
 
-``main(argv)`` returns the exit code and never raises for user errors, so it
-can be called from tests.
+``main(argv)`` returns the exit code; user errors print one line
+``tflm-arena: error: ...`` on stderr and return 1, so it can be called from
+tests.
 """
 from __future__ import annotations
 
 import argparse
+import json
 import sys
+from pathlib import Path
 from typing import List, Optional, TextIO
 
-from ._plan import STRATEGIES, Plan, plan
-from .examples import person_detection_records
+from ._plan import STRATEGIES, Plan
+from .examples import demo_model_bytes
+from .model import Model
 
 
-def _print_plan_table(p: Plan, out: TextIO) -> None:
-    out.write(f"{'buffer':>6} {'size':>8} {'first':>5} {'last':>5} {'offset':>8}\n")
+def _plan_table(p: Plan, out: TextIO) -> None:
+    has_tensor = p.records.dtype.names is not None and "tensor" in p.records.dtype.names
+    head = f"{'buffer':>6} {'size':>8} {'first':>5} {'last':>5} {'offset':>8}"
+    out.write(head + ("  tensor\n" if has_tensor else "\n"))
     for i, (r, off) in enumerate(zip(p.records, p.offsets)):
-        out.write(f"{i:>6} {r['size']:>8} {r['first']:>5} {r['last']:>5} {off:>8}\n")
+        line = f"{i:>6} {r['size']:>8} {r['first']:>5} {r['last']:>5} {off:>8}"
+        if has_tensor:
+            line += f"  {r['subgraph']}:{r['tensor']}" if r["tensor"] >= 0 else "  scratch"
+        out.write(line + "\n")
     out.write(
         f"strategy {p.strategy}: arena {p.arena_bytes} bytes, "
         f"lower bound {p.lower_bound} bytes ({100.0 * p.overhead:.1f} % above)\n"
     )
 
 
+def _plan_json(m: Model, p: Plan) -> dict:
+    return {
+        "strategy": p.strategy,
+        "arena_bytes": int(p.arena_bytes),
+        "lower_bound": int(p.lower_bound),
+        "buffers": [
+            {"subgraph": int(r["subgraph"]), "tensor": int(r["tensor"]),
+             "size": int(r["size"]), "first": int(r["first"]), "last": int(r["last"]),
+             "offset": int(off)}
+            for r, off in zip(p.records, p.offsets)
+        ],
+    }
+
+
 def _cmd_demo(args: argparse.Namespace, out: TextIO) -> int:
-    p = plan(person_detection_records(), strategy=args.strategy)
-    out.write("TFLM person-detection buffers (30 activations), planned:\n")
-    _print_plan_table(p, out)
+    m = Model.from_bytes(demo_model_bytes())
+    out.write(f"{m.description}: {len(m.operators)} operators, {len(m.tensors)} tensors\n")
+    p = m.plan(args.strategy)
+    _plan_table(p, out)
     out.write("\n" + p.ascii())
+    return 0
+
+
+def _cmd_inspect(args: argparse.Namespace, out: TextIO) -> int:
+    m = Model.load(args.model)
+    out.write(f"{args.model}: {len(m.data)} bytes, schema version {m.version}, "
+              f"{len(m.subgraphs)} subgraph(s)\n")
+    if m.description:
+        out.write(f"description: {m.description}\n")
+    for name, data in m.metadata.items():
+        out.write(f"metadata {name!r}: {len(data)} bytes\n")
+    rec = m.usage_records()
+    live = {(int(r["subgraph"]), int(r["tensor"])): r for r in rec if r["tensor"] >= 0}
+    for sg in m.subgraphs:
+        out.write(f"\nsubgraph {sg.index} {sg.name!r}: inputs {list(sg.inputs)}, "
+                  f"outputs {list(sg.outputs)}\n")
+        out.write(f"{'#':>4} {'type':<8} {'shape':<18} {'bytes':>8} {'kind':<9} "
+                  f"{'first':>5} {'last':>5}  name\n")
+        for t in sg.tensors:
+            r = live.get((sg.index, t.index))
+            kind = ("const" if t.is_constant else "variable" if t.is_variable
+                    else "arena" if r is not None else "unplanned")
+            first = f"{r['first']:>5} {r['last']:>5}" if r is not None else f"{'':>5} {'':>5}"
+            out.write(f"{t.index:>4} {t.type:<8} {str(list(t.shape)):<18} "
+                      f"{t.bytes if t.bytes is not None else '-':>8} {kind:<9} {first}  {t.name}\n")
+        out.write(f"{'#':>4} operator\n")
+        for o in sg.operators:
+            out.write(f"{o.index:>4} {o.name} {list(o.inputs)} -> {list(o.outputs)}\n")
+    return 0
+
+
+def _cmd_plan(args: argparse.Namespace, out: TextIO) -> int:
+    m = Model.load(args.model)
+    p = m.plan(args.strategy)
+    if args.json:
+        json.dump(_plan_json(m, p), out, indent=1)
+        out.write("\n")
+        return 0
+    _plan_table(p, out)
+    if args.ascii:
+        out.write("\n" + p.ascii())
+    return 0
+
+
+def _cmd_write_plan(args: argparse.Namespace, out: TextIO) -> int:
+    src = Path(args.model)
+    dest = Path(args.output)
+    if dest.exists() and dest.resolve() == src.resolve() and not args.overwrite:
+        raise ValueError(f"refusing to overwrite the source model {src}; pass --overwrite")
+    m = Model.load(src)
+    p = m.plan(args.strategy)
+    m.with_offline_plan(p).save(dest, overwrite=args.overwrite)
+    out.write(f"wrote {dest}: {p.strategy} plan, arena {p.arena_bytes} bytes "
+              f"(lower bound {p.lower_bound})\n")
     return 0
 
 
 def _parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog="tflm-arena", description=__doc__.splitlines()[0])
     sub = ap.add_subparsers(dest="command", required=True)
-    demo = sub.add_parser("demo", help="plan a built-in example and draw it")
+    demo = sub.add_parser("demo", help="build a small model, plan it and draw the plan")
     demo.add_argument("--strategy", choices=STRATEGIES, default="tflm_greedy")
     demo.set_defaults(func=_cmd_demo)
+    ins = sub.add_parser("inspect", help="tensors, operators and lifetimes of a model")
+    ins.add_argument("model")
+    ins.set_defaults(func=_cmd_inspect)
+    pl = sub.add_parser("plan", help="plan a model's arena")
+    pl.add_argument("model")
+    pl.add_argument("--strategy", choices=STRATEGIES, default="tflm_greedy")
+    pl.add_argument("--ascii", action="store_true", help="draw the plan like TFLM")
+    pl.add_argument("--json", action="store_true", help="machine-readable output")
+    pl.set_defaults(func=_cmd_plan)
+    wp = sub.add_parser("write-plan", help="write a plan into a copy of the model")
+    wp.add_argument("model")
+    wp.add_argument("-o", "--output", required=True)
+    wp.add_argument("--strategy", choices=STRATEGIES, default="tflm_greedy")
+    wp.add_argument("--overwrite", action="store_true", help="allow replacing OUTPUT")
+    wp.set_defaults(func=_cmd_write_plan)
     return ap
 
 
@@ -50,7 +143,8 @@ def main(argv: Optional[List[str]] = None, out: Optional[TextIO] = None) -> int:
     try:
         return args.func(args, out)
     except (ValueError, OSError, RuntimeError, MemoryError) as e:
-        sys.stderr.write(f"tflm-arena: error: {e}\n")
+        msg = str(e).splitlines()[0] if str(e) else type(e).__name__
+        sys.stderr.write(f"tflm-arena: error: {msg}\n")
         return 1
 
 

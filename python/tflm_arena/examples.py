@@ -21,3 +21,33 @@ def person_detection_records() -> np.ndarray:
     """The 30 buffers of TFLM's TestPersonDetectionModel as usage records."""
     s, f, l_ = zip(*_PERSON_DETECTION)
     return make_records(s, f, l_)
+
+
+def demo_model_bytes(seed: int = 0) -> bytes:
+    """A small float model built with our own builder: an MLP with two
+    residual branches, so tensors live for different spans and planning has
+    something to reuse. Runs in TFLM (FULLY_CONNECTED and ADD only)."""
+    from .builder import ModelBuilder
+
+    rng = np.random.default_rng(seed)
+    mb = ModelBuilder(description="tflm_arena demo: residual MLP")
+    width = [32, 96, 96, 64, 64, 10]
+    x = mb.add_tensor([1, width[0]], "float32", "input")
+    inp = x
+    skip = None
+    for i, (n_in, n_out) in enumerate(zip(width[:-1], width[1:])):
+        w = mb.add_tensor([n_out, n_in], "float32", f"fc{i}/weights",
+                          data=(rng.standard_normal((n_out, n_in)) / np.sqrt(n_in)).astype(np.float32))
+        b = mb.add_tensor([n_out], "float32", f"fc{i}/bias",
+                          data=rng.standard_normal(n_out).astype(np.float32) * 0.1)
+        y = mb.add_tensor([1, n_out], "float32", f"fc{i}/out")
+        mb.add_operator("FULLY_CONNECTED", [x, w, b], [y],
+                        options={"fused_activation_function": "RELU"})
+        if skip is not None and n_in == n_out:  # residual connection
+            s = mb.add_tensor([1, n_out], "float32", f"res{i}/out")
+            mb.add_operator("ADD", [y, skip], [s])
+            y = s
+        skip = y
+        x = y
+    mb.set_io([inp], [x])
+    return mb.build()

@@ -1,0 +1,282 @@
+"""Model: a verified, read-only view of a .tflite file."""
+from __future__ import annotations
+
+import os
+import re
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Dict, Optional, Sequence, Tuple, Union
+
+import numpy as np
+
+from . import _core
+from ._plan import Plan, plan as _plan
+from ._records import RECORD_DTYPE, columns
+
+#: Usage records of a model: the planner columns plus where each buffer
+#: comes from (``tensor`` is the subgraph-local index, -1 for scratch
+#: buffers; ``global_tensor`` indexes all subgraphs' tensors concatenated,
+#: as TFLM's offline plan does).
+MODEL_RECORD_DTYPE = np.dtype(
+    RECORD_DTYPE.descr
+    + [("subgraph", "<i4"), ("tensor", "<i4"), ("global_tensor", "<i4"), ("scratch", "<i4")]
+)
+
+PathLike = Union[str, "os.PathLike[str]"]
+
+
+@dataclass(frozen=True)
+class Tensor:
+    subgraph: int
+    index: int
+    name: str
+    type: str
+    shape: Tuple[int, ...]
+    shape_signature: Optional[Tuple[int, ...]]
+    buffer: int
+    is_variable: bool
+    is_constant: bool
+    bytes: Optional[int]  # None for types without an element size (e.g. STRING)
+    scale: np.ndarray
+    zero_point: np.ndarray
+    quantized_dimension: int
+
+
+@dataclass(frozen=True)
+class Operator:
+    subgraph: int
+    index: int
+    name: str  # builtin name (e.g. "CONV_2D") or the custom code
+    builtin_code: int
+    custom_code: str
+    version: int
+    inputs: Tuple[int, ...]  # -1 = omitted optional input
+    outputs: Tuple[int, ...]
+    intermediates: Tuple[int, ...]
+    called_subgraphs: Tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Subgraph:
+    index: int
+    name: str
+    inputs: Tuple[int, ...]
+    outputs: Tuple[int, ...]
+    tensors: Tuple[Tensor, ...]
+    operators: Tuple[Operator, ...]
+
+
+def _tensor(s: int, d: dict) -> Tensor:
+    sig = d["shape_signature"]
+    return Tensor(
+        subgraph=s, index=d["index"], name=d["name"], type=d["type"], shape=tuple(d["shape"]),
+        shape_signature=None if sig is None else tuple(sig), buffer=d["buffer"],
+        is_variable=d["is_variable"], is_constant=d["is_constant"], bytes=d["bytes"],
+        scale=d["scale"], zero_point=d["zero_point"],
+        quantized_dimension=d["quantized_dimension"],
+    )
+
+
+def _operator(s: int, d: dict) -> Operator:
+    return Operator(
+        subgraph=s, index=d["index"], name=d["name"], builtin_code=d["builtin_code"],
+        custom_code=d["custom_code"], version=d["version"], inputs=tuple(d["inputs"]),
+        outputs=tuple(d["outputs"]), intermediates=tuple(d["intermediates"]),
+        called_subgraphs=tuple(d["called_subgraphs"]),
+    )
+
+
+class Model:
+    """A .tflite model, verified on load; never modified in place.
+
+    ``Model.load(path)`` / ``Model.from_bytes(data)`` raise ``ValueError``
+    naming what is wrong for malformed input.
+    """
+
+    def __init__(self, data: bytes, *, path: Optional[Path] = None) -> None:
+        self._data = bytes(data)
+        self._handle = _core.ModelHandle(self._data)
+        self.path = path
+        self._subgraphs: Optional[Tuple[Subgraph, ...]] = None
+
+    # --- construction -------------------------------------------------
+    @classmethod
+    def load(cls, path: PathLike) -> "Model":
+        p = Path(path)
+        try:
+            data = p.read_bytes()
+        except OSError as e:
+            raise ValueError(f"cannot read model {p}: {e.strerror}") from e
+        return cls(data, path=p)
+
+    @classmethod
+    def from_bytes(cls, data: Union[bytes, bytearray, memoryview]) -> "Model":
+        return cls(bytes(data))
+
+    # --- contents -----------------------------------------------------
+    @property
+    def data(self) -> bytes:
+        """The model's bytes (immutable)."""
+        return self._data
+
+    @property
+    def description(self) -> str:
+        return self._handle.description
+
+    @property
+    def version(self) -> int:
+        return self._handle.version
+
+    @property
+    def subgraphs(self) -> Tuple[Subgraph, ...]:
+        if self._subgraphs is None:
+            h = self._handle
+            out = []
+            for s in range(h.num_subgraphs):
+                info = h.subgraph(s)
+                out.append(Subgraph(
+                    index=s, name=info["name"], inputs=tuple(info["inputs"]),
+                    outputs=tuple(info["outputs"]),
+                    tensors=tuple(_tensor(s, h.tensor(s, t)) for t in range(h.num_tensors(s))),
+                    operators=tuple(_operator(s, h.operator(s, o))
+                                    for o in range(h.num_operators(s))),
+                ))
+            self._subgraphs = tuple(out)
+        return self._subgraphs
+
+    @property
+    def tensors(self) -> Tuple[Tensor, ...]:
+        """Tensors of subgraph 0."""
+        return self.subgraphs[0].tensors
+
+    @property
+    def operators(self) -> Tuple[Operator, ...]:
+        """Operators of subgraph 0, in execution order."""
+        return self.subgraphs[0].operators
+
+    @property
+    def inputs(self) -> Tuple[int, ...]:
+        return self.subgraphs[0].inputs
+
+    @property
+    def outputs(self) -> Tuple[int, ...]:
+        return self.subgraphs[0].outputs
+
+    @property
+    def metadata(self) -> Dict[str, bytes]:
+        """Metadata entries by name (the first entry wins on duplicate names)."""
+        out: Dict[str, bytes] = {}
+        for name, _buffer, data in self._handle.metadata():
+            out.setdefault(name, data)
+        return out
+
+    @property
+    def total_tensors(self) -> int:
+        return self._handle.total_tensors
+
+    # --- memory -------------------------------------------------------
+    def usage_records(self, scratch: Sequence[Tuple[int, int, int]] = ()) -> np.ndarray:
+        """TFLM's planner input for this model (MODEL_RECORD_DTYPE).
+
+        One record per buffer TFLM plans, in TFLM's order: tensors that need
+        arena memory across all subgraphs, then ``scratch`` requests given as
+        ``(bytes, operator_index, subgraph)``. Sizes are aligned up to 16;
+        lifetimes follow TFLM's allocation scopes; ``fixed_offset`` comes from
+        the model's own offline plan (-1 = planned online).
+        """
+        cols = self._handle.usage_records([tuple(int(v) for v in s) for s in scratch])
+        rec = np.empty(len(cols["size"]), dtype=MODEL_RECORD_DTYPE)
+        for name in MODEL_RECORD_DTYPE.names:
+            rec[name] = cols[name]
+        return rec
+
+    def offline_plan(self) -> Optional[np.ndarray]:
+        """Offsets of the model's OfflineMemoryAllocation metadata, one per
+        tensor of all subgraphs (-1 = planned online), or None if absent.
+
+        Stricter than TFLM (which checks only the count): raises ValueError
+        for a wrong version, subgraph count or tensor count, offsets that are
+        negative (other than -1) or not multiples of 16, and fixed tensors
+        that are live at the same step and overlap in memory. Tensors may
+        share an offset when their lifetimes are disjoint (as NPU compilers
+        write them).
+        """
+        offsets = self._handle.offline_plan()
+        if offsets is not None:
+            rec = self.usage_records()
+            try:
+                _core.validate_records(*columns(rec), 16)
+            except ValueError as e:
+                raise ValueError(f"OfflineMemoryAllocation metadata: {self._name_buffers(e, rec)}") from None
+        return offsets
+
+    def _name_buffers(self, err: Exception, rec: np.ndarray) -> str:
+        """Appends which tensors the planner buffers named in ``err`` are."""
+        msg = str(err)
+        ids = sorted({int(n) for pair in re.findall(r"buffers? (\d+)(?: and (\d+))?", msg)
+                      for n in pair if n})
+        names = []
+        for i in ids:
+            if i < len(rec) and rec["tensor"][i] >= 0:
+                sg, t = int(rec["subgraph"][i]), int(rec["tensor"][i])
+                names.append(f"buffer {i} = tensor {t} '{self.subgraphs[sg].tensors[t].name}'"
+                             + (f" of subgraph {sg}" if sg else ""))
+        return msg + (f" ({'; '.join(names)})" if names else "")
+
+    def plan(self, strategy: str = "tflm_greedy") -> Plan:
+        """Plans this model's usage records (see :func:`tflm_arena.plan`)."""
+        return _plan(self.usage_records(), strategy=strategy)
+
+    def with_offline_plan(self, plan: Plan) -> "Model":
+        """A new Model whose OfflineMemoryAllocation metadata holds ``plan``.
+
+        ``plan`` must have been made from this model's usage records. Tensors
+        it does not place (constants, variables planned in the tail) get -1.
+        The new bytes are verified and their plan re-read before returning.
+        """
+        rec = plan.records
+        if rec.dtype.names is None or "global_tensor" not in rec.dtype.names:
+            raise ValueError("plan was not made from a model's usage records")
+        mine = self.usage_records()
+        if len(mine) != len(rec) or not all(
+            np.array_equal(mine[f], rec[f]) for f in ("size", "first", "last", "global_tensor")
+        ):
+            raise ValueError("plan was made from another model's usage records")
+        if np.any(rec["scratch"] >= 0):
+            raise ValueError("an offline plan cannot place kernel scratch buffers "
+                             "(TFLM plans them online); plan the model's records alone")
+        offsets = np.full(self.total_tensors, -1, dtype=np.int64)
+        offsets[rec["global_tensor"]] = plan.offsets
+        new = Model(self._handle.with_offline_plan(offsets))
+        reread = new.offline_plan()
+        if reread is None or not np.array_equal(reread, offsets):
+            raise RuntimeError("internal error: written offline plan does not read back")
+        return new
+
+    def save(self, path: PathLike, *, overwrite: bool = False) -> Path:
+        """Writes the model atomically (temp file in the same folder, then
+        rename). Refuses to replace an existing file unless ``overwrite``."""
+        dest = Path(path)
+        if dest.exists() and not overwrite:
+            raise FileExistsError(f"{dest} exists; pass overwrite=True to replace it")
+        fd, tmp = tempfile.mkstemp(prefix=f".{dest.name}.", suffix=".tmp",
+                                   dir=str(dest.parent or Path(".")))
+        try:
+            with os.fdopen(fd, "wb") as f:
+                f.write(self._data)
+                f.flush()
+                os.fsync(f.fileno())
+            os.replace(tmp, dest)
+        except BaseException:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+            raise
+        return dest
+
+    def __repr__(self) -> str:
+        where = f" {self.path}" if self.path else ""
+        return (f"<Model{where}: {self._handle.num_subgraphs} subgraph(s), "
+                f"{self._handle.total_tensors} tensors, {len(self._data)} bytes>")

@@ -1,0 +1,122 @@
+"""Offline plans: written into copies of real models, read back, and used by
+the real TFLM with identical outputs; hand-made plans accepted or rejected."""
+from __future__ import annotations
+
+import hashlib
+
+import numpy as np
+import pytest
+
+import tflm_arena as ta
+from conftest import model_params
+from tflm_arena.builder import ModelBuilder, offline_plan_metadata
+import tflm_reference as ref
+
+
+@pytest.mark.parametrize("model_path", model_params(), indirect=True)
+def test_written_plan_rereads_and_runs_identically_in_tflm(model_path, tmp_path):
+    before = hashlib.sha256(model_path.read_bytes()).hexdigest()
+    m = ta.Model.load(model_path)
+    p = m.plan()
+    out = m.with_offline_plan(p).save(tmp_path / "planned.tflite")
+
+    m2 = ta.Model.load(out)
+    offsets = m2.offline_plan()
+    rec = m.usage_records()
+    want = np.full(m.total_tensors, -1)
+    want[rec["global_tensor"]] = p.offsets
+    assert offsets.tolist() == want.tolist()
+    # Re-planning the written model reproduces the plan (all buffers fixed).
+    again = m2.plan()
+    assert again.offsets.tolist() == p.offsets.tolist()
+    assert again.arena_bytes == p.arena_bytes
+    # Everything else is unchanged.
+    assert [t.name for t in m2.tensors] == [t.name for t in m.tensors]
+    assert [o.name for o in m2.operators] == [o.name for o in m.operators]
+    assert {k: v for k, v in m2.metadata.items() if k != "OfflineMemoryAllocation"} == m.metadata
+
+    it_a, it_b = ref.interpreter(m.data), ref.interpreter(m2.data)
+    rng = np.random.default_rng(42)
+    for _ in range(3):
+        xs = ref.random_inputs(it_a, len(m.inputs), rng)
+        for a, b in zip(ref.run(it_a, xs, len(m.outputs)), ref.run(it_b, xs, len(m.outputs))):
+            np.testing.assert_array_equal(a, b)
+    if model_path.stem not in {"keyword_scrambled", "seanet_transpose_conv4", "trained_lstm_int8"}:
+        assert ref.allocations(it_b)["head"] == p.arena_bytes  # TFLM used our plan
+    assert hashlib.sha256(model_path.read_bytes()).hexdigest() == before  # source untouched
+
+
+def _chain_model(offsets):
+    """x -> ADD -> t1 -> ADD -> t2 -> ADD -> y (float32 [1,16] = 64 bytes),
+    with an offline plan; t0 and t2 are never live together."""
+    mb = ModelBuilder()
+    c = mb.add_tensor([1, 16], "float32", "one", data=np.ones((1, 16), np.float32))
+    t = [mb.add_tensor([1, 16], "float32", f"t{i}") for i in range(4)]
+    for i in range(3):
+        mb.add_operator("ADD", [t[i], c], [t[i + 1]])
+    mb.set_io([t[0]], [t[3]])
+    mb.add_metadata("OfflineMemoryAllocation", offline_plan_metadata(offsets))
+    return ta.Model.from_bytes(mb.build())
+
+
+def test_tensors_sharing_offsets_with_disjoint_lifetimes_are_accepted():
+    # NPU-compiler style: t0 and t2 share offset 0, t1 and t3 share 64.
+    m = _chain_model([-1, 0, 64, 0, 64])
+    assert m.offline_plan().tolist() == [-1, 0, 64, 0, 64]
+    p = m.plan()
+    assert p.offsets.tolist() == [0, 64, 0, 64] and p.arena_bytes == 128
+    it = ref.interpreter(m.data)
+    (y,) = ref.run(it, [np.zeros((1, 16), np.float32)], 1)
+    np.testing.assert_array_equal(y, np.full((1, 16), 3.0, np.float32))
+    assert ref.allocations(it)["head"] == 128
+
+
+@pytest.mark.parametrize(
+    "offsets, message",
+    [
+        ([-1, 0, 32, 64, 0], "overlap"),  # t1 and t2 live together and overlap
+        ([-1, 0, 8, 0, 64], "multiple of the alignment 16"),
+        ([-1, 0, -5, 0, 64], "negative|-5"),
+        ([-1, 0, 64, 0], "count|tensors"),
+    ],
+)
+def test_bad_offline_plans_are_rejected_with_a_clear_error(offsets, message):
+    m = _chain_model(offsets)
+    with pytest.raises(ValueError, match=message):
+        m.offline_plan()
+    with pytest.raises(ValueError):
+        m.plan()
+
+
+def test_wrong_version_is_rejected():
+    mb = ModelBuilder()
+    a = mb.add_tensor([1, 4], "float32", "a")
+    b = mb.add_tensor([1, 4], "float32", "b")
+    mb.add_operator("ADD", [a, a], [b])
+    mb.set_io([a], [b])
+    words = np.frombuffer(offline_plan_metadata([-1, -1]), "<i4").copy()
+    words[0] = 1
+    mb.add_metadata("OfflineMemoryAllocation", words.tobytes())
+    with pytest.raises(ValueError, match="version"):
+        ta.Model.from_bytes(mb.build()).offline_plan()
+
+
+def test_save_is_atomic_and_refuses_to_overwrite(tmp_path, models_dir):
+    m = ta.Model.load(models_dir / "hello_world_int8.tflite")
+    dest = tmp_path / "m.tflite"
+    dest.write_bytes(b"precious")
+    with pytest.raises(FileExistsError):
+        m.save(dest)
+    assert dest.read_bytes() == b"precious"
+    m.save(dest, overwrite=True)
+    assert dest.read_bytes() == m.data
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["m.tflite"]  # no temp files left
+
+
+def test_plan_from_another_model_is_refused(models_dir):
+    a = ta.Model.load(models_dir / "hello_world_int8.tflite")
+    b = ta.Model.load(models_dir / "hello_world_float.tflite")
+    with pytest.raises(ValueError, match="another model"):
+        a.with_offline_plan(b.plan())
+    with pytest.raises(ValueError, match="usage records"):
+        a.with_offline_plan(ta.plan([16], [0], [0]))

@@ -1,0 +1,55 @@
+"""Runs models in the real TFLM (the ``tflite_micro`` PyPI package) and reads
+what it reports. TFLM prints allocations to the process's C-level stderr, so
+that file descriptor is redirected while it prints."""
+from __future__ import annotations
+
+import os
+import re
+import tempfile
+from typing import Dict, Tuple
+
+import numpy as np
+import pytest
+
+runtime = pytest.importorskip("tflite_micro").runtime
+
+ARENA = 8 << 20  # TFLM's default (10x the model size) is too small for some models
+
+
+def interpreter(data: bytes):
+    return runtime.Interpreter.from_bytes(data, arena_size=ARENA)
+
+
+def allocations(it) -> Dict[str, int]:
+    """{'total', 'head', 'tail'} bytes from TFLM's print_allocations()."""
+    with tempfile.TemporaryFile() as f:
+        saved = os.dup(2)
+        try:
+            os.dup2(f.fileno(), 2)
+            it.print_allocations()
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+        f.seek(0)
+        text = f.read().decode()
+    return {k: int(v) for k, v in re.findall(r"Arena allocation (\w+) (\d+) bytes", text)}
+
+
+def random_inputs(it, n_inputs: int, rng) -> list:
+    xs = []
+    for i in range(n_inputs):
+        d = it.get_input_details(i)
+        if np.issubdtype(d["dtype"], np.integer):
+            info = np.iinfo(d["dtype"])
+            x = rng.integers(info.min, info.max, size=d["shape"], endpoint=True)
+        else:
+            x = rng.standard_normal(d["shape"])
+        xs.append(np.asarray(x, dtype=d["dtype"]))
+    return xs
+
+
+def run(it, xs, n_outputs: int) -> Tuple[np.ndarray, ...]:
+    for i, x in enumerate(xs):
+        it.set_input(x, i)
+    it.invoke()
+    return tuple(it.get_output(i) for i in range(n_outputs))
