@@ -10,4 +10,5 @@ PYBIND11_MODULE(_core, m) {
   tflm_arena::bindings::RegisterErrors(m);
   tflm_arena::bindings::RegisterPlan(m);
   tflm_arena::bindings::RegisterModel(m);
+  tflm_arena::bindings::RegisterInterpreter(m);
 }

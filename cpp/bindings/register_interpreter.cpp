@@ -1,0 +1,239 @@
+// Interpreter bindings: owns the arena, the resolver, the C++ interpreter and
+// the application's preallocated arrays; tensors are numpy views into the
+// arena whose base is this object (so a view keeps the arena alive).
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <cstring>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "register.h"
+#include "tflm_arena/arena/allocation_category.h"
+#include "tflm_arena/runtime/interpreter.h"
+#include "tflm_arena/runtime/kernels/all_kernels.h"
+#include "tflm_arena/runtime/op_resolver.h"
+#include "tflm_arena/runtime/required_arena_size.h"
+
+namespace py = pybind11;
+
+namespace tflm_arena {
+namespace bindings {
+namespace {
+
+using runtime::EvalTensor;
+using runtime::InterpreterOptions;
+
+py::dtype DtypeOf(model::TensorType t) {
+  switch (t) {
+    case model::TensorType::kFloat32: return py::dtype("float32");
+    case model::TensorType::kFloat16: return py::dtype("float16");
+    case model::TensorType::kFloat64: return py::dtype("float64");
+    case model::TensorType::kInt8: return py::dtype("int8");
+    case model::TensorType::kUint8: return py::dtype("uint8");
+    case model::TensorType::kInt16: return py::dtype("int16");
+    case model::TensorType::kUint16: return py::dtype("uint16");
+    case model::TensorType::kInt32: return py::dtype("int32");
+    case model::TensorType::kUint32: return py::dtype("uint32");
+    case model::TensorType::kInt64: return py::dtype("int64");
+    case model::TensorType::kUint64: return py::dtype("uint64");
+    case model::TensorType::kBool: return py::dtype("bool");
+    default:
+      throw py::value_error(std::string("tensors of type ") + model::TensorTypeName(t) +
+                            " have no numpy view");
+  }
+}
+
+class InterpreterHandle {
+ public:
+  InterpreterHandle(std::shared_ptr<ModelHandle> model, std::optional<size_t> arena_size,
+                    const std::string& planner, bool keep_plan)
+      : model_(std::move(model)), arena_size_(arena_size) {
+    if (planner == "tflm_greedy") {
+      options_.planner = runtime::PlannerKind::kGreedy;
+    } else if (planner == "linear") {
+      options_.planner = runtime::PlannerKind::kLinear;
+    } else {
+      throw py::value_error("unknown runtime planner '" + planner +
+                            "' (known: tflm_greedy, linear)");
+    }
+    options_.recording = true;  // costs no arena bytes
+    options_.keep_plan = keep_plan;
+    ThrowIfError(runtime::AddKernelsForModel(model_->model(), &resolver_));
+  }
+
+  void RegisterPreallocated(int tensor, py::array array) {
+    if (interpreter_) throw std::runtime_error("register_preallocated() must come before allocate_tensors()");
+    if (!(array.flags() & py::array::c_style) || !array.writeable()) {
+      throw py::value_error("preallocated buffer must be a writable, C-contiguous numpy array");
+    }
+    pre_.push_back({tensor, static_cast<uint8_t*>(array.mutable_data()),
+                    static_cast<size_t>(array.nbytes())});
+    pre_arrays_.push_back(array);  // keep the application's memory alive
+  }
+
+  size_t RequiredBytes() {
+    size_t bytes = 0;
+    ThrowIfError(runtime::RequiredArenaSize(
+        model_->model(), resolver_, options_,
+        Span<const runtime::Preallocation>(pre_.data(), pre_.size()), &bytes));
+    return bytes;
+  }
+
+  void AllocateTensors() {
+    if (interpreter_ && interpreter_->allocated()) return;
+    if (interpreter_) ThrowIfError(interpreter_->status());  // sticky failure
+    const size_t size = arena_size_ ? *arena_size_ : RequiredBytes();
+    // 16-aligned start so that `size` bytes behave exactly as planned.
+    raw_.reset(new uint8_t[size + 16]);
+    uint8_t* arena = reinterpret_cast<uint8_t*>((reinterpret_cast<uintptr_t>(raw_.get()) + 15) &
+                                                ~uintptr_t{15});
+    arena_bytes_ = size;
+    interpreter_ = std::make_unique<runtime::Interpreter>(model_->model(), resolver_, arena, size,
+                                                          options_);
+    for (const runtime::Preallocation& p : pre_) {
+      ThrowIfError(interpreter_->RegisterPreallocatedTensor(p.tensor_index, p.buffer, p.bytes));
+    }
+    Status s = interpreter_->AllocateTensors();
+    if (s.code() == StatusCode::kArenaTooSmall) {
+      size_t needed = RequiredBytes();
+      Status full = Status::TooSmall(
+          needed, "arena of %zu bytes is too small for this model: it needs %zu bytes (%s)", size,
+          needed, s.message());
+      ThrowIfError(full);
+    }
+    ThrowIfError(s);
+  }
+
+  runtime::Interpreter& Ready() {
+    if (!interpreter_ || !interpreter_->allocated()) AllocateTensors();
+    return *interpreter_;
+  }
+
+  py::array View(py::object self, EvalTensor* t) {
+    if (t == nullptr || t->data == nullptr) throw py::value_error("tensor has no data");
+    std::vector<py::ssize_t> shape(t->dims, t->dims + t->rank);
+    return py::array(DtypeOf(t->type), shape, t->data, self);  // base = self
+  }
+
+  py::dict Allocations() {
+    runtime::Interpreter& it = Ready();
+    py::dict d;
+    d["arena_bytes"] = arena_bytes_;
+    d["required_bytes"] = it.required_arena_bytes();
+    d["total"] = it.used_bytes();
+    d["head"] = it.head_bytes();
+    d["tail"] = it.tail_bytes();
+    py::dict cats;
+    for (size_t c = 0; c < kAllocationCategoryCount; ++c) {
+      auto cat = static_cast<AllocationCategory>(c);
+      RecordedAllocation r = it.recorded(cat);
+      if (cat == AllocationCategory::kOther) continue;
+      py::dict e;
+      e["requested_bytes"] = r.requested_bytes;
+      e["used_bytes"] = r.used_bytes;
+      e["count"] = r.count;
+      cats[AllocationCategoryName(cat)] = e;
+    }
+    d["categories"] = cats;
+    return d;
+  }
+
+  std::string PrintAllocations() {
+    runtime::Interpreter& it = Ready();
+    int n = it.PrintAllocations(nullptr, 0);
+    std::string s(static_cast<size_t>(n > 0 ? n : 0) + 1, '\0');
+    it.PrintAllocations(s.data(), s.size());
+    s.resize(static_cast<size_t>(n > 0 ? n : 0));
+    return s;
+  }
+
+  py::dict MemoryPlan() {
+    runtime::Interpreter& it = Ready();
+    const size_t n = it.planned_buffer_count();
+    py::array_t<int32_t> subgraph(n), tensor(n), scratch(n), first(n), last(n);
+    py::array_t<int64_t> offset(n), size(n);
+    for (size_t i = 0; i < n; ++i) {
+      runtime::PlannedBuffer b;
+      ThrowIfError(it.planned_buffer(i, &b));
+      subgraph.mutable_at(i) = b.subgraph;
+      tensor.mutable_at(i) = b.tensor;
+      scratch.mutable_at(i) = b.scratch_index;
+      offset.mutable_at(i) = b.offset;
+      size.mutable_at(i) = b.size;
+      first.mutable_at(i) = b.first;
+      last.mutable_at(i) = b.last;
+    }
+    py::dict d;
+    d["subgraph"] = subgraph;
+    d["tensor"] = tensor;
+    d["scratch"] = scratch;
+    d["offset"] = offset;
+    d["size"] = size;
+    d["first"] = first;
+    d["last"] = last;
+    return d;
+  }
+
+  size_t arena_bytes() const { return arena_bytes_; }
+  bool allocated() const { return interpreter_ && interpreter_->allocated(); }
+  const ModelHandle& model() const { return *model_; }
+  size_t num_inputs() const {
+    model::SubgraphInfo info;
+    ThrowIfError(model_->model().subgraph(0, &info));
+    return info.inputs.size();
+  }
+
+ private:
+  std::shared_ptr<ModelHandle> model_;
+  std::optional<size_t> arena_size_;
+  InterpreterOptions options_;
+  runtime::MutableOpResolver<runtime::kNumShippedKernels> resolver_;
+  std::vector<runtime::Preallocation> pre_;
+  std::vector<py::array> pre_arrays_;
+  std::unique_ptr<uint8_t[]> raw_;
+  size_t arena_bytes_ = 0;
+  std::unique_ptr<runtime::Interpreter> interpreter_;
+};
+
+}  // namespace
+
+void RegisterInterpreter(py::module_& m) {
+  py::class_<InterpreterHandle>(m, "InterpreterHandle")
+      .def(py::init<std::shared_ptr<ModelHandle>, std::optional<size_t>, const std::string&, bool>(),
+           py::arg("model"), py::arg("arena_size"), py::arg("planner"), py::arg("keep_plan"),
+           py::keep_alive<1, 2>())
+      .def("register_preallocated", &InterpreterHandle::RegisterPreallocated, py::arg("tensor"),
+           py::arg("array"))
+      .def("required_bytes", &InterpreterHandle::RequiredBytes)
+      .def("allocate_tensors", &InterpreterHandle::AllocateTensors)
+      .def("invoke", [](InterpreterHandle& h) { ThrowIfError(h.Ready().Invoke()); })
+      .def("reset", [](InterpreterHandle& h) { ThrowIfError(h.Ready().Reset()); })
+      .def_property_readonly("allocated", &InterpreterHandle::allocated)
+      .def_property_readonly("arena_bytes", &InterpreterHandle::arena_bytes)
+      .def("input_index", [](InterpreterHandle& h, size_t i) {
+        int32_t t = h.Ready().input_tensor_index(i);
+        if (t < 0) throw py::index_error("input " + std::to_string(i) + " out of range");
+        return t;
+      })
+      .def("output_index", [](InterpreterHandle& h, size_t i) {
+        int32_t t = h.Ready().output_tensor_index(i);
+        if (t < 0) throw py::index_error("output " + std::to_string(i) + " out of range");
+        return t;
+      })
+      .def("tensor_view", [](py::object self, size_t subgraph, size_t index) {
+        InterpreterHandle& h = self.cast<InterpreterHandle&>();
+        runtime::EvalTensor* t = h.Ready().tensor(subgraph, index);
+        if (t == nullptr) throw py::index_error("tensor " + std::to_string(index) + " out of range");
+        return h.View(self, t);
+      })
+      .def("allocations", &InterpreterHandle::Allocations)
+      .def("print_allocations", &InterpreterHandle::PrintAllocations)
+      .def("memory_plan", &InterpreterHandle::MemoryPlan);
+}
+
+}  // namespace bindings
+}  // namespace tflm_arena

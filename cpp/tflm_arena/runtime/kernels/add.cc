@@ -1,0 +1,114 @@
+// ADD glue: init / prepare / invoke over KernelContext (math in add_math.cc).
+//
+// Persistent memory per node: AddOpData in init (60 bytes). TFLM allocates
+// OpDataAdd (64 bytes). No scratch.
+#include "tflm_arena/runtime/kernels/add.h"
+
+#include <new>
+
+#include "tflm_arena/runtime/kernels/registrations.h"
+
+namespace tflm_arena {
+namespace runtime {
+namespace {
+
+constexpr const char* kOp = "ADD";
+
+Status AddInit(KernelContext& context, Node& node) {
+  void* memory = nullptr;
+  TFLM_ARENA_RETURN_IF_ERROR(context.AllocatePersistentBuffer(sizeof(AddParams), &memory));
+  node.user_data = new (memory) AddParams();
+  return Status::Ok();
+}
+
+Status AddPrepare(KernelContext& context, Node& node) {
+  if (node.user_data == nullptr) {
+    return Status::Error(StatusCode::kFailedPrecondition, "%s: prepare before init", kOp);
+  }
+  if (node.inputs.size() != 2 || node.outputs.size() != 1) {
+    return Status::Error(StatusCode::kInvalidArgument,
+                         "%s: expected 2 inputs and 1 output, got %zu and %zu", kOp,
+                         node.inputs.size(), node.outputs.size());
+  }
+  // Absent options read as the format's defaults (TFLM zero-fills them).
+  const model::AddOptions defaults;
+  const model::AddOptions& options =
+      node.builtin_data != nullptr ? node.options<model::AddOptions>() : defaults;
+  model::TensorInfo input1, input2, output;
+  TFLM_ARENA_RETURN_IF_ERROR(context.input_info(node, 0, &input1));
+  TFLM_ARENA_RETURN_IF_ERROR(context.input_info(node, 1, &input2));
+  TFLM_ARENA_RETURN_IF_ERROR(context.output_info(node, 0, &output));
+  return PrepareAdd(options, input1, input2, output, static_cast<AddParams*>(node.user_data));
+}
+
+Status AddInvoke(KernelContext& context, Node& node) {
+  const auto& params = *static_cast<const AddParams*>(node.user_data);
+  const EvalTensor* input1 = context.input(node, 0);
+  const EvalTensor* input2 = context.input(node, 1);
+  EvalTensor* output = context.output(node, 0);
+  if (input1 == nullptr || input2 == nullptr || output == nullptr) {
+    return Status::Error(StatusCode::kInternal, "%s: missing tensor at invoke", kOp);
+  }
+  if (!params.requires_broadcast) {
+    const size_t n = static_cast<size_t>(output->num_elements());
+    switch (output->type) {
+      case model::TensorType::kFloat32:
+        AddFloat(params, n, input1->as<const float>(), input2->as<const float>(),
+                 output->as<float>());
+        return Status::Ok();
+      case model::TensorType::kInt8:
+        AddInt8(params, n, input1->as<const int8_t>(), input2->as<const int8_t>(),
+                output->as<int8_t>());
+        return Status::Ok();
+      case model::TensorType::kInt16:
+        AddInt16(params, n, input1->as<const int16_t>(), input2->as<const int16_t>(),
+                 output->as<int16_t>());
+        return Status::Ok();
+      case model::TensorType::kInt32:
+        AddInt32(n, input1->as<const int32_t>(), input2->as<const int32_t>(),
+                 output->as<int32_t>());
+        return Status::Ok();
+      default:
+        break;
+    }
+  } else {
+    BroadcastDims dims;
+    TFLM_ARENA_RETURN_IF_ERROR(MakeBroadcastDims(
+        Span<const int32_t>(input1->dims, static_cast<size_t>(input1->rank)),
+        Span<const int32_t>(input2->dims, static_cast<size_t>(input2->rank)),
+        Span<const int32_t>(output->dims, static_cast<size_t>(output->rank)), &dims));
+    switch (output->type) {
+      case model::TensorType::kFloat32:
+        BroadcastAddFloat(params, dims, input1->as<const float>(), input2->as<const float>(),
+                          output->as<float>());
+        return Status::Ok();
+      case model::TensorType::kInt8:
+        BroadcastAddInt8(params, dims, input1->as<const int8_t>(), input2->as<const int8_t>(),
+                         output->as<int8_t>());
+        return Status::Ok();
+      case model::TensorType::kInt16:
+        BroadcastAddInt16(params, dims, input1->as<const int16_t>(),
+                          input2->as<const int16_t>(), output->as<int16_t>());
+        return Status::Ok();
+      case model::TensorType::kInt32:
+        BroadcastAddInt32(dims, input1->as<const int32_t>(), input2->as<const int32_t>(),
+                          output->as<int32_t>());
+        return Status::Ok();
+      default:
+        break;
+    }
+  }
+  return Status::Error(StatusCode::kUnimplemented, "%s: output type %s not supported", kOp,
+                       model::TensorTypeName(output->type));
+}
+
+}  // namespace
+
+const KernelRegistration& Register_ADD() {
+  static const KernelRegistration registration = {0, kOp, AddInit, AddPrepare, AddInvoke,
+                                                  nullptr};
+  return registration;
+}
+
+}  // namespace runtime
+}  // namespace tflm_arena

@@ -1,0 +1,256 @@
+// ADD: prepare logic and math (glue in add.cc).
+#include "tflm_arena/runtime/kernels/activation.h"
+#include "tflm_arena/runtime/kernels/add.h"
+#include "tflm_arena/runtime/kernels/conv_common.h"
+#include "tflm_arena/runtime/kernels/quant_util.h"
+
+namespace tflm_arena {
+namespace runtime {
+namespace {
+
+constexpr const char* kOp = "ADD";
+
+// QuantizeMultiplier restricted to (0, 1), as TFLM's
+// QuantizeMultiplierSmallerThanOneExp.
+bool SmallerThanOne(double real, int32_t* multiplier, int32_t* shift) {
+  if (!(real > 0.0 && real < 1.0)) return false;
+  int s = 0;
+  QuantizeMultiplier(real, multiplier, &s);
+  *shift = s;
+  return s <= 0;
+}
+
+inline int32_t ScaleInput(int32_t value, int32_t offset, int32_t left_shift, int32_t multiplier,
+                          int32_t shift) {
+  return MultiplyByQuantizedMultiplier((offset + value) * (1 << left_shift), multiplier, shift);
+}
+
+template <typename T>
+inline T AddOneQuantized(const AddParams& p, T a, T b) {
+  const int32_t x1 = ScaleInput(a, p.input1_offset, p.left_shift, p.input1_multiplier,
+                                p.input1_shift);
+  const int32_t x2 = ScaleInput(b, p.input2_offset, p.left_shift, p.input2_multiplier,
+                                p.input2_shift);
+  const int32_t raw =
+      WrappingAdd(MultiplyByQuantizedMultiplier(x1 + x2, p.output_multiplier, p.output_shift),
+                  p.output_offset);
+  return static_cast<T>(
+      ApplyActivation(raw, p.quantized_activation_min, p.quantized_activation_max));
+}
+
+inline int32_t AddOneInt32(int32_t a, int32_t b) { return WrappingAdd(a, b); }
+
+inline float AddOneFloat(const AddParams& p, float a, float b) {
+  return ApplyActivation(a + b, p.float_activation_min, p.float_activation_max);
+}
+
+// Visits the output in row-major order; `f` combines the two inputs.
+template <typename T, typename F>
+void BroadcastLoop(const BroadcastDims& d, const T* in1, const T* in2, T* out, F f) {
+  constexpr int kLast = kMaxBroadcastRank - 1;
+  size_t total = 1;
+  for (int k = 0; k < kMaxBroadcastRank; ++k) total *= static_cast<size_t>(d.output[k]);
+  if (total == 0) return;
+  const size_t inner = static_cast<size_t>(d.output[kLast]);
+  int32_t index[kMaxBroadcastRank] = {0};
+  size_t base1 = 0, base2 = 0;
+  for (size_t o = 0; o < total; o += inner) {
+    size_t p1 = base1, p2 = base2;
+    for (size_t c = 0; c < inner; ++c) {
+      out[o + c] = f(in1[p1], in2[p2]);
+      p1 += d.stride1[kLast];
+      p2 += d.stride2[kLast];
+    }
+    for (int k = kLast - 1; k >= 0; --k) {  // odometer over the outer dims
+      base1 += d.stride1[k];
+      base2 += d.stride2[k];
+      if (++index[k] < d.output[k]) break;
+      base1 -= d.stride1[k] * static_cast<size_t>(d.output[k]);
+      base2 -= d.stride2[k] * static_cast<size_t>(d.output[k]);
+      index[k] = 0;
+    }
+  }
+}
+
+bool SameShape(const model::TensorInfo& a, const model::TensorInfo& b) {
+  if (a.shape.size() != b.shape.size()) return false;
+  for (size_t i = 0; i < a.shape.size(); ++i) {
+    if (a.shape[i] != b.shape[i]) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+Status MakeBroadcastDims(Span<const int32_t> in1, Span<const int32_t> in2,
+                         Span<const int32_t> out, BroadcastDims* dims) {
+  const size_t max_rank = static_cast<size_t>(kMaxBroadcastRank);
+  if (in1.size() > max_rank || in2.size() > max_rank || out.size() > max_rank) {
+    return Status::Error(StatusCode::kUnimplemented,
+                         "%s: broadcasting needs ranks <= %d (got %zu, %zu -> %zu)", kOp,
+                         kMaxBroadcastRank, in1.size(), in2.size(), out.size());
+  }
+  // Extent of dimension k (0 = outermost) after right-aligning to 6 dims.
+  auto extent = [](Span<const int32_t> s, int k) -> int32_t {
+    const int lead = kMaxBroadcastRank - static_cast<int>(s.size());
+    return k < lead ? 1 : s[static_cast<size_t>(k - lead)];
+  };
+  size_t s1 = 1, s2 = 1;
+  for (int k = kMaxBroadcastRank - 1; k >= 0; --k) {
+    const int32_t e1 = extent(in1, k);
+    const int32_t e2 = extent(in2, k);
+    const int32_t eo = extent(out, k);
+    const int32_t common = e1 == 1 ? e2 : e1;
+    if ((e2 != common && e2 != 1) || eo != common) {
+      return Status::Error(StatusCode::kInvalidArgument,
+                           "%s: shapes do not broadcast: dimension %d has extents %d and %d, "
+                           "output %d",
+                           kOp, k - kMaxBroadcastRank, e1, e2, eo);
+    }
+    dims->output[k] = eo;
+    dims->stride1[k] = e1 == 1 ? 0 : s1;
+    dims->stride2[k] = e2 == 1 ? 0 : s2;
+    s1 *= static_cast<size_t>(e1);
+    s2 *= static_cast<size_t>(e2);
+  }
+  return Status::Ok();
+}
+
+Status QuantizedAddParams(model::TensorType type, float scale1, int32_t zero_point1,
+                          float scale2, int32_t zero_point2, float output_scale,
+                          int32_t output_zero_point, AddParams* params) {
+  const bool is_int16 = type == model::TensorType::kInt16;
+  if (!is_int16 && type != model::TensorType::kInt8) {
+    return Status::Error(StatusCode::kInvalidArgument, "%s: %s is not a quantized add type",
+                         kOp, model::TensorTypeName(type));
+  }
+  // TFLM assumes zero points of the tensor type (it DCHECKs the offsets);
+  // within that range the shifted inputs cannot overflow int32.
+  const int32_t lo = is_int16 ? -32768 : -128;
+  const int32_t hi = is_int16 ? 32767 : 127;
+  if (zero_point1 < lo || zero_point1 > hi || zero_point2 < lo || zero_point2 > hi) {
+    return Status::Error(StatusCode::kInvalidArgument,
+                         "%s: input zero points %d, %d outside [%d, %d]", kOp, zero_point1,
+                         zero_point2, lo, hi);
+  }
+  params->input1_offset = -zero_point1;
+  params->input2_offset = -zero_point2;
+  params->output_offset = output_zero_point;
+  params->left_shift = is_int16 ? 15 : 20;
+  const float max_scale = scale1 > scale2 ? scale1 : scale2;
+  const double twice_max = 2 * static_cast<double>(max_scale);
+  const double real1 = static_cast<double>(scale1) / twice_max;
+  const double real2 = static_cast<double>(scale2) / twice_max;
+  const double real_out =
+      twice_max / ((1 << params->left_shift) * static_cast<double>(output_scale));
+  if (!SmallerThanOne(real1, &params->input1_multiplier, &params->input1_shift) ||
+      !SmallerThanOne(real2, &params->input2_multiplier, &params->input2_shift) ||
+      !SmallerThanOne(real_out, &params->output_multiplier, &params->output_shift)) {
+    return Status::Error(StatusCode::kInvalidArgument,
+                         "%s: scales (%g, %g -> %g) give a multiplier outside (0, 1)", kOp,
+                         static_cast<double>(scale1), static_cast<double>(scale2),
+                         static_cast<double>(output_scale));
+  }
+  return Status::Ok();
+}
+
+Status PrepareAdd(const model::AddOptions& options, const model::TensorInfo& input1,
+                  const model::TensorInfo& input2, const model::TensorInfo& output,
+                  AddParams* params) {
+  using model::TensorType;
+  const TensorType type = output.type;
+  const bool supported = input1.type == type && input2.type == type &&
+                         (type == TensorType::kFloat32 || type == TensorType::kInt8 ||
+                          type == TensorType::kInt16 || type == TensorType::kInt32);
+  if (!supported) {
+    return Status::Error(StatusCode::kUnimplemented,
+                         "%s: inputs %s, %s and output %s not supported (supported: all FLOAT32, "
+                         "INT8, INT16 or INT32)",
+                         kOp, model::TensorTypeName(input1.type),
+                         model::TensorTypeName(input2.type), model::TensorTypeName(type));
+  }
+  AddParams p;
+  p.requires_broadcast = !SameShape(input1, input2);
+  if (p.requires_broadcast) {
+    BroadcastDims unused;
+    TFLM_ARENA_RETURN_IF_ERROR(
+        MakeBroadcastDims(input1.shape, input2.shape, output.shape, &unused));
+  } else if (output.num_elements != input1.num_elements) {
+    return Status::Error(StatusCode::kInvalidArgument,
+                         "%s: output '%s' has %llu elements, inputs %llu", kOp, output.name,
+                         static_cast<unsigned long long>(output.num_elements),
+                         static_cast<unsigned long long>(input1.num_elements));
+  }
+  switch (type) {
+    case TensorType::kInt8:
+    case TensorType::kInt16:
+      TFLM_ARENA_RETURN_IF_ERROR(RequireQuantized(kOp, "input1", input1));
+      TFLM_ARENA_RETURN_IF_ERROR(RequireQuantized(kOp, "input2", input2));
+      TFLM_ARENA_RETURN_IF_ERROR(RequireQuantized(kOp, "output", output));
+      TFLM_ARENA_RETURN_IF_ERROR(QuantizedAddParams(
+          type, TensorScale(input1), TensorZeroPoint(input1), TensorScale(input2),
+          TensorZeroPoint(input2), TensorScale(output), TensorZeroPoint(output), &p));
+      TFLM_ARENA_RETURN_IF_ERROR(QuantizedActivationRange(
+          options.activation, type, TensorScale(output), TensorZeroPoint(output),
+          &p.quantized_activation_min, &p.quantized_activation_max));
+      break;
+    case TensorType::kInt32:
+      // TFLM only adds unquantized int32 tensors.
+      if (!input1.scale.empty() || !input2.scale.empty()) {
+        return Status::Error(StatusCode::kUnimplemented,
+                             "%s: quantized INT32 inputs not supported", kOp);
+      }
+      break;
+    default:
+      FloatActivationRange(options.activation, &p.float_activation_min,
+                           &p.float_activation_max);
+      break;
+  }
+  *params = p;
+  return Status::Ok();
+}
+
+void AddInt8(const AddParams& params, size_t size, const int8_t* input1, const int8_t* input2,
+             int8_t* output) {
+  for (size_t i = 0; i < size; ++i) output[i] = AddOneQuantized(params, input1[i], input2[i]);
+}
+
+void AddInt16(const AddParams& params, size_t size, const int16_t* input1,
+              const int16_t* input2, int16_t* output) {
+  for (size_t i = 0; i < size; ++i) output[i] = AddOneQuantized(params, input1[i], input2[i]);
+}
+
+void AddInt32(size_t size, const int32_t* input1, const int32_t* input2, int32_t* output) {
+  for (size_t i = 0; i < size; ++i) output[i] = AddOneInt32(input1[i], input2[i]);
+}
+
+void AddFloat(const AddParams& params, size_t size, const float* input1, const float* input2,
+              float* output) {
+  for (size_t i = 0; i < size; ++i) output[i] = AddOneFloat(params, input1[i], input2[i]);
+}
+
+void BroadcastAddInt8(const AddParams& params, const BroadcastDims& dims, const int8_t* input1,
+                      const int8_t* input2, int8_t* output) {
+  BroadcastLoop(dims, input1, input2, output,
+                [&params](int8_t a, int8_t b) { return AddOneQuantized(params, a, b); });
+}
+
+void BroadcastAddInt16(const AddParams& params, const BroadcastDims& dims,
+                       const int16_t* input1, const int16_t* input2, int16_t* output) {
+  BroadcastLoop(dims, input1, input2, output,
+                [&params](int16_t a, int16_t b) { return AddOneQuantized(params, a, b); });
+}
+
+void BroadcastAddInt32(const BroadcastDims& dims, const int32_t* input1, const int32_t* input2,
+                       int32_t* output) {
+  BroadcastLoop(dims, input1, input2, output, AddOneInt32);
+}
+
+void BroadcastAddFloat(const AddParams& params, const BroadcastDims& dims, const float* input1,
+                       const float* input2, float* output) {
+  BroadcastLoop(dims, input1, input2, output,
+                [&params](float a, float b) { return AddOneFloat(params, a, b); });
+}
+
+}  // namespace runtime
+}  // namespace tflm_arena

@@ -1,0 +1,30 @@
+// The table of every kernel we ship, and a helper that fills a resolver with
+// exactly the kernels one model needs (the generated-resolver idea of TFLM's
+// gen_micro_mutable_op_resolver, done at run time).
+#ifndef TFLM_ARENA_RUNTIME_KERNELS_ALL_KERNELS_H_
+#define TFLM_ARENA_RUNTIME_KERNELS_ALL_KERNELS_H_
+
+#include <cstddef>
+
+#include "tflm_arena/core/status.h"
+#include "tflm_arena/model/model.h"
+#include "tflm_arena/runtime/kernel_api.h"
+#include "tflm_arena/runtime/op_resolver.h"
+
+namespace tflm_arena {
+namespace runtime {
+
+constexpr size_t kNumShippedKernels = 10;
+
+// The shipped kernel for a builtin code, or nullptr.
+const KernelRegistration* FindShippedKernel(model::BuiltinCode code);
+
+// Adds to `resolver` the shipped kernel of every distinct builtin operator in
+// the model (all subgraphs), once each. Fails naming the first operator we
+// have no kernel for.
+Status AddKernelsForModel(const model::Model& model, OpResolver* resolver);
+
+}  // namespace runtime
+}  // namespace tflm_arena
+
+#endif  // TFLM_ARENA_RUNTIME_KERNELS_ALL_KERNELS_H_

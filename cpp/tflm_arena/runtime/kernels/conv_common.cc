@@ -1,0 +1,134 @@
+#include "tflm_arena/runtime/kernels/conv_common.h"
+
+#include "tflm_arena/runtime/kernels/quant_util.h"
+
+namespace tflm_arena {
+namespace runtime {
+
+void PerChannelMultipliers(float input_scale, Span<const float> filter_scales,
+                           float output_scale, int32_t num_channels, int32_t* multipliers,
+                           int32_t* shifts) {
+  const bool per_channel = filter_scales.size() > 1;
+  for (int32_t i = 0; i < num_channels; ++i) {
+    const float filter_scale = per_channel ? filter_scales[static_cast<size_t>(i)]
+                                           : filter_scales[0];
+    const double effective = static_cast<double>(input_scale) *
+                             static_cast<double>(filter_scale) /
+                             static_cast<double>(output_scale);
+    int shift = 0;
+    QuantizeMultiplier(effective, &multipliers[i], &shift);
+    shifts[i] = shift;
+  }
+}
+
+Status CheckWindow(const char* op, int32_t stride_w, int32_t stride_h, int32_t dilation_w,
+                   int32_t dilation_h) {
+  if (stride_w < 1 || stride_h < 1) {
+    return Status::Error(StatusCode::kInvalidArgument, "%s: stride (w %d, h %d) must be >= 1",
+                         op, stride_w, stride_h);
+  }
+  if (dilation_w < 1 || dilation_h < 1) {
+    return Status::Error(StatusCode::kInvalidArgument,
+                         "%s: dilation (w %d, h %d) must be >= 1", op, dilation_w, dilation_h);
+  }
+  return Status::Ok();
+}
+
+Status RequireQuantized(const char* op, const char* role, const model::TensorInfo& t) {
+  if (t.scale.empty()) {
+    return Status::Error(StatusCode::kInvalidArgument,
+                         "%s: %s tensor '%s' of type %s has no quantization parameters", op,
+                         role, t.name, model::TensorTypeName(t.type));
+  }
+  return Status::Ok();
+}
+
+Status RequireRank(const char* op, const char* role, const model::TensorInfo& t,
+                   size_t rank) {
+  if (t.shape.size() != rank) {
+    return Status::Error(StatusCode::kInvalidArgument,
+                         "%s: %s tensor '%s' has rank %zu, expected %zu", op, role, t.name,
+                         t.shape.size(), rank);
+  }
+  return Status::Ok();
+}
+
+Status ClassifyWeightedTypes(const char* op, const model::TensorInfo& input,
+                             const model::TensorInfo& weights,
+                             const model::TensorInfo& output, bool allow_int16,
+                             WeightedKind* kind) {
+  using model::TensorType;
+  if (input.type == TensorType::kFloat32 && weights.type == TensorType::kFloat32 &&
+      output.type == TensorType::kFloat32) {
+    *kind = WeightedKind::kFloat32;
+    return Status::Ok();
+  }
+  if (input.type == TensorType::kInt8 && weights.type == TensorType::kInt8 &&
+      output.type == TensorType::kInt8) {
+    *kind = WeightedKind::kInt8;
+    return Status::Ok();
+  }
+  if (allow_int16 && input.type == TensorType::kInt16 && weights.type == TensorType::kInt8 &&
+      output.type == TensorType::kInt16) {
+    *kind = WeightedKind::kInt16;
+    return Status::Ok();
+  }
+  return Status::Error(StatusCode::kUnimplemented,
+                       "%s: input %s, weights %s, output %s not supported (supported: all "
+                       "FLOAT32, all INT8%s)",
+                       op, model::TensorTypeName(input.type),
+                       model::TensorTypeName(weights.type), model::TensorTypeName(output.type),
+                       allow_int16 ? ", INT16 with INT8 weights" : "");
+}
+
+Status CheckBias(const char* op, const model::TensorInfo* bias, WeightedKind kind,
+                 int64_t channels) {
+  if (bias == nullptr) return Status::Ok();
+  using model::TensorType;
+  bool ok = false;
+  const char* want = "";
+  switch (kind) {
+    case WeightedKind::kFloat32:
+      ok = bias->type == TensorType::kFloat32;
+      want = "FLOAT32";
+      break;
+    case WeightedKind::kInt8:
+      ok = bias->type == TensorType::kInt32;
+      want = "INT32";
+      break;
+    case WeightedKind::kInt16:
+      ok = bias->type == TensorType::kInt32 || bias->type == TensorType::kInt64;
+      want = "INT32 or INT64";
+      break;
+  }
+  if (!ok) {
+    return Status::Error(StatusCode::kUnimplemented, "%s: bias type %s not supported (need %s)",
+                         op, model::TensorTypeName(bias->type), want);
+  }
+  if (static_cast<int64_t>(bias->num_elements) != channels) {
+    return Status::Error(StatusCode::kInvalidArgument,
+                         "%s: bias '%s' has %llu elements, expected %lld (output channels)", op,
+                         bias->name, static_cast<unsigned long long>(bias->num_elements),
+                         static_cast<long long>(channels));
+  }
+  return Status::Ok();
+}
+
+Status CheckFilterScales(const char* op, const model::TensorInfo& filter, int32_t channels,
+                         int32_t expected_dimension) {
+  const size_t n = filter.scale.size();
+  if (n == 1) return Status::Ok();
+  const int32_t qd = filter.quantized_dimension;
+  const bool along_qd = qd >= 0 && static_cast<size_t>(qd) < filter.shape.size() &&
+                        filter.shape[static_cast<size_t>(qd)] == channels;
+  if (n != static_cast<size_t>(channels) || !along_qd) {
+    return Status::Error(StatusCode::kInvalidArgument,
+                         "%s: filter '%s' has %zu scales along dimension %d; expected 1 or %d "
+                         "along dimension %d",
+                         op, filter.name, n, qd, channels, expected_dimension);
+  }
+  return Status::Ok();
+}
+
+}  // namespace runtime
+}  // namespace tflm_arena

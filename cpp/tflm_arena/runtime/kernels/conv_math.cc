@@ -1,0 +1,244 @@
+// CONV_2D: prepare logic and math (no KernelContext; see conv.cc for glue).
+#include <cstddef>
+
+#include "tflm_arena/runtime/kernels/activation.h"
+#include "tflm_arena/runtime/kernels/conv.h"
+#include "tflm_arena/runtime/kernels/quant_util.h"
+
+namespace tflm_arena {
+namespace runtime {
+namespace {
+
+constexpr const char* kOp = "CONV_2D";
+
+}  // namespace
+
+Status PrepareConv(const model::ConvOptions& options, const model::TensorInfo& input,
+                   const model::TensorInfo& filter, const model::TensorInfo* bias,
+                   const model::TensorInfo& output, ConvParams* params) {
+  WeightedKind kind = WeightedKind::kFloat32;
+  TFLM_ARENA_RETURN_IF_ERROR(
+      ClassifyWeightedTypes(kOp, input, filter, output, /*allow_int16=*/true, &kind));
+  TFLM_ARENA_RETURN_IF_ERROR(RequireRank(kOp, "input", input, 4));
+  TFLM_ARENA_RETURN_IF_ERROR(RequireRank(kOp, "filter", filter, 4));
+  TFLM_ARENA_RETURN_IF_ERROR(RequireRank(kOp, "output", output, 4));
+  const Shape4 in = MakeShape4(input.shape.data());
+  const Shape4 f = MakeShape4(filter.shape.data());
+  const Shape4 out = MakeShape4(output.shape.data());
+  if (out.batch != in.batch || out.depth != f.batch) {
+    return Status::Error(StatusCode::kInvalidArgument,
+                         "%s: output '%s' [%d, %d, %d, %d] does not match input batch %d and "
+                         "filter output channels %d",
+                         kOp, output.name, out.batch, out.height, out.width, out.depth, in.batch,
+                         f.batch);
+  }
+  if (f.depth <= 0 || in.depth % f.depth != 0 || (out.depth % (in.depth / f.depth)) != 0) {
+    return Status::Error(StatusCode::kInvalidArgument,
+                         "%s: filter input depth %d does not divide input depth %d into groups "
+                         "that divide the %d output channels",
+                         kOp, f.depth, in.depth, out.depth);
+  }
+  TFLM_ARENA_RETURN_IF_ERROR(CheckBias(kOp, bias, kind, out.depth));
+  TFLM_ARENA_RETURN_IF_ERROR(CheckWindow(kOp, options.stride_w, options.stride_h,
+                                         options.dilation_w, options.dilation_h));
+
+  ConvParams p;
+  int32_t unused_h = 0, unused_w = 0;
+  const PaddingValues pad = ComputePaddingHeightWidth(
+      options.stride_h, options.stride_w, options.dilation_h, options.dilation_w, in.height,
+      in.width, f.height, f.width, options.padding, &unused_h, &unused_w);
+  p.padding_width = pad.width;
+  p.padding_height = pad.height;
+  p.stride_width = options.stride_w;
+  p.stride_height = options.stride_h;
+  p.dilation_width = options.dilation_w;
+  p.dilation_height = options.dilation_h;
+  if (kind != WeightedKind::kFloat32) {
+    TFLM_ARENA_RETURN_IF_ERROR(RequireQuantized(kOp, "input", input));
+    TFLM_ARENA_RETURN_IF_ERROR(RequireQuantized(kOp, "filter", filter));
+    TFLM_ARENA_RETURN_IF_ERROR(RequireQuantized(kOp, "output", output));
+    TFLM_ARENA_RETURN_IF_ERROR(CheckFilterScales(kOp, filter, out.depth, 0));
+    // int16 activations are symmetric: TFLM's int16 kernel ignores both
+    // zero points.
+    if (kind == WeightedKind::kInt8) {
+      p.input_offset = -TensorZeroPoint(input);
+      p.output_offset = TensorZeroPoint(output);
+    } else {
+      // TFLM: an INT32 bias means int32 accumulation; an INT64 bias int64.
+      // Without a bias it follows Conv2DOptions.quantized_bias_type (INT32 ->
+      // int32, else int64); model::ConvOptions does not decode that field,
+      // so we take it as absent (int64).
+      p.int32_accumulator = bias != nullptr && bias->type == model::TensorType::kInt32;
+    }
+    TFLM_ARENA_RETURN_IF_ERROR(QuantizedActivationRange(
+        options.activation, output.type, TensorScale(output), TensorZeroPoint(output),
+        &p.quantized_activation_min, &p.quantized_activation_max));
+  } else {
+    FloatActivationRange(options.activation, &p.float_activation_min, &p.float_activation_max);
+  }
+  *params = p;
+  return Status::Ok();
+}
+
+void ConvMultipliers(const model::TensorInfo& input, const model::TensorInfo& filter,
+                     const model::TensorInfo& output, int32_t* multipliers, int32_t* shifts) {
+  PerChannelMultipliers(TensorScale(input), filter.scale, TensorScale(output),
+                        ConvOutputChannels(filter), multipliers, shifts);
+}
+
+// Loop order (batch, out_y, out_x, out_channel, filter_y, filter_x,
+// in_channel) is TFLM's, so the float sums round identically.
+void ConvPerChannelInt8(const ConvParams& params, const int32_t* output_multiplier,
+                        const int32_t* output_shift, const Shape4& input_shape,
+                        const int8_t* input, const Shape4& filter_shape, const int8_t* filter,
+                        const int32_t* bias, const Shape4& output_shape, int8_t* output) {
+  const int32_t filter_depth = filter_shape.depth;
+  const int32_t groups = input_shape.depth / filter_depth;
+  const int32_t filters_per_group = output_shape.depth / groups;
+  for (int32_t b = 0; b < output_shape.batch; ++b) {
+    for (int32_t out_y = 0; out_y < output_shape.height; ++out_y) {
+      const int64_t in_y_origin =
+          static_cast<int64_t>(out_y) * params.stride_height - params.padding_height;
+      for (int32_t out_x = 0; out_x < output_shape.width; ++out_x) {
+        const int64_t in_x_origin =
+            static_cast<int64_t>(out_x) * params.stride_width - params.padding_width;
+        for (int32_t oc = 0; oc < output_shape.depth; ++oc) {
+          const int32_t in_c_base = (oc / filters_per_group) * filter_depth;
+          int32_t acc = 0;
+          for (int32_t fy = 0; fy < filter_shape.height; ++fy) {
+            const int64_t in_y = in_y_origin + static_cast<int64_t>(params.dilation_height) * fy;
+            if (in_y < 0 || in_y >= input_shape.height) continue;
+            for (int32_t fx = 0; fx < filter_shape.width; ++fx) {
+              const int64_t in_x = in_x_origin + static_cast<int64_t>(params.dilation_width) * fx;
+              if (in_x < 0 || in_x >= input_shape.width) continue;
+              const int8_t* in_px = input + Offset4(input_shape, b, static_cast<int32_t>(in_y),
+                                                    static_cast<int32_t>(in_x), in_c_base);
+              const int8_t* f_px = filter + Offset4(filter_shape, oc, fy, fx, 0);
+              for (int32_t ic = 0; ic < filter_depth; ++ic) {
+                const int32_t term = static_cast<int32_t>(f_px[ic]) *
+                                     (static_cast<int32_t>(in_px[ic]) + params.input_offset);
+                acc = WrappingAdd(acc, term);
+              }
+            }
+          }
+          if (bias != nullptr) acc = WrappingAdd(acc, bias[oc]);
+          acc = MultiplyByQuantizedMultiplier(acc, output_multiplier[oc], output_shift[oc]);
+          acc = ApplyActivation(WrappingAdd(acc, params.output_offset),
+                                params.quantized_activation_min,
+                                params.quantized_activation_max);
+          output[Offset4(output_shape, b, out_y, out_x, oc)] = static_cast<int8_t>(acc);
+        }
+      }
+    }
+  }
+}
+
+namespace {
+
+// int16 activations, int8 filter: acc = sum filter * input (no offsets) in
+// Acc (int32 or int64), + bias, requantized by Requant, clamped.
+template <typename Acc, typename Bias, typename Requant>
+void ConvPerChannelInt16Impl(const ConvParams& params, const int32_t* output_multiplier,
+                             const int32_t* output_shift, const Shape4& input_shape,
+                             const int16_t* input, const Shape4& filter_shape,
+                             const int8_t* filter, const Bias* bias, const Shape4& output_shape,
+                             int16_t* output, Requant requant) {
+  const int32_t filter_depth = filter_shape.depth;
+  const int32_t groups = input_shape.depth / filter_depth;
+  const int32_t filters_per_group = output_shape.depth / groups;
+  for (int32_t b = 0; b < output_shape.batch; ++b) {
+    for (int32_t out_y = 0; out_y < output_shape.height; ++out_y) {
+      const int64_t in_y_origin =
+          static_cast<int64_t>(out_y) * params.stride_height - params.padding_height;
+      for (int32_t out_x = 0; out_x < output_shape.width; ++out_x) {
+        const int64_t in_x_origin =
+            static_cast<int64_t>(out_x) * params.stride_width - params.padding_width;
+        for (int32_t oc = 0; oc < output_shape.depth; ++oc) {
+          const int32_t in_c_base = (oc / filters_per_group) * filter_depth;
+          Acc acc = 0;
+          for (int32_t fy = 0; fy < filter_shape.height; ++fy) {
+            const int64_t in_y = in_y_origin + static_cast<int64_t>(params.dilation_height) * fy;
+            if (in_y < 0 || in_y >= input_shape.height) continue;
+            for (int32_t fx = 0; fx < filter_shape.width; ++fx) {
+              const int64_t in_x = in_x_origin + static_cast<int64_t>(params.dilation_width) * fx;
+              if (in_x < 0 || in_x >= input_shape.width) continue;
+              const int16_t* in_px = input + Offset4(input_shape, b, static_cast<int32_t>(in_y),
+                                                     static_cast<int32_t>(in_x), in_c_base);
+              const int8_t* f_px = filter + Offset4(filter_shape, oc, fy, fx, 0);
+              for (int32_t ic = 0; ic < filter_depth; ++ic) {
+                acc = Accumulate(acc, static_cast<Acc>(static_cast<int32_t>(f_px[ic]) * in_px[ic]));
+              }
+            }
+          }
+          if (bias != nullptr) acc = Accumulate(acc, static_cast<Acc>(bias[oc]));
+          const int32_t scaled = requant(acc, output_multiplier[oc], output_shift[oc]);
+          output[Offset4(output_shape, b, out_y, out_x, oc)] = static_cast<int16_t>(
+              ApplyActivation(scaled, params.quantized_activation_min,
+                              params.quantized_activation_max));
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
+
+void ConvPerChannelInt16(const ConvParams& params, const int32_t* output_multiplier,
+                         const int32_t* output_shift, const Shape4& input_shape,
+                         const int16_t* input, const Shape4& filter_shape, const int8_t* filter,
+                         const int32_t* bias32, const int64_t* bias64,
+                         const Shape4& output_shape, int16_t* output) {
+  if (!params.int32_accumulator) {
+    ConvPerChannelInt16Impl<int64_t>(
+        params, output_multiplier, output_shift, input_shape, input, filter_shape, filter,
+        bias64, output_shape, output, [](int64_t acc, int32_t m, int32_t s) {
+          return MultiplyByQuantizedMultiplier64(acc, m, s);
+        });
+  } else {
+    ConvPerChannelInt16Impl<int32_t>(
+        params, output_multiplier, output_shift, input_shape, input, filter_shape, filter,
+        bias32, output_shape, output, [](int32_t acc, int32_t m, int32_t s) {
+          return MultiplyByQuantizedMultiplier(acc, m, s);
+        });
+  }
+}
+
+void ConvFloat(const ConvParams& params, const Shape4& input_shape, const float* input,
+               const Shape4& filter_shape, const float* filter, const float* bias,
+               const Shape4& output_shape, float* output) {
+  const int32_t filter_depth = filter_shape.depth;
+  const int32_t groups = input_shape.depth / filter_depth;
+  const int32_t filters_per_group = output_shape.depth / groups;
+  for (int32_t b = 0; b < output_shape.batch; ++b) {
+    for (int32_t out_y = 0; out_y < output_shape.height; ++out_y) {
+      const int64_t in_y_origin =
+          static_cast<int64_t>(out_y) * params.stride_height - params.padding_height;
+      for (int32_t out_x = 0; out_x < output_shape.width; ++out_x) {
+        const int64_t in_x_origin =
+            static_cast<int64_t>(out_x) * params.stride_width - params.padding_width;
+        for (int32_t oc = 0; oc < output_shape.depth; ++oc) {
+          const int32_t in_c_base = (oc / filters_per_group) * filter_depth;
+          float total = 0.0f;
+          for (int32_t fy = 0; fy < filter_shape.height; ++fy) {
+            const int64_t in_y = in_y_origin + static_cast<int64_t>(params.dilation_height) * fy;
+            if (in_y < 0 || in_y >= input_shape.height) continue;
+            for (int32_t fx = 0; fx < filter_shape.width; ++fx) {
+              const int64_t in_x = in_x_origin + static_cast<int64_t>(params.dilation_width) * fx;
+              if (in_x < 0 || in_x >= input_shape.width) continue;
+              const float* in_px = input + Offset4(input_shape, b, static_cast<int32_t>(in_y),
+                                                   static_cast<int32_t>(in_x), in_c_base);
+              const float* f_px = filter + Offset4(filter_shape, oc, fy, fx, 0);
+              for (int32_t ic = 0; ic < filter_depth; ++ic) total += in_px[ic] * f_px[ic];
+            }
+          }
+          const float bias_value = bias != nullptr ? bias[oc] : 0.0f;
+          output[Offset4(output_shape, b, out_y, out_x, oc)] = ApplyActivation(
+              total + bias_value, params.float_activation_min, params.float_activation_max);
+        }
+      }
+    }
+  }
+}
+
+}  // namespace runtime
+}  // namespace tflm_arena

@@ -1,0 +1,172 @@
+// DEPTHWISE_CONV_2D: prepare logic and math (glue in depthwise_conv.cc).
+#include <cstddef>
+
+#include "tflm_arena/runtime/kernels/activation.h"
+#include "tflm_arena/runtime/kernels/depthwise_conv.h"
+#include "tflm_arena/runtime/kernels/quant_util.h"
+
+namespace tflm_arena {
+namespace runtime {
+namespace {
+
+constexpr const char* kOp = "DEPTHWISE_CONV_2D";
+
+}  // namespace
+
+Status PrepareDepthwiseConv(const model::DepthwiseConvOptions& options,
+                            const model::TensorInfo& input, const model::TensorInfo& filter,
+                            const model::TensorInfo* bias, const model::TensorInfo& output,
+                            ConvParams* params) {
+  WeightedKind kind = WeightedKind::kFloat32;
+  TFLM_ARENA_RETURN_IF_ERROR(
+      ClassifyWeightedTypes(kOp, input, filter, output, /*allow_int16=*/false, &kind));
+  const bool quantized = kind == WeightedKind::kInt8;
+  TFLM_ARENA_RETURN_IF_ERROR(RequireRank(kOp, "input", input, 4));
+  TFLM_ARENA_RETURN_IF_ERROR(RequireRank(kOp, "filter", filter, 4));
+  TFLM_ARENA_RETURN_IF_ERROR(RequireRank(kOp, "output", output, 4));
+  const Shape4 in = MakeShape4(input.shape.data());
+  const Shape4 f = MakeShape4(filter.shape.data());
+  const Shape4 out = MakeShape4(output.shape.data());
+  if (out.batch != in.batch || out.depth != f.depth) {
+    return Status::Error(StatusCode::kInvalidArgument,
+                         "%s: output '%s' [%d, %d, %d, %d] does not match input batch %d and "
+                         "filter channels %d",
+                         kOp, output.name, out.batch, out.height, out.width, out.depth, in.batch,
+                         f.depth);
+  }
+  if (in.depth <= 0 || out.depth % in.depth != 0) {
+    return Status::Error(StatusCode::kInvalidArgument,
+                         "%s: output channels %d are not a multiple of input channels %d", kOp,
+                         out.depth, in.depth);
+  }
+  TFLM_ARENA_RETURN_IF_ERROR(CheckBias(kOp, bias, kind, out.depth));
+  TFLM_ARENA_RETURN_IF_ERROR(CheckWindow(kOp, options.stride_w, options.stride_h,
+                                         options.dilation_w, options.dilation_h));
+
+  ConvParams p;
+  int32_t unused_h = 0, unused_w = 0;
+  const PaddingValues pad = ComputePaddingHeightWidth(
+      options.stride_h, options.stride_w, options.dilation_h, options.dilation_w, in.height,
+      in.width, f.height, f.width, options.padding, &unused_h, &unused_w);
+  p.padding_width = pad.width;
+  p.padding_height = pad.height;
+  p.stride_width = options.stride_w;
+  p.stride_height = options.stride_h;
+  p.dilation_width = options.dilation_w;
+  p.dilation_height = options.dilation_h;
+  p.depth_multiplier = out.depth / in.depth;
+  if (quantized) {
+    TFLM_ARENA_RETURN_IF_ERROR(RequireQuantized(kOp, "input", input));
+    TFLM_ARENA_RETURN_IF_ERROR(RequireQuantized(kOp, "filter", filter));
+    TFLM_ARENA_RETURN_IF_ERROR(RequireQuantized(kOp, "output", output));
+    TFLM_ARENA_RETURN_IF_ERROR(CheckFilterScales(kOp, filter, out.depth, 3));
+    if (filter.scale.size() != filter.zero_point.size()) {
+      return Status::Error(StatusCode::kInvalidArgument,
+                           "%s: filter '%s' has %zu scales but %zu zero points", kOp,
+                           filter.name, filter.scale.size(), filter.zero_point.size());
+    }
+    p.input_offset = -TensorZeroPoint(input);
+    p.output_offset = TensorZeroPoint(output);
+    TFLM_ARENA_RETURN_IF_ERROR(QuantizedActivationRange(
+        options.activation, output.type, TensorScale(output), TensorZeroPoint(output),
+        &p.quantized_activation_min, &p.quantized_activation_max));
+  } else {
+    FloatActivationRange(options.activation, &p.float_activation_min, &p.float_activation_max);
+  }
+  *params = p;
+  return Status::Ok();
+}
+
+void DepthwiseConvMultipliers(const model::TensorInfo& input, const model::TensorInfo& filter,
+                              const model::TensorInfo& output, int32_t* multipliers,
+                              int32_t* shifts) {
+  PerChannelMultipliers(TensorScale(input), filter.scale, TensorScale(output),
+                        DepthwiseOutputChannels(filter), multipliers, shifts);
+}
+
+// Loop order (batch, out_y, out_x, in_channel, m, filter_y, filter_x) is
+// TFLM's.
+void DepthwiseConvPerChannelInt8(const ConvParams& params, const int32_t* output_multiplier,
+                                 const int32_t* output_shift, const Shape4& input_shape,
+                                 const int8_t* input, const Shape4& filter_shape,
+                                 const int8_t* filter, const int32_t* bias,
+                                 const Shape4& output_shape, int8_t* output) {
+  const int32_t dm = params.depth_multiplier;
+  for (int32_t b = 0; b < output_shape.batch; ++b) {
+    for (int32_t out_y = 0; out_y < output_shape.height; ++out_y) {
+      const int64_t in_y_origin =
+          static_cast<int64_t>(out_y) * params.stride_height - params.padding_height;
+      for (int32_t out_x = 0; out_x < output_shape.width; ++out_x) {
+        const int64_t in_x_origin =
+            static_cast<int64_t>(out_x) * params.stride_width - params.padding_width;
+        for (int32_t ic = 0; ic < input_shape.depth; ++ic) {
+          for (int32_t m = 0; m < dm; ++m) {
+            const int32_t oc = m + ic * dm;
+            int32_t acc = 0;
+            for (int32_t fy = 0; fy < filter_shape.height; ++fy) {
+              const int64_t in_y =
+                  in_y_origin + static_cast<int64_t>(params.dilation_height) * fy;
+              if (in_y < 0 || in_y >= input_shape.height) continue;
+              for (int32_t fx = 0; fx < filter_shape.width; ++fx) {
+                const int64_t in_x =
+                    in_x_origin + static_cast<int64_t>(params.dilation_width) * fx;
+                if (in_x < 0 || in_x >= input_shape.width) continue;
+                const int32_t in_val = input[Offset4(input_shape, b, static_cast<int32_t>(in_y),
+                                                     static_cast<int32_t>(in_x), ic)];
+                const int32_t f_val = filter[Offset4(filter_shape, 0, fy, fx, oc)];
+                acc = WrappingAdd(acc, f_val * (in_val + params.input_offset));
+              }
+            }
+            if (bias != nullptr) acc = WrappingAdd(acc, bias[oc]);
+            acc = MultiplyByQuantizedMultiplier(acc, output_multiplier[oc], output_shift[oc]);
+            acc = ApplyActivation(WrappingAdd(acc, params.output_offset),
+                                  params.quantized_activation_min,
+                                  params.quantized_activation_max);
+            output[Offset4(output_shape, b, out_y, out_x, oc)] = static_cast<int8_t>(acc);
+          }
+        }
+      }
+    }
+  }
+}
+
+void DepthwiseConvFloat(const ConvParams& params, const Shape4& input_shape,
+                        const float* input, const Shape4& filter_shape, const float* filter,
+                        const float* bias, const Shape4& output_shape, float* output) {
+  const int32_t dm = params.depth_multiplier;
+  for (int32_t b = 0; b < output_shape.batch; ++b) {
+    for (int32_t out_y = 0; out_y < output_shape.height; ++out_y) {
+      const int64_t in_y_origin =
+          static_cast<int64_t>(out_y) * params.stride_height - params.padding_height;
+      for (int32_t out_x = 0; out_x < output_shape.width; ++out_x) {
+        const int64_t in_x_origin =
+            static_cast<int64_t>(out_x) * params.stride_width - params.padding_width;
+        for (int32_t ic = 0; ic < input_shape.depth; ++ic) {
+          for (int32_t m = 0; m < dm; ++m) {
+            const int32_t oc = m + ic * dm;
+            float total = 0.0f;
+            for (int32_t fy = 0; fy < filter_shape.height; ++fy) {
+              const int64_t in_y =
+                  in_y_origin + static_cast<int64_t>(params.dilation_height) * fy;
+              if (in_y < 0 || in_y >= input_shape.height) continue;
+              for (int32_t fx = 0; fx < filter_shape.width; ++fx) {
+                const int64_t in_x =
+                    in_x_origin + static_cast<int64_t>(params.dilation_width) * fx;
+                if (in_x < 0 || in_x >= input_shape.width) continue;
+                total += input[Offset4(input_shape, b, static_cast<int32_t>(in_y),
+                                       static_cast<int32_t>(in_x), ic)] *
+                         filter[Offset4(filter_shape, 0, fy, fx, oc)];
+              }
+            }
+            const float bias_value = bias != nullptr ? bias[oc] : 0.0f;
+            output[Offset4(output_shape, b, out_y, out_x, oc)] = ApplyActivation(
+                total + bias_value, params.float_activation_min, params.float_activation_max);
+          }
+        }
+      }
+    }
+  }
+}
+
+}  // namespace runtime
+}  // namespace tflm_arena

@@ -1,0 +1,84 @@
+// DEQUANTIZE kernel glue (math in dequantize_math.cc).
+#include "tflm_arena/runtime/kernels/dequantize.h"
+
+#include "tflm_arena/runtime/kernel_api.h"
+#include "tflm_arena/runtime/kernels/pooling_util.h"
+#include "tflm_arena/runtime/kernels/registrations.h"
+
+namespace tflm_arena {
+namespace runtime {
+namespace {
+
+using model::TensorType;
+constexpr const char* kOp = "DEQUANTIZE";
+constexpr model::BuiltinCode kBuiltinDequantize = 6;
+
+Status DequantizeInit(KernelContext& context, Node& node) {
+  return context.AllocatePersistentBuffer(kDequantizePersistentBytes, &node.user_data);
+}
+
+Status DequantizePrepare(KernelContext& context, Node& node) {
+  if (node.user_data == nullptr) {
+    return Status::Error(StatusCode::kInternal, "%s: OpData not allocated", kOp);
+  }
+  if (node.inputs.size() != 1 || node.outputs.size() != 1) {
+    return Status::Error(StatusCode::kInvalidArgument,
+                         "%s: needs exactly 1 input and 1 output, got %zu and %zu", kOp,
+                         node.inputs.size(), node.outputs.size());
+  }
+  model::TensorInfo in, out;
+  TFLM_ARENA_RETURN_IF_ERROR(context.input_info(node, 0, &in));
+  TFLM_ARENA_RETURN_IF_ERROR(context.output_info(node, 0, &out));
+  const bool in_ok = in.type == TensorType::kInt8 || in.type == TensorType::kInt16 ||
+                     in.type == TensorType::kUint8;
+  if (!in_ok || out.type != TensorType::kFloat32) {
+    return Status::Error(StatusCode::kUnimplemented, "%s: input %s, output %s not supported", kOp,
+                         kernels_b_util::TypeName(in.type), kernels_b_util::TypeName(out.type));
+  }
+  const kernels_b_util::TensorQuant qin = kernels_b_util::QuantOf(in);
+  const kernels_b_util::TensorQuant qout = kernels_b_util::QuantOf(out);
+  auto* data = static_cast<DequantizeOpData*>(node.user_data);
+  data->input_params.zero_point = qin.zero_point;
+  data->input_params.scale = static_cast<double>(qin.scale);
+  data->output_zero_point = qout.zero_point;
+  return Status::Ok();
+}
+
+Status DequantizeInvoke(KernelContext& context, Node& node) {
+  EvalTensor* in = context.input(node, 0);
+  EvalTensor* out = context.output(node, 0);
+  if (in == nullptr || out == nullptr || in->data == nullptr || out->data == nullptr ||
+      node.user_data == nullptr) {
+    return Status::Error(StatusCode::kFailedPrecondition, "%s: node not prepared", kOp);
+  }
+  const auto* data = static_cast<const DequantizeOpData*>(node.user_data);
+  const size_t n = static_cast<size_t>(in->num_elements());
+  const double scale = data->input_params.scale;
+  const int32_t zp = data->input_params.zero_point;
+  switch (in->type) {
+    case TensorType::kInt8:
+      Dequantize(in->as<const int8_t>(), n, scale, zp, out->as<float>());
+      return Status::Ok();
+    case TensorType::kInt16:
+      Dequantize(in->as<const int16_t>(), n, scale, zp, out->as<float>());
+      return Status::Ok();
+    case TensorType::kUint8:
+      Dequantize(in->as<const uint8_t>(), n, scale, zp, out->as<float>());
+      return Status::Ok();
+    default:
+      return Status::Error(StatusCode::kUnimplemented, "%s: input %s, output %s not supported",
+                           kOp, kernels_b_util::TypeName(in->type),
+                           kernels_b_util::TypeName(out->type));
+  }
+}
+
+}  // namespace
+
+const KernelRegistration& Register_DEQUANTIZE() {
+  static const KernelRegistration r = {kBuiltinDequantize, kOp, DequantizeInit,
+                                       DequantizePrepare, DequantizeInvoke, nullptr};
+  return r;
+}
+
+}  // namespace runtime
+}  // namespace tflm_arena

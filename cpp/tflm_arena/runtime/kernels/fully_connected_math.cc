@@ -1,0 +1,189 @@
+// FULLY_CONNECTED: prepare logic and math (glue in fully_connected.cc).
+#include <cmath>
+#include <cstddef>
+#include <limits>
+
+#include "tflm_arena/runtime/kernels/activation.h"
+#include "tflm_arena/runtime/kernels/conv_common.h"
+#include "tflm_arena/runtime/kernels/fully_connected.h"
+#include "tflm_arena/runtime/kernels/quant_util.h"
+
+namespace tflm_arena {
+namespace runtime {
+namespace {
+
+constexpr const char* kOp = "FULLY_CONNECTED";
+
+}  // namespace
+
+void FullyConnectedMultiplier(float input_scale, float weights_scale, float output_scale,
+                              int32_t* multiplier, int32_t* shift) {
+  const float product = input_scale * weights_scale;  // rounded to float, as TFLM
+  const double real = static_cast<double>(product) / static_cast<double>(output_scale);
+  int s = 0;
+  QuantizeMultiplier(real, multiplier, &s);
+  *shift = s;
+}
+
+Status PrepareFullyConnected(const model::FullyConnectedOptions& options,
+                             const model::TensorInfo& input, const model::TensorInfo& weights,
+                             const model::TensorInfo* bias, const model::TensorInfo& output,
+                             FullyConnectedParams* params) {
+  if (options.weights_format != 0) {
+    return Status::Error(StatusCode::kUnimplemented,
+                         "%s: weights format %u not supported (only DEFAULT)", kOp,
+                         static_cast<unsigned>(options.weights_format));
+  }
+  WeightedKind kind = WeightedKind::kFloat32;
+  TFLM_ARENA_RETURN_IF_ERROR(
+      ClassifyWeightedTypes(kOp, input, weights, output, /*allow_int16=*/false, &kind));
+  const bool quantized = kind == WeightedKind::kInt8;
+  const size_t w_rank = weights.shape.size();
+  const size_t out_rank = output.shape.size();
+  if (w_rank < 2 || out_rank < 1) {
+    return Status::Error(StatusCode::kInvalidArgument,
+                         "%s: weights '%s' need rank >= 2 (got %zu) and output '%s' rank >= 1 "
+                         "(got %zu)",
+                         kOp, weights.name, w_rank, output.name, out_rank);
+  }
+  const int32_t units = weights.shape[w_rank - 2];
+  const int32_t accum_depth = weights.shape[w_rank - 1];
+  const int32_t output_depth = output.shape[out_rank - 1];
+  if (output_depth != units) {
+    return Status::Error(StatusCode::kInvalidArgument,
+                         "%s: output '%s' last dimension %d differs from the weights' %d units",
+                         kOp, output.name, output_depth, units);
+  }
+  int64_t batches = 1;
+  for (size_t i = 0; i + 1 < out_rank; ++i) batches *= output.shape[i];
+  if (batches > std::numeric_limits<int32_t>::max() ||
+      static_cast<int64_t>(input.num_elements) != batches * accum_depth) {
+    return Status::Error(StatusCode::kInvalidArgument,
+                         "%s: input '%s' has %llu elements, expected %lld batches x %d", kOp,
+                         input.name, static_cast<unsigned long long>(input.num_elements),
+                         static_cast<long long>(batches), accum_depth);
+  }
+  TFLM_ARENA_RETURN_IF_ERROR(CheckBias(kOp, bias, kind, units));
+
+  FullyConnectedParams p;
+  p.batches = static_cast<int32_t>(batches);
+  p.output_depth = units;
+  p.accum_depth = accum_depth;
+  if (!quantized) {
+    FloatActivationRange(options.activation, &p.float_activation_min, &p.float_activation_max);
+    *params = p;
+    return Status::Ok();
+  }
+  TFLM_ARENA_RETURN_IF_ERROR(RequireQuantized(kOp, "input", input));
+  TFLM_ARENA_RETURN_IF_ERROR(RequireQuantized(kOp, "weights", weights));
+  TFLM_ARENA_RETURN_IF_ERROR(RequireQuantized(kOp, "output", output));
+  TFLM_ARENA_RETURN_IF_ERROR(
+      CheckFilterScales(kOp, weights, units, static_cast<int32_t>(w_rank - 2)));
+  p.per_channel = weights.scale.size() > 1;
+  const float input_scale = TensorScale(input);
+  const float output_scale = TensorScale(output);
+  if (!p.per_channel) {
+    const float weights_scale = TensorScale(weights);
+    if (bias != nullptr) {
+      // TFLM's GetQuantizedConvolutionMultipler consistency check.
+      const double product =
+          static_cast<double>(input_scale) * static_cast<double>(weights_scale);
+      const double diff = std::abs(product - static_cast<double>(TensorScale(*bias)));
+      if (!(diff / static_cast<double>(output_scale) <= 0.02)) {
+        return Status::Error(StatusCode::kInvalidArgument,
+                             "%s: bias scale %g differs from input scale x weights scale %g by "
+                             "more than 2%% of the output scale %g",
+                             kOp, static_cast<double>(TensorScale(*bias)), product,
+                             static_cast<double>(output_scale));
+      }
+    }
+    if (!(static_cast<double>(input_scale * weights_scale) >= 0.0)) {
+      return Status::Error(StatusCode::kInvalidArgument,
+                           "%s: input scale x weights scale is negative", kOp);
+    }
+    FullyConnectedMultiplier(input_scale, weights_scale, output_scale, &p.output_multiplier,
+                             &p.output_shift);
+    p.weights_offset = -TensorZeroPoint(weights);
+  }
+  p.input_offset = -TensorZeroPoint(input);
+  p.output_offset = TensorZeroPoint(output);
+  TFLM_ARENA_RETURN_IF_ERROR(QuantizedActivationRange(
+      options.activation, output.type, output_scale, TensorZeroPoint(output),
+      &p.quantized_activation_min, &p.quantized_activation_max));
+  *params = p;
+  return Status::Ok();
+}
+
+void FullyConnectedPerChannelMultipliers(const model::TensorInfo& input,
+                                         const model::TensorInfo& weights,
+                                         const model::TensorInfo& output, int32_t units,
+                                         int32_t* multipliers, int32_t* shifts) {
+  PerChannelMultipliers(TensorScale(input), weights.scale, TensorScale(output), units,
+                        multipliers, shifts);
+}
+
+void FullyConnectedInt8(const FullyConnectedParams& params, const int8_t* input,
+                        const int8_t* weights, const int32_t* bias, int8_t* output) {
+  const size_t depth = static_cast<size_t>(params.accum_depth);
+  const size_t units = static_cast<size_t>(params.output_depth);
+  for (size_t b = 0; b < static_cast<size_t>(params.batches); ++b) {
+    const int8_t* x = input + b * depth;
+    for (size_t c = 0; c < units; ++c) {
+      const int8_t* w = weights + c * depth;
+      int32_t acc = 0;
+      for (size_t d = 0; d < depth; ++d) {
+        acc = WrappingAdd(acc, (static_cast<int32_t>(w[d]) + params.weights_offset) *
+                                   (static_cast<int32_t>(x[d]) + params.input_offset));
+      }
+      if (bias != nullptr) acc = WrappingAdd(acc, bias[c]);
+      acc = MultiplyByQuantizedMultiplier(acc, params.output_multiplier, params.output_shift);
+      acc = ApplyActivation(WrappingAdd(acc, params.output_offset),
+                            params.quantized_activation_min, params.quantized_activation_max);
+      output[b * units + c] = static_cast<int8_t>(acc);
+    }
+  }
+}
+
+void FullyConnectedPerChannelInt8(const FullyConnectedParams& params,
+                                  const int32_t* output_multiplier, const int32_t* output_shift,
+                                  const int8_t* input, const int8_t* weights,
+                                  const int32_t* bias, int8_t* output) {
+  const size_t depth = static_cast<size_t>(params.accum_depth);
+  const size_t units = static_cast<size_t>(params.output_depth);
+  for (size_t b = 0; b < static_cast<size_t>(params.batches); ++b) {
+    const int8_t* x = input + b * depth;
+    for (size_t c = 0; c < units; ++c) {
+      const int8_t* w = weights + c * depth;
+      int32_t acc = 0;
+      for (size_t d = 0; d < depth; ++d) {
+        acc = WrappingAdd(acc, static_cast<int32_t>(w[d]) *
+                                   (static_cast<int32_t>(x[d]) + params.input_offset));
+      }
+      if (bias != nullptr) acc = WrappingAdd(acc, bias[c]);
+      acc = MultiplyByQuantizedMultiplier(acc, output_multiplier[c], output_shift[c]);
+      acc = ApplyActivation(WrappingAdd(acc, params.output_offset),
+                            params.quantized_activation_min, params.quantized_activation_max);
+      output[b * units + c] = static_cast<int8_t>(acc);
+    }
+  }
+}
+
+void FullyConnectedFloat(const FullyConnectedParams& params, const float* input,
+                         const float* weights, const float* bias, float* output) {
+  const size_t depth = static_cast<size_t>(params.accum_depth);
+  const size_t units = static_cast<size_t>(params.output_depth);
+  for (size_t b = 0; b < static_cast<size_t>(params.batches); ++b) {
+    const float* x = input + b * depth;
+    for (size_t c = 0; c < units; ++c) {
+      const float* w = weights + c * depth;
+      float total = 0.0f;
+      for (size_t d = 0; d < depth; ++d) total += x[d] * w[d];
+      const float bias_value = bias != nullptr ? bias[c] : 0.0f;
+      output[b * units + c] = ApplyActivation(total + bias_value, params.float_activation_min,
+                                              params.float_activation_max);
+    }
+  }
+}
+
+}  // namespace runtime
+}  // namespace tflm_arena

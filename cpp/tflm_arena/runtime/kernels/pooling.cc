@@ -1,0 +1,195 @@
+// AVERAGE_POOL_2D / MAX_POOL_2D kernel glue (math in pooling_math.cc).
+#include "tflm_arena/runtime/kernels/pooling.h"
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+
+#include "tflm_arena/runtime/kernel_api.h"
+#include "tflm_arena/runtime/kernels/pooling_util.h"
+#include "tflm_arena/runtime/kernels/registrations.h"
+
+namespace tflm_arena {
+namespace runtime {
+namespace {
+
+using model::TensorType;
+constexpr model::BuiltinCode kBuiltinAveragePool2D = 1;
+constexpr model::BuiltinCode kBuiltinMaxPool2D = 17;
+
+Status PoolInit(KernelContext& context, Node& node) {
+  return context.AllocatePersistentBuffer(kPoolingPersistentBytes, &node.user_data);
+}
+
+Status PoolPrepareNamed(KernelContext& context, Node& node, const char* op) {
+  if (node.builtin_data == nullptr) {
+    return Status::Error(StatusCode::kInvalidArgument, "%s: missing Pool2DOptions", op);
+  }
+  if (node.user_data == nullptr) {
+    return Status::Error(StatusCode::kInternal, "%s: OpData not allocated", op);
+  }
+  if (node.inputs.size() < 1 || node.outputs.size() < 1) {
+    return Status::Error(StatusCode::kInvalidArgument, "%s: needs 1 input and 1 output", op);
+  }
+  const model::PoolOptions& options = node.options<model::PoolOptions>();
+  model::TensorInfo in, out;
+  TFLM_ARENA_RETURN_IF_ERROR(context.input_info(node, 0, &in));
+  TFLM_ARENA_RETURN_IF_ERROR(context.output_info(node, 0, &out));
+  if (in.shape.size() != 4 || out.shape.size() != 4) {
+    return Status::Error(StatusCode::kInvalidArgument,
+                         "%s: input and output must be 4-D (NHWC), got ranks %zu and %zu", op,
+                         in.shape.size(), out.shape.size());
+  }
+  const bool supported = in.type == TensorType::kFloat32 || in.type == TensorType::kInt8 ||
+                         in.type == TensorType::kInt16;
+  if (!supported || out.type != in.type) {
+    return Status::Error(StatusCode::kUnimplemented, "%s: input %s, output %s not supported", op,
+                         kernels_b_util::TypeName(in.type), kernels_b_util::TypeName(out.type));
+  }
+
+  auto* data = static_cast<PoolingOpData*>(node.user_data);
+  int32_t out_h = 0, out_w = 0;
+  const kernels_b_util::Padding2D pad = kernels_b_util::ComputePadding2D(
+      options.padding, options.stride_h, options.stride_w, 1, 1, in.shape[1], in.shape[2],
+      options.filter_h, options.filter_w, &out_h, &out_w);
+  data->padding_width = pad.width;
+  data->padding_height = pad.height;
+  data->padding_width_offset = pad.width_offset;
+  data->padding_height_offset = pad.height_offset;
+
+  if (in.type == TensorType::kFloat32) {
+    kernels_b_util::FloatActivationRange(options.activation, &data->activation_min_f32,
+                                         &data->activation_max_f32);
+    return Status::Ok();
+  }
+  const kernels_b_util::TensorQuant qin = kernels_b_util::QuantOf(in);
+  const kernels_b_util::TensorQuant qout = kernels_b_util::QuantOf(out);
+  const double scale_diff =
+      std::fabs(static_cast<double>(qin.scale) - static_cast<double>(qout.scale));
+  if (!(scale_diff <= 1.0e-6) || qin.zero_point != qout.zero_point) {
+    return Status::Error(StatusCode::kInvalidArgument,
+                         "%s: input and output quantization differ (scale %g vs %g, zero point "
+                         "%d vs %d)",
+                         op, static_cast<double>(qin.scale), static_cast<double>(qout.scale),
+                         static_cast<int>(qin.zero_point), static_cast<int>(qout.zero_point));
+  }
+  const int32_t qmin = in.type == TensorType::kInt8 ? std::numeric_limits<int8_t>::min()
+                                                    : std::numeric_limits<int16_t>::min();
+  const int32_t qmax = in.type == TensorType::kInt8 ? std::numeric_limits<int8_t>::max()
+                                                    : std::numeric_limits<int16_t>::max();
+  kernels_b_util::QuantizedActivationRange(options.activation, qout.scale, qout.zero_point, qmin,
+                                           qmax, &data->activation_min, &data->activation_max);
+  return Status::Ok();
+}
+
+Status AveragePoolPrepare(KernelContext& context, Node& node) {
+  return PoolPrepareNamed(context, node, "AVERAGE_POOL_2D");
+}
+Status MaxPoolPrepare(KernelContext& context, Node& node) {
+  return PoolPrepareNamed(context, node, "MAX_POOL_2D");
+}
+
+// Geometry from the runtime tensors (as TFLM's eval reads them).
+Status GatherGeometry(KernelContext& context, Node& node, const char* op, EvalTensor** in,
+                      EvalTensor** out, PoolGeometry* g) {
+  *in = context.input(node, 0);
+  *out = context.output(node, 0);
+  if (*in == nullptr || *out == nullptr || (*in)->data == nullptr || (*out)->data == nullptr ||
+      node.user_data == nullptr || node.builtin_data == nullptr) {
+    return Status::Error(StatusCode::kFailedPrecondition, "%s: node not prepared", op);
+  }
+  if ((*in)->rank != 4 || (*out)->rank != 4) {
+    return Status::Error(StatusCode::kInvalidArgument, "%s: tensors must be 4-D", op);
+  }
+  const model::PoolOptions& options = node.options<model::PoolOptions>();
+  const auto* data = static_cast<const PoolingOpData*>(node.user_data);
+  auto min32 = [](int32_t a, int32_t b) { return a < b ? a : b; };
+  g->batches = min32((*in)->dim(0), (*out)->dim(0));
+  g->depth = min32((*in)->dim(3), (*out)->dim(3));
+  g->input_height = (*in)->dim(1);
+  g->input_width = (*in)->dim(2);
+  g->output_height = (*out)->dim(1);
+  g->output_width = (*out)->dim(2);
+  g->stride_height = options.stride_h;
+  g->stride_width = options.stride_w;
+  g->filter_height = options.filter_h;
+  g->filter_width = options.filter_w;
+  g->pad_height = data->padding_height;
+  g->pad_width = data->padding_width;
+  return Status::Ok();
+}
+
+Status AveragePoolInvoke(KernelContext& context, Node& node) {
+  static const char* kOp = "AVERAGE_POOL_2D";
+  EvalTensor* in = nullptr;
+  EvalTensor* out = nullptr;
+  PoolGeometry g;
+  TFLM_ARENA_RETURN_IF_ERROR(GatherGeometry(context, node, kOp, &in, &out, &g));
+  const auto* data = static_cast<const PoolingOpData*>(node.user_data);
+  bool ok = false;
+  switch (in->type) {
+    case TensorType::kFloat32:
+      ok = AveragePoolFloat(g, data->activation_min_f32, data->activation_max_f32,
+                            in->as<const float>(), out->as<float>());
+      break;
+    case TensorType::kInt8:
+      ok = AveragePoolInt8(g, data->activation_min, data->activation_max,
+                           in->as<const int8_t>(), out->as<int8_t>());
+      break;
+    case TensorType::kInt16:
+      ok = AveragePoolInt16(g, data->activation_min, data->activation_max,
+                            in->as<const int16_t>(), out->as<int16_t>());
+      break;
+    default:
+      return Status::Error(StatusCode::kUnimplemented, "%s: type %s not supported", kOp,
+                           kernels_b_util::TypeName(in->type));
+  }
+  if (!ok) {
+    return Status::Error(StatusCode::kInvalidArgument, "%s: empty pooling window", kOp);
+  }
+  return Status::Ok();
+}
+
+Status MaxPoolInvoke(KernelContext& context, Node& node) {
+  static const char* kOp = "MAX_POOL_2D";
+  EvalTensor* in = nullptr;
+  EvalTensor* out = nullptr;
+  PoolGeometry g;
+  TFLM_ARENA_RETURN_IF_ERROR(GatherGeometry(context, node, kOp, &in, &out, &g));
+  const auto* data = static_cast<const PoolingOpData*>(node.user_data);
+  switch (in->type) {
+    case TensorType::kFloat32:
+      MaxPoolFloat(g, data->activation_min_f32, data->activation_max_f32, in->as<const float>(),
+                   out->as<float>());
+      return Status::Ok();
+    case TensorType::kInt8:
+      MaxPoolInt8(g, data->activation_min, data->activation_max, in->as<const int8_t>(),
+                  out->as<int8_t>());
+      return Status::Ok();
+    case TensorType::kInt16:
+      MaxPoolInt16(g, data->activation_min, data->activation_max, in->as<const int16_t>(),
+                   out->as<int16_t>());
+      return Status::Ok();
+    default:
+      return Status::Error(StatusCode::kUnimplemented, "%s: type %s not supported", kOp,
+                           kernels_b_util::TypeName(in->type));
+  }
+}
+
+}  // namespace
+
+const KernelRegistration& Register_AVERAGE_POOL_2D() {
+  static const KernelRegistration r = {
+      kBuiltinAveragePool2D, "AVERAGE_POOL_2D", PoolInit, AveragePoolPrepare, AveragePoolInvoke,
+      nullptr};
+  return r;
+}
+
+const KernelRegistration& Register_MAX_POOL_2D() {
+  static const KernelRegistration r = {
+      kBuiltinMaxPool2D, "MAX_POOL_2D", PoolInit, MaxPoolPrepare, MaxPoolInvoke, nullptr};
+  return r;
+}
+
+}  // namespace runtime
+}  // namespace tflm_arena

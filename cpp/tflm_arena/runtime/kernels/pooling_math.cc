@@ -1,0 +1,149 @@
+// Pooling math (see pooling.h for the rules reproduced).
+#include <algorithm>
+#include <limits>
+
+#include "tflm_arena/runtime/kernels/pooling.h"
+
+namespace tflm_arena {
+namespace runtime {
+namespace {
+
+// The input window of one output position, clipped to the input.
+struct Window {
+  int32_t in_y0, in_x0;  // origin (may be negative)
+  int32_t fy_begin, fy_end, fx_begin, fx_end;
+};
+
+inline Window WindowAt(const PoolGeometry& g, int32_t out_y, int32_t out_x) {
+  Window w;
+  w.in_y0 = out_y * g.stride_height - g.pad_height;
+  w.in_x0 = out_x * g.stride_width - g.pad_width;
+  w.fy_begin = std::max<int32_t>(0, -w.in_y0);
+  w.fy_end = std::min<int32_t>(g.filter_height, g.input_height - w.in_y0);
+  w.fx_begin = std::max<int32_t>(0, -w.in_x0);
+  w.fx_end = std::min<int32_t>(g.filter_width, g.input_width - w.in_x0);
+  return w;
+}
+
+inline size_t InputIndex(const PoolGeometry& g, int32_t b, int32_t y, int32_t x, int32_t c) {
+  return ((static_cast<size_t>(b) * g.input_height + y) * g.input_width + x) * g.depth + c;
+}
+
+inline size_t OutputIndex(const PoolGeometry& g, int32_t b, int32_t y, int32_t x, int32_t c) {
+  return ((static_cast<size_t>(b) * g.output_height + y) * g.output_width + x) * g.depth + c;
+}
+
+template <typename T>
+bool AveragePoolInteger(const PoolGeometry& g, int32_t act_min, int32_t act_max,
+                        const T* input, T* output) {
+  for (int32_t b = 0; b < g.batches; ++b) {
+    for (int32_t oy = 0; oy < g.output_height; ++oy) {
+      for (int32_t ox = 0; ox < g.output_width; ++ox) {
+        const Window w = WindowAt(g, oy, ox);
+        for (int32_t c = 0; c < g.depth; ++c) {
+          int32_t sum = 0;
+          int32_t count = 0;
+          for (int32_t fy = w.fy_begin; fy < w.fy_end; ++fy) {
+            for (int32_t fx = w.fx_begin; fx < w.fx_end; ++fx) {
+              sum += input[InputIndex(g, b, w.in_y0 + fy, w.in_x0 + fx, c)];
+              ++count;
+            }
+          }
+          if (count == 0) return false;
+          int32_t avg = RoundedAverage(sum, count);
+          avg = std::min(std::max(avg, act_min), act_max);
+          output[OutputIndex(g, b, oy, ox, c)] = static_cast<T>(avg);
+        }
+      }
+    }
+  }
+  return true;
+}
+
+template <typename T>
+void MaxPoolTyped(const PoolGeometry& g, T act_min, T act_max, const T* input, T* output) {
+  for (int32_t b = 0; b < g.batches; ++b) {
+    for (int32_t oy = 0; oy < g.output_height; ++oy) {
+      for (int32_t ox = 0; ox < g.output_width; ++ox) {
+        const Window w = WindowAt(g, oy, ox);
+        for (int32_t c = 0; c < g.depth; ++c) {
+          T best = std::numeric_limits<T>::lowest();
+          for (int32_t fy = w.fy_begin; fy < w.fy_end; ++fy) {
+            for (int32_t fx = w.fx_begin; fx < w.fx_end; ++fx) {
+              best = std::max(best, input[InputIndex(g, b, w.in_y0 + fy, w.in_x0 + fx, c)]);
+            }
+          }
+          best = std::max(best, act_min);
+          best = std::min(best, act_max);
+          output[OutputIndex(g, b, oy, ox, c)] = best;
+        }
+      }
+    }
+  }
+}
+
+// Clamp bounds of an integer type from int32 (they are within range after
+// prepare; saturate defensively).
+template <typename T>
+T NarrowBound(int32_t v) {
+  const int32_t lo = std::numeric_limits<T>::min();
+  const int32_t hi = std::numeric_limits<T>::max();
+  return static_cast<T>(std::min(std::max(v, lo), hi));
+}
+
+}  // namespace
+
+bool AveragePoolFloat(const PoolGeometry& g, float act_min, float act_max, const float* input,
+                      float* output) {
+  for (int32_t b = 0; b < g.batches; ++b) {
+    for (int32_t oy = 0; oy < g.output_height; ++oy) {
+      for (int32_t ox = 0; ox < g.output_width; ++ox) {
+        const Window w = WindowAt(g, oy, ox);
+        for (int32_t c = 0; c < g.depth; ++c) {
+          float sum = 0.0f;
+          float count = 0.0f;
+          for (int32_t fy = w.fy_begin; fy < w.fy_end; ++fy) {
+            for (int32_t fx = w.fx_begin; fx < w.fx_end; ++fx) {
+              sum += input[InputIndex(g, b, w.in_y0 + fy, w.in_x0 + fx, c)];
+              count += 1.0f;
+            }
+          }
+          if (count == 0.0f) return false;
+          const float avg = sum / count;
+          output[OutputIndex(g, b, oy, ox, c)] = std::min(std::max(avg, act_min), act_max);
+        }
+      }
+    }
+  }
+  return true;
+}
+
+bool AveragePoolInt8(const PoolGeometry& g, int32_t act_min, int32_t act_max,
+                     const int8_t* input, int8_t* output) {
+  return AveragePoolInteger<int8_t>(g, act_min, act_max, input, output);
+}
+
+bool AveragePoolInt16(const PoolGeometry& g, int32_t act_min, int32_t act_max,
+                      const int16_t* input, int16_t* output) {
+  return AveragePoolInteger<int16_t>(g, act_min, act_max, input, output);
+}
+
+void MaxPoolFloat(const PoolGeometry& g, float act_min, float act_max, const float* input,
+                  float* output) {
+  MaxPoolTyped<float>(g, act_min, act_max, input, output);
+}
+
+void MaxPoolInt8(const PoolGeometry& g, int32_t act_min, int32_t act_max, const int8_t* input,
+                 int8_t* output) {
+  MaxPoolTyped<int8_t>(g, NarrowBound<int8_t>(act_min), NarrowBound<int8_t>(act_max), input,
+                       output);
+}
+
+void MaxPoolInt16(const PoolGeometry& g, int32_t act_min, int32_t act_max,
+                  const int16_t* input, int16_t* output) {
+  MaxPoolTyped<int16_t>(g, NarrowBound<int16_t>(act_min), NarrowBound<int16_t>(act_max), input,
+                        output);
+}
+
+}  // namespace runtime
+}  // namespace tflm_arena

@@ -1,0 +1,162 @@
+// QUANTIZE kernel glue (math in quantize_math.cc).
+#include "tflm_arena/runtime/kernels/quantize.h"
+
+#include "tflm_arena/runtime/kernel_api.h"
+#include "tflm_arena/runtime/kernels/pooling_util.h"
+#include "tflm_arena/runtime/kernels/quant_util.h"
+#include "tflm_arena/runtime/kernels/registrations.h"
+
+namespace tflm_arena {
+namespace runtime {
+namespace {
+
+using model::TensorType;
+constexpr const char* kOp = "QUANTIZE";
+constexpr model::BuiltinCode kBuiltinQuantize = 114;
+
+// The (input, output) pairs TFLM's reference QUANTIZE evaluates.
+bool IsFloatPair(TensorType in, TensorType out) {
+  return in == TensorType::kFloat32 && (out == TensorType::kInt8 || out == TensorType::kInt16);
+}
+
+bool IsRequantizePair(TensorType in, TensorType out) {
+  switch (in) {
+    case TensorType::kInt8:
+      return out == TensorType::kInt8 || out == TensorType::kUint8 ||
+             out == TensorType::kInt16 || out == TensorType::kInt32;
+    case TensorType::kInt16:
+      return out == TensorType::kInt8 || out == TensorType::kInt16 || out == TensorType::kInt32;
+    case TensorType::kInt32:
+      return out == TensorType::kInt8 || out == TensorType::kInt16;
+    case TensorType::kUint8:
+      return out == TensorType::kInt8;
+    default:
+      return false;
+  }
+}
+
+Status QuantizeInit(KernelContext& context, Node& node) {
+  return context.AllocatePersistentBuffer(kQuantizePersistentBytes, &node.user_data);
+}
+
+Status QuantizePrepare(KernelContext& context, Node& node) {
+  if (node.user_data == nullptr) {
+    return Status::Error(StatusCode::kInternal, "%s: OpData not allocated", kOp);
+  }
+  if (node.inputs.size() != 1 || node.outputs.size() != 1) {
+    return Status::Error(StatusCode::kInvalidArgument,
+                         "%s: needs exactly 1 input and 1 output, got %zu and %zu", kOp,
+                         node.inputs.size(), node.outputs.size());
+  }
+  model::TensorInfo in, out;
+  TFLM_ARENA_RETURN_IF_ERROR(context.input_info(node, 0, &in));
+  TFLM_ARENA_RETURN_IF_ERROR(context.output_info(node, 0, &out));
+  const kernels_b_util::TensorQuant qin = kernels_b_util::QuantOf(in);
+  const kernels_b_util::TensorQuant qout = kernels_b_util::QuantOf(out);
+  if (qout.num_scales != 1) {
+    return Status::Error(StatusCode::kInvalidArgument,
+                         "%s: output must be per-tensor quantized (has %zu scales)", kOp,
+                         qout.num_scales);
+  }
+  const bool float_pair = IsFloatPair(in.type, out.type);
+  const bool requantize_pair = IsRequantizePair(in.type, out.type);
+  if (!float_pair && !requantize_pair) {
+    return Status::Error(StatusCode::kUnimplemented, "%s: input %s, output %s not supported", kOp,
+                         kernels_b_util::TypeName(in.type), kernels_b_util::TypeName(out.type));
+  }
+  auto* data = static_cast<QuantizeOpData*>(node.user_data);
+  if (requantize_pair) {
+    const double effective = static_cast<double>(qin.scale) / static_cast<double>(qout.scale);
+    QuantizeMultiplier(effective, &data->requantize_multiplier, &data->requantize_shift);
+  }
+  data->output_params.zero_point = qout.zero_point;
+  data->output_params.scale = static_cast<double>(qout.scale);
+  data->input_zero_point = qin.zero_point;
+  return Status::Ok();
+}
+
+template <typename InT>
+Status RequantizeFrom(const EvalTensor& in, EvalTensor& out, const RequantizeParams& p) {
+  const size_t n = static_cast<size_t>(in.num_elements());
+  const InT* src = in.as<const InT>();
+  switch (out.type) {
+    case TensorType::kInt8:
+      Requantize(src, n, p, out.as<int8_t>());
+      return Status::Ok();
+    case TensorType::kInt16:
+      Requantize(src, n, p, out.as<int16_t>());
+      return Status::Ok();
+    default:
+      break;
+  }
+  return Status::Error(StatusCode::kUnimplemented, "%s: input %s, output %s not supported", kOp,
+                       kernels_b_util::TypeName(in.type), kernels_b_util::TypeName(out.type));
+}
+
+Status QuantizeInvoke(KernelContext& context, Node& node) {
+  EvalTensor* in = context.input(node, 0);
+  EvalTensor* out = context.output(node, 0);
+  if (in == nullptr || out == nullptr || in->data == nullptr || out->data == nullptr ||
+      node.user_data == nullptr) {
+    return Status::Error(StatusCode::kFailedPrecondition, "%s: node not prepared", kOp);
+  }
+  const auto* data = static_cast<const QuantizeOpData*>(node.user_data);
+  const size_t n = static_cast<size_t>(in->num_elements());
+  if (IsFloatPair(in->type, out->type)) {
+    if (out->type == TensorType::kInt8) {
+      AffineQuantize(in->as<const float>(), n, data->output_params.scale,
+                     data->output_params.zero_point, out->as<int8_t>());
+    } else {
+      AffineQuantize(in->as<const float>(), n, data->output_params.scale,
+                     data->output_params.zero_point, out->as<int16_t>());
+    }
+    return Status::Ok();
+  }
+  if (!IsRequantizePair(in->type, out->type)) {
+    return Status::Error(StatusCode::kUnimplemented, "%s: input %s, output %s not supported", kOp,
+                         kernels_b_util::TypeName(in->type), kernels_b_util::TypeName(out->type));
+  }
+  RequantizeParams p;
+  p.multiplier = data->requantize_multiplier;
+  p.shift = data->requantize_shift;
+  p.input_zero_point = data->input_zero_point;
+  p.output_zero_point = data->output_params.zero_point;
+  switch (in->type) {
+    case TensorType::kInt8:
+      if (out->type == TensorType::kUint8) {
+        Requantize(in->as<const int8_t>(), n, p, out->as<uint8_t>());
+        return Status::Ok();
+      }
+      if (out->type == TensorType::kInt32) {
+        Requantize(in->as<const int8_t>(), n, p, out->as<int32_t>());
+        return Status::Ok();
+      }
+      return RequantizeFrom<int8_t>(*in, *out, p);
+    case TensorType::kInt16:
+      if (out->type == TensorType::kInt32) {
+        Requantize(in->as<const int16_t>(), n, p, out->as<int32_t>());
+        return Status::Ok();
+      }
+      return RequantizeFrom<int16_t>(*in, *out, p);
+    case TensorType::kInt32:
+      return RequantizeFrom<int32_t>(*in, *out, p);
+    case TensorType::kUint8:
+      Requantize(in->as<const uint8_t>(), n, p, out->as<int8_t>());
+      return Status::Ok();
+    default:
+      break;
+  }
+  return Status::Error(StatusCode::kUnimplemented, "%s: input %s, output %s not supported", kOp,
+                       kernels_b_util::TypeName(in->type), kernels_b_util::TypeName(out->type));
+}
+
+}  // namespace
+
+const KernelRegistration& Register_QUANTIZE() {
+  static const KernelRegistration r = {kBuiltinQuantize, kOp, QuantizeInit, QuantizePrepare,
+                                       QuantizeInvoke, nullptr};
+  return r;
+}
+
+}  // namespace runtime
+}  // namespace tflm_arena

@@ -1,0 +1,103 @@
+// QUANTIZE math (see quantize.h).
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "tflm_arena/runtime/kernels/quant_util.h"
+#include "tflm_arena/runtime/kernels/quantize.h"
+
+namespace tflm_arena {
+namespace runtime {
+namespace {
+
+// (int32) round_half_away(v). Out-of-range and NaN give INT32_MIN, which is
+// what the unguarded conversion in TFLM's reference produces on x86 (the
+// host its golden data comes from); then the zero point is added with
+// wrap-around, again as that build computes it.
+inline int32_t RoundToInt32(float v) {
+  const float r = std::round(v);
+  if (!(r >= -2147483648.0f && r < 2147483648.0f)) return std::numeric_limits<int32_t>::min();
+  return static_cast<int32_t>(r);
+}
+
+inline int32_t WrapAdd(int32_t a, int32_t b) {
+  return static_cast<int32_t>(static_cast<uint32_t>(a) + static_cast<uint32_t>(b));
+}
+
+template <typename OutT>
+void AffineQuantizeTyped(const float* input, size_t count, double scale, int32_t zero_point,
+                         OutT* output) {
+  constexpr int32_t kMin = std::numeric_limits<OutT>::min();
+  constexpr int32_t kMax = std::numeric_limits<OutT>::max();
+  const float fscale = static_cast<float>(scale);
+  for (size_t i = 0; i < count; ++i) {
+    const int32_t unclamped = WrapAdd(RoundToInt32(input[i] / fscale), zero_point);
+    output[i] = static_cast<OutT>(std::min(std::max(unclamped, kMin), kMax));
+  }
+}
+
+template <typename InT, typename OutT>
+void RequantizeTyped(const InT* input, size_t count, const RequantizeParams& p, OutT* output) {
+  constexpr int32_t kMin = std::numeric_limits<OutT>::min();
+  constexpr int32_t kMax = std::numeric_limits<OutT>::max();
+  for (size_t i = 0; i < count; ++i) {
+    const int32_t centred = WrapAdd(static_cast<int32_t>(input[i]), -p.input_zero_point);
+    const int32_t out =
+        WrapAdd(MultiplyByQuantizedMultiplier(centred, p.multiplier, p.shift), p.output_zero_point);
+    output[i] = static_cast<OutT>(std::max(std::min(out, kMax), kMin));
+  }
+}
+
+}  // namespace
+
+void AffineQuantize(const float* input, size_t count, double scale, int32_t zero_point,
+                    int8_t* output) {
+  AffineQuantizeTyped(input, count, scale, zero_point, output);
+}
+void AffineQuantize(const float* input, size_t count, double scale, int32_t zero_point,
+                    int16_t* output) {
+  AffineQuantizeTyped(input, count, scale, zero_point, output);
+}
+
+RequantizeParams MakeRequantizeParams(double input_scale, int32_t input_zero_point,
+                                      double output_scale, int32_t output_zero_point) {
+  RequantizeParams p;
+  QuantizeMultiplier(input_scale / output_scale, &p.multiplier, &p.shift);
+  p.input_zero_point = input_zero_point;
+  p.output_zero_point = output_zero_point;
+  return p;
+}
+
+void Requantize(const int8_t* in, size_t n, const RequantizeParams& p, int8_t* out) {
+  RequantizeTyped(in, n, p, out);
+}
+void Requantize(const int8_t* in, size_t n, const RequantizeParams& p, uint8_t* out) {
+  RequantizeTyped(in, n, p, out);
+}
+void Requantize(const int8_t* in, size_t n, const RequantizeParams& p, int16_t* out) {
+  RequantizeTyped(in, n, p, out);
+}
+void Requantize(const int8_t* in, size_t n, const RequantizeParams& p, int32_t* out) {
+  RequantizeTyped(in, n, p, out);
+}
+void Requantize(const int16_t* in, size_t n, const RequantizeParams& p, int8_t* out) {
+  RequantizeTyped(in, n, p, out);
+}
+void Requantize(const int16_t* in, size_t n, const RequantizeParams& p, int16_t* out) {
+  RequantizeTyped(in, n, p, out);
+}
+void Requantize(const int16_t* in, size_t n, const RequantizeParams& p, int32_t* out) {
+  RequantizeTyped(in, n, p, out);
+}
+void Requantize(const int32_t* in, size_t n, const RequantizeParams& p, int8_t* out) {
+  RequantizeTyped(in, n, p, out);
+}
+void Requantize(const int32_t* in, size_t n, const RequantizeParams& p, int16_t* out) {
+  RequantizeTyped(in, n, p, out);
+}
+void Requantize(const uint8_t* in, size_t n, const RequantizeParams& p, int8_t* out) {
+  RequantizeTyped(in, n, p, out);
+}
+
+}  // namespace runtime
+}  // namespace tflm_arena

@@ -1,0 +1,169 @@
+// SOFTMAX kernel glue (math in softmax_math.cc).
+#include "tflm_arena/runtime/kernels/softmax.h"
+
+#include <cmath>
+#include <cstdint>
+
+#include "tflm_arena/runtime/kernel_api.h"
+#include "tflm_arena/runtime/kernels/pooling_util.h"
+#include "tflm_arena/runtime/kernels/registrations.h"
+
+namespace tflm_arena {
+namespace runtime {
+namespace {
+
+using model::TensorType;
+constexpr const char* kOp = "SOFTMAX";
+constexpr model::BuiltinCode kBuiltinSoftmax = 25;
+
+Status SoftmaxInit(KernelContext& context, Node& node) {
+  return context.AllocatePersistentBuffer(kSoftmaxPersistentBytes, &node.user_data);
+}
+
+Status SoftmaxPrepare(KernelContext& context, Node& node) {
+  if (node.user_data == nullptr) {
+    return Status::Error(StatusCode::kInternal, "%s: OpData not allocated", kOp);
+  }
+  if (node.inputs.size() != 1 || node.outputs.size() != 1) {
+    return Status::Error(StatusCode::kInvalidArgument,
+                         "%s: needs exactly 1 input and 1 output, got %zu and %zu", kOp,
+                         node.inputs.size(), node.outputs.size());
+  }
+  model::TensorInfo in, out;
+  TFLM_ARENA_RETURN_IF_ERROR(context.input_info(node, 0, &in));
+  TFLM_ARENA_RETURN_IF_ERROR(context.output_info(node, 0, &out));
+  if (in.shape.size() < 1) {
+    return Status::Error(StatusCode::kInvalidArgument, "%s: input must have rank >= 1", kOp);
+  }
+  // Options absent: TFLM's parser leaves beta zero-initialised.
+  const float beta =
+      node.builtin_data != nullptr ? node.options<model::SoftmaxOptions>().beta : 0.0f;
+
+  auto* data = static_cast<SoftmaxOpData*>(node.user_data);
+  const kernels_b_util::TensorQuant qin = kernels_b_util::QuantOf(in);
+  const kernels_b_util::TensorQuant qout = kernels_b_util::QuantOf(out);
+
+  const bool int8_to_int8 = in.type == TensorType::kInt8 && out.type == TensorType::kInt8;
+  const bool int8_to_int16 = in.type == TensorType::kInt8 && out.type == TensorType::kInt16;
+  const bool int16_to_int16 = in.type == TensorType::kInt16 && out.type == TensorType::kInt16;
+  const bool float_to_float = in.type == TensorType::kFloat32 && out.type == TensorType::kFloat32;
+  if (!(int8_to_int8 || int8_to_int16 || int16_to_int16 || float_to_float)) {
+    return Status::Error(StatusCode::kUnimplemented, "%s: input %s, output %s not supported", kOp,
+                         kernels_b_util::TypeName(in.type), kernels_b_util::TypeName(out.type));
+  }
+
+  if (float_to_float) {
+    data->beta = static_cast<double>(beta);
+    return Status::Ok();
+  }
+
+  if (int16_to_int16) {
+    // Same order as TFLM: the two LUTs, then the parameters.
+    void* exp_lut = nullptr;
+    void* recip_lut = nullptr;
+    TFLM_ARENA_RETURN_IF_ERROR(context.AllocatePersistentBuffer(kSoftmaxInt16LutBytes, &exp_lut));
+    TFLM_ARENA_RETURN_IF_ERROR(
+        context.AllocatePersistentBuffer(kSoftmaxInt16LutBytes, &recip_lut));
+    data->exp_lut = static_cast<int16_t*>(exp_lut);
+    data->one_over_one_plus_x_lut = static_cast<int16_t*>(recip_lut);
+    if (qin.zero_point != 0 || qout.zero_point != 0 ||
+        !(std::fabs(qout.scale - 1.f / 32768) <= 0.001f * 1.f / 32768)) {
+      return Status::Error(StatusCode::kInvalidArgument,
+                           "%s: int16 needs zero points 0 and output scale 1/32768 (got input "
+                           "zero point %d, output scale %g zero point %d)",
+                           kOp, static_cast<int>(qin.zero_point), static_cast<double>(qout.scale),
+                           static_cast<int>(qout.zero_point));
+    }
+    GenerateSoftmaxInt16Luts(data->exp_lut, data->one_over_one_plus_x_lut);
+    data->zero_point = qout.zero_point;
+    data->scale = qout.scale;
+    SoftmaxInt16Params p;
+    PrepareSoftmaxInt16Multiplier(static_cast<double>(beta), static_cast<double>(qin.scale), &p);
+    data->input_multiplier = p.input_multiplier;
+    data->input_left_shift = p.input_left_shift;
+    return Status::Ok();
+  }
+
+  if (int8_to_int16) {
+    if (qout.zero_point != -32768 ||
+        !(std::fabs(qout.scale - 1.f / 65536) <= 0.001f * 1.f / 65536)) {
+      return Status::Error(StatusCode::kInvalidArgument,
+                           "%s: int16 output needs scale 1/65536 and zero point -32768 (got %g, "
+                           "%d)",
+                           kOp, static_cast<double>(qout.scale),
+                           static_cast<int>(qout.zero_point));
+    }
+  } else if (qout.zero_point != -128 || !(qout.scale == 1.f / 256)) {
+    return Status::Error(StatusCode::kInvalidArgument,
+                         "%s: int8 output needs scale 1/256 and zero point -128 (got %g, %d)",
+                         kOp, static_cast<double>(qout.scale), static_cast<int>(qout.zero_point));
+  }
+  SoftmaxInt8Params p;
+  if (!PrepareSoftmaxInt8Params(static_cast<double>(beta), static_cast<double>(qin.scale), &p)) {
+    return Status::Error(StatusCode::kInvalidArgument,
+                         "%s: beta * input_scale * 2^26 must exceed 1 (beta %g, scale %g)", kOp,
+                         static_cast<double>(beta), static_cast<double>(qin.scale));
+  }
+  data->input_multiplier = p.input_multiplier;
+  data->input_left_shift = p.input_left_shift;
+  data->diff_min = p.diff_min;
+  return Status::Ok();
+}
+
+Status SoftmaxInvoke(KernelContext& context, Node& node) {
+  EvalTensor* in = context.input(node, 0);
+  EvalTensor* out = context.output(node, 0);
+  if (in == nullptr || out == nullptr || in->data == nullptr || out->data == nullptr ||
+      node.user_data == nullptr || in->rank < 1 || out->rank < 1) {
+    return Status::Error(StatusCode::kFailedPrecondition, "%s: node not prepared", kOp);
+  }
+  const auto* data = static_cast<const SoftmaxOpData*>(node.user_data);
+  const int32_t in_depth = in->dim(in->rank - 1);
+  const int32_t out_depth = out->dim(out->rank - 1);
+  const int32_t depth = in_depth < out_depth ? in_depth : out_depth;
+  int64_t outer64 = 1;
+  for (int32_t i = 0; i + 1 < in->rank; ++i) outer64 *= in->dim(i);
+  const int32_t outer = static_cast<int32_t>(outer64);
+
+  switch (in->type) {
+    case TensorType::kFloat32:
+      SoftmaxFloat(static_cast<float>(data->beta), outer, depth, in->as<const float>(),
+                   out->as<float>());
+      return Status::Ok();
+    case TensorType::kInt8: {
+      SoftmaxInt8Params p;
+      p.input_multiplier = data->input_multiplier;
+      p.input_left_shift = data->input_left_shift;
+      p.diff_min = data->diff_min;
+      if (out->type == TensorType::kInt16) {
+        SoftmaxInt8ToInt16(p, outer, depth, in->as<const int8_t>(), out->as<int16_t>());
+      } else {
+        SoftmaxInt8(p, outer, depth, in->as<const int8_t>(), out->as<int8_t>());
+      }
+      return Status::Ok();
+    }
+    case TensorType::kInt16: {
+      SoftmaxInt16Params p;
+      p.input_multiplier = data->input_multiplier;
+      p.input_left_shift = data->input_left_shift;
+      p.exp_lut = data->exp_lut;
+      p.one_over_one_plus_x_lut = data->one_over_one_plus_x_lut;
+      SoftmaxInt16(p, outer, depth, in->as<const int16_t>(), out->as<int16_t>());
+      return Status::Ok();
+    }
+    default:
+      return Status::Error(StatusCode::kUnimplemented, "%s: type %s not supported", kOp,
+                           kernels_b_util::TypeName(in->type));
+  }
+}
+
+}  // namespace
+
+const KernelRegistration& Register_SOFTMAX() {
+  static const KernelRegistration r = {kBuiltinSoftmax, kOp, SoftmaxInit, SoftmaxPrepare,
+                                       SoftmaxInvoke, nullptr};
+  return r;
+}
+
+}  // namespace runtime
+}  // namespace tflm_arena

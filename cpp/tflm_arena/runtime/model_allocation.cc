@@ -1,0 +1,194 @@
+// StartModelAllocation: kernel lookup, the scratch-request records in the
+// head, and the per-subgraph tensor and node arrays plus the operators'
+// decoded options in the tail (TFLM's MicroAllocator::StartModelAllocation
+// and node setup, facts A-14..A-16).
+#include <cinttypes>
+#include <new>
+
+#include "tflm_arena/core/align.h"
+#include "tflm_arena/runtime/interpreter.h"
+#include "tflm_arena/runtime/runtime_util.h"
+
+namespace tflm_arena {
+namespace runtime {
+namespace {
+
+using internal::Annotate;
+using internal::OpName;
+
+// Copies one option struct into the tail; uncategorised, as in TFLM.
+template <typename T>
+Status PlaceOptions(SingleArenaAllocator* arena, const T& value,
+                    const void** out) {
+  uint8_t* p = nullptr;
+  TFLM_ARENA_RETURN_IF_ERROR(arena->AllocatePersistent(
+      sizeof(T), alignof(T), AllocationCategory::kOther, &p));
+  *out = new (p) T(value);
+  return Status::Ok();
+}
+
+}  // namespace
+
+// Every operator needs a kernel; checked before anything is allocated.
+Status Interpreter::CheckKernels() const {
+  for (size_t sg = 0; sg < num_subgraphs_; ++sg) {
+    for (size_t i = 0; i < model_.num_operators(sg); ++i) {
+      model::OperatorInfo op;
+      TFLM_ARENA_RETURN_IF_ERROR(model_.op(sg, i, &op));
+      if (op.builtin_code == model::kBuiltinCustom) {
+        return Status::Error(StatusCode::kUnimplemented,
+                             "operator %zu (CUSTOM, subgraph %zu): custom "
+                             "operator '%s' is not supported",
+                             i, sg, op.custom_code);
+      }
+      if (resolver_.FindBuiltin(op.builtin_code) == nullptr) {
+        return Status::Error(StatusCode::kUnimplemented,
+                             "operator %zu (%s, subgraph %zu): no kernel "
+                             "registered for this operator (builtin code %" PRId32
+                             ")",
+                             i, OpName(op.builtin_code), sg, op.builtin_code);
+      }
+    }
+  }
+  return Status::Ok();
+}
+
+Status Interpreter::StartModelAllocation() {
+  // Head: records for the first node's scratch requests (TFLM: 12 x 16 B).
+  Status s = arena_.ResizeHead(
+      kMaxScratchBuffersPerNode * sizeof(model::ScratchRequest), kArenaAlignment);
+  if (!s.ok()) {
+    return Annotate(s, "arena too small for the scratch-request records (head)");
+  }
+  // Tail: the per-subgraph table (TFLM's SubgraphAllocations).
+  uint8_t* p = nullptr;
+  s = arena_.AllocatePersistent(num_subgraphs_ * sizeof(SubgraphArrays),
+                                alignof(SubgraphArrays),
+                                AllocationCategory::kOther, &p);
+  if (!s.ok()) {
+    return Annotate(s, "arena too small for the subgraph table (tail)");
+  }
+  subgraphs_ = reinterpret_cast<SubgraphArrays*>(p);
+  for (size_t sg = 0; sg < num_subgraphs_; ++sg) new (subgraphs_ + sg) SubgraphArrays();
+
+  for (size_t sg = 0; sg < num_subgraphs_; ++sg) {
+    TFLM_ARENA_RETURN_IF_ERROR(AllocateSubgraphArrays(sg));
+  }
+  for (size_t sg = 0; sg < num_subgraphs_; ++sg) {
+    TFLM_ARENA_RETURN_IF_ERROR(AllocateNodes(sg));
+  }
+  for (size_t sg = 0; sg < num_subgraphs_; ++sg) {
+    for (size_t i = 0; i < model_.num_operators(sg); ++i) {
+      TFLM_ARENA_RETURN_IF_ERROR(
+          AllocateBuiltinData(sg, i, &subgraphs_[sg].nodes[i]));
+    }
+  }
+  // Preallocated tensors get their buffers now, so planning skips them (T-5).
+  for (size_t k = 0; k < preallocated_count_; ++k) {
+    subgraphs_[0].tensors[preallocated_[k].tensor].data = preallocated_[k].buffer;
+  }
+  return Status::Ok();
+}
+
+// EvalTensor[tensors]: dims into the model, constants' data into the model.
+Status Interpreter::AllocateSubgraphArrays(size_t sg) {
+  const size_t n = model_.num_tensors(sg);
+  if (n == 0) return Status::Ok();
+  uint8_t* p = nullptr;
+  Status s = arena_.AllocatePersistent(n * sizeof(EvalTensor), alignof(EvalTensor),
+                                       AllocationCategory::kEvalTensorData, &p, n);
+  if (!s.ok()) {
+    return Annotate(s, "arena too small for the %zu tensors of subgraph %zu (tail)",
+                    n, sg);
+  }
+  EvalTensor* tensors = reinterpret_cast<EvalTensor*>(p);
+  subgraphs_[sg].tensors = tensors;
+  for (size_t t = 0; t < n; ++t) {
+    EvalTensor* e = new (tensors + t) EvalTensor();
+    model::TensorInfo info;
+    TFLM_ARENA_RETURN_IF_ERROR(model_.tensor(sg, t, &info));
+    e->dims = info.shape.data();
+    e->rank = static_cast<int32_t>(info.shape.size());
+    e->type = info.type;
+    if (info.has_constant_data) {
+      model::BufferInfo buffer;
+      TFLM_ARENA_RETURN_IF_ERROR(model_.buffer(info.buffer, &buffer));
+      // Kernels only read constants; the model bytes stay untouched.
+      e->data = const_cast<uint8_t*>(buffer.data.data());
+    }
+  }
+  return Status::Ok();
+}
+
+// Node[operators]: index lists point into the model (zero-copy).
+Status Interpreter::AllocateNodes(size_t sg) {
+  const size_t n = model_.num_operators(sg);
+  if (n == 0) return Status::Ok();
+  uint8_t* p = nullptr;
+  Status s = arena_.AllocatePersistent(n * sizeof(Node), alignof(Node),
+                                       AllocationCategory::kNodeAndRegistration,
+                                       &p, n);
+  if (!s.ok()) {
+    return Annotate(s,
+                    "arena too small for the %zu operators of subgraph %zu (tail)",
+                    n, sg);
+  }
+  Node* nodes = reinterpret_cast<Node*>(p);
+  subgraphs_[sg].nodes = nodes;
+  for (size_t i = 0; i < n; ++i) {
+    Node* node = new (nodes + i) Node();
+    model::OperatorInfo op;
+    TFLM_ARENA_RETURN_IF_ERROR(model_.op(sg, i, &op));
+    node->inputs = op.inputs;
+    node->outputs = op.outputs;
+    node->intermediates = op.intermediates;
+    node->registration = resolver_.FindBuiltin(op.builtin_code);  // checked
+    node->subgraph = static_cast<uint32_t>(sg);
+    node->index = static_cast<uint32_t>(i);
+  }
+  return Status::Ok();
+}
+
+// Only the option struct of the operator's kind goes into the tail.
+Status Interpreter::AllocateBuiltinData(size_t sg, size_t op, Node* node) {
+  model::BuiltinOptions o;
+  TFLM_ARENA_RETURN_IF_ERROR(model_.builtin_options(sg, op, &o));
+  using Kind = model::BuiltinOptions::Kind;
+  Status s;
+  switch (o.kind) {
+    case Kind::kNone:
+      node->builtin_data = nullptr;
+      return Status::Ok();
+    case Kind::kConv:
+      s = PlaceOptions(&arena_, o.conv, &node->builtin_data);
+      break;
+    case Kind::kDepthwiseConv:
+      s = PlaceOptions(&arena_, o.depthwise, &node->builtin_data);
+      break;
+    case Kind::kPool:
+      s = PlaceOptions(&arena_, o.pool, &node->builtin_data);
+      break;
+    case Kind::kFullyConnected:
+      s = PlaceOptions(&arena_, o.fully_connected, &node->builtin_data);
+      break;
+    case Kind::kSoftmax:
+      s = PlaceOptions(&arena_, o.softmax, &node->builtin_data);
+      break;
+    case Kind::kAdd:
+      s = PlaceOptions(&arena_, o.add, &node->builtin_data);
+      break;
+    case Kind::kReshape:
+      s = PlaceOptions(&arena_, o.reshape, &node->builtin_data);
+      break;
+  }
+  if (!s.ok()) {
+    return Annotate(s,
+                    "arena too small for the options of operator %zu (%s, "
+                    "subgraph %zu) (tail)",
+                    op, OpName(node->registration->builtin_code), sg);
+  }
+  return Status::Ok();
+}
+
+}  // namespace runtime
+}  // namespace tflm_arena

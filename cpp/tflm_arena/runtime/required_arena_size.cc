@@ -1,0 +1,110 @@
+#include "tflm_arena/runtime/required_arena_size.h"
+
+#include <algorithm>
+#include <memory>
+#include <new>
+#include <vector>
+
+#include "tflm_arena/core/align.h"
+
+namespace tflm_arena {
+namespace runtime {
+namespace {
+
+constexpr size_t kFirstArenaBytes = 16 * 1024;
+constexpr size_t kMaxArenaBytes = size_t{1} << (sizeof(size_t) >= 8 ? 40 : 30);
+
+// A heap block whose usable part starts 16-aligned.
+class AlignedBlock {
+ public:
+  explicit AlignedBlock(size_t bytes)
+      : storage_(new (std::nothrow) uint8_t[bytes + kArenaAlignment]),
+        size_(bytes) {}
+  bool ok() const { return storage_ != nullptr; }
+  uint8_t* data() const { return AlignPointerUp(storage_.get(), kArenaAlignment); }
+  size_t size() const { return size_; }
+
+ private:
+  std::unique_ptr<uint8_t[]> storage_;
+  size_t size_;
+};
+
+// One AllocateTensors() run in an arena of `arena_bytes`.
+Status TryAllocate(const model::Model& model, const OpResolver& resolver,
+                   const InterpreterOptions& options,
+                   const std::vector<Preallocation>& preallocations,
+                   size_t arena_bytes, size_t* required) {
+  AlignedBlock arena(arena_bytes);
+  if (!arena.ok()) {
+    return Status::Error(StatusCode::kInternal,
+                         "RequiredArenaSize: cannot get %zu bytes from the heap",
+                         arena_bytes);
+  }
+  Interpreter interpreter(model, resolver, arena.data(), arena.size(), options);
+  for (const Preallocation& p : preallocations) {
+    TFLM_ARENA_RETURN_IF_ERROR(
+        interpreter.RegisterPreallocatedTensor(p.tensor_index, p.buffer, p.bytes));
+  }
+  TFLM_ARENA_RETURN_IF_ERROR(interpreter.AllocateTensors());
+  *required = interpreter.required_arena_bytes();
+  return Status::Ok();
+}
+
+}  // namespace
+
+Status RequiredArenaSize(const model::Model& model, const OpResolver& resolver,
+                         const InterpreterOptions& options,
+                         Span<const Preallocation> preallocations,
+                         size_t* bytes) {
+  if (bytes == nullptr) {
+    return Status::Error(StatusCode::kInvalidArgument,
+                         "RequiredArenaSize: null output");
+  }
+  *bytes = 0;
+  // Stand-ins for preallocations given without a buffer.
+  std::vector<std::unique_ptr<AlignedBlock>> stand_ins;
+  std::vector<Preallocation> prealloc(preallocations.begin(), preallocations.end());
+  for (Preallocation& p : prealloc) {
+    if (p.buffer != nullptr) continue;
+    stand_ins.push_back(std::make_unique<AlignedBlock>(std::max<size_t>(p.bytes, 1)));
+    if (!stand_ins.back()->ok()) {
+      return Status::Error(StatusCode::kInternal,
+                           "RequiredArenaSize: cannot get %zu bytes from the heap",
+                           p.bytes);
+    }
+    p.buffer = stand_ins.back()->data();
+  }
+
+  size_t size = kFirstArenaBytes;
+  size_t required = 0;
+  for (;;) {
+    Status s = TryAllocate(model, resolver, options, prealloc, size, &required);
+    if (s.ok()) break;
+    if (s.code() != StatusCode::kArenaTooSmall) return s;
+    if (size >= kMaxArenaBytes) {
+      return Status::Error(StatusCode::kArenaTooSmall,
+                           "RequiredArenaSize: no arena up to %zu bytes is "
+                           "enough: %s",
+                           size, s.message());
+    }
+    // needed_bytes() is a lower bound for the step that failed; later steps
+    // may need more, so at least double.
+    size = std::min(kMaxArenaBytes,
+                    std::max(size * 2, AlignSizeUp(s.needed_bytes(), 1024) + 1024));
+  }
+  // Confirm: exactly `required` bytes must work (the allocation sequence is
+  // independent of the arena size).
+  size_t again = 0;
+  Status s = TryAllocate(model, resolver, options, prealloc, required, &again);
+  if (!s.ok() || again != required) {
+    return Status::Error(StatusCode::kInternal,
+                         "RequiredArenaSize: an arena of the computed %zu bytes "
+                         "does not reproduce the run (%s)",
+                         required, s.ok() ? "different peak" : s.message());
+  }
+  *bytes = required;
+  return Status::Ok();
+}
+
+}  // namespace runtime
+}  // namespace tflm_arena

@@ -1,0 +1,30 @@
+#include "tflm_arena/runtime/runtime_util.h"
+
+#include <cstdarg>
+#include <cstdio>
+
+namespace tflm_arena {
+namespace runtime {
+namespace internal {
+
+Status Annotate(const Status& error, const char* format, ...) {
+  char prefix[Status::kMaxMessage];
+  va_list args;
+  va_start(args, format);
+  vsnprintf(prefix, sizeof(prefix), format, args);
+  va_end(args);
+  const StatusCode code =
+      error.ok() ? StatusCode::kInternal : error.code();  // never turn OK
+  Status out = Status::Error(code, "%s: %s", prefix, error.message());
+  out.set_needed_bytes(error.needed_bytes());
+  return out;
+}
+
+const char* OpName(model::BuiltinCode code) {
+  const char* name = model::BuiltinCodeName(code);
+  return name == nullptr ? "?" : name;
+}
+
+}  // namespace internal
+}  // namespace runtime
+}  // namespace tflm_arena

@@ -1,0 +1,24 @@
+// Small helpers shared by the runtime's .cc files (not part of the API).
+#ifndef TFLM_ARENA_RUNTIME_RUNTIME_UTIL_H_
+#define TFLM_ARENA_RUNTIME_RUNTIME_UTIL_H_
+
+#include "tflm_arena/core/status.h"
+#include "tflm_arena/model/builtin_ops.h"
+
+namespace tflm_arena {
+namespace runtime {
+namespace internal {
+
+// `error` with "<prefix>: " in front of its message; code and needed_bytes()
+// are kept. `error` must not be OK.
+Status Annotate(const Status& error, const char* format, ...)
+    __attribute__((format(printf, 2, 3)));
+
+// Enum name of a builtin code, "?" when it has none.
+const char* OpName(model::BuiltinCode code);
+
+}  // namespace internal
+}  // namespace runtime
+}  // namespace tflm_arena
+
+#endif  // TFLM_ARENA_RUNTIME_RUNTIME_UTIL_H_

@@ -1,0 +1,44 @@
+# Runtime tests: test-only kernels (test_kernels.cc) on models from the model
+# layer's test builder and on the shared real models.
+set(TFLM_ARENA_RUNTIME_TEST_COMMON
+  ${CMAKE_CURRENT_LIST_DIR}/test_kernels.cc
+  ${CMAKE_CURRENT_LIST_DIR}/../model/test_builder.cc)
+
+tflm_arena_add_test(runtime_tests
+  SOURCES
+    ${TFLM_ARENA_RUNTIME_TEST_COMMON}
+    ${CMAKE_CURRENT_LIST_DIR}/op_resolver_test.cc
+    ${CMAKE_CURRENT_LIST_DIR}/interpreter_test.cc
+    ${CMAKE_CURRENT_LIST_DIR}/planning_test.cc
+    ${CMAKE_CURRENT_LIST_DIR}/kernel_context_test.cc
+    ${CMAKE_CURRENT_LIST_DIR}/preallocation_test.cc
+    ${CMAKE_CURRENT_LIST_DIR}/recording_test.cc
+    ${CMAKE_CURRENT_LIST_DIR}/arena_size_test.cc
+  LIBS tflm_arena_runtime_host tflm_arena_plan)
+target_include_directories(runtime_tests PRIVATE
+  ${CMAKE_CURRENT_LIST_DIR}/../model)
+
+# Own binary: heap_counter.cc replaces global operator new for the program.
+tflm_arena_add_test(runtime_noheap_tests
+  SOURCES
+    ${TFLM_ARENA_RUNTIME_TEST_COMMON}
+    ${CMAKE_CURRENT_LIST_DIR}/noheap_test.cc
+    ${CMAKE_CURRENT_LIST_DIR}/../plan/heap_counter.cc
+  LIBS tflm_arena_runtime tflm_arena_plan)
+target_include_directories(runtime_noheap_tests PRIVATE
+  ${CMAKE_CURRENT_LIST_DIR}/../model ${CMAKE_CURRENT_LIST_DIR}/../plan)
+
+# Kernels A math (FULLY_CONNECTED, CONV_2D, DEPTHWISE_CONV_2D, ADD): hand
+# cases and golden vectors from TFLM (golden/gen_kernels_a.py). Links only
+# the math library: no interpreter needed.
+tflm_arena_add_test(kernels_a_tests
+  SOURCES ${CMAKE_CURRENT_LIST_DIR}/kernels_a_test.cc
+  LIBS tflm_arena_kernels_a_math)
+
+# Kernels b math (pooling, softmax, reshape, quantize, dequantize): hand
+# checks and TFLM golden vectors (golden/gen_kernels_b.py). Links only the
+# math library, so it runs without the interpreter.
+tflm_arena_add_test(kernels_b_tests
+  SOURCES ${CMAKE_CURRENT_LIST_DIR}/kernels_b_test.cc
+  LIBS tflm_arena_kernels_b_math)
+target_include_directories(kernels_b_tests PRIVATE ${CMAKE_CURRENT_LIST_DIR})
