@@ -66,7 +66,9 @@ class InterpreterHandle {
   }
 
   void RegisterPreallocated(int tensor, py::array array) {
-    if (interpreter_) throw std::runtime_error("register_preallocated() must come before allocate_tensors()");
+    if (interpreter_ || required_ != 0) {
+      throw std::runtime_error("register_preallocated() must come before allocate_tensors()");
+    }
     if (!(array.flags() & py::array::c_style) || !array.writeable()) {
       throw py::value_error("preallocated buffer must be a writable, C-contiguous numpy array");
     }
@@ -75,12 +77,15 @@ class InterpreterHandle {
     pre_arrays_.push_back(array);  // keep the application's memory alive
   }
 
+  // Exact arena need (dry runs in heap arenas); cached, since the
+  // configuration is frozen once computed.
   size_t RequiredBytes() {
-    size_t bytes = 0;
-    ThrowIfError(runtime::RequiredArenaSize(
-        model_->model(), resolver_, options_,
-        Span<const runtime::Preallocation>(pre_.data(), pre_.size()), &bytes));
-    return bytes;
+    if (required_ == 0) {
+      ThrowIfError(runtime::RequiredArenaSize(
+          model_->model(), resolver_, options_,
+          Span<const runtime::Preallocation>(pre_.data(), pre_.size()), &required_));
+    }
+    return required_;
   }
 
   void AllocateTensors() {
@@ -196,6 +201,7 @@ class InterpreterHandle {
   std::vector<py::array> pre_arrays_;
   std::unique_ptr<uint8_t[]> raw_;
   size_t arena_bytes_ = 0;
+  size_t required_ = 0;
   std::unique_ptr<runtime::Interpreter> interpreter_;
 };
 

@@ -13,6 +13,7 @@ from . import _core
 from ._core import ArenaTooSmallError
 from ._plan import STRATEGIES, Plan, plan
 from ._records import RECORD_DTYPE, make_records
+from .interpreter import PLAN_DTYPE, RUNTIME_PLANNERS, Interpreter
 from .model import MODEL_RECORD_DTYPE, Model, Operator, Subgraph, Tensor
 
 try:
@@ -22,6 +23,9 @@ except PackageNotFoundError:  # running from a source tree
 
 __all__ = [
     "ArenaTooSmallError",
+    "Interpreter",
+    "PLAN_DTYPE",
+    "RUNTIME_PLANNERS",
     "MODEL_RECORD_DTYPE",
     "Model",
     "Operator",
