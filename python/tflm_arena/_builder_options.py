@@ -131,7 +131,58 @@ class _OptionsSpec:
     required: tuple[str, ...] = ()
 
 
+_PADDINGS: dict[str, int] = {"SAME": 0, "VALID": 1}
+
+
+def _norm_padding(v: Any) -> int:
+    return _enum_value(v, _PADDINGS, "padding")
+
+
+def _pool_spec() -> _OptionsSpec:
+    return _OptionsSpec(
+        "Pool2DOptions",
+        {
+            "padding": (0, _norm_padding, "i8"),
+            "stride_w": (1, _norm_int, "i32"),
+            "stride_h": (2, _norm_int, "i32"),
+            "filter_width": (3, _norm_int, "i32"),
+            "filter_height": (4, _norm_int, "i32"),
+            "fused_activation_function": (5, _norm_activation, "i8"),
+        },
+        defaults={"stride_w": 1, "stride_h": 1},
+        required=("filter_width", "filter_height"),
+    )
+
+
 _OPTIONS: dict[int, _OptionsSpec] = {
+    BUILTIN_OPERATORS["CONV_2D"]: _OptionsSpec(
+        "Conv2DOptions",
+        {
+            "padding": (0, _norm_padding, "i8"),
+            "stride_w": (1, _norm_int, "i32"),
+            "stride_h": (2, _norm_int, "i32"),
+            "fused_activation_function": (3, _norm_activation, "i8"),
+            "dilation_w_factor": (4, _norm_int, "i32"),  # absent = 1
+            "dilation_h_factor": (5, _norm_int, "i32"),
+            "quantized_bias_type": (6, _tensor_type, "i8"),
+        },
+        defaults={"stride_w": 1, "stride_h": 1},
+    ),
+    BUILTIN_OPERATORS["DEPTHWISE_CONV_2D"]: _OptionsSpec(
+        "DepthwiseConv2DOptions",
+        {
+            "padding": (0, _norm_padding, "i8"),
+            "stride_w": (1, _norm_int, "i32"),
+            "stride_h": (2, _norm_int, "i32"),
+            "depth_multiplier": (3, _norm_int, "i32"),
+            "fused_activation_function": (4, _norm_activation, "i8"),
+            "dilation_w_factor": (5, _norm_int, "i32"),
+            "dilation_h_factor": (6, _norm_int, "i32"),
+        },
+        defaults={"stride_w": 1, "stride_h": 1, "depth_multiplier": 1},
+    ),
+    BUILTIN_OPERATORS["AVERAGE_POOL_2D"]: _pool_spec(),
+    BUILTIN_OPERATORS["MAX_POOL_2D"]: _pool_spec(),
     BUILTIN_OPERATORS["ADD"]: _OptionsSpec(
         "AddOptions",
         {

@@ -264,6 +264,9 @@ _CUSTOM = BUILTIN_OPERATORS["CUSTOM"]
 #: ``BuiltinOptions`` union type numbers for the option tables written here.
 BUILTIN_OPTIONS_TYPES: dict[str, int] = {
     "NONE": 0,
+    "Conv2DOptions": 1,
+    "DepthwiseConv2DOptions": 2,
+    "Pool2DOptions": 5,
     "FullyConnectedOptions": 8,
     "SoftmaxOptions": 9,
     "AddOptions": 11,

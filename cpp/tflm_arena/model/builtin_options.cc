@@ -26,7 +26,8 @@ Status Model::builtin_options(size_t subgraph, size_t op, model::BuiltinOptions*
     out->kind = Kind::kConv;
     out->conv = ConvOptions{Pad(c->padding()), c->stride_w(), c->stride_h(),
                             c->dilation_w_factor(), c->dilation_h_factor(),
-                            Act(c->fused_activation_function())};
+                            Act(c->fused_activation_function()),
+                            static_cast<int8_t>(c->quantized_bias_type())};
   } else if (const fb::DepthwiseConv2DOptions* d = o->builtin_options_as_DepthwiseConv2DOptions()) {
     out->kind = Kind::kDepthwiseConv;
     out->depthwise = DepthwiseConvOptions{Pad(d->padding()), d->stride_w(), d->stride_h(),

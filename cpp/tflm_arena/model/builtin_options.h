@@ -20,6 +20,8 @@ struct ConvOptions {
   int32_t stride_w = 0, stride_h = 0;
   int32_t dilation_w = 1, dilation_h = 1;
   Activation activation = Activation::kNone;
+  // TensorType value; 0 (FLOAT32, the schema default) means "not set".
+  int8_t quantized_bias_type = 0;
 };
 struct DepthwiseConvOptions {
   Padding padding = Padding::kSame;

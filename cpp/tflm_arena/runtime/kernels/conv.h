@@ -20,8 +20,7 @@
 // int32 when the bias is INT32 (requantized as above), otherwise — INT64 bias
 // or no bias — in int64, requantized by MultiplyByQuantizedMultiplier64; then
 // clamped, no output offset. Without a bias TFLM picks int32 only when
-// Conv2DOptions.quantized_bias_type is INT32, a field model::ConvOptions does
-// not decode yet: we treat it as absent (int64), TFLM's default.
+// Conv2DOptions.quantized_bias_type is INT32 (ConvOptions decodes it).
 // float: total = sum(input * filter) in the same loop order, + bias, clamped.
 //
 // The functions below need no interpreter: PrepareConv + ConvMultipliers do

@@ -66,9 +66,11 @@ Status PrepareConv(const model::ConvOptions& options, const model::TensorInfo& i
     } else {
       // TFLM: an INT32 bias means int32 accumulation; an INT64 bias int64.
       // Without a bias it follows Conv2DOptions.quantized_bias_type (INT32 ->
-      // int32, else int64); model::ConvOptions does not decode that field,
-      // so we take it as absent (int64).
-      p.int32_accumulator = bias != nullptr && bias->type == model::TensorType::kInt32;
+      // int32, anything else -> int64).
+      p.int32_accumulator =
+          bias != nullptr ? bias->type == model::TensorType::kInt32
+                          : options.quantized_bias_type ==
+                                static_cast<int8_t>(model::TensorType::kInt32);
     }
     TFLM_ARENA_RETURN_IF_ERROR(QuantizedActivationRange(
         options.activation, output.type, TensorScale(output), TensorZeroPoint(output),

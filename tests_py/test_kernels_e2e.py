@@ -1,0 +1,126 @@
+"""Every shipped kernel, end to end through our interpreter, against the real
+TFLM on small models built with our builder: int8 bit for bit, float within
+1e-5 relative. (Kernel math is also checked against TFLM golden vectors in
+tests_cpp/runtime/kernels_*_test.cc.)"""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import tflm_arena as ta
+from tflm_arena.builder import ModelBuilder
+import tflm_reference as ref
+
+
+def _q(mb, shape, name, scale, zp, dtype="int8"):
+    return mb.add_tensor(shape, dtype, name, scale=[scale], zero_point=[zp])
+
+
+def _compare(data: bytes, n_runs: int = 5, seed: int = 0):
+    m = ta.Model.from_bytes(data)
+    ours = ta.Interpreter(m)
+    theirs = ref.interpreter(data)
+    rng = np.random.default_rng(seed)
+    for _ in range(n_runs):
+        xs = ref.random_inputs(theirs, len(m.inputs), rng)
+        want = ref.run(theirs, xs, len(m.outputs))
+        for i, x in enumerate(xs):
+            ours.set_input(x, i)
+        ours.invoke()
+        for o, y in enumerate(want):
+            got = ours.get_output(o)
+            if y.dtype.kind == "f":
+                np.testing.assert_allclose(got, y, rtol=1e-5, atol=1e-6)
+            else:
+                np.testing.assert_array_equal(got, y)
+    return ours
+
+
+def _conv_int8(op, opts, in_shape, filt_shape, per_channel_dim):
+    rng = np.random.default_rng(1)
+    mb = ModelBuilder()
+    x = _q(mb, in_shape, "x", 0.05, -3)
+    cout = filt_shape[per_channel_dim]
+    w = mb.add_tensor(filt_shape, "int8", "w", data=rng.integers(-127, 128, filt_shape),
+                      scale=list(rng.uniform(0.002, 0.02, cout)), zero_point=[0] * cout,
+                      quantized_dimension=per_channel_dim)
+    b = mb.add_tensor([cout], "int32", "b", data=rng.integers(-2000, 2000, cout))
+    y_shape = [1, 4, 4, cout]
+    y = _q(mb, y_shape, "y", 0.1, 5)
+    mb.add_operator(op, [x, w, b], [y], options=opts)
+    mb.set_io([x], [y])
+    return mb.build()
+
+
+def test_conv_int8_per_channel_same_stride2_relu6():
+    _compare(_conv_int8("CONV_2D", {"padding": "SAME", "stride_w": 2, "stride_h": 2,
+                                    "fused_activation_function": "RELU6"},
+                        [1, 8, 8, 3], [6, 3, 3, 3], 0))
+
+
+def test_depthwise_int8_multiplier2_same_stride2():
+    _compare(_conv_int8("DEPTHWISE_CONV_2D", {"padding": "SAME", "stride_w": 2, "stride_h": 2,
+                                              "depth_multiplier": 2},
+                        [1, 8, 8, 3], [1, 3, 3, 6], 3))
+
+
+@pytest.mark.parametrize("op", ["MAX_POOL_2D", "AVERAGE_POOL_2D"])
+@pytest.mark.parametrize("dtype", ["int8", "float32"])
+def test_pooling(op, dtype):
+    mb = ModelBuilder()
+    if dtype == "int8":
+        x, y = _q(mb, [1, 7, 7, 4], "x", 0.1, 2), _q(mb, [1, 4, 4, 4], "y", 0.1, 2)
+    else:
+        x, y = mb.add_tensor([1, 7, 7, 4], dtype, "x"), mb.add_tensor([1, 4, 4, 4], dtype, "y")
+    mb.add_operator(op, [x], [y], options={"padding": "SAME", "stride_w": 2, "stride_h": 2,
+                                           "filter_width": 3, "filter_height": 3,
+                                           "fused_activation_function": "RELU"})
+    mb.set_io([x], [y])
+    _compare(mb.build())
+
+
+def test_quantize_fc_softmax_dequantize_chain():
+    rng = np.random.default_rng(4)
+    mb = ModelBuilder()
+    x = mb.add_tensor([2, 16], "float32", "x")
+    q = _q(mb, [2, 16], "q", 0.03, 1)
+    w = mb.add_tensor([10, 16], "int8", "w", data=rng.integers(-127, 128, (10, 16)),
+                      scale=[0.01], zero_point=[0])
+    b = mb.add_tensor([10], "int32", "b", data=rng.integers(-500, 500, 10))
+    f = _q(mb, [2, 10], "fc", 0.2, -10)
+    s = _q(mb, [2, 10], "softmax", 1.0 / 256, -128)
+    y = mb.add_tensor([2, 10], "float32", "y")
+    mb.add_operator("QUANTIZE", [x], [q])
+    mb.add_operator("FULLY_CONNECTED", [q, w, b], [f])
+    mb.add_operator("SOFTMAX", [f], [s], options={"beta": 1.0})
+    mb.add_operator("DEQUANTIZE", [s], [y])
+    mb.set_io([x], [y])
+    _compare(mb.build(), n_runs=20)
+
+
+def test_add_int8_broadcast_and_reshape():
+    mb = ModelBuilder()
+    a = _q(mb, [1, 3, 4], "a", 0.05, 3)
+    c = _q(mb, [1, 1, 4], "c", 0.02, -7)
+    s = _q(mb, [1, 3, 4], "s", 0.06, 0)
+    r = _q(mb, [12], "r", 0.06, 0)
+    mb.add_operator("ADD", [a, c], [s], options={"fused_activation_function": "RELU"})
+    mb.add_operator("RESHAPE", [s], [r])
+    mb.set_io([a, c], [r])
+    _compare(mb.build(), n_runs=20)
+
+
+@pytest.mark.parametrize("bias_type", ["INT32", None])
+def test_int16_conv_without_bias_follows_quantized_bias_type(bias_type):
+    rng = np.random.default_rng(8)
+    mb = ModelBuilder()
+    x = mb.add_tensor([1, 5, 5, 2], "int16", "x", scale=[0.01], zero_point=[0])
+    w = mb.add_tensor([3, 3, 3, 2], "int8", "w", data=rng.integers(-127, 128, (3, 3, 3, 2)),
+                      scale=[0.02, 0.01, 0.03], zero_point=[0, 0, 0], quantized_dimension=0)
+    y = mb.add_tensor([1, 5, 5, 3], "int16", "y", scale=[0.05], zero_point=[0])
+    opts = {"padding": "SAME"}
+    if bias_type:
+        opts["quantized_bias_type"] = bias_type
+    mb.add_operator("CONV_2D", [x, w, -1], [y], options=opts)
+    mb.set_io([x], [y])
+    _compare(mb.build())
