@@ -53,6 +53,18 @@ Status RequireRank(const char* op, const char* role, const model::TensorInfo& t,
   return Status::Ok();
 }
 
+Status RequireConvShapes(const char* op, const model::TensorInfo& input,
+                         const model::TensorInfo& filter, const model::TensorInfo& output,
+                         Shape4* in, Shape4* filter_shape, Shape4* out) {
+  TFLM_ARENA_RETURN_IF_ERROR(RequireRank(op, "input", input, 4));
+  TFLM_ARENA_RETURN_IF_ERROR(RequireRank(op, "filter", filter, 4));
+  TFLM_ARENA_RETURN_IF_ERROR(RequireRank(op, "output", output, 4));
+  *in = MakeShape4(input.shape.data());
+  *filter_shape = MakeShape4(filter.shape.data());
+  *out = MakeShape4(output.shape.data());
+  return Status::Ok();
+}
+
 Status ClassifyWeightedTypes(const char* op, const model::TensorInfo& input,
                              const model::TensorInfo& weights,
                              const model::TensorInfo& output, bool allow_int16,
@@ -128,6 +140,16 @@ Status CheckFilterScales(const char* op, const model::TensorInfo& filter, int32_
                          op, filter.name, n, qd, channels, expected_dimension);
   }
   return Status::Ok();
+}
+
+Status RequireQuantizedWeighted(const char* op, const model::TensorInfo& input,
+                                const char* weights_role, const model::TensorInfo& weights,
+                                const model::TensorInfo& output, int32_t channels,
+                                int32_t expected_dimension) {
+  TFLM_ARENA_RETURN_IF_ERROR(RequireQuantized(op, "input", input));
+  TFLM_ARENA_RETURN_IF_ERROR(RequireQuantized(op, weights_role, weights));
+  TFLM_ARENA_RETURN_IF_ERROR(RequireQuantized(op, "output", output));
+  return CheckFilterScales(op, weights, channels, expected_dimension);
 }
 
 }  // namespace runtime

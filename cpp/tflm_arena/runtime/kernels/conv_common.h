@@ -1,6 +1,7 @@
 // Pieces shared by the CONV_2D, DEPTHWISE_CONV_2D and FULLY_CONNECTED
-// kernels: NHWC shapes, convolution parameters, per-tensor quantization
-// lookups and TFLM's per-channel multiplier derivation.
+// kernels: NHWC shapes, convolution parameters, the per-element int8 / float
+// convolution arithmetic, per-tensor quantization lookups, TFLM's per-channel
+// multiplier derivation and the checks their prepares share.
 #ifndef TFLM_ARENA_RUNTIME_KERNELS_CONV_COMMON_H_
 #define TFLM_ARENA_RUNTIME_KERNELS_CONV_COMMON_H_
 
@@ -10,7 +11,9 @@
 #include "tflm_arena/core/span.h"
 #include "tflm_arena/core/status.h"
 #include "tflm_arena/model/model.h"
+#include "tflm_arena/runtime/kernels/activation.h"
 #include "tflm_arena/runtime/kernels/padding.h"
+#include "tflm_arena/runtime/kernels/quant_util.h"
 
 namespace tflm_arena {
 namespace runtime {
@@ -75,6 +78,50 @@ struct ConvParams {
   bool int32_accumulator = false;
 };
 
+// Per-element arithmetic of TFLM's per-channel int8 convolutions
+// (ConvPerChannel, DepthwiseConvPerChannel), for the loop nests of
+// conv_math.cc and depthwise_conv_math.cc: the accumulator starts at Acc(0),
+// takes acc = Mac(acc, input, filter) for every tap inside the image, and
+// Finish(acc, output_channel) is the stored value.
+struct ConvInt8Arithmetic {
+  using Acc = int32_t;
+  const ConvParams& params;
+  const int32_t* output_multiplier;
+  const int32_t* output_shift;
+  const int32_t* bias;  // may be null
+
+  // acc + filter * (input + input_offset), int32 wrapping.
+  int32_t Mac(int32_t acc, int8_t input, int8_t filter) const {
+    const int32_t term =
+        static_cast<int32_t>(filter) * (static_cast<int32_t>(input) + params.input_offset);
+    return WrappingAdd(acc, term);
+  }
+  // + bias[c], requantized with channel c's multiplier and shift, + output
+  // offset, clamped to the activation range.
+  int8_t Finish(int32_t acc, int32_t c) const {
+    if (bias != nullptr) acc = WrappingAdd(acc, bias[c]);
+    acc = MultiplyByQuantizedMultiplier(acc, output_multiplier[c], output_shift[c]);
+    acc = ApplyActivation(WrappingAdd(acc, params.output_offset), params.quantized_activation_min,
+                          params.quantized_activation_max);
+    return static_cast<int8_t>(acc);
+  }
+};
+
+// The float counterpart (TFLM's Conv, DepthwiseConv): total + input * filter
+// per tap; + bias[c] (0 when absent), clamped.
+struct ConvFloatArithmetic {
+  using Acc = float;
+  const ConvParams& params;
+  const float* bias;  // may be null
+
+  float Mac(float total, float input, float filter) const { return total + input * filter; }
+  float Finish(float total, int32_t c) const {
+    const float bias_value = bias != nullptr ? bias[c] : 0.0f;
+    return ApplyActivation(total + bias_value, params.float_activation_min,
+                           params.float_activation_max);
+  }
+};
+
 // Per-tensor quantization as TFLM's TfLiteTensor::params sees it: the first
 // scale / zero point, or 0 when the tensor has none.
 inline float TensorScale(const model::TensorInfo& t) {
@@ -96,6 +143,29 @@ void PerChannelMultipliers(float input_scale, Span<const float> filter_scales,
 // Checks shared by the convolution prepares: stride and dilation at least 1.
 Status CheckWindow(const char* op, int32_t stride_w, int32_t stride_h, int32_t dilation_w,
                    int32_t dilation_h);
+
+// The window part of the CONV_2D / DEPTHWISE_CONV_2D prepares (`Options` is
+// model::ConvOptions or model::DepthwiseConvOptions): CheckWindow on the
+// options' strides and dilations, then TFLM's leading padding for `in` and
+// `filter` (ComputePaddingHeightWidth; the computed output size is ignored,
+// the model's is used) and the strides and dilations, written to `p`.
+template <typename Options>
+Status PrepareConvWindow(const char* op, const Options& options, const Shape4& in,
+                         const Shape4& filter, ConvParams* p) {
+  TFLM_ARENA_RETURN_IF_ERROR(CheckWindow(op, options.stride_w, options.stride_h,
+                                         options.dilation_w, options.dilation_h));
+  int32_t unused_h = 0, unused_w = 0;
+  const PaddingValues pad = ComputePaddingHeightWidth(
+      options.stride_h, options.stride_w, options.dilation_h, options.dilation_w, in.height,
+      in.width, filter.height, filter.width, options.padding, &unused_h, &unused_w);
+  p->padding_width = pad.width;
+  p->padding_height = pad.height;
+  p->stride_width = options.stride_w;
+  p->stride_height = options.stride_h;
+  p->dilation_width = options.dilation_w;
+  p->dilation_height = options.dilation_h;
+  return Status::Ok();
+}
 
 // The tensor is affine-quantized (has at least one scale) — kInvalidArgument
 // naming `op` and `role` otherwise.
@@ -122,6 +192,12 @@ inline int32_t MultiplyByQuantizedMultiplier64(int64_t x, int32_t quantized_mult
 // The tensor has exactly `rank` dimensions — kInvalidArgument otherwise.
 Status RequireRank(const char* op, const char* role, const model::TensorInfo& t, size_t rank);
 
+// The input, filter and output of a convolution are rank 4 (RequireRank, in
+// that order); their shapes in `in`, `filter_shape` and `out`.
+Status RequireConvShapes(const char* op, const model::TensorInfo& input,
+                         const model::TensorInfo& filter, const model::TensorInfo& output,
+                         Shape4* in, Shape4* filter_shape, Shape4* out);
+
 // The (input, weights, output) type combinations the CONV_2D,
 // DEPTHWISE_CONV_2D and FULLY_CONNECTED kernels run.
 enum class WeightedKind : uint8_t {
@@ -147,6 +223,14 @@ Status CheckBias(const char* op, const model::TensorInfo* bias, WeightedKind kin
 // channel, along `expected_dimension`, whose extent must be `channels`).
 Status CheckFilterScales(const char* op, const model::TensorInfo& filter, int32_t channels,
                          int32_t expected_dimension);
+
+// The quantization checks of a quantized weighted op, in order: RequireQuantized
+// on the input, the weights (named `weights_role`) and the output, then
+// CheckFilterScales on the weights.
+Status RequireQuantizedWeighted(const char* op, const model::TensorInfo& input,
+                                const char* weights_role, const model::TensorInfo& weights,
+                                const model::TensorInfo& output, int32_t channels,
+                                int32_t expected_dimension);
 
 }  // namespace runtime
 }  // namespace tflm_arena

@@ -19,12 +19,8 @@ Status PrepareConv(const model::ConvOptions& options, const model::TensorInfo& i
   WeightedKind kind = WeightedKind::kFloat32;
   TFLM_ARENA_RETURN_IF_ERROR(
       ClassifyWeightedTypes(kOp, input, filter, output, /*allow_int16=*/true, &kind));
-  TFLM_ARENA_RETURN_IF_ERROR(RequireRank(kOp, "input", input, 4));
-  TFLM_ARENA_RETURN_IF_ERROR(RequireRank(kOp, "filter", filter, 4));
-  TFLM_ARENA_RETURN_IF_ERROR(RequireRank(kOp, "output", output, 4));
-  const Shape4 in = MakeShape4(input.shape.data());
-  const Shape4 f = MakeShape4(filter.shape.data());
-  const Shape4 out = MakeShape4(output.shape.data());
+  Shape4 in, f, out;
+  TFLM_ARENA_RETURN_IF_ERROR(RequireConvShapes(kOp, input, filter, output, &in, &f, &out));
   if (out.batch != in.batch || out.depth != f.batch) {
     return Status::Error(StatusCode::kInvalidArgument,
                          "%s: output '%s' [%d, %d, %d, %d] does not match input batch %d and "
@@ -39,25 +35,11 @@ Status PrepareConv(const model::ConvOptions& options, const model::TensorInfo& i
                          kOp, f.depth, in.depth, out.depth);
   }
   TFLM_ARENA_RETURN_IF_ERROR(CheckBias(kOp, bias, kind, out.depth));
-  TFLM_ARENA_RETURN_IF_ERROR(CheckWindow(kOp, options.stride_w, options.stride_h,
-                                         options.dilation_w, options.dilation_h));
-
   ConvParams p;
-  int32_t unused_h = 0, unused_w = 0;
-  const PaddingValues pad = ComputePaddingHeightWidth(
-      options.stride_h, options.stride_w, options.dilation_h, options.dilation_w, in.height,
-      in.width, f.height, f.width, options.padding, &unused_h, &unused_w);
-  p.padding_width = pad.width;
-  p.padding_height = pad.height;
-  p.stride_width = options.stride_w;
-  p.stride_height = options.stride_h;
-  p.dilation_width = options.dilation_w;
-  p.dilation_height = options.dilation_h;
+  TFLM_ARENA_RETURN_IF_ERROR(PrepareConvWindow(kOp, options, in, f, &p));
   if (kind != WeightedKind::kFloat32) {
-    TFLM_ARENA_RETURN_IF_ERROR(RequireQuantized(kOp, "input", input));
-    TFLM_ARENA_RETURN_IF_ERROR(RequireQuantized(kOp, "filter", filter));
-    TFLM_ARENA_RETURN_IF_ERROR(RequireQuantized(kOp, "output", output));
-    TFLM_ARENA_RETURN_IF_ERROR(CheckFilterScales(kOp, filter, out.depth, 0));
+    TFLM_ARENA_RETURN_IF_ERROR(
+        RequireQuantizedWeighted(kOp, input, "filter", filter, output, out.depth, 0));
     // int16 activations are symmetric: TFLM's int16 kernel ignores both
     // zero points.
     if (kind == WeightedKind::kInt8) {
@@ -88,102 +70,89 @@ void ConvMultipliers(const model::TensorInfo& input, const model::TensorInfo& fi
                         ConvOutputChannels(filter), multipliers, shifts);
 }
 
-// Loop order (batch, out_y, out_x, out_channel, filter_y, filter_x,
-// in_channel) is TFLM's, so the float sums round identically.
+namespace {
+
+// TFLM's Conv / ConvPerChannel loop nest, shared by the float, int8 and
+// int16 kernels: (batch, out_y, out_x, out_channel, filter_y, filter_x,
+// in_channel), so the float sums round identically. `arith` supplies the
+// per-element arithmetic (see ConvInt8Arithmetic in conv_common.h).
+template <typename In, typename Filter, typename Out, typename Arithmetic>
+void ConvLoops(const ConvParams& params, const Shape4& input_shape, const In* input,
+               const Shape4& filter_shape, const Filter* filter, const Shape4& output_shape,
+               Out* output, const Arithmetic& arith) {
+  const int32_t filter_depth = filter_shape.depth;
+  const int32_t groups = input_shape.depth / filter_depth;
+  const int32_t filters_per_group = output_shape.depth / groups;
+  for (int32_t b = 0; b < output_shape.batch; ++b) {
+    for (int32_t out_y = 0; out_y < output_shape.height; ++out_y) {
+      const int64_t in_y_origin =
+          static_cast<int64_t>(out_y) * params.stride_height - params.padding_height;
+      for (int32_t out_x = 0; out_x < output_shape.width; ++out_x) {
+        const int64_t in_x_origin =
+            static_cast<int64_t>(out_x) * params.stride_width - params.padding_width;
+        for (int32_t oc = 0; oc < output_shape.depth; ++oc) {
+          const int32_t in_c_base = (oc / filters_per_group) * filter_depth;
+          typename Arithmetic::Acc acc = 0;
+          for (int32_t fy = 0; fy < filter_shape.height; ++fy) {
+            const int64_t in_y = in_y_origin + static_cast<int64_t>(params.dilation_height) * fy;
+            if (in_y < 0 || in_y >= input_shape.height) continue;
+            for (int32_t fx = 0; fx < filter_shape.width; ++fx) {
+              const int64_t in_x = in_x_origin + static_cast<int64_t>(params.dilation_width) * fx;
+              if (in_x < 0 || in_x >= input_shape.width) continue;
+              const In* in_px = input + Offset4(input_shape, b, static_cast<int32_t>(in_y),
+                                                static_cast<int32_t>(in_x), in_c_base);
+              const Filter* f_px = filter + Offset4(filter_shape, oc, fy, fx, 0);
+              for (int32_t ic = 0; ic < filter_depth; ++ic) {
+                acc = arith.Mac(acc, in_px[ic], f_px[ic]);
+              }
+            }
+          }
+          output[Offset4(output_shape, b, out_y, out_x, oc)] = arith.Finish(acc, oc);
+        }
+      }
+    }
+  }
+}
+
+// Requantization of an int16x8 accumulator: int32 by
+// MultiplyByQuantizedMultiplier, int64 by MultiplyByQuantizedMultiplier64.
+inline int32_t RequantizeAccumulator(int32_t acc, int32_t multiplier, int32_t shift) {
+  return MultiplyByQuantizedMultiplier(acc, multiplier, shift);
+}
+inline int32_t RequantizeAccumulator(int64_t acc, int32_t multiplier, int32_t shift) {
+  return MultiplyByQuantizedMultiplier64(acc, multiplier, shift);
+}
+
+// int16 activations, int8 filter: acc = sum filter * input (no offsets) in
+// AccT (int32 or int64), + bias (of the same type), requantized, clamped.
+template <typename AccT>
+struct ConvInt16Arithmetic {
+  using Acc = AccT;
+  const ConvParams& params;
+  const int32_t* output_multiplier;
+  const int32_t* output_shift;
+  const Acc* bias;  // may be null
+
+  Acc Mac(Acc acc, int16_t input, int8_t filter) const {
+    return Accumulate(acc, static_cast<Acc>(static_cast<int32_t>(filter) * input));
+  }
+  int16_t Finish(Acc acc, int32_t c) const {
+    if (bias != nullptr) acc = Accumulate(acc, static_cast<Acc>(bias[c]));
+    const int32_t scaled = RequantizeAccumulator(acc, output_multiplier[c], output_shift[c]);
+    return static_cast<int16_t>(ApplyActivation(scaled, params.quantized_activation_min,
+                                                params.quantized_activation_max));
+  }
+};
+
+}  // namespace
+
 void ConvPerChannelInt8(const ConvParams& params, const int32_t* output_multiplier,
                         const int32_t* output_shift, const Shape4& input_shape,
                         const int8_t* input, const Shape4& filter_shape, const int8_t* filter,
                         const int32_t* bias, const Shape4& output_shape, int8_t* output) {
-  const int32_t filter_depth = filter_shape.depth;
-  const int32_t groups = input_shape.depth / filter_depth;
-  const int32_t filters_per_group = output_shape.depth / groups;
-  for (int32_t b = 0; b < output_shape.batch; ++b) {
-    for (int32_t out_y = 0; out_y < output_shape.height; ++out_y) {
-      const int64_t in_y_origin =
-          static_cast<int64_t>(out_y) * params.stride_height - params.padding_height;
-      for (int32_t out_x = 0; out_x < output_shape.width; ++out_x) {
-        const int64_t in_x_origin =
-            static_cast<int64_t>(out_x) * params.stride_width - params.padding_width;
-        for (int32_t oc = 0; oc < output_shape.depth; ++oc) {
-          const int32_t in_c_base = (oc / filters_per_group) * filter_depth;
-          int32_t acc = 0;
-          for (int32_t fy = 0; fy < filter_shape.height; ++fy) {
-            const int64_t in_y = in_y_origin + static_cast<int64_t>(params.dilation_height) * fy;
-            if (in_y < 0 || in_y >= input_shape.height) continue;
-            for (int32_t fx = 0; fx < filter_shape.width; ++fx) {
-              const int64_t in_x = in_x_origin + static_cast<int64_t>(params.dilation_width) * fx;
-              if (in_x < 0 || in_x >= input_shape.width) continue;
-              const int8_t* in_px = input + Offset4(input_shape, b, static_cast<int32_t>(in_y),
-                                                    static_cast<int32_t>(in_x), in_c_base);
-              const int8_t* f_px = filter + Offset4(filter_shape, oc, fy, fx, 0);
-              for (int32_t ic = 0; ic < filter_depth; ++ic) {
-                const int32_t term = static_cast<int32_t>(f_px[ic]) *
-                                     (static_cast<int32_t>(in_px[ic]) + params.input_offset);
-                acc = WrappingAdd(acc, term);
-              }
-            }
-          }
-          if (bias != nullptr) acc = WrappingAdd(acc, bias[oc]);
-          acc = MultiplyByQuantizedMultiplier(acc, output_multiplier[oc], output_shift[oc]);
-          acc = ApplyActivation(WrappingAdd(acc, params.output_offset),
-                                params.quantized_activation_min,
-                                params.quantized_activation_max);
-          output[Offset4(output_shape, b, out_y, out_x, oc)] = static_cast<int8_t>(acc);
-        }
-      }
-    }
-  }
+  ConvLoops(params, input_shape, input, filter_shape, filter, output_shape, output,
+            ConvInt8Arithmetic{params, output_multiplier, output_shift, bias});
 }
-
-namespace {
-
-// int16 activations, int8 filter: acc = sum filter * input (no offsets) in
-// Acc (int32 or int64), + bias, requantized by Requant, clamped.
-template <typename Acc, typename Bias, typename Requant>
-void ConvPerChannelInt16Impl(const ConvParams& params, const int32_t* output_multiplier,
-                             const int32_t* output_shift, const Shape4& input_shape,
-                             const int16_t* input, const Shape4& filter_shape,
-                             const int8_t* filter, const Bias* bias, const Shape4& output_shape,
-                             int16_t* output, Requant requant) {
-  const int32_t filter_depth = filter_shape.depth;
-  const int32_t groups = input_shape.depth / filter_depth;
-  const int32_t filters_per_group = output_shape.depth / groups;
-  for (int32_t b = 0; b < output_shape.batch; ++b) {
-    for (int32_t out_y = 0; out_y < output_shape.height; ++out_y) {
-      const int64_t in_y_origin =
-          static_cast<int64_t>(out_y) * params.stride_height - params.padding_height;
-      for (int32_t out_x = 0; out_x < output_shape.width; ++out_x) {
-        const int64_t in_x_origin =
-            static_cast<int64_t>(out_x) * params.stride_width - params.padding_width;
-        for (int32_t oc = 0; oc < output_shape.depth; ++oc) {
-          const int32_t in_c_base = (oc / filters_per_group) * filter_depth;
-          Acc acc = 0;
-          for (int32_t fy = 0; fy < filter_shape.height; ++fy) {
-            const int64_t in_y = in_y_origin + static_cast<int64_t>(params.dilation_height) * fy;
-            if (in_y < 0 || in_y >= input_shape.height) continue;
-            for (int32_t fx = 0; fx < filter_shape.width; ++fx) {
-              const int64_t in_x = in_x_origin + static_cast<int64_t>(params.dilation_width) * fx;
-              if (in_x < 0 || in_x >= input_shape.width) continue;
-              const int16_t* in_px = input + Offset4(input_shape, b, static_cast<int32_t>(in_y),
-                                                     static_cast<int32_t>(in_x), in_c_base);
-              const int8_t* f_px = filter + Offset4(filter_shape, oc, fy, fx, 0);
-              for (int32_t ic = 0; ic < filter_depth; ++ic) {
-                acc = Accumulate(acc, static_cast<Acc>(static_cast<int32_t>(f_px[ic]) * in_px[ic]));
-              }
-            }
-          }
-          if (bias != nullptr) acc = Accumulate(acc, static_cast<Acc>(bias[oc]));
-          const int32_t scaled = requant(acc, output_multiplier[oc], output_shift[oc]);
-          output[Offset4(output_shape, b, out_y, out_x, oc)] = static_cast<int16_t>(
-              ApplyActivation(scaled, params.quantized_activation_min,
-                              params.quantized_activation_max));
-        }
-      }
-    }
-  }
-}
-
-}  // namespace
 
 void ConvPerChannelInt16(const ConvParams& params, const int32_t* output_multiplier,
                          const int32_t* output_shift, const Shape4& input_shape,
@@ -191,55 +160,19 @@ void ConvPerChannelInt16(const ConvParams& params, const int32_t* output_multipl
                          const int32_t* bias32, const int64_t* bias64,
                          const Shape4& output_shape, int16_t* output) {
   if (!params.int32_accumulator) {
-    ConvPerChannelInt16Impl<int64_t>(
-        params, output_multiplier, output_shift, input_shape, input, filter_shape, filter,
-        bias64, output_shape, output, [](int64_t acc, int32_t m, int32_t s) {
-          return MultiplyByQuantizedMultiplier64(acc, m, s);
-        });
+    ConvLoops(params, input_shape, input, filter_shape, filter, output_shape, output,
+              ConvInt16Arithmetic<int64_t>{params, output_multiplier, output_shift, bias64});
   } else {
-    ConvPerChannelInt16Impl<int32_t>(
-        params, output_multiplier, output_shift, input_shape, input, filter_shape, filter,
-        bias32, output_shape, output, [](int32_t acc, int32_t m, int32_t s) {
-          return MultiplyByQuantizedMultiplier(acc, m, s);
-        });
+    ConvLoops(params, input_shape, input, filter_shape, filter, output_shape, output,
+              ConvInt16Arithmetic<int32_t>{params, output_multiplier, output_shift, bias32});
   }
 }
 
 void ConvFloat(const ConvParams& params, const Shape4& input_shape, const float* input,
                const Shape4& filter_shape, const float* filter, const float* bias,
                const Shape4& output_shape, float* output) {
-  const int32_t filter_depth = filter_shape.depth;
-  const int32_t groups = input_shape.depth / filter_depth;
-  const int32_t filters_per_group = output_shape.depth / groups;
-  for (int32_t b = 0; b < output_shape.batch; ++b) {
-    for (int32_t out_y = 0; out_y < output_shape.height; ++out_y) {
-      const int64_t in_y_origin =
-          static_cast<int64_t>(out_y) * params.stride_height - params.padding_height;
-      for (int32_t out_x = 0; out_x < output_shape.width; ++out_x) {
-        const int64_t in_x_origin =
-            static_cast<int64_t>(out_x) * params.stride_width - params.padding_width;
-        for (int32_t oc = 0; oc < output_shape.depth; ++oc) {
-          const int32_t in_c_base = (oc / filters_per_group) * filter_depth;
-          float total = 0.0f;
-          for (int32_t fy = 0; fy < filter_shape.height; ++fy) {
-            const int64_t in_y = in_y_origin + static_cast<int64_t>(params.dilation_height) * fy;
-            if (in_y < 0 || in_y >= input_shape.height) continue;
-            for (int32_t fx = 0; fx < filter_shape.width; ++fx) {
-              const int64_t in_x = in_x_origin + static_cast<int64_t>(params.dilation_width) * fx;
-              if (in_x < 0 || in_x >= input_shape.width) continue;
-              const float* in_px = input + Offset4(input_shape, b, static_cast<int32_t>(in_y),
-                                                   static_cast<int32_t>(in_x), in_c_base);
-              const float* f_px = filter + Offset4(filter_shape, oc, fy, fx, 0);
-              for (int32_t ic = 0; ic < filter_depth; ++ic) total += in_px[ic] * f_px[ic];
-            }
-          }
-          const float bias_value = bias != nullptr ? bias[oc] : 0.0f;
-          output[Offset4(output_shape, b, out_y, out_x, oc)] = ApplyActivation(
-              total + bias_value, params.float_activation_min, params.float_activation_max);
-        }
-      }
-    }
-  }
+  ConvLoops(params, input_shape, input, filter_shape, filter, output_shape, output,
+            ConvFloatArithmetic{params, bias});
 }
 
 }  // namespace runtime

@@ -1,15 +1,14 @@
 // DEPTHWISE_CONV_2D glue: init / prepare / invoke over KernelContext (math in
 // depthwise_conv_math.cc).
 //
-// Persistent memory per node: DepthwiseOpData in init; for int8 one array of
-// 2 x output-channels int32 (multipliers, then shifts) in prepare. TFLM
-// allocates its OpDataConv (72 bytes on 64-bit) plus two int32 arrays of
+// Persistent memory per node: ConvOpData (conv_glue.h) in init; for int8 one
+// array of 2 x output-channels int32 (multipliers, then shifts) in prepare.
+// TFLM allocates its OpDataConv (72 bytes on 64-bit) plus two int32 arrays of
 // output-channels entries, for float too. No scratch (TFLM requests scratch
 // only for int4 filters, which we do not run).
 #include "tflm_arena/runtime/kernels/depthwise_conv.h"
 
-#include <new>
-
+#include "tflm_arena/runtime/kernels/conv_glue.h"
 #include "tflm_arena/runtime/kernels/registrations.h"
 
 namespace tflm_arena {
@@ -18,95 +17,25 @@ namespace {
 
 constexpr const char* kOp = "DEPTHWISE_CONV_2D";
 
-struct DepthwiseOpData {
-  ConvParams params;
-  int32_t* per_channel = nullptr;  // int8: multipliers[C] then shifts[C]
-};
-
-Status DepthwiseInit(KernelContext& context, Node& node) {
-  void* memory = nullptr;
-  TFLM_ARENA_RETURN_IF_ERROR(context.AllocatePersistentBuffer(sizeof(DepthwiseOpData), &memory));
-  node.user_data = new (memory) DepthwiseOpData();
-  return Status::Ok();
-}
-
+// PrepareDepthwiseConv accepts only FLOAT32 and INT8 inputs, so the
+// per-channel multipliers PrepareConvNode computes for every non-float input
+// are exactly the int8 ones.
 Status DepthwisePrepare(KernelContext& context, Node& node) {
-  if (node.user_data == nullptr) {
-    return Status::Error(StatusCode::kFailedPrecondition, "%s: prepare before init", kOp);
-  }
-  if (node.builtin_data == nullptr) {
-    return Status::Error(StatusCode::kInvalidArgument,
-                         "%s: operator %u has no DepthwiseConv2DOptions", kOp, node.index);
-  }
-  const size_t num_inputs = node.inputs.size();
-  if ((num_inputs != 2 && num_inputs != 3) || node.outputs.size() != 1) {
-    return Status::Error(StatusCode::kInvalidArgument,
-                         "%s: expected 2 or 3 inputs and 1 output, got %zu and %zu", kOp,
-                         num_inputs, node.outputs.size());
-  }
-  model::TensorInfo input, filter, bias, output;
-  TFLM_ARENA_RETURN_IF_ERROR(context.input_info(node, 0, &input));
-  TFLM_ARENA_RETURN_IF_ERROR(context.input_info(node, 1, &filter));
-  TFLM_ARENA_RETURN_IF_ERROR(context.output_info(node, 0, &output));
-  const bool has_bias = num_inputs == 3 && node.inputs[2] >= 0;
-  if (has_bias) TFLM_ARENA_RETURN_IF_ERROR(context.input_info(node, 2, &bias));
-
-  auto* data = static_cast<DepthwiseOpData*>(node.user_data);
-  TFLM_ARENA_RETURN_IF_ERROR(PrepareDepthwiseConv(node.options<model::DepthwiseConvOptions>(),
-                                                  input, filter, has_bias ? &bias : nullptr,
-                                                  output, &data->params));
-  if (input.type == model::TensorType::kInt8) {
-    const size_t channels = static_cast<size_t>(DepthwiseOutputChannels(filter));
-    void* memory = nullptr;
-    TFLM_ARENA_RETURN_IF_ERROR(
-        context.AllocatePersistentBuffer(2 * channels * sizeof(int32_t), &memory));
-    data->per_channel = static_cast<int32_t*>(memory);
-    DepthwiseConvMultipliers(input, filter, output, data->per_channel,
-                             data->per_channel + channels);
-  }
-  return Status::Ok();
+  return PrepareConvNode<model::DepthwiseConvOptions>(
+      context, node, kOp, "DepthwiseConv2DOptions", PrepareDepthwiseConv,
+      DepthwiseOutputChannels, DepthwiseConvMultipliers);
 }
 
 Status DepthwiseInvoke(KernelContext& context, Node& node) {
-  const auto& data = *static_cast<const DepthwiseOpData*>(node.user_data);
-  const EvalTensor* input = context.input(node, 0);
-  const EvalTensor* filter = context.input(node, 1);
-  const EvalTensor* bias = context.input(node, 2);  // null when omitted
-  EvalTensor* output = context.output(node, 0);
-  if (input == nullptr || filter == nullptr || output == nullptr) {
-    return Status::Error(StatusCode::kInternal, "%s: missing tensor at invoke", kOp);
-  }
-  const Shape4 in_shape = MakeShape4(input->dims);
-  const Shape4 f_shape = MakeShape4(filter->dims);
-  const Shape4 out_shape = MakeShape4(output->dims);
-  switch (input->type) {
-    case model::TensorType::kFloat32:
-      DepthwiseConvFloat(data.params, in_shape, input->as<const float>(), f_shape,
-                         filter->as<const float>(),
-                         bias != nullptr ? bias->as<const float>() : nullptr, out_shape,
-                         output->as<float>());
-      return Status::Ok();
-    case model::TensorType::kInt8: {
-      const int32_t* multipliers = data.per_channel;
-      const int32_t* shifts = data.per_channel + out_shape.depth;
-      DepthwiseConvPerChannelInt8(data.params, multipliers, shifts, in_shape,
-                                  input->as<const int8_t>(), f_shape,
-                                  filter->as<const int8_t>(),
-                                  bias != nullptr ? bias->as<const int32_t>() : nullptr,
-                                  out_shape, output->as<int8_t>());
-      return Status::Ok();
-    }
-    default:
-      return Status::Error(StatusCode::kUnimplemented, "%s: input type %s not supported", kOp,
-                           model::TensorTypeName(input->type));
-  }
+  return InvokeConvNode(context, node, kOp, DepthwiseConvFloat, DepthwiseConvPerChannelInt8,
+                        /*run_int16=*/nullptr);
 }
 
 }  // namespace
 
 const KernelRegistration& Register_DEPTHWISE_CONV_2D() {
-  static const KernelRegistration registration = {4, kOp, DepthwiseInit, DepthwisePrepare,
-                                                  DepthwiseInvoke, nullptr};
+  static const KernelRegistration registration = {
+      4, kOp, InitWeightedOpData<ConvOpData>, DepthwisePrepare, DepthwiseInvoke, nullptr};
   return registration;
 }
 

@@ -4,6 +4,7 @@
 #include "tflm_arena/runtime/kernel_api.h"
 #include "tflm_arena/runtime/kernels/pooling_util.h"
 #include "tflm_arena/runtime/kernels/registrations.h"
+#include "tflm_arena/runtime/kernels/unary_glue.h"
 
 namespace tflm_arena {
 namespace runtime {
@@ -13,22 +14,9 @@ using model::TensorType;
 constexpr const char* kOp = "DEQUANTIZE";
 constexpr model::BuiltinCode kBuiltinDequantize = 6;
 
-Status DequantizeInit(KernelContext& context, Node& node) {
-  return context.AllocatePersistentBuffer(kDequantizePersistentBytes, &node.user_data);
-}
-
 Status DequantizePrepare(KernelContext& context, Node& node) {
-  if (node.user_data == nullptr) {
-    return Status::Error(StatusCode::kInternal, "%s: OpData not allocated", kOp);
-  }
-  if (node.inputs.size() != 1 || node.outputs.size() != 1) {
-    return Status::Error(StatusCode::kInvalidArgument,
-                         "%s: needs exactly 1 input and 1 output, got %zu and %zu", kOp,
-                         node.inputs.size(), node.outputs.size());
-  }
   model::TensorInfo in, out;
-  TFLM_ARENA_RETURN_IF_ERROR(context.input_info(node, 0, &in));
-  TFLM_ARENA_RETURN_IF_ERROR(context.output_info(node, 0, &out));
+  TFLM_ARENA_RETURN_IF_ERROR(kernels_b_util::GetUnaryNodeInfo(context, node, kOp, &in, &out));
   const bool in_ok = in.type == TensorType::kInt8 || in.type == TensorType::kInt16 ||
                      in.type == TensorType::kUint8;
   if (!in_ok || out.type != TensorType::kFloat32) {
@@ -45,12 +33,9 @@ Status DequantizePrepare(KernelContext& context, Node& node) {
 }
 
 Status DequantizeInvoke(KernelContext& context, Node& node) {
-  EvalTensor* in = context.input(node, 0);
-  EvalTensor* out = context.output(node, 0);
-  if (in == nullptr || out == nullptr || in->data == nullptr || out->data == nullptr ||
-      node.user_data == nullptr) {
-    return Status::Error(StatusCode::kFailedPrecondition, "%s: node not prepared", kOp);
-  }
+  EvalTensor* in = nullptr;
+  EvalTensor* out = nullptr;
+  TFLM_ARENA_RETURN_IF_ERROR(kernels_b_util::GetUnaryTensors(context, node, kOp, &in, &out));
   const auto* data = static_cast<const DequantizeOpData*>(node.user_data);
   const size_t n = static_cast<size_t>(in->num_elements());
   const double scale = data->input_params.scale;
@@ -75,8 +60,9 @@ Status DequantizeInvoke(KernelContext& context, Node& node) {
 }  // namespace
 
 const KernelRegistration& Register_DEQUANTIZE() {
-  static const KernelRegistration r = {kBuiltinDequantize, kOp, DequantizeInit,
-                                       DequantizePrepare, DequantizeInvoke, nullptr};
+  static const KernelRegistration r = {
+      kBuiltinDequantize, kOp, kernels_b_util::InitOpDataBytes<kDequantizePersistentBytes>,
+      DequantizePrepare, DequantizeInvoke, nullptr};
   return r;
 }
 

@@ -74,11 +74,8 @@ Status PrepareFullyConnected(const model::FullyConnectedOptions& options,
     *params = p;
     return Status::Ok();
   }
-  TFLM_ARENA_RETURN_IF_ERROR(RequireQuantized(kOp, "input", input));
-  TFLM_ARENA_RETURN_IF_ERROR(RequireQuantized(kOp, "weights", weights));
-  TFLM_ARENA_RETURN_IF_ERROR(RequireQuantized(kOp, "output", output));
-  TFLM_ARENA_RETURN_IF_ERROR(
-      CheckFilterScales(kOp, weights, units, static_cast<int32_t>(w_rank - 2)));
+  TFLM_ARENA_RETURN_IF_ERROR(RequireQuantizedWeighted(kOp, input, "weights", weights, output,
+                                                      units, static_cast<int32_t>(w_rank - 2)));
   p.per_channel = weights.scale.size() > 1;
   const float input_scale = TensorScale(input);
   const float output_scale = TensorScale(output);
@@ -122,67 +119,79 @@ void FullyConnectedPerChannelMultipliers(const model::TensorInfo& input,
                         multipliers, shifts);
 }
 
-void FullyConnectedInt8(const FullyConnectedParams& params, const int8_t* input,
-                        const int8_t* weights, const int32_t* bias, int8_t* output) {
+namespace {
+
+// TFLM's FullyConnected loop nest: for batch b and unit c in order,
+// output[b * units + c] = unit(x, w, depth, c) with x batch b's input row and
+// w unit c's weights row (`depth` entries each).
+template <typename T, typename Out, typename Unit>
+void FullyConnectedLoops(const FullyConnectedParams& params, const T* input, const T* weights,
+                         Out* output, Unit unit) {
   const size_t depth = static_cast<size_t>(params.accum_depth);
   const size_t units = static_cast<size_t>(params.output_depth);
   for (size_t b = 0; b < static_cast<size_t>(params.batches); ++b) {
-    const int8_t* x = input + b * depth;
+    const T* x = input + b * depth;
     for (size_t c = 0; c < units; ++c) {
-      const int8_t* w = weights + c * depth;
-      int32_t acc = 0;
-      for (size_t d = 0; d < depth; ++d) {
-        acc = WrappingAdd(acc, (static_cast<int32_t>(w[d]) + params.weights_offset) *
-                                   (static_cast<int32_t>(x[d]) + params.input_offset));
-      }
-      if (bias != nullptr) acc = WrappingAdd(acc, bias[c]);
-      acc = MultiplyByQuantizedMultiplier(acc, params.output_multiplier, params.output_shift);
-      acc = ApplyActivation(WrappingAdd(acc, params.output_offset),
-                            params.quantized_activation_min, params.quantized_activation_max);
-      output[b * units + c] = static_cast<int8_t>(acc);
+      const T* w = weights + c * depth;
+      output[b * units + c] = unit(x, w, depth, c);
     }
   }
 }
 
+// One int8 output: sum (w + weights_offset) * (x + input_offset) in int32,
+// + bias[c], requantized by (multiplier, shift), + output offset, clamped.
+inline int8_t FullyConnectedInt8Unit(const FullyConnectedParams& params, const int8_t* x,
+                                     const int8_t* w, size_t depth, int32_t weights_offset,
+                                     const int32_t* bias, size_t c, int32_t multiplier,
+                                     int32_t shift) {
+  int32_t acc = 0;
+  for (size_t d = 0; d < depth; ++d) {
+    acc = WrappingAdd(acc, (static_cast<int32_t>(w[d]) + weights_offset) *
+                               (static_cast<int32_t>(x[d]) + params.input_offset));
+  }
+  if (bias != nullptr) acc = WrappingAdd(acc, bias[c]);
+  acc = MultiplyByQuantizedMultiplier(acc, multiplier, shift);
+  acc = ApplyActivation(WrappingAdd(acc, params.output_offset), params.quantized_activation_min,
+                        params.quantized_activation_max);
+  return static_cast<int8_t>(acc);
+}
+
+}  // namespace
+
+void FullyConnectedInt8(const FullyConnectedParams& params, const int8_t* input,
+                        const int8_t* weights, const int32_t* bias, int8_t* output) {
+  FullyConnectedLoops(params, input, weights, output,
+                      [&](const int8_t* x, const int8_t* w, size_t depth, size_t c) {
+                        return FullyConnectedInt8Unit(params, x, w, depth, params.weights_offset,
+                                                      bias, c, params.output_multiplier,
+                                                      params.output_shift);
+                      });
+}
+
+// Per channel the weights are symmetric: no weights offset (0, whatever
+// params.weights_offset holds).
 void FullyConnectedPerChannelInt8(const FullyConnectedParams& params,
                                   const int32_t* output_multiplier, const int32_t* output_shift,
                                   const int8_t* input, const int8_t* weights,
                                   const int32_t* bias, int8_t* output) {
-  const size_t depth = static_cast<size_t>(params.accum_depth);
-  const size_t units = static_cast<size_t>(params.output_depth);
-  for (size_t b = 0; b < static_cast<size_t>(params.batches); ++b) {
-    const int8_t* x = input + b * depth;
-    for (size_t c = 0; c < units; ++c) {
-      const int8_t* w = weights + c * depth;
-      int32_t acc = 0;
-      for (size_t d = 0; d < depth; ++d) {
-        acc = WrappingAdd(acc, static_cast<int32_t>(w[d]) *
-                                   (static_cast<int32_t>(x[d]) + params.input_offset));
-      }
-      if (bias != nullptr) acc = WrappingAdd(acc, bias[c]);
-      acc = MultiplyByQuantizedMultiplier(acc, output_multiplier[c], output_shift[c]);
-      acc = ApplyActivation(WrappingAdd(acc, params.output_offset),
-                            params.quantized_activation_min, params.quantized_activation_max);
-      output[b * units + c] = static_cast<int8_t>(acc);
-    }
-  }
+  FullyConnectedLoops(params, input, weights, output,
+                      [&](const int8_t* x, const int8_t* w, size_t depth, size_t c) {
+                        return FullyConnectedInt8Unit(params, x, w, depth, /*weights_offset=*/0,
+                                                      bias, c, output_multiplier[c],
+                                                      output_shift[c]);
+                      });
 }
 
 void FullyConnectedFloat(const FullyConnectedParams& params, const float* input,
                          const float* weights, const float* bias, float* output) {
-  const size_t depth = static_cast<size_t>(params.accum_depth);
-  const size_t units = static_cast<size_t>(params.output_depth);
-  for (size_t b = 0; b < static_cast<size_t>(params.batches); ++b) {
-    const float* x = input + b * depth;
-    for (size_t c = 0; c < units; ++c) {
-      const float* w = weights + c * depth;
-      float total = 0.0f;
-      for (size_t d = 0; d < depth; ++d) total += x[d] * w[d];
-      const float bias_value = bias != nullptr ? bias[c] : 0.0f;
-      output[b * units + c] = ApplyActivation(total + bias_value, params.float_activation_min,
-                                              params.float_activation_max);
-    }
-  }
+  FullyConnectedLoops(params, input, weights, output,
+                      [&](const float* x, const float* w, size_t depth, size_t c) {
+                        float total = 0.0f;
+                        for (size_t d = 0; d < depth; ++d) total += x[d] * w[d];
+                        const float bias_value = bias != nullptr ? bias[c] : 0.0f;
+                        return ApplyActivation(total + bias_value, params.float_activation_min,
+                                               params.float_activation_max);
+                      });
 }
 
 }  // namespace runtime

@@ -5,6 +5,7 @@
 #include "tflm_arena/runtime/kernels/pooling_util.h"
 #include "tflm_arena/runtime/kernels/quant_util.h"
 #include "tflm_arena/runtime/kernels/registrations.h"
+#include "tflm_arena/runtime/kernels/unary_glue.h"
 
 namespace tflm_arena {
 namespace runtime {
@@ -35,22 +36,9 @@ bool IsRequantizePair(TensorType in, TensorType out) {
   }
 }
 
-Status QuantizeInit(KernelContext& context, Node& node) {
-  return context.AllocatePersistentBuffer(kQuantizePersistentBytes, &node.user_data);
-}
-
 Status QuantizePrepare(KernelContext& context, Node& node) {
-  if (node.user_data == nullptr) {
-    return Status::Error(StatusCode::kInternal, "%s: OpData not allocated", kOp);
-  }
-  if (node.inputs.size() != 1 || node.outputs.size() != 1) {
-    return Status::Error(StatusCode::kInvalidArgument,
-                         "%s: needs exactly 1 input and 1 output, got %zu and %zu", kOp,
-                         node.inputs.size(), node.outputs.size());
-  }
   model::TensorInfo in, out;
-  TFLM_ARENA_RETURN_IF_ERROR(context.input_info(node, 0, &in));
-  TFLM_ARENA_RETURN_IF_ERROR(context.output_info(node, 0, &out));
+  TFLM_ARENA_RETURN_IF_ERROR(kernels_b_util::GetUnaryNodeInfo(context, node, kOp, &in, &out));
   const kernels_b_util::TensorQuant qin = kernels_b_util::QuantOf(in);
   const kernels_b_util::TensorQuant qout = kernels_b_util::QuantOf(out);
   if (qout.num_scales != 1) {
@@ -94,12 +82,9 @@ Status RequantizeFrom(const EvalTensor& in, EvalTensor& out, const RequantizePar
 }
 
 Status QuantizeInvoke(KernelContext& context, Node& node) {
-  EvalTensor* in = context.input(node, 0);
-  EvalTensor* out = context.output(node, 0);
-  if (in == nullptr || out == nullptr || in->data == nullptr || out->data == nullptr ||
-      node.user_data == nullptr) {
-    return Status::Error(StatusCode::kFailedPrecondition, "%s: node not prepared", kOp);
-  }
+  EvalTensor* in = nullptr;
+  EvalTensor* out = nullptr;
+  TFLM_ARENA_RETURN_IF_ERROR(kernels_b_util::GetUnaryTensors(context, node, kOp, &in, &out));
   const auto* data = static_cast<const QuantizeOpData*>(node.user_data);
   const size_t n = static_cast<size_t>(in->num_elements());
   if (IsFloatPair(in->type, out->type)) {
@@ -153,8 +138,9 @@ Status QuantizeInvoke(KernelContext& context, Node& node) {
 }  // namespace
 
 const KernelRegistration& Register_QUANTIZE() {
-  static const KernelRegistration r = {kBuiltinQuantize, kOp, QuantizeInit, QuantizePrepare,
-                                       QuantizeInvoke, nullptr};
+  static const KernelRegistration r = {
+      kBuiltinQuantize, kOp, kernels_b_util::InitOpDataBytes<kQuantizePersistentBytes>,
+      QuantizePrepare, QuantizeInvoke, nullptr};
   return r;
 }
 

@@ -7,6 +7,7 @@
 #include "tflm_arena/runtime/kernel_api.h"
 #include "tflm_arena/runtime/kernels/pooling_util.h"
 #include "tflm_arena/runtime/kernels/registrations.h"
+#include "tflm_arena/runtime/kernels/unary_glue.h"
 
 namespace tflm_arena {
 namespace runtime {
@@ -16,22 +17,9 @@ using model::TensorType;
 constexpr const char* kOp = "SOFTMAX";
 constexpr model::BuiltinCode kBuiltinSoftmax = 25;
 
-Status SoftmaxInit(KernelContext& context, Node& node) {
-  return context.AllocatePersistentBuffer(kSoftmaxPersistentBytes, &node.user_data);
-}
-
 Status SoftmaxPrepare(KernelContext& context, Node& node) {
-  if (node.user_data == nullptr) {
-    return Status::Error(StatusCode::kInternal, "%s: OpData not allocated", kOp);
-  }
-  if (node.inputs.size() != 1 || node.outputs.size() != 1) {
-    return Status::Error(StatusCode::kInvalidArgument,
-                         "%s: needs exactly 1 input and 1 output, got %zu and %zu", kOp,
-                         node.inputs.size(), node.outputs.size());
-  }
   model::TensorInfo in, out;
-  TFLM_ARENA_RETURN_IF_ERROR(context.input_info(node, 0, &in));
-  TFLM_ARENA_RETURN_IF_ERROR(context.output_info(node, 0, &out));
+  TFLM_ARENA_RETURN_IF_ERROR(kernels_b_util::GetUnaryNodeInfo(context, node, kOp, &in, &out));
   if (in.shape.size() < 1) {
     return Status::Error(StatusCode::kInvalidArgument, "%s: input must have rank >= 1", kOp);
   }
@@ -111,12 +99,10 @@ Status SoftmaxPrepare(KernelContext& context, Node& node) {
 }
 
 Status SoftmaxInvoke(KernelContext& context, Node& node) {
-  EvalTensor* in = context.input(node, 0);
-  EvalTensor* out = context.output(node, 0);
-  if (in == nullptr || out == nullptr || in->data == nullptr || out->data == nullptr ||
-      node.user_data == nullptr || in->rank < 1 || out->rank < 1) {
-    return Status::Error(StatusCode::kFailedPrecondition, "%s: node not prepared", kOp);
-  }
+  EvalTensor* in = nullptr;
+  EvalTensor* out = nullptr;
+  TFLM_ARENA_RETURN_IF_ERROR(kernels_b_util::GetUnaryTensors(context, node, kOp, &in, &out));
+  if (in->rank < 1 || out->rank < 1) return kernels_b_util::NodeNotPrepared(kOp);
   const auto* data = static_cast<const SoftmaxOpData*>(node.user_data);
   const int32_t in_depth = in->dim(in->rank - 1);
   const int32_t out_depth = out->dim(out->rank - 1);
@@ -160,8 +146,9 @@ Status SoftmaxInvoke(KernelContext& context, Node& node) {
 }  // namespace
 
 const KernelRegistration& Register_SOFTMAX() {
-  static const KernelRegistration r = {kBuiltinSoftmax, kOp, SoftmaxInit, SoftmaxPrepare,
-                                       SoftmaxInvoke, nullptr};
+  static const KernelRegistration r = {
+      kBuiltinSoftmax, kOp, kernels_b_util::InitOpDataBytes<kSoftmaxPersistentBytes>,
+      SoftmaxPrepare, SoftmaxInvoke, nullptr};
   return r;
 }
 

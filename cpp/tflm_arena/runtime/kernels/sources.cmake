@@ -5,7 +5,8 @@
 #   tflm_arena_kernels_a_math  FULLY_CONNECTED, CONV_2D, DEPTHWISE_CONV_2D, ADD
 #                              math + shared padding / activation / conv helpers
 #   tflm_arena_kernels_b_math  pooling, softmax, reshape, quantize, dequantize
-#   tflm_arena_kernels         every registration + the shipped-kernel table
+#   tflm_arena_kernels         every registration + the shipped-kernel table,
+#                              and the glue they share (conv_glue.cc)
 set(TFLM_ARENA_KERNELS_DIR ${TFLM_ARENA_SRC}/runtime/kernels)
 
 tflm_arena_runtime_library(tflm_arena_quant_util
@@ -33,6 +34,7 @@ tflm_arena_runtime_library(tflm_arena_kernels_b_math
 
 tflm_arena_runtime_library(tflm_arena_kernels
   SOURCES
+    ${TFLM_ARENA_KERNELS_DIR}/conv_glue.cc
     ${TFLM_ARENA_KERNELS_DIR}/conv.cc
     ${TFLM_ARENA_KERNELS_DIR}/depthwise_conv.cc
     ${TFLM_ARENA_KERNELS_DIR}/fully_connected.cc

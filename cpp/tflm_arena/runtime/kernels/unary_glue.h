@@ -1,0 +1,64 @@
+// KernelContext glue shared by the one-input, one-output kernels of the
+// kernels_b set (QUANTIZE, DEQUANTIZE, SOFTMAX): raw OpData allocation, the
+// prepare preamble and the invoke-time tensor lookup. Inline, in namespace
+// kernels_b_util like pooling_util.h.
+#ifndef TFLM_ARENA_RUNTIME_KERNELS_UNARY_GLUE_H_
+#define TFLM_ARENA_RUNTIME_KERNELS_UNARY_GLUE_H_
+
+#include <cstddef>
+
+#include "tflm_arena/core/status.h"
+#include "tflm_arena/model/model.h"
+#include "tflm_arena/runtime/kernel_api.h"
+
+namespace tflm_arena {
+namespace runtime {
+namespace kernels_b_util {
+
+// init: `kBytes` of persistent memory (the OpData, not constructed) as
+// user_data.
+template <size_t kBytes>
+Status InitOpDataBytes(KernelContext& context, Node& node) {
+  return context.AllocatePersistentBuffer(kBytes, &node.user_data);
+}
+
+// Prepare preamble: OpData allocated (kInternal "OpData not allocated"),
+// exactly 1 input and 1 output (kInvalidArgument), then their facts.
+inline Status GetUnaryNodeInfo(const KernelContext& context, const Node& node, const char* op,
+                               model::TensorInfo* in, model::TensorInfo* out) {
+  if (node.user_data == nullptr) {
+    return Status::Error(StatusCode::kInternal, "%s: OpData not allocated", op);
+  }
+  if (node.inputs.size() != 1 || node.outputs.size() != 1) {
+    return Status::Error(StatusCode::kInvalidArgument,
+                         "%s: needs exactly 1 input and 1 output, got %zu and %zu", op,
+                         node.inputs.size(), node.outputs.size());
+  }
+  TFLM_ARENA_RETURN_IF_ERROR(context.input_info(node, 0, in));
+  TFLM_ARENA_RETURN_IF_ERROR(context.output_info(node, 0, out));
+  return Status::Ok();
+}
+
+// The "node not prepared" error of the invoke preamble.
+inline Status NodeNotPrepared(const char* op) {
+  return Status::Error(StatusCode::kFailedPrecondition, "%s: node not prepared", op);
+}
+
+// Invoke preamble: input 0 and output 0 with data, and the OpData —
+// NodeNotPrepared otherwise.
+inline Status GetUnaryTensors(const KernelContext& context, const Node& node, const char* op,
+                              EvalTensor** in, EvalTensor** out) {
+  *in = context.input(node, 0);
+  *out = context.output(node, 0);
+  if (*in == nullptr || *out == nullptr || (*in)->data == nullptr || (*out)->data == nullptr ||
+      node.user_data == nullptr) {
+    return NodeNotPrepared(op);
+  }
+  return Status::Ok();
+}
+
+}  // namespace kernels_b_util
+}  // namespace runtime
+}  // namespace tflm_arena
+
+#endif  // TFLM_ARENA_RUNTIME_KERNELS_UNARY_GLUE_H_
