@@ -89,18 +89,8 @@ Status GreedyPlanner::AddBuffer(int size, int first_step, int last_step, int fix
   static_assert(sizeof(Requirements) + sizeof(ListEntry) + 3 * sizeof(int32_t) == kBytesPerBuffer,
                 "per-buffer scratch layout");
   const int index = buffer_count_;
-  if (index >= max_buffer_count_) {
-    return Status::TooSmall(0, "Too many buffers (max is %d)", max_buffer_count_);
-  }
-  if (size < 0) {
-    return Status::Error(StatusCode::kInvalidArgument, "buffer %d: size %d is negative", index,
-                         size);
-  }
-  if (first_step > last_step) {
-    return Status::Error(StatusCode::kInvalidArgument,
-                         "buffer %d: first_step %d is after last_step %d", index, first_step,
-                         last_step);
-  }
+  TFLM_ARENA_RETURN_IF_ERROR(
+      CheckNewBuffer(index, max_buffer_count_, size, first_step, last_step));
   if (fixed_offset < -1) {
     return Status::Error(StatusCode::kInvalidArgument,
                          "buffer %d: fixed offset %d is negative (use -1 to let the planner "

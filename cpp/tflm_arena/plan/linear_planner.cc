@@ -25,18 +25,8 @@ Status LinearPlanner::Init(uint8_t* scratch, size_t scratch_bytes) {
 
 Status LinearPlanner::AddBuffer(int size, int first_step, int last_step) {
   const int index = buffer_count_;
-  if (index >= max_buffer_count_) {
-    return Status::TooSmall(0, "Too many buffers (max is %d)", max_buffer_count_);
-  }
-  if (size < 0) {
-    return Status::Error(StatusCode::kInvalidArgument, "buffer %d: size %d is negative", index,
-                         size);
-  }
-  if (first_step > last_step) {
-    return Status::Error(StatusCode::kInvalidArgument,
-                         "buffer %d: first_step %d is after last_step %d", index, first_step,
-                         last_step);
-  }
+  TFLM_ARENA_RETURN_IF_ERROR(
+      CheckNewBuffer(index, max_buffer_count_, size, first_step, last_step));
   if (size > INT_MAX - total_size_) {
     return Status::Error(StatusCode::kInvalidArgument,
                          "buffer %d: total size %lld does not fit in int32", index,

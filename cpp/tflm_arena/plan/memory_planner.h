@@ -43,6 +43,13 @@ class MemoryPlanner {
   // out_size-1 characters) and returns the full text length, like snprintf.
   // The default writes nothing.
   virtual int PrintMemoryPlan(char* out, size_t out_size);
+
+ protected:
+  // Checks shared by every planner's AddBuffer for buffer number `index`:
+  // capacity (kArenaTooSmall "Too many buffers (max is N)", as TFLM),
+  // size >= 0 and first_step <= last_step (kInvalidArgument naming it).
+  static Status CheckNewBuffer(int index, int max_buffer_count, int size, int first_step,
+                               int last_step);
 };
 
 }  // namespace tflm_arena
