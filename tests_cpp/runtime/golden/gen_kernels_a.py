@@ -24,38 +24,9 @@ import numpy as np
 import tflite_micro
 from tflite_micro.python.tflite_micro import runtime
 
-from tflm_arena import _builder_options as bo
 from tflm_arena import builder
 
-# --- builder extension: Conv2DOptions / DepthwiseConv2DOptions ---------------
-# The shared builder writes options only for a few ops; these two tables
-# follow the schema (field slots in declaration order).
 _PADDING = {"SAME": 0, "VALID": 1}
-bo.BUILTIN_OPTIONS_TYPES.setdefault("Conv2DOptions", 1)
-bo.BUILTIN_OPTIONS_TYPES.setdefault("DepthwiseConv2DOptions", 2)
-bo._OPTIONS[bo.BUILTIN_OPERATORS["CONV_2D"]] = bo._OptionsSpec(
-    "Conv2DOptions",
-    {
-        "padding": (0, lambda v: _PADDING[v], "i8"),
-        "stride_w": (1, int, "i32"),
-        "stride_h": (2, int, "i32"),
-        "fused_activation_function": (3, bo._norm_activation, "i8"),
-        "dilation_w_factor": (4, int, "i32"),
-        "dilation_h_factor": (5, int, "i32"),
-    },
-)
-bo._OPTIONS[bo.BUILTIN_OPERATORS["DEPTHWISE_CONV_2D"]] = bo._OptionsSpec(
-    "DepthwiseConv2DOptions",
-    {
-        "padding": (0, lambda v: _PADDING[v], "i8"),
-        "stride_w": (1, int, "i32"),
-        "stride_h": (2, int, "i32"),
-        "depth_multiplier": (3, int, "i32"),
-        "fused_activation_function": (4, bo._norm_activation, "i8"),
-        "dilation_w_factor": (5, int, "i32"),
-        "dilation_h_factor": (6, int, "i32"),
-    },
-)
 
 ACTIVATIONS = {"NONE": 0, "RELU": 1, "RELU_N1_TO_1": 2, "RELU6": 3}
 TYPE_CODES = {"float32": 0, "int32": 2, "int64": 4, "int16": 7, "int8": 9}
