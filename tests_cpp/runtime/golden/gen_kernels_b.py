@@ -2,8 +2,7 @@
 """Golden vectors for the kernels_b math (pooling, softmax, quantize,
 dequantize) computed by the REAL TFLM (the `tflite_micro` Python package).
 
-For every case a one-operator model is built (tflm_arena.builder; Pool2D
-options are written here because the builder has no Pool2DOptions), run by
+For every case a one-operator model is built (tflm_arena.builder), run by
 tflite_micro on seeded random inputs, and the inputs, parameters and TFLM's
 outputs are written to kernels_b_golden.h next to this script. The header
 also records how many persistent-buffer bytes TFLM's kernel requested for
@@ -35,45 +34,20 @@ C_TYPE = {"float32": "float", "int32": "int32_t", "uint8": "uint8_t", "int16": "
           "int8": "int8_t"}
 PADDING = {"SAME": 0, "VALID": 1}
 ACTIVATION = {"NONE": 0, "RELU": 1, "RELU_N1_TO_1": 2, "RELU6": 3}
-POOL2D_OPTIONS_UNION = 5  # BuiltinOptions.Pool2DOptions
 
 
 class PoolModelBuilder(tb.ModelBuilder):
-    """ModelBuilder that can also write Pool2DOptions.
-
-    Pool2DOptions fields: padding:byte 0, stride_w:int 1, stride_h:int 2,
-    filter_width:int 3, filter_height:int 4, fused_activation_function:byte 5.
-    """
+    """ModelBuilder with a shorthand for pooling operators."""
 
     def __init__(self) -> None:
-        super().__init__("kernels_b golden")
-        self._pool_options: dict[int, dict[str, int]] = {}
+        super().__init__("kernels b golden")
 
     def add_pool(self, op: str, x: int, y: int, **opts: int) -> None:
-        index = self.add_operator(op, [x], [y])
-        self._pool_options[id(self._subgraphs[0].operators[index])] = opts
-
-    def _write_operator(self, b, op):  # noqa: D401 - override
-        opts = self._pool_options.get(id(op))
-        if opts is None:
-            return super()._write_operator(b, op)
-        inputs_vec = tb._int32_vector(b, op.inputs)
-        outputs_vec = tb._int32_vector(b, op.outputs)
-        b.StartObject(6)
-        b.PrependInt8Slot(0, opts["padding"], 0)
-        b.PrependInt32Slot(1, opts["stride_w"], 0)
-        b.PrependInt32Slot(2, opts["stride_h"], 0)
-        b.PrependInt32Slot(3, opts["filter_w"], 0)
-        b.PrependInt32Slot(4, opts["filter_h"], 0)
-        b.PrependInt8Slot(5, opts["activation"], 0)
-        opt_off = b.EndObject()
-        b.StartObject(9)
-        b.PrependUint32Slot(0, op.opcode_index, 0)
-        b.PrependUOffsetTRelativeSlot(1, inputs_vec, 0)
-        b.PrependUOffsetTRelativeSlot(2, outputs_vec, 0)
-        b.PrependUint8Slot(3, POOL2D_OPTIONS_UNION, 0)
-        b.PrependUOffsetTRelativeSlot(4, opt_off, 0)
-        return b.EndObject()
+        self.add_operator(op, [x], [y], options={
+            "padding": opts["padding"], "stride_w": opts["stride_w"],
+            "stride_h": opts["stride_h"], "filter_width": opts["filter_w"],
+            "filter_height": opts["filter_h"],
+            "fused_activation_function": opts["activation"]})
 
 
 _PERSISTENT_RE = re.compile(
