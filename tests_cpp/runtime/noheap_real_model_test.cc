@@ -1,6 +1,7 @@
-// Zero-heap proof with the shipped kernels on real models: filling the
-// resolver, construction, AllocateTensors(), several Invoke() calls and
-// Reset() make no heap allocation (heap_counter.cc replaces operator new).
+// Zero-heap proof with the shipped kernels on real models: verifying the
+// model (reader), filling the resolver, construction, AllocateTensors(),
+// several Invoke() calls and Reset() make no heap allocation
+// (heap_counter.cc replaces operator new).
 #include <gtest/gtest.h>
 
 #include <memory>
@@ -20,17 +21,18 @@ class RealModelNoHeap : public ::testing::TestWithParam<const char*> {};
 TEST_P(RealModelNoHeap, AllocateAndInvokeUseNoHeap) {
   std::vector<uint8_t> bytes;
   TFLM_ARENA_LOAD_SHARED_OR_SKIP(GetParam(), bytes);
-  model::Model m = MustLoad(bytes);
+  model::Model m;
   std::vector<uint8_t> raw(512 * 1024 + 16);
   uint8_t* arena = reinterpret_cast<uint8_t*>((reinterpret_cast<uintptr_t>(raw.data()) + 15) &
                                               ~uintptr_t{15});
   runtime::InterpreterOptions options;
   options.recording = true;
-  Status added, allocated, invoked[3], reset;
+  Status loaded, added, allocated, invoked[3], reset;
   size_t head = 0;
   int64_t heap = 0;
   {
     HeapCounter counter;
+    loaded = model::Model::FromBuffer(bytes.data(), bytes.size(), &m);
     runtime::MutableOpResolver<runtime::kNumShippedKernels> resolver;
     added = runtime::AddKernelsForModel(m, &resolver);
     runtime::Interpreter it(m, resolver, arena, 512 * 1024, options);
@@ -41,6 +43,7 @@ TEST_P(RealModelNoHeap, AllocateAndInvokeUseNoHeap) {
     heap = counter.count();
   }
   EXPECT_EQ(heap, 0);
+  ASSERT_TRUE(loaded.ok()) << loaded.message();
   ASSERT_TRUE(added.ok()) << added.message();
   ASSERT_TRUE(allocated.ok()) << allocated.message();
   for (const Status& s : invoked) EXPECT_TRUE(s.ok()) << s.message();
