@@ -222,3 +222,28 @@ def test_missing_kernel_is_named(models_dir):
 def test_bad_arguments():
     with pytest.raises(ValueError):
         ta.Interpreter(b"not a model")
+
+
+def test_variable_tensors_live_in_the_tail_and_reset_to_their_zero_point():
+    from tflm_arena.builder import ModelBuilder
+
+    mb = ModelBuilder()
+    x = mb.add_tensor([1, 8], "int8", "x", scale=[0.1], zero_point=[0])
+    v = mb.add_tensor([1, 8], "int8", "state", scale=[0.1], zero_point=[3], is_variable=True)
+    y = mb.add_tensor([1, 8], "int8", "y", scale=[0.1], zero_point=[0])
+    mb.add_operator("ADD", [x, v], [y])
+    mb.set_io([x], [y])
+    m = ta.Model.from_bytes(mb.build())
+    assert all(int(t) != v for t in m.usage_records()["tensor"])  # not planned in the head
+    it = ta.Interpreter(m)
+    it.allocate_tensors()
+    state = it.tensor(v)
+    assert state.tolist() == [[3] * 8]  # filled with the zero point, as TFLM does
+    state[...] = 50
+    it.set_input(np.full((1, 8), 10, np.int8))
+    it.invoke()
+    assert it.get_output(0).tolist() == [[57] * 8]  # 1.0 + (50 - 3) * 0.1 = 5.7
+    it.reset()
+    assert state.tolist() == [[3] * 8]
+    it.invoke()
+    assert it.get_output(0).tolist() == [[10] * 8]
