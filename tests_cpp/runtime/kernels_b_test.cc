@@ -17,6 +17,8 @@
 #include "golden/kernels_b_golden.h"
 #include "tflm_arena/runtime/kernels/dequantize.h"
 #include "tflm_arena/runtime/kernels/pooling.h"
+#include "tflm_arena/runtime/kernels/activation.h"
+#include "tflm_arena/runtime/kernels/padding.h"
 #include "tflm_arena/runtime/kernels/pooling_util.h"
 #include "tflm_arena/runtime/kernels/quant_util.h"
 #include "tflm_arena/runtime/kernels/quantize.h"
@@ -50,54 +52,59 @@ TEST(PoolingMath, RoundedAverageRoundsHalfAwayFromZero) {
 TEST(PoolingMath, PaddingFollowsTflm) {
   int32_t oh = 0, ow = 0;
   // SAME 7 -> 4 with filter 3 stride 2: total 2*3+3-7 = 2 -> 1 each side.
-  util::Padding2D p = util::ComputePadding2D(model::Padding::kSame, 2, 2, 1, 1, 7, 7, 3, 3,
-                                             &oh, &ow);
+  PaddingValues p =
+      ComputePaddingHeightWidth(2, 2, 1, 1, 7, 7, 3, 3, model::Padding::kSame, &oh, &ow);
   EXPECT_EQ(oh, 4);
   EXPECT_EQ(ow, 4);
   EXPECT_EQ(p.height, 1);
   EXPECT_EQ(p.height_offset, 0);
   // SAME 6 -> 3 with filter 3 stride 2: total 1 -> 0 before, 1 after.
-  p = util::ComputePadding2D(model::Padding::kSame, 2, 2, 1, 1, 6, 6, 3, 3, &oh, &ow);
+  p = ComputePaddingHeightWidth(2, 2, 1, 1, 6, 6, 3, 3, model::Padding::kSame, &oh, &ow);
   EXPECT_EQ(oh, 3);
   EXPECT_EQ(p.height, 0);
   EXPECT_EQ(p.height_offset, 1);
   // SAME, even filter 4 stride 1 over 5: total 3 -> 1 before, 2 after.
-  p = util::ComputePadding2D(model::Padding::kSame, 1, 1, 1, 1, 5, 5, 4, 4, &oh, &ow);
+  p = ComputePaddingHeightWidth(1, 1, 1, 1, 5, 5, 4, 4, model::Padding::kSame, &oh, &ow);
   EXPECT_EQ(oh, 5);
   EXPECT_EQ(p.height, 1);
   EXPECT_EQ(p.height_offset, 1);
   // VALID never pads.
-  p = util::ComputePadding2D(model::Padding::kValid, 2, 2, 1, 1, 8, 7, 2, 3, &oh, &ow);
+  p = ComputePaddingHeightWidth(2, 2, 1, 1, 8, 7, 2, 3, model::Padding::kValid, &oh, &ow);
   EXPECT_EQ(oh, 4);
   EXPECT_EQ(ow, 3);
   EXPECT_EQ(p.height, 0);
   EXPECT_EQ(p.width, 0);
   // Stride 0 gives output size 0 (TFLM's error signal).
-  EXPECT_EQ(util::ComputeOutputSize(model::Padding::kSame, 5, 3, 0), 0);
+  EXPECT_EQ(ComputeOutSize(model::Padding::kSame, 5, 3, 0, 1), 0);
 }
 
 TEST(PoolingMath, QuantizedActivationRange) {
+  constexpr model::TensorType kInt8 = model::TensorType::kInt8;
   int32_t lo = 0, hi = 0;
-  util::QuantizedActivationRange(model::Activation::kRelu6, 0.05f, -3, -128, 127, &lo, &hi);
+  ASSERT_TRUE(
+      QuantizedActivationRange(model::Activation::kRelu6, kInt8, 0.05f, -3, &lo, &hi).ok());
   EXPECT_EQ(lo, -3);
   EXPECT_EQ(hi, 117);  // -3 + round(6 / 0.05)
-  util::QuantizedActivationRange(model::Activation::kRelu, 0.05f, -3, -128, 127, &lo, &hi);
+  ASSERT_TRUE(
+      QuantizedActivationRange(model::Activation::kRelu, kInt8, 0.05f, -3, &lo, &hi).ok());
   EXPECT_EQ(lo, -3);
   EXPECT_EQ(hi, 127);
-  util::QuantizedActivationRange(model::Activation::kReluN1To1, 0.02f, 10, -128, 127, &lo,
-                                 &hi);
+  ASSERT_TRUE(
+      QuantizedActivationRange(model::Activation::kReluN1To1, kInt8, 0.02f, 10, &lo, &hi).ok());
   EXPECT_EQ(lo, -40);
   EXPECT_EQ(hi, 60);
-  util::QuantizedActivationRange(model::Activation::kRelu6, 0.01f, 0, -128, 127, &lo, &hi);
+  ASSERT_TRUE(
+      QuantizedActivationRange(model::Activation::kRelu6, kInt8, 0.01f, 0, &lo, &hi).ok());
   EXPECT_EQ(hi, 127);  // 600 clamps to the type
-  util::QuantizedActivationRange(model::Activation::kTanh, 0.01f, 0, -128, 127, &lo, &hi);
+  ASSERT_TRUE(
+      QuantizedActivationRange(model::Activation::kTanh, kInt8, 0.01f, 0, &lo, &hi).ok());
   EXPECT_EQ(lo, -128);
   EXPECT_EQ(hi, 127);
   float flo = 0, fhi = 0;
-  util::FloatActivationRange(model::Activation::kRelu6, &flo, &fhi);
+  FloatActivationRange(model::Activation::kRelu6, &flo, &fhi);
   EXPECT_EQ(flo, 0.0f);
   EXPECT_EQ(fhi, 6.0f);
-  util::FloatActivationRange(model::Activation::kNone, &flo, &fhi);
+  FloatActivationRange(model::Activation::kNone, &flo, &fhi);
   EXPECT_EQ(flo, std::numeric_limits<float>::lowest());
 }
 
@@ -447,9 +454,9 @@ void RunPool(const golden::Case& c) {
   const model::Padding padding = c.padding == 0 ? model::Padding::kSame : model::Padding::kValid;
   const model::Activation activation = static_cast<model::Activation>(c.activation);
   int32_t oh = 0, ow = 0;
-  const util::Padding2D pad =
-      util::ComputePadding2D(padding, c.stride_h, c.stride_w, 1, 1, c.in_shape[1],
-                             c.in_shape[2], c.filter_h, c.filter_w, &oh, &ow);
+  const PaddingValues pad =
+      ComputePaddingHeightWidth(c.stride_h, c.stride_w, 1, 1, c.in_shape[1],
+                             c.in_shape[2], c.filter_h, c.filter_w, padding, &oh, &ow);
   ASSERT_EQ(oh, c.out_shape[1]);
   ASSERT_EQ(ow, c.out_shape[2]);
   const PoolGeometry g =
@@ -459,7 +466,7 @@ void RunPool(const golden::Case& c) {
   const bool average = c.pool_op == 0;
   if (c.in_type == golden::kFloat32) {
     float lo = 0, hi = 0;
-    util::FloatActivationRange(activation, &lo, &hi);
+    FloatActivationRange(activation, &lo, &hi);
     auto out = Buffer<float>(c.out_count);
     const float* in = static_cast<const float*>(c.input);
     if (average) {
@@ -471,8 +478,9 @@ void RunPool(const golden::Case& c) {
   } else {
     const bool int8 = c.in_type == golden::kInt8;
     int32_t lo = 0, hi = 0;
-    util::QuantizedActivationRange(activation, c.out_scale, c.out_zero_point,
-                                   int8 ? -128 : -32768, int8 ? 127 : 32767, &lo, &hi);
+    const model::TensorType type = int8 ? model::TensorType::kInt8 : model::TensorType::kInt16;
+    ASSERT_TRUE(
+        QuantizedActivationRange(activation, type, c.out_scale, c.out_zero_point, &lo, &hi).ok());
     if (int8) {
       auto out = Buffer<int8_t>(c.out_count);
       const int8_t* in = static_cast<const int8_t*>(c.input);

@@ -6,6 +6,8 @@
 #include <limits>
 
 #include "tflm_arena/runtime/kernel_api.h"
+#include "tflm_arena/runtime/kernels/activation.h"
+#include "tflm_arena/runtime/kernels/padding.h"
 #include "tflm_arena/runtime/kernels/pooling_util.h"
 #include "tflm_arena/runtime/kernels/registrations.h"
 
@@ -49,17 +51,17 @@ Status PoolPrepareNamed(KernelContext& context, Node& node, const char* op) {
 
   auto* data = static_cast<PoolingOpData*>(node.user_data);
   int32_t out_h = 0, out_w = 0;
-  const kernels_b_util::Padding2D pad = kernels_b_util::ComputePadding2D(
-      options.padding, options.stride_h, options.stride_w, 1, 1, in.shape[1], in.shape[2],
-      options.filter_h, options.filter_w, &out_h, &out_w);
+  const PaddingValues pad = ComputePaddingHeightWidth(
+      options.stride_h, options.stride_w, 1, 1, in.shape[1], in.shape[2], options.filter_h,
+      options.filter_w, options.padding, &out_h, &out_w);
   data->padding_width = pad.width;
   data->padding_height = pad.height;
   data->padding_width_offset = pad.width_offset;
   data->padding_height_offset = pad.height_offset;
 
   if (in.type == TensorType::kFloat32) {
-    kernels_b_util::FloatActivationRange(options.activation, &data->activation_min_f32,
-                                         &data->activation_max_f32);
+    FloatActivationRange(options.activation, &data->activation_min_f32,
+                         &data->activation_max_f32);
     return Status::Ok();
   }
   const kernels_b_util::TensorQuant qin = kernels_b_util::QuantOf(in);
@@ -73,13 +75,8 @@ Status PoolPrepareNamed(KernelContext& context, Node& node, const char* op) {
                          op, static_cast<double>(qin.scale), static_cast<double>(qout.scale),
                          static_cast<int>(qin.zero_point), static_cast<int>(qout.zero_point));
   }
-  const int32_t qmin = in.type == TensorType::kInt8 ? std::numeric_limits<int8_t>::min()
-                                                    : std::numeric_limits<int16_t>::min();
-  const int32_t qmax = in.type == TensorType::kInt8 ? std::numeric_limits<int8_t>::max()
-                                                    : std::numeric_limits<int16_t>::max();
-  kernels_b_util::QuantizedActivationRange(options.activation, qout.scale, qout.zero_point, qmin,
-                                           qmax, &data->activation_min, &data->activation_max);
-  return Status::Ok();
+  return QuantizedActivationRange(options.activation, out.type, qout.scale, qout.zero_point,
+                                  &data->activation_min, &data->activation_max);
 }
 
 Status AveragePoolPrepare(KernelContext& context, Node& node) {
