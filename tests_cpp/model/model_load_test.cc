@@ -216,7 +216,7 @@ TEST(SyntheticModels, AccessorsReportEveryField) {
   testing::TSubgraph g;
   g.name = "sg";
   testing::TTensor a;
-  a.shape = {2, 3};
+  a.shape = {3, 2};  // 2 channels along quantized_dimension 1
   a.type = static_cast<int8_t>(TensorType::kInt16);
   a.name = "a";
   a.scale = {0.5f, 0.25f};

@@ -243,7 +243,9 @@ TEST(Malformed, ControlFlowOptions) {
   t.subgraphs[0].ops[0].sub_a = -1;
   ExpectRejected(Build(t), "WHILE subgraph index -1 out of range");
   t.subgraphs[0].ops[0].options = testing::TOptions::kIf;  // wrong table
-  ExpectRejected(Build(t), "WHILE without its builtin options table");
+  ExpectRejected(Build(t),
+                 "WHILE carries builtin options of type 92 (IfOptions); it "
+                 "takes WhileOptions");
   t.opcodes = {testing::Builtin(kBuiltinCallOnce)};
   t.subgraphs[0].ops[0].options = testing::TOptions::kNone;
   ExpectRejected(Build(t), "CALL_ONCE without its builtin options table");
@@ -318,6 +320,53 @@ TEST(Malformed, AliasedHugeVectorsHitTheBudget) {
   ExpectRejected(std::vector<uint8_t>(b.GetBufferPointer(),
                                       b.GetBufferPointer() + b.GetSize()),
                  "model is too complex to check");
+}
+
+}  // namespace
+}  // namespace model
+}  // namespace tflm_arena
+
+namespace tflm_arena {
+namespace model {
+namespace {
+
+// Issue 7 defect 2: a constant buffer shorter than its tensor's shape (a
+// 16-byte buffer for a [4096, 4096] weight) let kernels read past it.
+TEST(Malformed, ConstantBufferShorterThanShape) {
+  TModel t = Valid();
+  TTensor w;
+  w.shape = {4096, 4096};
+  w.type = static_cast<int8_t>(TensorType::kInt8);
+  w.name = "weights";
+  w.buffer = testing::AddConstBuffer(&t, 16);
+  t.subgraphs[0].tensors.push_back(w);
+  t.subgraphs[0].ops[0].inputs = {0, 2};
+  ExpectRejected(Build(t),
+                 "tensor 2 ('weights'): constant buffer 1 holds 16 bytes but "
+                 "the tensor's shape needs 16777216");
+  // Exactly enough (float32: 4 bytes an element) or more loads.
+  t.subgraphs[0].tensors[2].type = static_cast<int8_t>(TensorType::kFloat32);
+  t.subgraphs[0].tensors[2].shape = {2, 2};
+  testing::BuildAndLoad(t);
+  t.subgraphs[0].tensors[2].shape = {3};
+  testing::BuildAndLoad(t);
+  t.subgraphs[0].tensors[2].shape = {5};
+  ExpectRejected(Build(t), "holds 16 bytes but the tensor's shape needs 20");
+}
+
+TEST(Malformed, QuantizationArraysDisagree) {
+  TModel t = Valid();
+  t.subgraphs[0].tensors[0].shape = {1, 4};
+  t.subgraphs[0].tensors[0].scale = {0.5f, 0.5f};
+  t.subgraphs[0].tensors[0].zero_point = {0, 0, 0};
+  ExpectRejected(Build(t), "2 quantization scales but 3 zero points");
+  t.subgraphs[0].tensors[0].zero_point = {0, 0};
+  t.subgraphs[0].tensors[0].quantized_dimension = 1;
+  ExpectRejected(Build(t),
+                 "2 per-channel quantization parameters but dimension 1 has 4 "
+                 "channels");
+  t.subgraphs[0].tensors[0].shape = {1, 2};
+  testing::BuildAndLoad(t);
 }
 
 }  // namespace

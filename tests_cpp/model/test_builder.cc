@@ -99,6 +99,8 @@ std::vector<uint8_t> Build(const TModel& m,
     Offset<flatbuffers::Vector<uint8_t>> data = 0;
     if (!buf.data.empty()) {
       b.ForceVectorAlignment(buf.data.size(), 1, 16);
+      // 4 bytes after the data (the builder writes back to front) shift it.
+      if (buf.misalign_by_4) b.PushElement<uint32_t>(0);
       data = b.CreateVector(buf.data);
     }
     buffers.push_back(fb::CreateBuffer(b, data, buf.offset, buf.size));

@@ -56,6 +56,9 @@ struct TOpCode {
 
 struct TBuffer {
   std::vector<uint8_t> data;
+  // Place the data 4 bytes past a 16-byte boundary (as some converters
+  // place int64 biases), instead of the schema's force_align 16.
+  bool misalign_by_4 = false;
   uint64_t offset = 0;
   uint64_t size = 0;
 };

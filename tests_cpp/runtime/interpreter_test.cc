@@ -103,8 +103,8 @@ TEST_F(InterpreterTest, MissingKernelIsNamed) {
   Status s = it.AllocateTensors();
   EXPECT_EQ(s.code(), StatusCode::kUnimplemented);
   EXPECT_STREQ(s.message(),
-               "operator 1 (SVDF, subgraph 0): no kernel registered for this "
-               "operator (builtin code 27)");
+               "no kernel for 1 operator type: SVDF (operator 1 of subgraph "
+               "0, 2 uses)");
   // Reported before any allocation, even with no arena at all.
   Interpreter empty(l.model, r.resolver, nullptr, 0);
   EXPECT_EQ(empty.AllocateTensors().code(), StatusCode::kUnimplemented);
@@ -126,8 +126,8 @@ TEST_F(InterpreterTest, CustomOperatorIsNotSupported) {
   Status s = it.AllocateTensors();
   EXPECT_EQ(s.code(), StatusCode::kUnimplemented);
   EXPECT_STREQ(s.message(),
-               "operator 1 (CUSTOM, subgraph 0): custom operator 'MyOp' is not "
-               "supported");
+               "no kernel for 1 operator type: custom 'MyOp' (operator 1 of "
+               "subgraph 0)");
 }
 
 TEST_F(InterpreterTest, InvokeAllocatesFirst) {
@@ -181,8 +181,8 @@ TEST_F(InterpreterTest, KernelErrorsNameTheOperator) {
     Status s = it.AllocateTensors();
     EXPECT_EQ(s.code(), StatusCode::kInternal);
     EXPECT_STREQ(s.message(),
-                 "operator 1 (SOFTMAX, subgraph 0) failed to prepare: test "
-                 "kernel: prepare failed on purpose");
+                 "test kernel: prepare failed on purpose; operator 1 (SOFTMAX, "
+                 "subgraph 0) failed to prepare");
   }
   {
     Config().fail_prepare = false;
@@ -190,8 +190,8 @@ TEST_F(InterpreterTest, KernelErrorsNameTheOperator) {
     ASSERT_TRUE(it.AllocateTensors().ok());
     Status s = it.Invoke();
     EXPECT_STREQ(s.message(),
-                 "operator 1 (SOFTMAX, subgraph 0) failed to invoke: test "
-                 "kernel: invoke failed on purpose");
+                 "test kernel: invoke failed on purpose; operator 1 (SOFTMAX, "
+                 "subgraph 0) failed to invoke");
     EXPECT_TRUE(it.allocated());  // invoke errors are not sticky
   }
 }

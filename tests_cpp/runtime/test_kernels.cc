@@ -14,11 +14,7 @@ using runtime::Node;
 constexpr int kMaxProbeScratch = 16;
 
 size_t Bytes(const EvalTensor* t) {
-  return static_cast<size_t>(t->num_elements()) *
-         (t->type == model::TensorType::kFloat32 ||
-                  t->type == model::TensorType::kInt32
-              ? 4
-              : t->type == model::TensorType::kInt16 ? 2 : 1);
+  return static_cast<size_t>(t->num_elements()) * model::ElementByteSize(t->type);
 }
 
 Status Fail(const char* what) {

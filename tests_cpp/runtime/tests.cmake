@@ -14,6 +14,7 @@ tflm_arena_add_test(runtime_tests
     ${CMAKE_CURRENT_LIST_DIR}/preallocation_test.cc
     ${CMAKE_CURRENT_LIST_DIR}/recording_test.cc
     ${CMAKE_CURRENT_LIST_DIR}/arena_size_test.cc
+    ${CMAKE_CURRENT_LIST_DIR}/untrusted_model_test.cc
   LIBS tflm_arena_runtime_host tflm_arena_plan)
 target_include_directories(runtime_tests PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/../model)

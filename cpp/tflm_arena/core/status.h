@@ -1,4 +1,6 @@
 // Status: an error code plus a fixed-size message, returned by value.
+// Context added on the way up goes AFTER the root cause ("cause; context"),
+// so a message cut at the buffer's end still says what went wrong.
 // Runtime code cannot throw or allocate, so errors travel as values end to end;
 // the Python layer turns them into exceptions with the message intact.
 #ifndef TFLM_ARENA_CORE_STATUS_H_
@@ -21,9 +23,15 @@ enum class StatusCode : uint8_t {
 
 const char* StatusCodeName(StatusCode code);
 
+// Message buffer size. A device build keeps the default; host builds (CMake
+// sets 1024) have room for a whole chain of context, so nothing is cut.
+#ifndef TFLM_ARENA_STATUS_MESSAGE_BYTES
+#define TFLM_ARENA_STATUS_MESSAGE_BYTES 240
+#endif
+
 class Status {
  public:
-  static constexpr size_t kMaxMessage = 240;
+  static constexpr size_t kMaxMessage = TFLM_ARENA_STATUS_MESSAGE_BYTES;
 
   Status() = default;  // OK
   static Status Ok() { return Status(); }

@@ -20,7 +20,12 @@
 //     CALL_ONCE carry their options table; dims >= 0 (shape_signature
 //     >= -1); rank <= kMaxRank; element count x element size fits
 //     kMaxTensorBytes; buffers stored outside the flatbuffer (offset > 1)
-//     lie within `size`; int64 zero points are 8-byte aligned; the total
+//     lie within `size`; int64 zero points are 8-byte aligned; a constant
+//     buffer holds at least its tensor's bytes (INT4: packed); scales and
+//     zero points have equal lengths and per-channel parameters along a
+//     dimension of the shape match its extent; an operator we decode options for carries its own options
+//     type (CONV_2D: Conv2DOptions, ...) or none, and those types appear on
+//     no other operator; the total
 //     number of list entries visited stays under kMaxIndexVisits (a crafted
 //     file can alias one huge vector many times).
 //

@@ -62,8 +62,66 @@ Status CheckIndexList(const flatbuffers::Vector<int32_t>* list, size_t sg,
   return Status::Ok();
 }
 
-Status CheckTensor(const fb::Tensor* t, size_t sg, size_t ti,
-                   size_t num_buffers, Budget* budget) {
+// A constant's bytes must cover its shape: kernels read shape-many
+// elements. (Alignment is not refused here: real converters write int64
+// biases at odd offsets; the interpreter copies such constants to aligned
+// memory instead of reading them misaligned.)
+Status CheckConstantData(const fb::Model* model, const fb::Tensor* t,
+                         size_t sg, size_t ti, uint64_t elements, size_t elem) {
+  const fb::Buffer* buf = model->buffers()->Get(t->buffer());
+  const size_t inline_bytes = Size(buf->data());
+  const bool external = IsExternal(buf) && buf->size() > 0;
+  if (inline_bytes == 0 && !external) return Status::Ok();  // not a constant
+  if (elem == 0) return Status::Ok();  // string / variant: no fixed size
+  const uint64_t have = external ? buf->size() : inline_bytes;
+  const uint64_t need = elements * elem;  // checked not to overflow
+  // INT4 is stored packed, two elements a byte (the arena unpacks it).
+  const uint64_t need_packed =
+      static_cast<TensorType>(t->type()) == TensorType::kInt4 ? (elements + 1) / 2
+                                                              : need;
+  if (have < need_packed) {
+    return TFLM_ARENA_INVALID(
+        "subgraph %zu tensor %zu ('%.64s'): constant buffer %" PRIu32
+        " holds %" PRIu64 " bytes but the tensor's shape needs %" PRIu64,
+        sg, ti, CStr(t->name()), t->buffer(), have, need_packed);
+  }
+  return Status::Ok();
+}
+
+// Scales and zero points describe the same channels: equal lengths (or no
+// zero points), and per-channel parameters along a dimension of the shape
+// match its extent.
+Status CheckQuantization(const fb::Tensor* t, size_t sg, size_t ti) {
+  const auto* q = t->quantization();
+  if (q == nullptr) return Status::Ok();
+  const size_t scales = Size(q->scale());
+  const size_t zero_points = Size(q->zero_point());
+  if (zero_points != 0 && scales != 0 && zero_points != scales) {
+    return TFLM_ARENA_INVALID(
+        "subgraph %zu tensor %zu ('%.64s'): %zu quantization scales but %zu "
+        "zero points",
+        sg, ti, CStr(t->name()), scales, zero_points);
+  }
+  const size_t channels = scales > zero_points ? scales : zero_points;
+  if (channels <= 1) return Status::Ok();
+  // Real converters write biases with the FILTER's quantized_dimension
+  // (3 on a rank-1 bias), and TFLM ignores it there; so only a dimension
+  // inside the shape is held to its extent. Kernels check what they read.
+  const int32_t dim = q->quantized_dimension();
+  const size_t rank = Size(t->shape());
+  if (dim < 0 || static_cast<size_t>(dim) >= rank) return Status::Ok();
+  const int32_t extent = t->shape()->Get(static_cast<size_t>(dim));
+  if (static_cast<size_t>(extent) != channels) {
+    return TFLM_ARENA_INVALID(
+        "subgraph %zu tensor %zu ('%.64s'): %zu per-channel quantization "
+        "parameters but dimension %" PRId32 " has %" PRId32 " channels",
+        sg, ti, CStr(t->name()), channels, dim, extent);
+  }
+  return Status::Ok();
+}
+
+Status CheckTensor(const fb::Model* model, const fb::Tensor* t, size_t sg,
+                   size_t ti, size_t num_buffers, Budget* budget) {
   if (t->buffer() >= num_buffers) {
     return TFLM_ARENA_INVALID(
         "subgraph %zu tensor %zu: buffer index %" PRIu32
@@ -111,6 +169,65 @@ Status CheckTensor(const fb::Tensor* t, size_t sg, size_t ti,
     return TFLM_ARENA_INVALID(
         "subgraph %zu tensor %zu: zero_point vector is not 8-byte aligned", sg,
         ti);
+  }
+  if (q != nullptr && !budget->Charge(Size(q->scale()) + Size(zero_point))) {
+    return budget->Exceeded();
+  }
+  TFLM_ARENA_RETURN_IF_ERROR(CheckQuantization(t, sg, ti));
+  return CheckConstantData(model, t, sg, ti, elements, elem);
+}
+
+// The options table each builtin operator we decode must carry (the
+// schema's BuiltinOptions union member for that operator). A table of
+// another type would be read as the wrong struct, so it is rejected, as is
+// any of these types on an operator it does not belong to.
+struct OptionsOwner {
+  BuiltinCode code;
+  fb::BuiltinOptions type;
+};
+constexpr OptionsOwner kOptionsOwners[] = {
+    {0, fb::BuiltinOptions::AddOptions},           // ADD
+    {1, fb::BuiltinOptions::Pool2DOptions},        // AVERAGE_POOL_2D
+    {3, fb::BuiltinOptions::Conv2DOptions},        // CONV_2D
+    {4, fb::BuiltinOptions::DepthwiseConv2DOptions},  // DEPTHWISE_CONV_2D
+    {9, fb::BuiltinOptions::FullyConnectedOptions},   // FULLY_CONNECTED
+    {12, fb::BuiltinOptions::Pool2DOptions},       // L2_POOL_2D
+    {17, fb::BuiltinOptions::Pool2DOptions},       // MAX_POOL_2D
+    {22, fb::BuiltinOptions::ReshapeOptions},      // RESHAPE
+    {25, fb::BuiltinOptions::SoftmaxOptions},      // SOFTMAX
+    {118, fb::BuiltinOptions::IfOptions},          // IF
+    {119, fb::BuiltinOptions::WhileOptions},       // WHILE
+    {129, fb::BuiltinOptions::CallOnceOptions},    // CALL_ONCE
+};
+
+const char* OptionsTypeName(fb::BuiltinOptions type) {
+  const char* name = fb::EnumNameBuiltinOptions(type);
+  return name != nullptr && *name != '\0' ? name : "an options type";
+}
+
+Status CheckOptionsType(const fb::Operator* op, BuiltinCode code, size_t sg,
+                        size_t oi) {
+  const fb::BuiltinOptions type = op->builtin_options_type();
+  if (type == fb::BuiltinOptions::NONE) return Status::Ok();
+  bool type_known = false;
+  for (const OptionsOwner& owner : kOptionsOwners) {
+    if (owner.code == code) {
+      if (owner.type == type) return Status::Ok();
+      return TFLM_ARENA_INVALID(
+          "subgraph %zu operator %zu: %s carries builtin options of type %d "
+          "(%s); it takes %s",
+          sg, oi, BuiltinCodeName(code) ? BuiltinCodeName(code) : "?",
+          static_cast<int>(type), OptionsTypeName(type),
+          OptionsTypeName(owner.type));
+    }
+    type_known |= owner.type == type;
+  }
+  if (type_known) {
+    const char* name = BuiltinCodeName(code);
+    return TFLM_ARENA_INVALID(
+        "subgraph %zu operator %zu: %s carries %s, which belongs to another "
+        "operator",
+        sg, oi, name != nullptr ? name : "this operator", OptionsTypeName(type));
   }
   return Status::Ok();
 }
@@ -208,7 +325,7 @@ Status CheckSubgraph(const fb::Model* model, const fb::SubGraph* g, size_t sg,
   if (!budget->Charge(num_tensors)) return budget->Exceeded();
   for (size_t t = 0; t < num_tensors; ++t) {
     TFLM_ARENA_RETURN_IF_ERROR(
-        CheckTensor(g->tensors()->Get(t), sg, t, num_buffers, budget));
+        CheckTensor(model, g->tensors()->Get(t), sg, t, num_buffers, budget));
   }
   TFLM_ARENA_RETURN_IF_ERROR(CheckIndexList(g->inputs(), sg, nullptr, 0,
                                             "input", num_tensors, false,
@@ -237,6 +354,7 @@ Status CheckSubgraph(const fb::Model* model, const fb::SubGraph* g, size_t sg,
                                               num_tensors, false, budget));
     const BuiltinCode code =
         ResolveBuiltinCode(model->operator_codes()->Get(op->opcode_index()));
+    TFLM_ARENA_RETURN_IF_ERROR(CheckOptionsType(op, code, sg, o));
     TFLM_ARENA_RETURN_IF_ERROR(
         CheckControlFlow(op, code, sg, o, Size(model->subgraphs())));
   }

@@ -81,6 +81,7 @@ Status Interpreter::RunAllocation() {
   }
   TFLM_ARENA_RETURN_IF_ERROR(CheckKernels());
   TFLM_ARENA_RETURN_IF_ERROR(StartModelAllocation());
+  TFLM_ARENA_RETURN_IF_ERROR(CheckDataFlow());
   TFLM_ARENA_RETURN_IF_ERROR(InitNodes());
   TFLM_ARENA_RETURN_IF_ERROR(PrepareNodes());
   return FinishModelAllocation();

@@ -45,7 +45,13 @@
 //    for the persistent arena in two-arena mode). With a 16-aligned start the
 //    allocation sequence is then identical for every arena size, so
 //    required_arena_bytes() is exact: that many bytes succeed, one less fails.
-//  - A missing kernel is reported before any allocation.
+//  - A missing kernel is reported before any allocation, every missing
+//    operator type at once.
+//  - A model that would read uninitialized arena memory (an operator input
+//    or a subgraph output that nothing writes first) is refused, naming the
+//    tensor and operator; so is an offline plan that aliases live tensors.
+//  - A constant stored misaligned for its element type is copied to an
+//    aligned tail buffer (TFLM reads it misaligned).
 //  - Variable tensors of subgraphs > 0 read their own offline offsets (TFLM
 //    indexes the offline plan with the subgraph-local index, T-27).
 //
@@ -218,11 +224,15 @@ class Interpreter {
   Status CheckKernels() const;
   Status StartModelAllocation();
   Status AllocateSubgraphArrays(size_t sg);
+  Status AlignConstant(size_t sg, size_t t, const model::TensorInfo& info,
+                       EvalTensor* e);
+  Status CheckDataFlow();
   Status AllocateNodes(size_t sg);
   Status AllocateBuiltinData(size_t sg, size_t op, Node* node);
   // memory_planning.cc
   Status FinishModelAllocation();
   Status AllocateVariables(const model::OfflinePlanView* offline);
+  Status CheckOfflineAliases(Span<const model::AllocationEntry> entries) const;
   Status PlanAndCommit(Span<model::AllocationEntry> entries,
                        size_t* head_size);
   Status AddToPlanner(MemoryPlanner* planner,

@@ -32,6 +32,10 @@ struct EvalTensor {
   const int32_t* dims = nullptr;  // the model's shape vector (zero-copy)
   int32_t rank = 0;
   model::TensorType type = model::TensorType::kFloat32;
+  // Interpreter bookkeeping in what would be padding (the struct stays 24
+  // bytes on 64-bit): set while checking that no operator reads a tensor
+  // before something writes it. Kernels ignore it.
+  uint8_t written = 0;
 
   template <typename T>
   T* as() const { return reinterpret_cast<T*>(data); }
@@ -42,6 +46,9 @@ struct EvalTensor {
     return n;
   }
 };
+
+static_assert(sizeof(void*) != 8 || sizeof(EvalTensor) == 24,
+              "EvalTensor must stay TFLM's 24 bytes on 64-bit hosts");
 
 struct KernelRegistration;
 

@@ -15,6 +15,7 @@
 #include <new>
 
 #include "tflm_arena/core/align.h"
+#include "tflm_arena/model/offline_aliases.h"
 #include "tflm_arena/plan/greedy_planner.h"
 #include "tflm_arena/plan/linear_planner.h"
 #include "tflm_arena/runtime/interpreter.h"
@@ -89,6 +90,8 @@ Status Interpreter::FinishModelAllocation() {
     if (t != nullptr && t->data != nullptr) e.needs_allocating = false;
   }
 
+  if (plan != nullptr) TFLM_ARENA_RETURN_IF_ERROR(CheckOfflineAliases(span));
+
   size_t head_size = 0;
   TFLM_ARENA_RETURN_IF_ERROR(PlanAndCommit(span, &head_size));
 
@@ -104,6 +107,44 @@ Status Interpreter::FinishModelAllocation() {
                     head_size);
   }
   return Status::Ok();
+}
+
+// Offline tensors that share bytes while both are live (model/offline_aliases.h)
+// are fine for TFLM and for an NPU's custom operator, but our kernels would
+// overwrite one while another still needs it: refuse, naming both. (Models
+// with operators we cannot run never get here: CheckKernels refused them.)
+Status Interpreter::CheckOfflineAliases(Span<const AllocationEntry> entries) const {
+  struct Found {
+    bool any = false;
+    model::OfflineAlias alias;
+  } found;
+  TFLM_ARENA_RETURN_IF_ERROR(model::ForEachOfflineAlias(
+      entries,
+      [](const model::OfflineAlias& alias, void* context) {
+        auto* f = static_cast<Found*>(context);
+        f->any = true;
+        f->alias = alias;
+        return false;  // the first one is enough to refuse
+      },
+      &found));
+  if (!found.any) return Status::Ok();
+  const AllocationEntry& a = entries[found.alias.a];
+  const AllocationEntry& b = entries[found.alias.b];
+  model::TensorInfo ta, tb;
+  TFLM_ARENA_RETURN_IF_ERROR(model_.tensor(a.subgraph, a.index, &ta));
+  TFLM_ARENA_RETURN_IF_ERROR(model_.tensor(b.subgraph, b.index, &tb));
+  return Status::Error(
+      StatusCode::kInvalidArgument,
+      "offline plan aliases live tensors: tensor %u ('%.64s') of subgraph %u "
+      "and tensor %u ('%.64s') of subgraph %u share head bytes [%lld, %lld) "
+      "while both are live (steps %d..%d); the kernels that write one would "
+      "corrupt the other (rule: tensors of operators tflm_arena runs may not "
+      "alias while live)",
+      a.index, ta.name, a.subgraph, b.index, tb.name, b.subgraph,
+      static_cast<long long>(found.alias.overlap_begin),
+      static_cast<long long>(found.alias.overlap_end),
+      static_cast<int>(found.alias.first_common),
+      static_cast<int>(found.alias.last_common));
 }
 
 // Variable tensors without an offline offset live in the tail, one

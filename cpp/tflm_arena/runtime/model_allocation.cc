@@ -3,6 +3,7 @@
 // decoded options in the tail (TFLM's MicroAllocator::StartModelAllocation
 // and node setup, facts A-14..A-16).
 #include <cinttypes>
+#include <cstring>
 #include <new>
 
 #include "tflm_arena/core/align.h"
@@ -29,28 +30,16 @@ Status PlaceOptions(SingleArenaAllocator* arena, const T& value,
 
 }  // namespace
 
-// Every operator needs a kernel; checked before anything is allocated.
+// Every operator needs a kernel; checked before anything is allocated, and
+// every missing one is named at once.
 Status Interpreter::CheckKernels() const {
-  for (size_t sg = 0; sg < num_subgraphs_; ++sg) {
-    for (size_t i = 0; i < model_.num_operators(sg); ++i) {
-      model::OperatorInfo op;
-      TFLM_ARENA_RETURN_IF_ERROR(model_.op(sg, i, &op));
-      if (op.builtin_code == model::kBuiltinCustom) {
-        return Status::Error(StatusCode::kUnimplemented,
-                             "operator %zu (CUSTOM, subgraph %zu): custom "
-                             "operator '%s' is not supported",
-                             i, sg, op.custom_code);
-      }
-      if (resolver_.FindBuiltin(op.builtin_code) == nullptr) {
-        return Status::Error(StatusCode::kUnimplemented,
-                             "operator %zu (%s, subgraph %zu): no kernel "
-                             "registered for this operator (builtin code %" PRId32
-                             ")",
-                             i, OpName(op.builtin_code), sg, op.builtin_code);
-      }
-    }
-  }
-  return Status::Ok();
+  return CheckKernelsFor(
+      model_,
+      [](model::BuiltinCode code, const void* resolver) {
+        return static_cast<const OpResolver*>(resolver)->FindBuiltin(code) !=
+               nullptr;
+      },
+      &resolver_);
 }
 
 Status Interpreter::StartModelAllocation() {
@@ -115,6 +104,86 @@ Status Interpreter::AllocateSubgraphArrays(size_t sg) {
       TFLM_ARENA_RETURN_IF_ERROR(model_.buffer(info.buffer, &buffer));
       // Kernels only read constants; the model bytes stay untouched.
       e->data = const_cast<uint8_t*>(buffer.data.data());
+      TFLM_ARENA_RETURN_IF_ERROR(AlignConstant(sg, t, info, e));
+    }
+  }
+  return Status::Ok();
+}
+
+// A constant whose bytes are not aligned for its element type (converters
+// write int64 biases at odd offsets; TFLM reads them misaligned, which is
+// undefined behaviour) is copied once into an aligned tail buffer, so no
+// kernel ever reads a misaligned element. Costs arena bytes TFLM does not
+// spend, only for such models.
+Status Interpreter::AlignConstant(size_t sg, size_t t,
+                                  const model::TensorInfo& info,
+                                  EvalTensor* e) {
+  size_t align = model::ElementByteSize(info.type);
+  if (align > 8) align = 8;
+  if (align <= 1 || reinterpret_cast<uintptr_t>(e->data) % align == 0) {
+    return Status::Ok();
+  }
+  size_t bytes = 0;
+  TFLM_ARENA_RETURN_IF_ERROR(model_.tensor_bytes(sg, t, &bytes));
+  uint8_t* p = nullptr;
+  Status s = arena_.AllocatePersistent(bytes, kArenaAlignment,
+                                       AllocationCategory::kOther, &p);
+  if (!s.ok()) {
+    return Annotate(s,
+                    "arena too small for an aligned copy of misaligned "
+                    "constant tensor %zu of subgraph %zu (%zu bytes, tail)",
+                    t, sg, bytes);
+  }
+  memcpy(p, e->data, bytes);
+  e->data = p;
+  return Status::Ok();
+}
+
+// TFLM would run a model that reads memory nothing wrote (an output no
+// operator produces, an input read before its producer runs) and return
+// whatever the arena held. Refuse it, naming the tensor and the operator.
+// Available from the start: subgraph inputs, constants, variables and
+// tensors the application preallocated.
+Status Interpreter::CheckDataFlow() {
+  for (size_t sg = 0; sg < num_subgraphs_; ++sg) {
+    EvalTensor* tensors = subgraphs_[sg].tensors;
+    const size_t n = model_.num_tensors(sg);
+    for (size_t t = 0; t < n; ++t) {
+      model::TensorInfo info;
+      TFLM_ARENA_RETURN_IF_ERROR(model_.tensor(sg, t, &info));
+      tensors[t].written =
+          tensors[t].data != nullptr || info.is_variable ? 1 : 0;
+    }
+    model::SubgraphInfo g;
+    TFLM_ARENA_RETURN_IF_ERROR(model_.subgraph(sg, &g));
+    for (int32_t t : g.inputs) tensors[t].written = 1;
+    for (size_t i = 0; i < model_.num_operators(sg); ++i) {
+      const Node& node = subgraphs_[sg].nodes[i];
+      for (int32_t t : node.inputs) {
+        if (t < 0 || tensors[t].written) continue;
+        model::TensorInfo info;
+        TFLM_ARENA_RETURN_IF_ERROR(model_.tensor(sg, static_cast<size_t>(t), &info));
+        return Status::Error(
+            StatusCode::kInvalidArgument,
+            "operator %zu (%s, subgraph %zu) reads tensor %d ('%.64s') before "
+            "any operator writes it (it is not an input, constant or "
+            "variable): its bytes would be uninitialized arena memory",
+            i, OpName(node.registration->builtin_code), sg,
+            static_cast<int>(t), info.name);
+      }
+      for (int32_t t : node.outputs) tensors[t].written = 1;
+    }
+    for (size_t k = 0; k < g.outputs.size(); ++k) {
+      const int32_t t = g.outputs[k];
+      if (tensors[t].written) continue;
+      model::TensorInfo info;
+      TFLM_ARENA_RETURN_IF_ERROR(model_.tensor(sg, static_cast<size_t>(t), &info));
+      return Status::Error(
+          StatusCode::kInvalidArgument,
+          "output %zu of subgraph %zu (tensor %d, '%.64s') is written by no "
+          "operator and is not an input, constant or variable: it would hold "
+          "uninitialized arena memory",
+          k, sg, static_cast<int>(t), info.name);
     }
   }
   return Status::Ok();

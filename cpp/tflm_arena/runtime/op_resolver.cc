@@ -1,6 +1,8 @@
 #include "tflm_arena/runtime/op_resolver.h"
 
 #include <cinttypes>
+#include <cstdarg>
+#include <cstdio>
 
 namespace tflm_arena {
 namespace runtime {
@@ -52,6 +54,92 @@ const KernelRegistration* OpResolver::FindBuiltin(model::BuiltinCode code) const
     if (slots_[i]->builtin_code == code) return slots_[i];
   }
   return nullptr;
+}
+
+}  // namespace runtime
+}  // namespace tflm_arena
+
+namespace tflm_arena {
+namespace runtime {
+namespace {
+
+// One distinct missing operator type: a builtin code, or a custom name.
+struct Missing {
+  model::BuiltinCode code;
+  const char* custom;  // "" for builtins
+  size_t subgraph;
+  size_t op;
+  size_t uses;
+};
+
+bool SameType(const Missing& m, model::BuiltinCode code, const char* custom) {
+  if (m.code != code) return false;
+  if (code != model::kBuiltinCustom) return true;
+  const char* a = m.custom;
+  const char* b = custom;
+  while (*a != '\0' && *a == *b) ++a, ++b;
+  return *a == *b;
+}
+
+// Appends printf output at *used, never past `size` (snprintf contract).
+void Append(char* out, size_t size, size_t* used, const char* format, ...)
+    __attribute__((format(printf, 4, 5)));
+void Append(char* out, size_t size, size_t* used, const char* format, ...) {
+  if (*used >= size) return;
+  va_list args;
+  va_start(args, format);
+  const int n = vsnprintf(out + *used, size - *used, format, args);
+  va_end(args);
+  if (n > 0) *used += static_cast<size_t>(n);
+  if (*used >= size) *used = size - 1;
+}
+
+}  // namespace
+
+Status CheckKernelsFor(const model::Model& model,
+                       bool (*has_kernel)(model::BuiltinCode, const void*),
+                       const void* context) {
+  constexpr size_t kMaxNamed = 16;
+  Missing missing[kMaxNamed];
+  size_t distinct = 0;
+  bool more = false;
+  for (size_t sg = 0; sg < model.num_subgraphs(); ++sg) {
+    for (size_t i = 0; i < model.num_operators(sg); ++i) {
+      model::OperatorInfo op;
+      TFLM_ARENA_RETURN_IF_ERROR(model.op(sg, i, &op));
+      const bool custom = op.builtin_code == model::kBuiltinCustom;
+      if (!custom && has_kernel(op.builtin_code, context)) continue;
+      const char* name = custom ? op.custom_code : "";
+      size_t k = 0;
+      while (k < distinct && !SameType(missing[k], op.builtin_code, name)) ++k;
+      if (k < distinct) {
+        ++missing[k].uses;
+      } else if (distinct < kMaxNamed) {
+        missing[distinct++] = Missing{op.builtin_code, name, sg, i, 1};
+      } else {
+        more = true;
+      }
+    }
+  }
+  if (distinct == 0) return Status::Ok();
+  char text[Status::kMaxMessage];
+  size_t used = 0;
+  Append(text, sizeof(text), &used, "no kernel for %zu%s operator type%s: ",
+         distinct, more ? "+" : "", distinct == 1 && !more ? "" : "s");
+  for (size_t k = 0; k < distinct; ++k) {
+    const Missing& m = missing[k];
+    if (m.code == model::kBuiltinCustom) {
+      Append(text, sizeof(text), &used, "%scustom '%.64s'", k ? ", " : "",
+             m.custom);
+    } else {
+      Append(text, sizeof(text), &used, "%s%s", k ? ", " : "", NameOf(m.code));
+    }
+    Append(text, sizeof(text), &used, " (operator %zu of subgraph %zu%s", m.op,
+           m.subgraph, m.uses > 1 ? ", " : ")");
+    if (m.uses > 1) Append(text, sizeof(text), &used, "%zu uses)", m.uses);
+  }
+  if (more) Append(text, sizeof(text), &used, ", ...");
+  return Status::Error(StatusCode::kUnimplemented, "%s", text);
 }
 
 }  // namespace runtime

@@ -24,6 +24,7 @@
 
 #include "tflm_arena/core/status.h"
 #include "tflm_arena/model/builtin_ops.h"
+#include "tflm_arena/model/model.h"
 #include "tflm_arena/runtime/kernel_api.h"
 
 namespace tflm_arena {
@@ -58,6 +59,17 @@ class OpResolver {
   size_t capacity_;
   size_t count_ = 0;
 };
+
+// kOk when `has_kernel(code, context)` holds for every builtin operator of
+// every subgraph; otherwise kUnimplemented naming EVERY distinct missing
+// operator once, with its first operator index and how many use it, e.g.
+// "no kernel for 2 operator types: SVDF (operator 1 of subgraph 0, 2 uses),
+// custom 'ethos-u' (operator 0 of subgraph 0)". Custom operators always count
+// as missing. No heap: at most 16 distinct types are named, then "...".
+Status CheckKernelsFor(const model::Model& model,
+                       bool (*has_kernel)(model::BuiltinCode code,
+                                          const void* context),
+                       const void* context);
 
 // An OpResolver with room for N kernels. Not copyable or movable (the base
 // points at the member table).

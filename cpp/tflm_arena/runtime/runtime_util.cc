@@ -15,7 +15,8 @@ Status Annotate(const Status& error, const char* format, ...) {
   va_end(args);
   const StatusCode code =
       error.ok() ? StatusCode::kInternal : error.code();  // never turn OK
-  Status out = Status::Error(code, "%s: %s", prefix, error.message());
+  // Root cause first: a message cut at the buffer's end keeps it.
+  Status out = Status::Error(code, "%s; %s", error.message(), prefix);
   out.set_needed_bytes(error.needed_bytes());
   return out;
 }

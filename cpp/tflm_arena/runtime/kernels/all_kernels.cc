@@ -31,22 +31,16 @@ Status AddKernelsForModel(const model::Model& model, OpResolver* resolver) {
       TFLM_ARENA_RETURN_IF_ERROR(model.op(s, i, &op));
       if (resolver->FindBuiltin(op.builtin_code) != nullptr) continue;
       const KernelRegistration* kernel = FindShippedKernel(op.builtin_code);
-      if (kernel == nullptr) {
-        const char* name = model::BuiltinCodeName(op.builtin_code);
-        if (op.builtin_code == model::kBuiltinCustom) {
-          return Status::Error(StatusCode::kUnimplemented,
-                               "operator %zu (subgraph %zu): custom operator '%s' is not supported",
-                               i, s, op.custom_code);
-        }
-        return Status::Error(StatusCode::kUnimplemented,
-                             "operator %zu (%s, subgraph %zu): tflm_arena has no kernel for %s yet",
-                             i, name != nullptr ? name : "unknown builtin", s,
-                             name != nullptr ? name : "this operator");
-      }
-      TFLM_ARENA_RETURN_IF_ERROR(resolver->AddBuiltin(*kernel));
+      if (kernel != nullptr) TFLM_ARENA_RETURN_IF_ERROR(resolver->AddBuiltin(*kernel));
     }
   }
-  return Status::Ok();
+  // Every operator tflm_arena cannot run, named at once.
+  return CheckKernelsFor(
+      model,
+      [](model::BuiltinCode code, const void* r) {
+        return static_cast<const OpResolver*>(r)->FindBuiltin(code) != nullptr;
+      },
+      resolver);
 }
 
 }  // namespace runtime

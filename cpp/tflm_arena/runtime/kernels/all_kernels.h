@@ -20,8 +20,8 @@ constexpr size_t kNumShippedKernels = 10;
 const KernelRegistration* FindShippedKernel(model::BuiltinCode code);
 
 // Adds to `resolver` the shipped kernel of every distinct builtin operator in
-// the model (all subgraphs), once each. Fails naming the first operator we
-// have no kernel for.
+// the model (all subgraphs), once each. Fails (kUnimplemented) naming every
+// operator type we have no kernel for (CheckKernelsFor).
 Status AddKernelsForModel(const model::Model& model, OpResolver* resolver);
 
 }  // namespace runtime
