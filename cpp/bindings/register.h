@@ -5,6 +5,7 @@
 #include <pybind11/pybind11.h>
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "tflm_arena/core/status.h"
@@ -35,8 +36,18 @@ class ModelHandle {
 
 // Raises the Python exception matching the status code (no-op when OK):
 // kInvalidArgument/kOutOfRange -> ValueError, kArenaTooSmall ->
-// ArenaTooSmallError (with .needed_bytes), anything else -> RuntimeError.
+// ArenaTooSmallError (with .needed_bytes), kUnimplemented ->
+// NotImplementedError, anything else -> RuntimeError. The message is decoded
+// as UTF-8 with replacement (it may quote names from the model).
 void ThrowIfError(const Status& status);
+// Same mapping for a message built on the host (no length limit).
+[[noreturn]] void ThrowStatus(StatusCode code, const std::string& message,
+                              size_t needed_bytes = 0);
+
+// Text from a model (names, descriptions, custom codes) is untrusted bytes:
+// decoded as UTF-8 with U+FFFD for invalid sequences, never an exception.
+pybind11::str Utf8(const char* text, size_t length);
+pybind11::str Utf8(const char* text);
 
 }  // namespace bindings
 }  // namespace tflm_arena

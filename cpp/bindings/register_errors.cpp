@@ -1,5 +1,8 @@
 #include <pybind11/pybind11.h>
 
+#include <cstring>
+#include <string>
+
 #include "register.h"
 
 namespace py = pybind11;
@@ -16,21 +19,39 @@ void RegisterErrors(py::module_& m) {
   g_arena_too_small = exc.ptr();
 }
 
-void ThrowIfError(const Status& status) {
-  if (status.ok()) return;
-  switch (status.code()) {
+py::str Utf8(const char* text, size_t length) {
+  PyObject* o = PyUnicode_DecodeUTF8(text, static_cast<Py_ssize_t>(length), "replace");
+  if (o == nullptr) throw py::error_already_set();
+  return py::reinterpret_steal<py::str>(o);
+}
+
+py::str Utf8(const char* text) { return Utf8(text, std::strlen(text)); }
+
+void ThrowStatus(StatusCode code, const std::string& message, size_t needed_bytes) {
+  PyObject* type = PyExc_RuntimeError;
+  switch (code) {
     case StatusCode::kInvalidArgument:
     case StatusCode::kOutOfRange:
-      throw py::value_error(status.message());
-    case StatusCode::kArenaTooSmall: {
-      py::object err = py::reinterpret_borrow<py::object>(g_arena_too_small)(status.message());
-      err.attr("needed_bytes") = status.needed_bytes();
-      PyErr_SetObject(g_arena_too_small, err.ptr());
-      throw py::error_already_set();
-    }
+      type = PyExc_ValueError;
+      break;
+    case StatusCode::kArenaTooSmall:
+      type = g_arena_too_small;
+      break;
+    case StatusCode::kUnimplemented:
+      type = PyExc_NotImplementedError;
+      break;
     default:
-      throw std::runtime_error(status.message());
+      break;
   }
+  py::object err = py::reinterpret_borrow<py::object>(type)(Utf8(message.data(), message.size()));
+  if (code == StatusCode::kArenaTooSmall) err.attr("needed_bytes") = needed_bytes;
+  PyErr_SetObject(type, err.ptr());
+  throw py::error_already_set();
+}
+
+void ThrowIfError(const Status& status) {
+  if (status.ok()) return;
+  ThrowStatus(status.code(), status.message(), status.needed_bytes());
 }
 
 }  // namespace bindings

@@ -7,6 +7,8 @@
 
 #include <cstring>
 #include <memory>
+#include <mutex>
+#include <new>
 #include <optional>
 #include <string>
 #include <vector>
@@ -47,11 +49,20 @@ py::dtype DtypeOf(model::TensorType t) {
   }
 }
 
+// Largest arena the binding allocates: the planner's offsets are int32 (as
+// TFLM's), so a larger arena could not be used anyway.
+constexpr size_t kMaxArenaBytes = size_t{INT32_MAX};
+
 class InterpreterHandle {
  public:
   InterpreterHandle(std::shared_ptr<ModelHandle> model, std::optional<size_t> arena_size,
                     const std::string& planner, bool keep_plan)
       : model_(std::move(model)), arena_size_(arena_size) {
+    if (arena_size && *arena_size > kMaxArenaBytes) {
+      throw py::value_error("arena_size " + std::to_string(*arena_size) +
+                            " is larger than the limit of " + std::to_string(kMaxArenaBytes) +
+                            " bytes (TFLM plans offsets as int32)");
+    }
     if (planner == "tflm_greedy") {
       options_.planner = runtime::PlannerKind::kGreedy;
     } else if (planner == "linear") {
@@ -68,6 +79,13 @@ class InterpreterHandle {
   void RegisterPreallocated(int tensor, py::array array) {
     if (interpreter_ || required_ != 0) {
       throw std::runtime_error("register_preallocated() must come before allocate_tensors()");
+    }
+    // Only plain numbers: an object array holds pointers the arena would
+    // overwrite (and Python would then dereference).
+    const char kind = array.dtype().kind();
+    if (kind != 'b' && kind != 'i' && kind != 'u' && kind != 'f' && kind != 'c') {
+      throw py::value_error("preallocated buffer must have a plain numeric or bool dtype, got " +
+                            std::string(py::str(array.dtype())));
     }
     if (!(array.flags() & py::array::c_style) || !array.writeable()) {
       throw py::value_error("preallocated buffer must be a writable, C-contiguous numpy array");
@@ -93,7 +111,13 @@ class InterpreterHandle {
     if (interpreter_) ThrowIfError(interpreter_->status());  // sticky failure
     const size_t size = arena_size_ ? *arena_size_ : RequiredBytes();
     // 16-aligned start so that `size` bytes behave exactly as planned.
-    raw_.reset(new uint8_t[size + 16]);
+    raw_.reset(new (std::nothrow) uint8_t[size + 16]);
+    if (!raw_) {
+      PyErr_SetString(PyExc_MemoryError, ("could not allocate an arena of " +
+                                          std::to_string(size) + " bytes on the host")
+                                             .c_str());
+      throw py::error_already_set();
+    }
     uint8_t* arena = reinterpret_cast<uint8_t*>((reinterpret_cast<uintptr_t>(raw_.get()) + 15) &
                                                 ~uintptr_t{15});
     arena_bytes_ = size;
@@ -104,13 +128,37 @@ class InterpreterHandle {
     }
     Status s = interpreter_->AllocateTensors();
     if (s.code() == StatusCode::kArenaTooSmall) {
-      size_t needed = RequiredBytes();
-      Status full = Status::TooSmall(
-          needed, "arena of %zu bytes is too small for this model: it needs %zu bytes (%s)", size,
-          needed, s.message());
-      ThrowIfError(full);
+      const size_t needed = RequiredBytes();
+      ThrowStatus(StatusCode::kArenaTooSmall,
+                  "arena of " + std::to_string(size) + " bytes is too small for this model: it "
+                  "needs " + std::to_string(needed) + " bytes (" + s.message() + ")",
+                  needed);
     }
     ThrowIfError(s);
+  }
+
+  // Invoke without the GIL: the arena, the interpreter and the preallocated
+  // arrays are this object's own, and the model is immutable. One invoke at
+  // a time per interpreter; a second thread gets an error, not a race.
+  void Invoke() {
+    runtime::Interpreter& it = Ready();
+    std::unique_lock<std::mutex> lock(busy_, std::try_to_lock);
+    if (!lock.owns_lock()) {
+      throw std::runtime_error("this Interpreter is already invoking in another thread; "
+                               "use one Interpreter per thread");
+    }
+    Status s;
+    {
+      py::gil_scoped_release release;
+      s = it.Invoke();
+    }
+    ThrowIfError(s);
+  }
+
+  // Constants (the model's bytes, or an aligned copy) are read-only views.
+  bool IsConstant(size_t subgraph, size_t index) const {
+    model::TensorInfo info;
+    return model_->model().tensor(subgraph, index, &info).ok() && info.has_constant_data;
   }
 
   runtime::Interpreter& Ready() {
@@ -118,10 +166,14 @@ class InterpreterHandle {
     return *interpreter_;
   }
 
-  py::array View(py::object self, EvalTensor* t) {
+  py::array View(py::object self, EvalTensor* t, bool read_only) {
     if (t == nullptr || t->data == nullptr) throw py::value_error("tensor has no data");
     std::vector<py::ssize_t> shape(t->dims, t->dims + t->rank);
-    return py::array(DtypeOf(t->type), shape, t->data, self);  // base = self
+    py::array a(DtypeOf(t->type), shape, t->data, self);  // base = self
+    // Constants are the model's bytes: writing them would change every
+    // later interpreter of the model.
+    if (read_only) a.attr("flags").attr("writeable") = false;
+    return a;
   }
 
   py::dict Allocations() {
@@ -203,6 +255,7 @@ class InterpreterHandle {
   size_t arena_bytes_ = 0;
   size_t required_ = 0;
   std::unique_ptr<runtime::Interpreter> interpreter_;
+  std::mutex busy_;
 };
 
 }  // namespace
@@ -216,7 +269,7 @@ void RegisterInterpreter(py::module_& m) {
            py::arg("array"))
       .def("required_bytes", &InterpreterHandle::RequiredBytes)
       .def("allocate_tensors", &InterpreterHandle::AllocateTensors)
-      .def("invoke", [](InterpreterHandle& h) { ThrowIfError(h.Ready().Invoke()); })
+      .def("invoke", &InterpreterHandle::Invoke)
       .def("reset", [](InterpreterHandle& h) { ThrowIfError(h.Ready().Reset()); })
       .def_property_readonly("allocated", &InterpreterHandle::allocated)
       .def_property_readonly("arena_bytes", &InterpreterHandle::arena_bytes)
@@ -234,7 +287,7 @@ void RegisterInterpreter(py::module_& m) {
         InterpreterHandle& h = self.cast<InterpreterHandle&>();
         runtime::EvalTensor* t = h.Ready().tensor(subgraph, index);
         if (t == nullptr) throw py::index_error("tensor " + std::to_string(index) + " out of range");
-        return h.View(self, t);
+        return h.View(self, t, h.IsConstant(subgraph, index));
       })
       .def("allocations", &InterpreterHandle::Allocations)
       .def("print_allocations", &InterpreterHandle::PrintAllocations)

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "register.h"
+#include "tflm_arena/model/offline_aliases.h"
 #include "tflm_arena/model/builtin_ops.h"
 #include "tflm_arena/model/lifetimes.h"
 #include "tflm_arena/model/model.h"
@@ -51,7 +52,7 @@ py::dict SubgraphDict(const model::Model& m, size_t s) {
   model::SubgraphInfo info;
   ThrowIfError(m.subgraph(s, &info));
   py::dict d;
-  d["name"] = std::string(info.name);
+  d["name"] = Utf8(info.name);
   d["num_tensors"] = info.num_tensors;
   d["num_operators"] = info.num_operators;
   d["first_tensor"] = info.first_tensor;
@@ -65,7 +66,7 @@ py::dict TensorDict(const model::Model& m, size_t s, size_t t) {
   ThrowIfError(m.tensor(s, t, &info));
   py::dict d;
   d["index"] = t;
-  d["name"] = std::string(info.name);
+  d["name"] = Utf8(info.name);
   d["type"] = std::string(model::TensorTypeName(info.type));
   d["shape"] = ToList(info.shape);
   d["shape_signature"] = info.shape_signature.empty() ? py::object(py::none())
@@ -89,10 +90,10 @@ py::dict OperatorDict(const model::Model& m, size_t s, size_t o) {
   d["index"] = o;
   const char* name = model::BuiltinCodeName(info.builtin_code);
   d["builtin_code"] = info.builtin_code;
-  d["name"] = info.builtin_code == model::kBuiltinCustom ? std::string(info.custom_code)
-              : name != nullptr                          ? std::string(name)
-                                                         : "BUILTIN_" + std::to_string(info.builtin_code);
-  d["custom_code"] = std::string(info.custom_code);
+  d["name"] = info.builtin_code == model::kBuiltinCustom ? Utf8(info.custom_code)
+              : name != nullptr                          ? py::str(name)
+                                                         : py::str("BUILTIN_" + std::to_string(info.builtin_code));
+  d["custom_code"] = Utf8(info.custom_code);
   d["version"] = info.version;
   d["inputs"] = ToList(info.inputs);
   d["outputs"] = ToList(info.outputs);
@@ -110,7 +111,7 @@ py::list Metadata(const model::Model& m) {
     ThrowIfError(m.metadata(i, &md));
     model::BufferInfo buf;
     ThrowIfError(m.buffer(md.buffer, &buf));
-    out.append(py::make_tuple(py::str(std::string(md.name, md.name_length)), md.buffer,
+    out.append(py::make_tuple(Utf8(md.name, md.name_length), md.buffer,
                               py::bytes(reinterpret_cast<const char*>(buf.data.data()),
                                         buf.data.size())));
   }
@@ -171,6 +172,36 @@ py::object OfflinePlan(const model::Model& m) {
   return std::move(out);
 }
 
+// Aliased pairs of the model's offline plan (model/offline_aliases.h, the
+// same check the interpreter refuses on), as dicts naming both tensors.
+py::list OfflinePlanAliases(const model::Model& m) {
+  std::vector<model::AllocationEntry> entries(model::AllocationInfoCount(m, 0));
+  ThrowIfError(model::ComputeModelAllocationInfo(
+      m, Span<const model::ScratchRequest>(),
+      Span<model::AllocationEntry>(entries.data(), entries.size())));
+  std::vector<model::OfflineAlias> found;
+  ThrowIfError(model::ForEachOfflineAlias(
+      Span<const model::AllocationEntry>(entries.data(), entries.size()),
+      [](const model::OfflineAlias& alias, void* context) {
+        static_cast<std::vector<model::OfflineAlias>*>(context)->push_back(alias);
+        return true;
+      },
+      &found));
+  py::list out;
+  for (const model::OfflineAlias& a : found) {
+    py::dict d;
+    const model::AllocationEntry& x = entries[a.a];
+    const model::AllocationEntry& y = entries[a.b];
+    d["subgraphs"] = py::make_tuple(x.subgraph, y.subgraph);
+    d["tensors"] = py::make_tuple(x.index, y.index);
+    d["offsets"] = py::make_tuple(x.offline_offset, y.offline_offset);
+    d["shared_bytes"] = py::make_tuple(a.overlap_begin, a.overlap_end);
+    d["steps"] = py::make_tuple(a.first_common, a.last_common);
+    out.append(d);
+  }
+  return out;
+}
+
 py::bytes WithOfflinePlan(const ModelHandle& h,
                           py::array_t<int64_t, py::array::c_style | py::array::forcecast> offsets) {
   const model::Model& m = h.model();
@@ -196,7 +227,7 @@ void RegisterModel(py::module_& m) {
       .def_property_readonly("size", [](const ModelHandle& h) { return h.bytes().size(); })
       .def_property_readonly("version", [](const ModelHandle& h) { return h.model().version(); })
       .def_property_readonly("description",
-                             [](const ModelHandle& h) { return std::string(h.model().description()); })
+                             [](const ModelHandle& h) { return Utf8(h.model().description()); })
       .def_property_readonly("num_subgraphs",
                              [](const ModelHandle& h) { return h.model().num_subgraphs(); })
       .def_property_readonly("num_buffers",
@@ -217,6 +248,7 @@ void RegisterModel(py::module_& m) {
            },
            py::arg("scratch") = std::vector<std::tuple<size_t, int32_t, int32_t>>())
       .def("offline_plan", [](const ModelHandle& h) { return OfflinePlan(h.model()); })
+      .def("offline_plan_aliases", [](const ModelHandle& h) { return OfflinePlanAliases(h.model()); })
       .def("with_offline_plan", &WithOfflinePlan, py::arg("offsets"));
 }
 

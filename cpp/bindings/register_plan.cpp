@@ -63,6 +63,12 @@ void RegisterPlan(py::module_& m) {
         },
         py::arg("sizes"), py::arg("first"), py::arg("last"), py::arg("fixed"),
         py::arg("alignment"));
+  m.def("fixed_aliases",
+        [](I64Array sizes, I32Array first, I32Array last, I64Array fixed) {
+          auto records = ToRecords(sizes, first, last, fixed);
+          return FixedAliases(Span<const UsageRecord>(records.data(), records.size()));
+        },
+        py::arg("sizes"), py::arg("first"), py::arg("last"), py::arg("fixed"));
   m.def("plan",
         [](I64Array sizes, I32Array first, I32Array last, I64Array fixed,
            const std::string& strategy) {

@@ -63,6 +63,11 @@ def _cmd_inspect(args: argparse.Namespace, out: TextIO) -> int:
         out.write(f"description: {m.description}\n")
     for name, data in m.metadata.items():
         out.write(f"metadata {name!r}: {len(data)} bytes\n")
+    for a in m.offline_plan_aliases():
+        out.write(f"offline plan alias (deliberate, as NPU compilers write them): tensors "
+                  f"{a['tensors'][0]} {a['names'][0]!r} and {a['tensors'][1]} {a['names'][1]!r} "
+                  f"share bytes [{a['shared_bytes'][0]}, {a['shared_bytes'][1]}) at steps "
+                  f"{a['steps'][0]}..{a['steps'][1]}\n")
     rec = m.usage_records()
     live = {(int(r["subgraph"]), int(r["tensor"])): r for r in rec if r["tensor"] >= 0}
     for sg in m.subgraphs:
@@ -103,7 +108,10 @@ def _cmd_write_plan(args: argparse.Namespace, out: TextIO) -> int:
         raise ValueError(f"refusing to overwrite the source model {src}; pass --overwrite")
     m = Model.load(src)
     p = m.plan(args.strategy)
-    m.with_offline_plan(p).save(dest, overwrite=args.overwrite)
+    try:
+        m.with_offline_plan(p).save(dest, overwrite=args.overwrite)
+    except FileExistsError:
+        raise ValueError(f"{dest} exists; pass --overwrite to replace it") from None
     out.write(f"wrote {dest}: {p.strategy} plan, arena {p.arena_bytes} bytes "
               f"(lower bound {p.lower_bound})\n")
     return 0

@@ -9,6 +9,9 @@ import numpy as np
 from . import _core
 from .model import Model
 
+#: Largest arena an Interpreter allocates (TFLM's planner offsets are int32).
+MAX_ARENA_BYTES = 2**31 - 1
+
 #: Planners the runtime can use (what TFLM offers on the device).
 RUNTIME_PLANNERS = ("tflm_greedy", "linear")
 
@@ -48,6 +51,9 @@ class Interpreter:
             raise ValueError(f"unknown planner {planner!r}; choose one of {', '.join(RUNTIME_PLANNERS)}")
         if arena_size is not None and (int(arena_size) != arena_size or arena_size < 0):
             raise ValueError(f"arena_size must be a non-negative integer or None, got {arena_size!r}")
+        if arena_size is not None and arena_size > MAX_ARENA_BYTES:
+            raise ValueError(f"arena_size {arena_size} is larger than the limit of "
+                             f"{MAX_ARENA_BYTES} bytes (TFLM plans offsets as int32)")
         self.model = model
         self._planner = planner
         self._keep_plan = keep_plan
@@ -64,8 +70,32 @@ class Interpreter:
         :meth:`allocate_tensors` (or here for the array checks)."""
         if not isinstance(array, np.ndarray):
             raise ValueError("preallocated buffer must be a numpy array")
+        self._check_shared_memory(int(tensor_index), array)
         self._h.register_preallocated(int(tensor_index), array)
         self._pre.append((int(tensor_index), array))
+
+    def _lifetime(self, tensor_index: int) -> Optional[Tuple[int, int]]:
+        rec = self.model.usage_records()
+        hit = rec[(rec["subgraph"] == 0) & (rec["tensor"] == tensor_index)]
+        return (int(hit["first"][0]), int(hit["last"][0])) if len(hit) else None
+
+    def _check_shared_memory(self, tensor_index: int, array: np.ndarray) -> None:
+        """One application buffer may serve two tensors only if they are
+        never live at the same step (as the planner would reuse memory)."""
+        if array.dtype.kind not in "biufc":  # the binding says why
+            return
+        lo = array.__array_interface__["data"][0]
+        hi = lo + array.nbytes
+        for other_index, other in self._pre:
+            olo = other.__array_interface__["data"][0]
+            if not (lo < olo + other.nbytes and olo < hi) or other_index == tensor_index:
+                continue
+            a, b = self._lifetime(tensor_index), self._lifetime(other_index)
+            if a is None or b is None or (a[0] <= b[1] and b[0] <= a[1]):
+                raise ValueError(
+                    f"preallocated buffers of tensors {other_index} and {tensor_index} share "
+                    f"memory while both tensors are live (steps {b} and {a}); give each its "
+                    "own array")
 
     def required_arena_size(self) -> int:
         """The exact arena bytes this model needs (16-aligned arena start)."""
@@ -81,6 +111,11 @@ class Interpreter:
 
     # --- running --------------------------------------------------------
     def invoke(self) -> None:
+        """Runs the model. The GIL is released while the kernels run, so other
+        Python threads (and other Interpreters) proceed in parallel; one
+        Interpreter runs one invoke at a time (a concurrent call from another
+        thread raises RuntimeError). Do not touch this interpreter's tensor
+        views from another thread while it invokes."""
         self._h.invoke()
 
     def reset(self) -> None:

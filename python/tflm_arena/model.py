@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,6 +25,10 @@ MODEL_RECORD_DTYPE = np.dtype(
 )
 
 PathLike = Union[str, "os.PathLike[str]"]
+
+#: Largest file Model.load reads by default (TFLite flatbuffers address
+#: their tables within 2 GiB).
+MAX_MODEL_BYTES = 2**31
 
 
 @dataclass(frozen=True)
@@ -102,12 +107,24 @@ class Model:
 
     # --- construction -------------------------------------------------
     @classmethod
-    def load(cls, path: PathLike) -> "Model":
+    def load(cls, path: PathLike, *, max_bytes: int = MAX_MODEL_BYTES) -> "Model":
+        """Reads and verifies a .tflite file. Only regular files of at most
+        ``max_bytes`` are read (a device such as /dev/zero, a pipe or a
+        larger file raises ValueError instead of filling memory)."""
         p = Path(path)
         try:
-            data = p.read_bytes()
+            with open(p, "rb") as f:
+                st = os.fstat(f.fileno())
+                if not stat.S_ISREG(st.st_mode):
+                    raise ValueError(f"cannot read model {p}: not a regular file")
+                if st.st_size > max_bytes:
+                    raise ValueError(f"cannot read model {p}: {st.st_size} bytes is more than "
+                                     f"the limit of {max_bytes} bytes (max_bytes=)")
+                data = f.read(max_bytes + 1)
         except OSError as e:
             raise ValueError(f"cannot read model {p}: {e.strerror}") from e
+        if len(data) > max_bytes:  # grew while we read it
+            raise ValueError(f"cannot read model {p}: more than {max_bytes} bytes")
         return cls(data, path=p)
 
     @classmethod
@@ -196,11 +213,12 @@ class Model:
         tensor of all subgraphs (-1 = planned online), or None if absent.
 
         Stricter than TFLM (which checks only the count): raises ValueError
-        for a wrong version, subgraph count or tensor count, offsets that are
-        negative (other than -1) or not multiples of 16, and fixed tensors
-        that are live at the same step and overlap in memory. Tensors may
-        share an offset when their lifetimes are disjoint (as NPU compilers
-        write them).
+        for a wrong version, subgraph count or tensor count, and offsets that
+        are negative (other than -1) or not multiples of 16. Tensors that
+        share bytes while live are deliberate aliases (NPU compilers such as
+        Vela write them): they are accepted here and listed by
+        :meth:`offline_plan_aliases`; the :class:`Interpreter` refuses to run
+        kernels on them.
         """
         offsets = self._handle.offline_plan()
         if offsets is not None:
@@ -210,6 +228,18 @@ class Model:
             except ValueError as e:
                 raise ValueError(f"OfflineMemoryAllocation metadata: {self._name_buffers(e, rec)}") from None
         return offsets
+
+    def offline_plan_aliases(self) -> list:
+        """Pairs of offline-planned tensors that share arena bytes while both
+        are live, one dict each: ``subgraphs``, ``tensors``, ``names``,
+        ``offsets``, ``shared_bytes`` [begin, end) and ``steps`` (first, last
+        common step). Empty without an offline plan or aliases."""
+        out = []
+        for d in self._handle.offline_plan_aliases():
+            (sa, sb), (ta, tb) = d["subgraphs"], d["tensors"]
+            d["names"] = (self.subgraphs[sa].tensors[ta].name, self.subgraphs[sb].tensors[tb].name)
+            out.append(d)
+        return out
 
     def _name_buffers(self, err: Exception, rec: np.ndarray) -> str:
         """Appends which tensors the planner buffers named in ``err`` are."""
@@ -255,24 +285,44 @@ class Model:
         return new
 
     def save(self, path: PathLike, *, overwrite: bool = False) -> Path:
-        """Writes the model atomically (temp file in the same folder, then
-        rename). Refuses to replace an existing file unless ``overwrite``."""
+        """Writes the model atomically: a temp file in the destination's
+        folder, fsynced, then linked or renamed into place, so a reader sees
+        the old file or the whole new one. Without ``overwrite`` an existing
+        destination (even a dangling symlink) is never replaced, and the
+        check cannot race (the final step is an exclusive link). A new file
+        gets the usual mode (0666 less the umask); an overwritten file keeps
+        its mode."""
         dest = Path(path)
-        if dest.exists() and not overwrite:
+        if os.path.lexists(dest) and not overwrite:
             raise FileExistsError(f"{dest} exists; pass overwrite=True to replace it")
-        fd, tmp = tempfile.mkstemp(prefix=f".{dest.name}.", suffix=".tmp",
-                                   dir=str(dest.parent or Path(".")))
+        folder = dest.parent if str(dest.parent) else Path(".")
+        try:
+            mode = stat.S_IMODE(os.stat(dest).st_mode)
+        except OSError:
+            mode = 0o666 & ~_umask()
+        try:
+            fd, tmp = tempfile.mkstemp(prefix=f".{dest.name}.", suffix=".tmp", dir=str(folder))
+        except OSError as e:
+            raise OSError(e.errno, f"cannot write {dest}: {e.strerror}") from None
         try:
             with os.fdopen(fd, "wb") as f:
                 f.write(self._data)
                 f.flush()
+                os.fchmod(f.fileno(), mode)
                 os.fsync(f.fileno())
-            os.replace(tmp, dest)
-        except BaseException:
-            try:
+            if overwrite:
+                os.replace(tmp, dest)
+            else:
+                os.link(tmp, dest)  # fails if dest appeared meanwhile
                 os.unlink(tmp)
-            except OSError:
-                pass
+        except FileExistsError:
+            _remove_quietly(tmp)
+            raise FileExistsError(f"{dest} exists; pass overwrite=True to replace it") from None
+        except OSError as e:
+            _remove_quietly(tmp)
+            raise OSError(e.errno, f"cannot write {dest}: {e.strerror}") from None
+        except BaseException:
+            _remove_quietly(tmp)
             raise
         return dest
 
@@ -280,3 +330,17 @@ class Model:
         where = f" {self.path}" if self.path else ""
         return (f"<Model{where}: {self._handle.num_subgraphs} subgraph(s), "
                 f"{self._handle.total_tensors} tensors, {len(self._data)} bytes>")
+
+
+def _umask() -> int:
+    """The process umask (read by setting and restoring it)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def _remove_quietly(path: str) -> None:
+    try:
+        os.unlink(path)
+    except OSError:
+        pass

@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "tflm_arena/core/span.h"
@@ -25,9 +26,15 @@ struct PlanResult {
 
 // records_validation.cc. Checks each record (size >= 0, first_step <=
 // last_step, fixed_offset == -1 or >= 0 and a multiple of `alignment` when
-// alignment > 0) and that fixed buffers live at a common step do not share
-// bytes. Example message: "buffer 3: size -5 is negative".
+// alignment > 0). Fixed buffers may share bytes while live (deliberate
+// aliases, as NPU compilers write them and TFLM accepts): see FixedAliases.
+// Example message: "buffer 3: size -5 is negative".
 Status ValidateRecords(Span<const UsageRecord> records, int64_t alignment = 0);
+
+// fixed_aliases.cc. Every pair (a < b) of fixed buffers that are live at a
+// common step and share bytes, in order. O(F log F + F x L) for F fixed
+// buffers with at most L live at once. Records must pass ValidateRecords.
+std::vector<std::pair<size_t, size_t>> FixedAliases(Span<const UsageRecord> records);
 
 // lower_bound.cc. Max over steps of the total size of the buffers live at
 // that step (fixed ones included): no plan can use less. O(n log n).
@@ -39,7 +46,7 @@ int64_t LowerBound(Span<const UsageRecord> records);
 // and size for every input it accepts, but fast on large inputs. Accepts what
 // GreedyPlanner accepts: sizes, fixed offsets and the worst-case end (largest
 // fixed end + sum of planner-placed sizes) must fit in int32. Fixed buffers
-// may overlap each other, as in TFLM (ValidateRecords rejects that).
+// may overlap each other, as in TFLM.
 Status PlanTflmGreedy(Span<const UsageRecord> records, PlanResult* out);
 
 // greedy_runtime_host.cc. Runs GreedyPlanner itself (O(n^2)) on a
@@ -54,7 +61,10 @@ Status PlanLinear(Span<const UsageRecord> records, PlanResult* out);
 // plan_validation.cc. Checks a plan: one offset per record; offsets >= 0;
 // offset + size <= arena_bytes; fixed offsets kept; no two buffers live at a
 // common step share bytes of [offset, offset + size) (zero-size buffers never
-// overlap). Messages name the buffers. O(n log n) sweep over time.
+// overlap), except two FIXED buffers (the caller's deliberate aliases, see
+// FixedAliases): a planner-placed buffer never shares bytes with anything
+// live. Messages name the buffers. O(n log n) sweep over time; with fixed
+// aliases, plus O(A x n) for the A aliased buffers.
 Status ValidatePlan(Span<const UsageRecord> records, Span<const ByteOffset> offsets,
                     int64_t arena_bytes);
 

@@ -1,6 +1,7 @@
 // ValidatePlan: cheap per-buffer checks first (each names one buffer), then
 // the pairwise memory check as an O(n log n) sweep (overlap_sweep.h), so a
 // 100k-buffer plan validates in milliseconds rather than 10^10 pair tests.
+#include <algorithm>
 #include <cstdint>
 #include <numeric>
 #include <vector>
@@ -50,7 +51,41 @@ Status ValidatePlan(Span<const UsageRecord> records, Span<const ByteOffset> offs
   }
   std::vector<size_t> all(records.size());
   std::iota(all.begin(), all.end(), size_t{0});
-  return plan_internal::FindMemoryOverlap(records, offsets, all, "buffers");
+  Status overlap = plan_internal::FindMemoryOverlap(records, offsets, all, "buffers");
+  if (overlap.ok()) return overlap;
+  // Fixed buffers may alias each other on purpose; check everything else
+  // without them, then each aliased buffer against every placed one.
+  const auto aliases = FixedAliases(records);
+  if (aliases.empty()) return overlap;
+  std::vector<bool> aliased(records.size(), false);
+  for (const auto& [a, b] : aliases) aliased[a] = aliased[b] = true;
+  std::vector<size_t> rest;
+  for (size_t i = 0; i < records.size(); ++i) {
+    if (!aliased[i]) rest.push_back(i);
+  }
+  TFLM_ARENA_RETURN_IF_ERROR(plan_internal::FindMemoryOverlap(records, offsets, rest, "buffers"));
+  for (size_t a = 0; a < records.size(); ++a) {
+    if (!aliased[a]) continue;
+    const UsageRecord& ra = records[a];
+    for (size_t b = 0; b < records.size(); ++b) {
+      const UsageRecord& rb = records[b];
+      if (rb.fixed_offset != kOnlineOffset || rb.size == 0) continue;
+      if (rb.last_step < ra.first_step || ra.last_step < rb.first_step) continue;
+      if (offsets[b] < offsets[a] + ra.size && offsets[a] < offsets[b] + rb.size) {
+        return Status::Error(StatusCode::kInvalidArgument,
+                             "buffers %zu and %zu overlap: planner-placed buffer %zu holds "
+                             "[%lld, %lld) at steps %d..%d, fixed buffer %zu holds [%lld, %lld) "
+                             "at steps %d..%d",
+                             std::min(a, b), std::max(a, b), b,
+                             static_cast<long long>(offsets[b]),
+                             static_cast<long long>(offsets[b] + rb.size), rb.first_step,
+                             rb.last_step, a, static_cast<long long>(offsets[a]),
+                             static_cast<long long>(offsets[a] + ra.size), ra.first_step,
+                             ra.last_step);
+      }
+    }
+  }
+  return Status::Ok();
 }
 
 }  // namespace tflm_arena

@@ -13,6 +13,7 @@ tflm_arena_host_library(tflm_arena_plan
     ${TFLM_ARENA_SRC}/plan/records_validation.cc
     ${TFLM_ARENA_SRC}/plan/tflm_limits.cc
     ${TFLM_ARENA_SRC}/plan/overlap_sweep.cc
+    ${TFLM_ARENA_SRC}/plan/fixed_aliases.cc
     ${TFLM_ARENA_SRC}/plan/lower_bound.cc
     ${TFLM_ARENA_SRC}/plan/interval_index.cc
     ${TFLM_ARENA_SRC}/plan/greedy_fast.cc
