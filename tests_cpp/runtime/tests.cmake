@@ -44,3 +44,13 @@ tflm_arena_add_test(kernels_b_tests
   SOURCES ${CMAKE_CURRENT_LIST_DIR}/kernels_b_test.cc
   LIBS tflm_arena_kernels_b_math)
 target_include_directories(kernels_b_tests PRIVATE ${CMAKE_CURRENT_LIST_DIR})
+
+# Hostile models against the shipped kernels: every one is rejected at
+# AllocateTensors with a clear message or runs inside its tensors (guard bytes
+# on both sides of the arena). hostile_model.cc builds one-operator models
+# with builtin options.
+tflm_arena_add_test(kernel_hostile_tests
+  SOURCES
+    ${CMAKE_CURRENT_LIST_DIR}/hostile_model.cc
+    ${CMAKE_CURRENT_LIST_DIR}/kernel_hostile_test.cc
+  LIBS tflm_arena_kernels tflm_arena_plan)

@@ -7,6 +7,7 @@
 #include <new>
 
 #include "tflm_arena/runtime/kernels/registrations.h"
+#include "tflm_arena/runtime/kernels/tensor_checks.h"
 
 namespace tflm_arena {
 namespace runtime {
@@ -34,10 +35,16 @@ Status AddPrepare(KernelContext& context, Node& node) {
   const model::AddOptions defaults;
   const model::AddOptions& options =
       node.builtin_data != nullptr ? node.options<model::AddOptions>() : defaults;
+  if (node.inputs[0] < 0 || node.inputs[1] < 0) {
+    return Status::Error(StatusCode::kInvalidArgument,
+                         "%s: input %d is omitted but both inputs are required", kOp,
+                         node.inputs[0] < 0 ? 0 : 1);
+  }
   model::TensorInfo input1, input2, output;
   TFLM_ARENA_RETURN_IF_ERROR(context.input_info(node, 0, &input1));
   TFLM_ARENA_RETURN_IF_ERROR(context.input_info(node, 1, &input2));
   TFLM_ARENA_RETURN_IF_ERROR(context.output_info(node, 0, &output));
+  TFLM_ARENA_RETURN_IF_ERROR(RequireWritableOutput(kOp, output));
   return PrepareAdd(options, input1, input2, output, static_cast<AddParams*>(node.user_data));
 }
 
@@ -49,8 +56,14 @@ Status AddInvoke(KernelContext& context, Node& node) {
   if (input1 == nullptr || input2 == nullptr || output == nullptr) {
     return Status::Error(StatusCode::kInternal, "%s: missing tensor at invoke", kOp);
   }
+  const int64_t count = SafeElementCount(output->dims, static_cast<size_t>(output->rank));
+  if (count == 0) return Status::Ok();
+  if (input1->data == nullptr || input2->data == nullptr || output->data == nullptr) {
+    return Status::Error(StatusCode::kFailedPrecondition, "%s: node not prepared", kOp);
+  }
   if (!params.requires_broadcast) {
-    const size_t n = static_cast<size_t>(output->num_elements());
+    // Prepare checked that both inputs and the output share one shape.
+    const size_t n = static_cast<size_t>(count);
     switch (output->type) {
       case model::TensorType::kFloat32:
         AddFloat(params, n, input1->as<const float>(), input2->as<const float>(),

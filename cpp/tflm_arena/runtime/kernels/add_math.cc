@@ -3,6 +3,7 @@
 #include "tflm_arena/runtime/kernels/add.h"
 #include "tflm_arena/runtime/kernels/conv_common.h"
 #include "tflm_arena/runtime/kernels/quant_util.h"
+#include "tflm_arena/runtime/kernels/tensor_checks.h"
 
 namespace tflm_arena {
 namespace runtime {
@@ -70,14 +71,6 @@ void BroadcastLoop(const BroadcastDims& d, const T* in1, const T* in2, T* out, F
       index[k] = 0;
     }
   }
-}
-
-bool SameShape(const model::TensorInfo& a, const model::TensorInfo& b) {
-  if (a.shape.size() != b.shape.size()) return false;
-  for (size_t i = 0; i < a.shape.size(); ++i) {
-    if (a.shape[i] != b.shape[i]) return false;
-  }
-  return true;
 }
 
 }  // namespace
@@ -170,23 +163,24 @@ Status PrepareAdd(const model::AddOptions& options, const model::TensorInfo& inp
                          model::TensorTypeName(input2.type), model::TensorTypeName(type));
   }
   AddParams p;
-  p.requires_broadcast = !SameShape(input1, input2);
+  p.requires_broadcast = !SameShape(input1.shape, input2.shape);
   if (p.requires_broadcast) {
     BroadcastDims unused;
     TFLM_ARENA_RETURN_IF_ERROR(
         MakeBroadcastDims(input1.shape, input2.shape, output.shape, &unused));
-  } else if (output.num_elements != input1.num_elements) {
+  } else if (!SameShape(output.shape, input1.shape)) {
+    char out_text[64], in_text[64];
     return Status::Error(StatusCode::kInvalidArgument,
-                         "%s: output '%s' has %llu elements, inputs %llu", kOp, output.name,
-                         static_cast<unsigned long long>(output.num_elements),
-                         static_cast<unsigned long long>(input1.num_elements));
+                         "%s: output '%s' shape %s differs from the inputs' %s", kOp,
+                         output.name, FormatShape(output.shape, out_text, sizeof(out_text)),
+                         FormatShape(input1.shape, in_text, sizeof(in_text)));
   }
   switch (type) {
     case TensorType::kInt8:
     case TensorType::kInt16:
-      TFLM_ARENA_RETURN_IF_ERROR(RequireQuantized(kOp, "input1", input1));
-      TFLM_ARENA_RETURN_IF_ERROR(RequireQuantized(kOp, "input2", input2));
-      TFLM_ARENA_RETURN_IF_ERROR(RequireQuantized(kOp, "output", output));
+      TFLM_ARENA_RETURN_IF_ERROR(CheckQuantization(kOp, "input1", input1));
+      TFLM_ARENA_RETURN_IF_ERROR(CheckQuantization(kOp, "input2", input2));
+      TFLM_ARENA_RETURN_IF_ERROR(CheckQuantization(kOp, "output", output));
       TFLM_ARENA_RETURN_IF_ERROR(QuantizedAddParams(
           type, TensorScale(input1), TensorZeroPoint(input1), TensorScale(input2),
           TensorZeroPoint(input2), TensorScale(output), TensorZeroPoint(output), &p));

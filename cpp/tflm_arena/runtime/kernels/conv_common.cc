@@ -1,6 +1,9 @@
 #include "tflm_arena/runtime/kernels/conv_common.h"
 
+#include <cstdint>
+
 #include "tflm_arena/runtime/kernels/quant_util.h"
+#include "tflm_arena/runtime/kernels/tensor_checks.h"
 
 namespace tflm_arena {
 namespace runtime {
@@ -30,6 +33,48 @@ Status CheckWindow(const char* op, int32_t stride_w, int32_t stride_h, int32_t d
   if (dilation_w < 1 || dilation_h < 1) {
     return Status::Error(StatusCode::kInvalidArgument,
                          "%s: dilation (w %d, h %d) must be >= 1", op, dilation_w, dilation_h);
+  }
+  return Status::Ok();
+}
+
+Status CheckConvOutputSize(const char* op, model::Padding padding, const Shape4& in,
+                           const Shape4& filter, int32_t stride_w, int32_t stride_h,
+                           int32_t dilation_w, int32_t dilation_h, const Shape4& out) {
+  const int64_t eff_h = (static_cast<int64_t>(filter.height) - 1) * dilation_h + 1;
+  const int64_t eff_w = (static_cast<int64_t>(filter.width) - 1) * dilation_w + 1;
+  if (eff_h > INT32_MAX || eff_w > INT32_MAX) {
+    return Status::Error(StatusCode::kInvalidArgument,
+                         "%s: dilated filter (%lld x %lld) does not fit int32", op,
+                         static_cast<long long>(eff_h), static_cast<long long>(eff_w));
+  }
+  const int32_t want_h = ComputeOutSize(padding, in.height, filter.height, stride_h, dilation_h);
+  const int32_t want_w = ComputeOutSize(padding, in.width, filter.width, stride_w, dilation_w);
+  if (out.height != want_h || out.width != want_w) {
+    return Status::Error(StatusCode::kInvalidArgument,
+                         "%s: output height x width %d x %d differs from the computed %d x %d "
+                         "(input %d x %d, filter %d x %d, stride %d x %d, dilation %d x %d, %s "
+                         "padding)",
+                         op, out.height, out.width, want_h, want_w, in.height, in.width,
+                         filter.height, filter.width, stride_h, stride_w, dilation_h,
+                         dilation_w, padding == model::Padding::kSame ? "SAME" : "VALID");
+  }
+  return Status::Ok();
+}
+
+Status CheckPerChannelMultipliers(const char* op, float input_scale,
+                                  Span<const float> filter_scales, float output_scale,
+                                  int32_t num_channels) {
+  const bool per_channel = filter_scales.size() > 1;
+  for (int32_t i = 0; i < num_channels; ++i) {
+    const float filter_scale = per_channel ? filter_scales[static_cast<size_t>(i)]
+                                           : filter_scales[0];
+    const double effective = static_cast<double>(input_scale) *
+                             static_cast<double>(filter_scale) /
+                             static_cast<double>(output_scale);
+    int32_t multiplier = 0;
+    int shift = 0;
+    TFLM_ARENA_RETURN_IF_ERROR(
+        CheckedQuantizeMultiplier(op, "output (per-channel)", effective, &multiplier, &shift));
   }
   return Status::Ok();
 }
@@ -146,9 +191,9 @@ Status RequireQuantizedWeighted(const char* op, const model::TensorInfo& input,
                                 const char* weights_role, const model::TensorInfo& weights,
                                 const model::TensorInfo& output, int32_t channels,
                                 int32_t expected_dimension) {
-  TFLM_ARENA_RETURN_IF_ERROR(RequireQuantized(op, "input", input));
-  TFLM_ARENA_RETURN_IF_ERROR(RequireQuantized(op, weights_role, weights));
-  TFLM_ARENA_RETURN_IF_ERROR(RequireQuantized(op, "output", output));
+  TFLM_ARENA_RETURN_IF_ERROR(CheckQuantization(op, "input", input));
+  TFLM_ARENA_RETURN_IF_ERROR(CheckQuantization(op, weights_role, weights));
+  TFLM_ARENA_RETURN_IF_ERROR(CheckQuantization(op, "output", output));
   return CheckFilterScales(op, weights, channels, expected_dimension);
 }
 

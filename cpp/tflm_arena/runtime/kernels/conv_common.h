@@ -53,10 +53,13 @@ inline int32_t WrappingAdd(int32_t a, int32_t b) {
   return static_cast<int32_t>(static_cast<uint32_t>(a) + static_cast<uint32_t>(b));
 }
 
-// acc + term with the accumulator's overflow behaviour: int32 wraps (see
-// WrappingAdd), int64 cannot overflow for any tensor we accept.
+// acc + term with the accumulator's overflow behaviour: both widths wrap
+// (an extreme INT64 bias can overflow the int64 one), as TFLM's do in
+// practice, without undefined behaviour.
 inline int32_t Accumulate(int32_t acc, int32_t term) { return WrappingAdd(acc, term); }
-inline int64_t Accumulate(int64_t acc, int64_t term) { return acc + term; }
+inline int64_t Accumulate(int64_t acc, int64_t term) {
+  return static_cast<int64_t>(static_cast<uint64_t>(acc) + static_cast<uint64_t>(term));
+}
 
 // Everything a convolution needs besides the tensors (TFLM's ConvParams /
 // DepthwiseParams, reduced to the fields the reference kernels read).
@@ -144,16 +147,34 @@ void PerChannelMultipliers(float input_scale, Span<const float> filter_scales,
 Status CheckWindow(const char* op, int32_t stride_w, int32_t stride_h, int32_t dilation_w,
                    int32_t dilation_h);
 
+// The output's spatial extents equal what the op computes from the input,
+// filter, strides, dilations and padding (ComputeOutSize), and the dilated
+// filter extents fit int32. `out` is the model's output shape.
+Status CheckConvOutputSize(const char* op, model::Padding padding, const Shape4& in,
+                           const Shape4& filter, int32_t stride_w, int32_t stride_h,
+                           int32_t dilation_w, int32_t dilation_h, const Shape4& out);
+
+// Every per-channel multiplier PerChannelMultipliers would compute is finite,
+// >= 0 and within the shifts the fixed-point helpers take
+// (CheckedQuantizeMultiplier); `filter_scales` has 1 or `num_channels` entries.
+Status CheckPerChannelMultipliers(const char* op, float input_scale,
+                                  Span<const float> filter_scales, float output_scale,
+                                  int32_t num_channels);
+
 // The window part of the CONV_2D / DEPTHWISE_CONV_2D prepares (`Options` is
 // model::ConvOptions or model::DepthwiseConvOptions): CheckWindow on the
-// options' strides and dilations, then TFLM's leading padding for `in` and
+// options' strides and dilations, CheckConvOutputSize on `out`, then TFLM's
+// leading padding for `in` and
 // `filter` (ComputePaddingHeightWidth; the computed output size is ignored,
 // the model's is used) and the strides and dilations, written to `p`.
 template <typename Options>
 Status PrepareConvWindow(const char* op, const Options& options, const Shape4& in,
-                         const Shape4& filter, ConvParams* p) {
+                         const Shape4& filter, const Shape4& out, ConvParams* p) {
   TFLM_ARENA_RETURN_IF_ERROR(CheckWindow(op, options.stride_w, options.stride_h,
                                          options.dilation_w, options.dilation_h));
+  TFLM_ARENA_RETURN_IF_ERROR(CheckConvOutputSize(op, options.padding, in, filter,
+                                                 options.stride_w, options.stride_h,
+                                                 options.dilation_w, options.dilation_h, out));
   int32_t unused_h = 0, unused_w = 0;
   const PaddingValues pad = ComputePaddingHeightWidth(
       options.stride_h, options.stride_w, options.dilation_h, options.dilation_w, in.height,
@@ -176,7 +197,9 @@ Status RequireQuantized(const char* op, const char* role, const model::TensorInf
 //   m16 = m < 0x7FFF0000 ? (m + 2^15) >> 16 : 0x7FFF,
 // then result = (x * m16 + 2^(14 - shift)) >> (15 - shift) (arithmetic
 // shift), truncated to int32. TFLite assumes shift in [-31, 7]; the shift
-// amount is clamped to [1, 62] so other values stay defined.
+// amount is clamped to [1, 62] so other values stay defined. The product and
+// the rounding term wrap in 64 bits (TFLM's int64 arithmetic overflows there
+// for extreme accumulators and wraps in practice).
 inline int32_t MultiplyByQuantizedMultiplier64(int64_t x, int32_t quantized_multiplier,
                                                int32_t shift) {
   const int64_t reduced = quantized_multiplier < 0x7FFF0000
@@ -185,7 +208,9 @@ inline int32_t MultiplyByQuantizedMultiplier64(int64_t x, int32_t quantized_mult
   int32_t total_shift = 15 - shift;
   if (total_shift < 1) total_shift = 1;
   if (total_shift > 62) total_shift = 62;
-  const int64_t rounded = x * reduced + (static_cast<int64_t>(1) << (total_shift - 1));
+  const uint64_t product = static_cast<uint64_t>(x) * static_cast<uint64_t>(reduced);
+  const int64_t rounded =
+      static_cast<int64_t>(product + (static_cast<uint64_t>(1) << (total_shift - 1)));
   return static_cast<int32_t>(rounded >> total_shift);
 }
 
@@ -224,9 +249,10 @@ Status CheckBias(const char* op, const model::TensorInfo* bias, WeightedKind kin
 Status CheckFilterScales(const char* op, const model::TensorInfo& filter, int32_t channels,
                          int32_t expected_dimension);
 
-// The quantization checks of a quantized weighted op, in order: RequireQuantized
-// on the input, the weights (named `weights_role`) and the output, then
-// CheckFilterScales on the weights.
+// The quantization checks of a quantized weighted op, in order:
+// CheckQuantization (scales finite and > 0, zero points in range, as many
+// zero points as scales) on the input, the weights (named `weights_role`)
+// and the output, then CheckFilterScales on the weights.
 Status RequireQuantizedWeighted(const char* op, const model::TensorInfo& input,
                                 const char* weights_role, const model::TensorInfo& weights,
                                 const model::TensorInfo& output, int32_t channels,

@@ -1,5 +1,7 @@
 #include "tflm_arena/runtime/kernels/conv_glue.h"
 
+#include "tflm_arena/runtime/kernels/tensor_checks.h"
+
 namespace tflm_arena {
 namespace runtime {
 
@@ -18,9 +20,16 @@ Status GetWeightedNodeInfo(const KernelContext& context, const Node& node, const
                          "%s: expected 2 or 3 inputs and 1 output, got %zu and %zu", op,
                          num_inputs, node.outputs.size());
   }
+  if (node.inputs[0] < 0 || node.inputs[1] < 0) {
+    return Status::Error(StatusCode::kInvalidArgument,
+                         "%s: input %d (%s) is omitted but required", op,
+                         node.inputs[0] < 0 ? 0 : 1,
+                         node.inputs[0] < 0 ? "input" : "weights");
+  }
   TFLM_ARENA_RETURN_IF_ERROR(context.input_info(node, 0, &info->input));
   TFLM_ARENA_RETURN_IF_ERROR(context.input_info(node, 1, &info->weights));
   TFLM_ARENA_RETURN_IF_ERROR(context.output_info(node, 0, &info->output));
+  TFLM_ARENA_RETURN_IF_ERROR(RequireWritableOutput(op, info->output));
   info->has_bias = num_inputs == 3 && node.inputs[2] >= 0;
   if (info->has_bias) TFLM_ARENA_RETURN_IF_ERROR(context.input_info(node, 2, &info->bias));
   return Status::Ok();
@@ -42,6 +51,14 @@ Status GetWeightedTensors(const KernelContext& context, const Node& node, const 
   tensors->output = context.output(node, 0);
   if (tensors->input == nullptr || tensors->weights == nullptr || tensors->output == nullptr) {
     return Status::Error(StatusCode::kInternal, "%s: missing tensor at invoke", op);
+  }
+  // A tensor with elements but no memory would be dereferenced as null.
+  const EvalTensor* all[4] = {tensors->input, tensors->weights, tensors->bias, tensors->output};
+  for (const EvalTensor* t : all) {
+    if (t != nullptr && t->data == nullptr &&
+        SafeElementCount(t->dims, static_cast<size_t>(t->rank)) > 0) {
+      return Status::Error(StatusCode::kInternal, "%s: tensor without data at invoke", op);
+    }
   }
   return Status::Ok();
 }

@@ -4,6 +4,7 @@
 #include "tflm_arena/runtime/kernels/activation.h"
 #include "tflm_arena/runtime/kernels/conv.h"
 #include "tflm_arena/runtime/kernels/quant_util.h"
+#include "tflm_arena/runtime/kernels/tensor_checks.h"
 
 namespace tflm_arena {
 namespace runtime {
@@ -28,7 +29,9 @@ Status PrepareConv(const model::ConvOptions& options, const model::TensorInfo& i
                          kOp, output.name, out.batch, out.height, out.width, out.depth, in.batch,
                          f.batch);
   }
-  if (f.depth <= 0 || in.depth % f.depth != 0 || (out.depth % (in.depth / f.depth)) != 0) {
+  // groups = in.depth / f.depth must be >= 1 (also keeps the modulo defined).
+  if (f.depth <= 0 || in.depth < f.depth || in.depth % f.depth != 0 ||
+      (out.depth % (in.depth / f.depth)) != 0) {
     return Status::Error(StatusCode::kInvalidArgument,
                          "%s: filter input depth %d does not divide input depth %d into groups "
                          "that divide the %d output channels",
@@ -36,12 +39,18 @@ Status PrepareConv(const model::ConvOptions& options, const model::TensorInfo& i
   }
   TFLM_ARENA_RETURN_IF_ERROR(CheckBias(kOp, bias, kind, out.depth));
   ConvParams p;
-  TFLM_ARENA_RETURN_IF_ERROR(PrepareConvWindow(kOp, options, in, f, &p));
+  TFLM_ARENA_RETURN_IF_ERROR(PrepareConvWindow(kOp, options, in, f, out, &p));
   if (kind != WeightedKind::kFloat32) {
     TFLM_ARENA_RETURN_IF_ERROR(
         RequireQuantizedWeighted(kOp, input, "filter", filter, output, out.depth, 0));
+    TFLM_ARENA_RETURN_IF_ERROR(CheckPerChannelMultipliers(
+        kOp, TensorScale(input), filter.scale, TensorScale(output), out.depth));
     // int16 activations are symmetric: TFLM's int16 kernel ignores both
-    // zero points.
+    // zero points, so anything but 0 would silently be misread.
+    if (kind == WeightedKind::kInt16) {
+      TFLM_ARENA_RETURN_IF_ERROR(RequireZeroPointZero(kOp, "input", input));
+      TFLM_ARENA_RETURN_IF_ERROR(RequireZeroPointZero(kOp, "output", output));
+    }
     if (kind == WeightedKind::kInt8) {
       p.input_offset = -TensorZeroPoint(input);
       p.output_offset = TensorZeroPoint(output);

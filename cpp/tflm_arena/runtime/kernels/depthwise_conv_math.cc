@@ -4,6 +4,7 @@
 #include "tflm_arena/runtime/kernels/activation.h"
 #include "tflm_arena/runtime/kernels/depthwise_conv.h"
 #include "tflm_arena/runtime/kernels/quant_util.h"
+#include "tflm_arena/runtime/kernels/tensor_checks.h"
 
 namespace tflm_arena {
 namespace runtime {
@@ -23,6 +24,13 @@ Status PrepareDepthwiseConv(const model::DepthwiseConvOptions& options,
   const bool quantized = kind == WeightedKind::kInt8;
   Shape4 in, f, out;
   TFLM_ARENA_RETURN_IF_ERROR(RequireConvShapes(kOp, input, filter, output, &in, &f, &out));
+  // The filter is [1, KH, KW, Cout]: invoke reads its batch 0 only, which
+  // must exist.
+  if (f.batch != 1) {
+    return Status::Error(StatusCode::kInvalidArgument,
+                         "%s: filter '%s' batch dimension is %d, expected 1", kOp, filter.name,
+                         f.batch);
+  }
   if (out.batch != in.batch || out.depth != f.depth) {
     return Status::Error(StatusCode::kInvalidArgument,
                          "%s: output '%s' [%d, %d, %d, %d] does not match input batch %d and "
@@ -37,16 +45,13 @@ Status PrepareDepthwiseConv(const model::DepthwiseConvOptions& options,
   }
   TFLM_ARENA_RETURN_IF_ERROR(CheckBias(kOp, bias, kind, out.depth));
   ConvParams p;
-  TFLM_ARENA_RETURN_IF_ERROR(PrepareConvWindow(kOp, options, in, f, &p));
+  TFLM_ARENA_RETURN_IF_ERROR(PrepareConvWindow(kOp, options, in, f, out, &p));
   p.depth_multiplier = out.depth / in.depth;
   if (quantized) {
     TFLM_ARENA_RETURN_IF_ERROR(
         RequireQuantizedWeighted(kOp, input, "filter", filter, output, out.depth, 3));
-    if (filter.scale.size() != filter.zero_point.size()) {
-      return Status::Error(StatusCode::kInvalidArgument,
-                           "%s: filter '%s' has %zu scales but %zu zero points", kOp,
-                           filter.name, filter.scale.size(), filter.zero_point.size());
-    }
+    TFLM_ARENA_RETURN_IF_ERROR(CheckPerChannelMultipliers(
+        kOp, TensorScale(input), filter.scale, TensorScale(output), out.depth));
     p.input_offset = -TensorZeroPoint(input);
     p.output_offset = TensorZeroPoint(output);
     TFLM_ARENA_RETURN_IF_ERROR(QuantizedActivationRange(

@@ -4,6 +4,7 @@
 #include "tflm_arena/runtime/kernel_api.h"
 #include "tflm_arena/runtime/kernels/pooling_util.h"
 #include "tflm_arena/runtime/kernels/registrations.h"
+#include "tflm_arena/runtime/kernels/tensor_checks.h"
 #include "tflm_arena/runtime/kernels/unary_glue.h"
 
 namespace tflm_arena {
@@ -23,6 +24,8 @@ Status DequantizePrepare(KernelContext& context, Node& node) {
     return Status::Error(StatusCode::kUnimplemented, "%s: input %s, output %s not supported", kOp,
                          kernels_b_util::TypeName(in.type), kernels_b_util::TypeName(out.type));
   }
+  TFLM_ARENA_RETURN_IF_ERROR(kernels_b_util::RequireSameElementCount(kOp, in, out));
+  TFLM_ARENA_RETURN_IF_ERROR(CheckQuantization(kOp, "input", in));
   const kernels_b_util::TensorQuant qin = kernels_b_util::QuantOf(in);
   const kernels_b_util::TensorQuant qout = kernels_b_util::QuantOf(out);
   auto* data = static_cast<DequantizeOpData*>(node.user_data);
@@ -35,9 +38,10 @@ Status DequantizePrepare(KernelContext& context, Node& node) {
 Status DequantizeInvoke(KernelContext& context, Node& node) {
   EvalTensor* in = nullptr;
   EvalTensor* out = nullptr;
-  TFLM_ARENA_RETURN_IF_ERROR(kernels_b_util::GetUnaryTensors(context, node, kOp, &in, &out));
+  size_t n = 0;
+  TFLM_ARENA_RETURN_IF_ERROR(
+      kernels_b_util::GetUnaryTensors(context, node, kOp, &in, &out, &n));
   const auto* data = static_cast<const DequantizeOpData*>(node.user_data);
-  const size_t n = static_cast<size_t>(in->num_elements());
   const double scale = data->input_params.scale;
   const int32_t zp = data->input_params.zero_point;
   switch (in->type) {

@@ -7,6 +7,7 @@
 #include "tflm_arena/runtime/kernels/conv_common.h"
 #include "tflm_arena/runtime/kernels/fully_connected.h"
 #include "tflm_arena/runtime/kernels/quant_util.h"
+#include "tflm_arena/runtime/kernels/tensor_checks.h"
 
 namespace tflm_arena {
 namespace runtime {
@@ -54,8 +55,19 @@ Status PrepareFullyConnected(const model::FullyConnectedOptions& options,
                          "%s: output '%s' last dimension %d differs from the weights' %d units",
                          kOp, output.name, output_depth, units);
   }
-  int64_t batches = 1;
-  for (size_t i = 0; i + 1 < out_rank; ++i) batches *= output.shape[i];
+  // Invoke reads units x accum_depth weights: the weights hold exactly that
+  // many (leading extents of 1 only).
+  if (weights.num_elements !=
+      static_cast<uint64_t>(units) * static_cast<uint64_t>(accum_depth)) {
+    return Status::Error(StatusCode::kInvalidArgument,
+                         "%s: weights '%s' have %llu elements, expected units %d x depth %d", kOp,
+                         weights.name, static_cast<unsigned long long>(weights.num_elements),
+                         units, accum_depth);
+  }
+  // batches = the output's leading extents (their product fits: the whole
+  // output's does, and a 0 extent anywhere makes both 0).
+  const int64_t batches = units == 0 ? SafeElementCount(output.shape.data(), out_rank - 1)
+                                     : static_cast<int64_t>(output.num_elements / units);
   if (batches > std::numeric_limits<int32_t>::max() ||
       static_cast<int64_t>(input.num_elements) != batches * accum_depth) {
     return Status::Error(StatusCode::kInvalidArgument,
@@ -79,6 +91,10 @@ Status PrepareFullyConnected(const model::FullyConnectedOptions& options,
   p.per_channel = weights.scale.size() > 1;
   const float input_scale = TensorScale(input);
   const float output_scale = TensorScale(output);
+  if (p.per_channel) {
+    TFLM_ARENA_RETURN_IF_ERROR(
+        CheckPerChannelMultipliers(kOp, input_scale, weights.scale, output_scale, units));
+  }
   if (!p.per_channel) {
     const float weights_scale = TensorScale(weights);
     if (bias != nullptr) {
@@ -98,8 +114,13 @@ Status PrepareFullyConnected(const model::FullyConnectedOptions& options,
       return Status::Error(StatusCode::kInvalidArgument,
                            "%s: input scale x weights scale is negative", kOp);
     }
-    FullyConnectedMultiplier(input_scale, weights_scale, output_scale, &p.output_multiplier,
-                             &p.output_shift);
+    // Same arithmetic as FullyConnectedMultiplier, checked.
+    const float product = input_scale * weights_scale;
+    int shift = 0;
+    TFLM_ARENA_RETURN_IF_ERROR(CheckedQuantizeMultiplier(
+        kOp, "output", static_cast<double>(product) / static_cast<double>(output_scale),
+        &p.output_multiplier, &shift));
+    p.output_shift = shift;
     p.weights_offset = -TensorZeroPoint(weights);
   }
   p.input_offset = -TensorZeroPoint(input);

@@ -10,6 +10,7 @@
 #include "tflm_arena/runtime/kernels/padding.h"
 #include "tflm_arena/runtime/kernels/pooling_util.h"
 #include "tflm_arena/runtime/kernels/registrations.h"
+#include "tflm_arena/runtime/kernels/tensor_checks.h"
 
 namespace tflm_arena {
 namespace runtime {
@@ -30,13 +31,20 @@ Status PoolPrepareNamed(KernelContext& context, Node& node, const char* op) {
   if (node.user_data == nullptr) {
     return Status::Error(StatusCode::kInternal, "%s: OpData not allocated", op);
   }
-  if (node.inputs.size() < 1 || node.outputs.size() < 1) {
-    return Status::Error(StatusCode::kInvalidArgument, "%s: needs 1 input and 1 output", op);
+  if (node.inputs.size() != 1 || node.outputs.size() != 1) {
+    return Status::Error(StatusCode::kInvalidArgument,
+                         "%s: needs exactly 1 input and 1 output, got %zu and %zu", op,
+                         node.inputs.size(), node.outputs.size());
+  }
+  if (node.inputs[0] < 0) {
+    return Status::Error(StatusCode::kInvalidArgument, "%s: input 0 is omitted but required",
+                         op);
   }
   const model::PoolOptions& options = node.options<model::PoolOptions>();
   model::TensorInfo in, out;
   TFLM_ARENA_RETURN_IF_ERROR(context.input_info(node, 0, &in));
   TFLM_ARENA_RETURN_IF_ERROR(context.output_info(node, 0, &out));
+  TFLM_ARENA_RETURN_IF_ERROR(RequireWritableOutput(op, out));
   if (in.shape.size() != 4 || out.shape.size() != 4) {
     return Status::Error(StatusCode::kInvalidArgument,
                          "%s: input and output must be 4-D (NHWC), got ranks %zu and %zu", op,
@@ -48,12 +56,28 @@ Status PoolPrepareNamed(KernelContext& context, Node& node, const char* op) {
     return Status::Error(StatusCode::kUnimplemented, "%s: input %s, output %s not supported", op,
                          kernels_b_util::TypeName(in.type), kernels_b_util::TypeName(out.type));
   }
+  if (options.filter_w < 1 || options.filter_h < 1 || options.stride_w < 1 ||
+      options.stride_h < 1) {
+    return Status::Error(StatusCode::kInvalidArgument,
+                         "%s: filter (w %d, h %d) and stride (w %d, h %d) must be >= 1", op,
+                         options.filter_w, options.filter_h, options.stride_w, options.stride_h);
+  }
 
   auto* data = static_cast<PoolingOpData*>(node.user_data);
   int32_t out_h = 0, out_w = 0;
   const PaddingValues pad = ComputePaddingHeightWidth(
       options.stride_h, options.stride_w, 1, 1, in.shape[1], in.shape[2], options.filter_h,
       options.filter_w, options.padding, &out_h, &out_w);
+  // Invoke writes every (batch, y, x, channel) of the output: its shape must
+  // be the one the op computes (a lying shape is rejected, not written).
+  const int32_t expected[4] = {in.shape[0], out_h, out_w, in.shape[3]};
+  if (!SameShape(out.shape, Span<const int32_t>(expected, 4))) {
+    char got[64], want[64];
+    return Status::Error(StatusCode::kInvalidArgument,
+                         "%s: output shape %s differs from the computed %s", op,
+                         FormatShape(out.shape, got, sizeof(got)),
+                         FormatShape(Span<const int32_t>(expected, 4), want, sizeof(want)));
+  }
   data->padding_width = pad.width;
   data->padding_height = pad.height;
   data->padding_width_offset = pad.width_offset;
@@ -64,6 +88,8 @@ Status PoolPrepareNamed(KernelContext& context, Node& node, const char* op) {
                          &data->activation_max_f32);
     return Status::Ok();
   }
+  TFLM_ARENA_RETURN_IF_ERROR(CheckQuantization(op, "input", in));
+  TFLM_ARENA_RETURN_IF_ERROR(CheckQuantization(op, "output", out));
   const kernels_b_util::TensorQuant qin = kernels_b_util::QuantOf(in);
   const kernels_b_util::TensorQuant qout = kernels_b_util::QuantOf(out);
   const double scale_diff =

@@ -63,9 +63,13 @@ void MaxPoolInt8(const PoolGeometry& g, int32_t act_min, int32_t act_max, const 
 void MaxPoolInt16(const PoolGeometry& g, int32_t act_min, int32_t act_max,
                   const int16_t* input, int16_t* output);
 
-// The integer average's rounding: sum / count to nearest, ties away from 0.
+// The integer average's rounding: sum / count to nearest, ties away from 0
+// (count > 0). The +/- count / 2 wraps as TFLM's int32 arithmetic does in
+// practice, without undefined behaviour.
 inline int32_t RoundedAverage(int32_t sum, int32_t count) {
-  return sum > 0 ? (sum + count / 2) / count : (sum - count / 2) / count;
+  const uint32_t half = static_cast<uint32_t>(count / 2);
+  const uint32_t u = static_cast<uint32_t>(sum);
+  return static_cast<int32_t>(sum > 0 ? u + half : u - half) / count;
 }
 
 // Per-node persistent state (what prepare computes). Same size as TFLM's

@@ -8,21 +8,32 @@ namespace tflm_arena {
 namespace runtime {
 namespace {
 
-// The input window of one output position, clipped to the input.
+// The input window of one output position, clipped to the input. The
+// origin and clipping are formed in 64 bits: with extents near INT32_MAX the
+// int32 sums TFLM writes could overflow; the results are the same whenever
+// they do not.
 struct Window {
   int32_t in_y0, in_x0;  // origin (may be negative)
   int32_t fy_begin, fy_end, fx_begin, fx_end;
 };
 
 inline Window WindowAt(const PoolGeometry& g, int32_t out_y, int32_t out_x) {
+  const int64_t y0 = static_cast<int64_t>(out_y) * g.stride_height - g.pad_height;
+  const int64_t x0 = static_cast<int64_t>(out_x) * g.stride_width - g.pad_width;
   Window w;
-  w.in_y0 = out_y * g.stride_height - g.pad_height;
-  w.in_x0 = out_x * g.stride_width - g.pad_width;
-  w.fy_begin = std::max<int32_t>(0, -w.in_y0);
-  w.fy_end = std::min<int32_t>(g.filter_height, g.input_height - w.in_y0);
-  w.fx_begin = std::max<int32_t>(0, -w.in_x0);
-  w.fx_end = std::min<int32_t>(g.filter_width, g.input_width - w.in_x0);
+  w.in_y0 = static_cast<int32_t>(y0);
+  w.in_x0 = static_cast<int32_t>(x0);
+  w.fy_begin = static_cast<int32_t>(std::max<int64_t>(0, -y0));
+  w.fy_end = static_cast<int32_t>(std::min<int64_t>(g.filter_height, g.input_height - y0));
+  w.fx_begin = static_cast<int32_t>(std::max<int64_t>(0, -x0));
+  w.fx_end = static_cast<int32_t>(std::min<int64_t>(g.filter_width, g.input_width - x0));
   return w;
+}
+
+// int32 addition wrapping like TFLM's int32 sums do in practice (a window of
+// more than 65536 int16 values can overflow), without undefined behaviour.
+inline int32_t WrapAdd(int32_t a, int32_t b) {
+  return static_cast<int32_t>(static_cast<uint32_t>(a) + static_cast<uint32_t>(b));
 }
 
 inline size_t InputIndex(const PoolGeometry& g, int32_t b, int32_t y, int32_t x, int32_t c) {
@@ -45,7 +56,7 @@ bool AveragePoolInteger(const PoolGeometry& g, int32_t act_min, int32_t act_max,
           int32_t count = 0;
           for (int32_t fy = w.fy_begin; fy < w.fy_end; ++fy) {
             for (int32_t fx = w.fx_begin; fx < w.fx_end; ++fx) {
-              sum += input[InputIndex(g, b, w.in_y0 + fy, w.in_x0 + fx, c)];
+              sum = WrapAdd(sum, input[InputIndex(g, b, w.in_y0 + fy, w.in_x0 + fx, c)]);
               ++count;
             }
           }

@@ -32,13 +32,17 @@ inline int32_t RoundingDivideByPOT(int32_t x, int exponent) {
   return (x >> exponent) + (remainder > threshold ? 1 : 0);
 }
 
-// x * M where M = (quantized_multiplier, shift) from QuantizeMultiplier.
+// x * M where M = (quantized_multiplier, shift) from QuantizeMultiplier;
+// shift in [-31, 31] (prepare checks it: CheckedQuantizeMultiplier). TFLM
+// forms x * 2^left_shift in int, which overflows for large x; it wraps in
+// practice, so we wrap explicitly (in uint32) to keep the same bits
+// without undefined behaviour.
 inline int32_t MultiplyByQuantizedMultiplier(int32_t x, int32_t quantized_multiplier, int shift) {
   const int left_shift = shift > 0 ? shift : 0;
   const int right_shift = shift > 0 ? 0 : -shift;
-  return RoundingDivideByPOT(
-      SaturatingRoundingDoublingHighMul(x * (1 << left_shift), quantized_multiplier),
-      right_shift);
+  const int32_t shifted = static_cast<int32_t>(static_cast<uint32_t>(x) << left_shift);
+  return RoundingDivideByPOT(SaturatingRoundingDoublingHighMul(shifted, quantized_multiplier),
+                             right_shift);
 }
 
 }  // namespace runtime

@@ -5,6 +5,7 @@
 #include "tflm_arena/runtime/kernels/pooling_util.h"
 #include "tflm_arena/runtime/kernels/quant_util.h"
 #include "tflm_arena/runtime/kernels/registrations.h"
+#include "tflm_arena/runtime/kernels/tensor_checks.h"
 #include "tflm_arena/runtime/kernels/unary_glue.h"
 
 namespace tflm_arena {
@@ -52,10 +53,14 @@ Status QuantizePrepare(KernelContext& context, Node& node) {
     return Status::Error(StatusCode::kUnimplemented, "%s: input %s, output %s not supported", kOp,
                          kernels_b_util::TypeName(in.type), kernels_b_util::TypeName(out.type));
   }
+  TFLM_ARENA_RETURN_IF_ERROR(kernels_b_util::RequireSameElementCount(kOp, in, out));
+  TFLM_ARENA_RETURN_IF_ERROR(CheckQuantization(kOp, "output", out));
   auto* data = static_cast<QuantizeOpData*>(node.user_data);
   if (requantize_pair) {
+    TFLM_ARENA_RETURN_IF_ERROR(CheckQuantization(kOp, "input", in));
     const double effective = static_cast<double>(qin.scale) / static_cast<double>(qout.scale);
-    QuantizeMultiplier(effective, &data->requantize_multiplier, &data->requantize_shift);
+    TFLM_ARENA_RETURN_IF_ERROR(CheckedQuantizeMultiplier(
+        kOp, "requantize", effective, &data->requantize_multiplier, &data->requantize_shift));
   }
   data->output_params.zero_point = qout.zero_point;
   data->output_params.scale = static_cast<double>(qout.scale);
@@ -64,8 +69,8 @@ Status QuantizePrepare(KernelContext& context, Node& node) {
 }
 
 template <typename InT>
-Status RequantizeFrom(const EvalTensor& in, EvalTensor& out, const RequantizeParams& p) {
-  const size_t n = static_cast<size_t>(in.num_elements());
+Status RequantizeFrom(const EvalTensor& in, EvalTensor& out, size_t n,
+                      const RequantizeParams& p) {
   const InT* src = in.as<const InT>();
   switch (out.type) {
     case TensorType::kInt8:
@@ -84,9 +89,10 @@ Status RequantizeFrom(const EvalTensor& in, EvalTensor& out, const RequantizePar
 Status QuantizeInvoke(KernelContext& context, Node& node) {
   EvalTensor* in = nullptr;
   EvalTensor* out = nullptr;
-  TFLM_ARENA_RETURN_IF_ERROR(kernels_b_util::GetUnaryTensors(context, node, kOp, &in, &out));
+  size_t n = 0;
+  TFLM_ARENA_RETURN_IF_ERROR(
+      kernels_b_util::GetUnaryTensors(context, node, kOp, &in, &out, &n));
   const auto* data = static_cast<const QuantizeOpData*>(node.user_data);
-  const size_t n = static_cast<size_t>(in->num_elements());
   if (IsFloatPair(in->type, out->type)) {
     if (out->type == TensorType::kInt8) {
       AffineQuantize(in->as<const float>(), n, data->output_params.scale,
@@ -116,15 +122,15 @@ Status QuantizeInvoke(KernelContext& context, Node& node) {
         Requantize(in->as<const int8_t>(), n, p, out->as<int32_t>());
         return Status::Ok();
       }
-      return RequantizeFrom<int8_t>(*in, *out, p);
+      return RequantizeFrom<int8_t>(*in, *out, n, p);
     case TensorType::kInt16:
       if (out->type == TensorType::kInt32) {
         Requantize(in->as<const int16_t>(), n, p, out->as<int32_t>());
         return Status::Ok();
       }
-      return RequantizeFrom<int16_t>(*in, *out, p);
+      return RequantizeFrom<int16_t>(*in, *out, n, p);
     case TensorType::kInt32:
-      return RequantizeFrom<int32_t>(*in, *out, p);
+      return RequantizeFrom<int32_t>(*in, *out, n, p);
     case TensorType::kUint8:
       Requantize(in->as<const uint8_t>(), n, p, out->as<int8_t>());
       return Status::Ok();

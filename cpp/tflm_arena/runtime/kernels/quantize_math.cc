@@ -24,6 +24,11 @@ inline int32_t WrapAdd(int32_t a, int32_t b) {
   return static_cast<int32_t>(static_cast<uint32_t>(a) + static_cast<uint32_t>(b));
 }
 
+// a - b wrapped (an INT32 input's zero point may be INT32_MIN: no negation).
+inline int32_t WrapSub(int32_t a, int32_t b) {
+  return static_cast<int32_t>(static_cast<uint32_t>(a) - static_cast<uint32_t>(b));
+}
+
 template <typename OutT>
 void AffineQuantizeTyped(const float* input, size_t count, double scale, int32_t zero_point,
                          OutT* output) {
@@ -41,7 +46,7 @@ void RequantizeTyped(const InT* input, size_t count, const RequantizeParams& p, 
   constexpr int32_t kMin = std::numeric_limits<OutT>::min();
   constexpr int32_t kMax = std::numeric_limits<OutT>::max();
   for (size_t i = 0; i < count; ++i) {
-    const int32_t centred = WrapAdd(static_cast<int32_t>(input[i]), -p.input_zero_point);
+    const int32_t centred = WrapSub(static_cast<int32_t>(input[i]), p.input_zero_point);
     const int32_t out =
         WrapAdd(MultiplyByQuantizedMultiplier(centred, p.multiplier, p.shift), p.output_zero_point);
     output[i] = static_cast<OutT>(std::max(std::min(out, kMax), kMin));

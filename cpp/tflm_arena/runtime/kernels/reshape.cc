@@ -5,6 +5,7 @@
 #include "tflm_arena/runtime/kernel_api.h"
 #include "tflm_arena/runtime/kernels/pooling_util.h"
 #include "tflm_arena/runtime/kernels/registrations.h"
+#include "tflm_arena/runtime/kernels/tensor_checks.h"
 
 namespace tflm_arena {
 namespace runtime {
@@ -23,9 +24,14 @@ Status ReshapePrepare(KernelContext& context, Node& node) {
     return Status::Error(StatusCode::kInvalidArgument, "%s: needs 1 output, got %zu", kOp,
                          node.outputs.size());
   }
+  if (node.inputs[0] < 0) {
+    return Status::Error(StatusCode::kInvalidArgument, "%s: input 0 is omitted but required",
+                         kOp);
+  }
   model::TensorInfo in, out;
   TFLM_ARENA_RETURN_IF_ERROR(context.input_info(node, 0, &in));
   TFLM_ARENA_RETURN_IF_ERROR(context.output_info(node, 0, &out));
+  TFLM_ARENA_RETURN_IF_ERROR(RequireWritableOutput(kOp, out));
   if (in.type != out.type) {
     return Status::Error(StatusCode::kInvalidArgument, "%s: input %s and output %s differ", kOp,
                          kernels_b_util::TypeName(in.type), kernels_b_util::TypeName(out.type));
@@ -42,6 +48,15 @@ Status ReshapePrepare(KernelContext& context, Node& node) {
                          "%s: input has %lld elements but output shape holds %lld", kOp,
                          static_cast<long long>(in_count), static_cast<long long>(out_count));
   }
+  // TFLM turns a legacy [0] output into a scalar by rewriting its dims
+  // before planning; our output keeps the model's shape and is planned with
+  // 0 bytes, so copying the scalar would write past it.
+  if (out_count != SafeElementCount(out.shape)) {
+    return Status::Error(StatusCode::kUnimplemented,
+                         "%s: output '%s' has the legacy scalar shape [0] (0 bytes are planned "
+                         "for it, the input has %lld element); give it shape [] instead",
+                         kOp, out.name, static_cast<long long>(in_count));
+  }
   return Status::Ok();
 }
 
@@ -56,7 +71,12 @@ Status ReshapeInvoke(KernelContext& context, Node& node) {
     return Status::Error(StatusCode::kUnimplemented, "%s: type %s not supported", kOp,
                          kernels_b_util::TypeName(in->type));
   }
-  const size_t bytes = element * static_cast<size_t>(in->num_elements());
+  // Prepare made both element counts equal; re-check at no cost.
+  const int64_t count = SafeElementCount(in->dims, static_cast<size_t>(in->rank));
+  if (count != SafeElementCount(out->dims, static_cast<size_t>(out->rank))) {
+    return Status::Error(StatusCode::kFailedPrecondition, "%s: node not prepared", kOp);
+  }
+  const size_t bytes = element * static_cast<size_t>(count);
   if (bytes != 0 && (in->data == nullptr || out->data == nullptr)) {
     return Status::Error(StatusCode::kFailedPrecondition, "%s: tensor data missing", kOp);
   }

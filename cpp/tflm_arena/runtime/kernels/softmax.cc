@@ -7,6 +7,7 @@
 #include "tflm_arena/runtime/kernel_api.h"
 #include "tflm_arena/runtime/kernels/pooling_util.h"
 #include "tflm_arena/runtime/kernels/registrations.h"
+#include "tflm_arena/runtime/kernels/tensor_checks.h"
 #include "tflm_arena/runtime/kernels/unary_glue.h"
 
 namespace tflm_arena {
@@ -22,6 +23,18 @@ Status SoftmaxPrepare(KernelContext& context, Node& node) {
   TFLM_ARENA_RETURN_IF_ERROR(kernels_b_util::GetUnaryNodeInfo(context, node, kOp, &in, &out));
   if (in.shape.size() < 1) {
     return Status::Error(StatusCode::kInvalidArgument, "%s: input must have rank >= 1", kOp);
+  }
+  // Invoke walks rows of the last dimension in both tensors: same shape.
+  if (!SameShape(in.shape, out.shape)) {
+    char a[64], b[64];
+    return Status::Error(StatusCode::kInvalidArgument,
+                         "%s: output shape %s differs from input shape %s", kOp,
+                         FormatShape(out.shape, b, sizeof(b)), FormatShape(in.shape, a, sizeof(a)));
+  }
+  const int32_t row_length = in.shape[in.shape.size() - 1];
+  if (row_length > 0 && in.num_elements / static_cast<uint64_t>(row_length) >
+                            static_cast<uint64_t>(INT32_MAX)) {
+    return Status::Error(StatusCode::kInvalidArgument, "%s: more than %d rows", kOp, INT32_MAX);
   }
   // Options absent: TFLM's parser leaves beta zero-initialised.
   const float beta =
@@ -44,6 +57,8 @@ Status SoftmaxPrepare(KernelContext& context, Node& node) {
     data->beta = static_cast<double>(beta);
     return Status::Ok();
   }
+  TFLM_ARENA_RETURN_IF_ERROR(CheckQuantization(kOp, "input", in));
+  TFLM_ARENA_RETURN_IF_ERROR(CheckQuantization(kOp, "output", out));
 
   if (int16_to_int16) {
     // Same order as TFLM: the two LUTs, then the parameters.
@@ -62,13 +77,24 @@ Status SoftmaxPrepare(KernelContext& context, Node& node) {
                            kOp, static_cast<int>(qin.zero_point), static_cast<double>(qout.scale),
                            static_cast<int>(qout.zero_point));
     }
+    // The int32 sum of a row's exps (each <= 32767) must not overflow.
+    const int32_t depth = in.shape[in.shape.size() - 1];
+    if (depth > kSoftmaxInt16MaxDepth) {
+      return Status::Error(StatusCode::kInvalidArgument,
+                           "%s: int16 rows of %d values exceed %d (the sum of exps would "
+                           "overflow int32)",
+                           kOp, static_cast<int>(depth), kSoftmaxInt16MaxDepth);
+    }
     GenerateSoftmaxInt16Luts(data->exp_lut, data->one_over_one_plus_x_lut);
     data->zero_point = qout.zero_point;
     data->scale = qout.scale;
-    SoftmaxInt16Params p;
-    PrepareSoftmaxInt16Multiplier(static_cast<double>(beta), static_cast<double>(qin.scale), &p);
-    data->input_multiplier = p.input_multiplier;
-    data->input_left_shift = p.input_left_shift;
+    const double real = static_cast<double>(qin.scale) * static_cast<double>(beta) /
+                        (10.0 / 65535.0);
+    int shift = 0;
+    TFLM_ARENA_RETURN_IF_ERROR(
+        CheckedQuantizeMultiplier(kOp, "input (beta x scale)", real, &data->input_multiplier,
+                                  &shift));
+    data->input_left_shift = shift;
     return Status::Ok();
   }
 
@@ -101,15 +127,15 @@ Status SoftmaxPrepare(KernelContext& context, Node& node) {
 Status SoftmaxInvoke(KernelContext& context, Node& node) {
   EvalTensor* in = nullptr;
   EvalTensor* out = nullptr;
-  TFLM_ARENA_RETURN_IF_ERROR(kernels_b_util::GetUnaryTensors(context, node, kOp, &in, &out));
+  size_t n = 0;
+  TFLM_ARENA_RETURN_IF_ERROR(
+      kernels_b_util::GetUnaryTensors(context, node, kOp, &in, &out, &n));
   if (in->rank < 1 || out->rank < 1) return kernels_b_util::NodeNotPrepared(kOp);
+  if (n == 0) return Status::Ok();  // no rows (and no empty-row arithmetic)
   const auto* data = static_cast<const SoftmaxOpData*>(node.user_data);
-  const int32_t in_depth = in->dim(in->rank - 1);
-  const int32_t out_depth = out->dim(out->rank - 1);
-  const int32_t depth = in_depth < out_depth ? in_depth : out_depth;
-  int64_t outer64 = 1;
-  for (int32_t i = 0; i + 1 < in->rank; ++i) outer64 *= in->dim(i);
-  const int32_t outer = static_cast<int32_t>(outer64);
+  const int32_t depth = in->dim(in->rank - 1);
+  // n > 0: every extent is positive and their product fits.
+  const int32_t outer = static_cast<int32_t>(static_cast<int64_t>(n) / depth);
 
   switch (in->type) {
     case TensorType::kFloat32:

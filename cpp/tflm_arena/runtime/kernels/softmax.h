@@ -57,6 +57,8 @@ struct SoftmaxInt16Params {
   const int16_t* one_over_one_plus_x_lut = nullptr;  // 513 entries
 };
 constexpr int kSoftmaxInt16LutSize = 513;
+// Longest int16 row: its int32 sum of exps (each <= 32767) cannot overflow.
+constexpr int32_t kSoftmaxInt16MaxDepth = 65536;
 
 void PrepareSoftmaxInt16Multiplier(double beta, double input_scale, SoftmaxInt16Params* params);
 // Fills the two 513-entry LUTs exactly as TFLM's prepare does.

@@ -2,7 +2,8 @@
 # plus its *_math.cc (prepare logic and arithmetic on plain data, unit-tested
 # without an interpreter). All RUNTIME code: no heap, no exceptions, no RTTI.
 #   tflm_arena_quant_util      fixed-point helpers shared by every kernel
-#   tflm_arena_kernels_common  padding and activation-range rules (TFLM's)
+#   tflm_arena_kernels_common  padding and activation-range rules (TFLM's),
+#                              the prepare checks every kernel shares
 #   tflm_arena_kernels_a_math  FULLY_CONNECTED, CONV_2D, DEPTHWISE_CONV_2D, ADD
 #                              math + conv helpers
 #   tflm_arena_kernels_b_math  pooling, softmax, reshape, quantize, dequantize
@@ -17,7 +18,8 @@ tflm_arena_runtime_library(tflm_arena_kernels_common
   SOURCES
     ${TFLM_ARENA_KERNELS_DIR}/padding.cc
     ${TFLM_ARENA_KERNELS_DIR}/activation.cc
-  DEPS tflm_arena_core tflm_arena_model)
+    ${TFLM_ARENA_KERNELS_DIR}/tensor_checks.cc
+  DEPS tflm_arena_core tflm_arena_model tflm_arena_quant_util)
 
 tflm_arena_runtime_library(tflm_arena_kernels_a_math
   SOURCES
