@@ -120,9 +120,11 @@ HostileOutcome RunHostile(const HModel& m, size_t arena_bytes, uint8_t input_byt
   const std::vector<uint8_t> bytes = BuildHostile(m);
   model::Model model;
   const Status loaded = model::Model::FromBuffer(bytes.data(), bytes.size(), &model);
-  EXPECT_TRUE(loaded.ok()) << "the model layer rejected the test model: " << loaded.message();
   if (!loaded.ok()) {
+    // Refused at load (model_validate.cc checks quantization arrays and
+    // constant sizes too): a clean outcome, nothing ran.
     result.allocate = loaded;
+    result.guards_intact = true;
     return result;
   }
   runtime::MutableOpResolver<16> resolver;

@@ -117,7 +117,7 @@ TEST(HostileDequantize, BadQuantizationIsRejected) {
   ExpectRejected(Dequantize(Activation({4}, kI8, {kNaN}, {0}), Activation({4}, kF32)),
                  "DEQUANTIZE: input tensor 't0' scale[0] = nan must be finite and > 0");
   ExpectRejected(Dequantize(Activation({4}, kI8, {0.5f, 0.5f}, {0}), Activation({4}, kF32)),
-                 "has 2 scales but 1 zero points");
+                 "2 quantization scales but 1 zero points"  /* model layer */);
 }
 
 TEST(HostileDequantize, WrongTypesAreRejected) {
@@ -348,7 +348,7 @@ TEST(HostileConv, WrongPerChannelArraysAreRejected) {
   HModel m = Conv(1, 3);
   m.tensors[1].scale = {1.0f, 1.0f};
   m.tensors[1].zero_point = {0, 0};
-  ExpectRejected(m, "CONV_2D: filter 't1' has 2 scales along dimension 0; expected 1 or 3");
+  ExpectRejected(m, "2 per-channel quantization parameters but dimension 0 has 3 channels"  /* model layer */);
   HModel qd = Conv(1, 3);
   qd.tensors[1].scale = {1.0f, 1.0f, 1.0f};
   qd.tensors[1].zero_point = {0, 0, 0};

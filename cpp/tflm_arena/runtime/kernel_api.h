@@ -40,7 +40,13 @@ struct EvalTensor {
   template <typename T>
   T* as() const { return reinterpret_cast<T*>(data); }
   int32_t dim(int i) const { return dims[i]; }
+  // The model reader bounds every tensor's product; a zero extent is looked
+  // for first so that partial products of [65536, 65536, 65536, 65536, 0]
+  // cannot overflow.
   int64_t num_elements() const {
+    for (int32_t i = 0; i < rank; ++i) {
+      if (dims[i] == 0) return 0;
+    }
     int64_t n = 1;
     for (int32_t i = 0; i < rank; ++i) n *= dims[i];
     return n;
