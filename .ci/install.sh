@@ -5,7 +5,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-debs=(g++ libgtest-dev flatbuffers-compiler libflatbuffers-dev)
+# clang + its runtime libraries: libFuzzer harnesses (fuzz/run.sh).
+debs=(g++ libgtest-dev flatbuffers-compiler libflatbuffers-dev clang libclang-rt-14-dev)
 command -v cmake >/dev/null 2>&1 || debs+=(cmake)  # pip's cmake also does
 missing=()
 for d in "${debs[@]}"; do

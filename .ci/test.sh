@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Runs every test: rebuilds the Python module from this tree, then the C++
-# suite (CTest), the same suite under ASan+UBSan, and pytest.
+# suite (CTest), the same suite under ASan+UBSan, pytest, pytest again on an
+# ASan+UBSan build of the module, and the fuzzers' regression corpus plus a
+# short fuzzing run (fuzz/run.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=${JOBS:-2}
@@ -19,3 +21,16 @@ cmake --build build/asan -j"$jobs"
 ctest --test-dir build/asan --output-on-failure
 
 python3 -m pytest
+
+# pytest again against an ASan+UBSan build of the module (a private
+# install in build/pyasan, loaded first; Python itself is not instrumented,
+# so the ASan runtime is preloaded, with libstdc++ so that ASan can intercept
+# C++ exceptions). Any report aborts the run.
+python3 -m pip install -q --no-build-isolation --no-deps --upgrade --target build/pyasan \
+  -C cmake.define.TFLM_ARENA_SANITIZE=ON -C cmake.build-type=Debug \
+  -C build-dir=build/pyasan-build .
+LD_PRELOAD="$(gcc -print-file-name=libasan.so) $(gcc -print-file-name=libstdc++.so)" \
+  ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 \
+  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+  PYTHONPATH="$PWD/build/pyasan" \
+  python3 -m pytest -q -p no:cacheprovider

@@ -43,3 +43,15 @@ def model_path(request):
     if request.param is None:
         _models_dir()  # skips, or fails under CI
     return request.param
+
+
+def require_tflite_micro():
+    """The real TFLM (``tflite_micro``); under CI its absence is a failure,
+    elsewhere a skip that says so."""
+    try:
+        import tflite_micro  # noqa: F401
+    except ImportError:
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail("tflite-micro is missing under CI (pip install -r .ci/requirements.txt)")
+        pytest.skip("tflite-micro is not installed")
+    return tflite_micro

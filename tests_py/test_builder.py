@@ -8,6 +8,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from conftest import require_tflite_micro
+
 REPO = Path(__file__).resolve().parents[1]
 
 from tflm_arena import builder as B
@@ -17,7 +19,7 @@ ModelBuilder = B.ModelBuilder
 
 @pytest.fixture(scope="module")
 def tflm():
-    return pytest.importorskip("tflite_micro")
+    return require_tflite_micro()
 
 
 def _interp(tflm, model: bytes, arena: int = 16384):

@@ -11,7 +11,18 @@ from typing import Dict, Tuple
 import numpy as np
 import pytest
 
-runtime = pytest.importorskip("tflite_micro").runtime
+from conftest import require_tflite_micro
+
+
+class _Runtime:
+    """tflite_micro.runtime, imported on first use (so collecting this
+    module never loads TFLM; see conftest.require_tflite_micro)."""
+
+    def __getattr__(self, name):
+        return getattr(require_tflite_micro().runtime, name)
+
+
+runtime = _Runtime()
 
 ARENA = 8 << 20  # TFLM's default (10x the model size) is too small for some models
 
