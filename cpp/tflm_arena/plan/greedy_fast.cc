@@ -22,7 +22,6 @@
 // names the same buffer in the same words.
 #include <algorithm>
 #include <climits>
-#include <cmath>
 #include <cstdint>
 #include <functional>
 #include <vector>
@@ -41,6 +40,9 @@ using plan_internal::PackKey;
 // Work units (keys read or compared) between two calls of the cancel hook:
 // about a millisecond.
 constexpr uint64_t kPollWork = uint64_t{1} << 20;
+
+// See the choice in the main loop.
+constexpr uint64_t kWalkPerKey = 3;
 
 // A placed buffer as the walk sees it.
 struct Placed {
@@ -79,29 +81,41 @@ class OffsetOrder {
 };
 
 // Sorts keys[0, count) by offset (the high half), ties in any order, and
-// returns where the result is: keys or tmp. An LSD radix sort on bytes,
-// skipping bytes above the largest offset and bytes all keys share: sorting
-// a few hundred keys per buffer is the planner's hot loop, and this does it
-// in a few linear passes without std::sort's mispredicted branches.
+// returns where the result is: keys or tmp. Sorting a few hundred keys per
+// buffer is the planner's hot loop; an LSD radix sort does it in a few
+// linear passes without std::sort's mispredicted compares. Only the offset
+// bits that differ between keys are sorted on (plans of 16-byte-aligned
+// buffers share the low 4 bits, and the top ones), in as few digits of at
+// most 8 bits as cover them, all counted in one pass.
 uint64_t* SortByOffset(uint64_t* keys, uint64_t* tmp, size_t count) {
   if (count < 64) {
     std::sort(keys, keys + count);
     return keys;
   }
-  uint64_t high_bits = 0;
-  for (size_t i = 0; i < count; ++i) high_bits |= keys[i];
-  high_bits >>= 32;
-  for (int shift = 32; shift < 64 && (high_bits >> (shift - 32)) != 0; shift += 8) {
-    uint32_t start[256] = {0};
-    for (size_t i = 0; i < count; ++i) ++start[(keys[i] >> shift) & 0xff];
-    if (start[(keys[0] >> shift) & 0xff] == count) continue;  // one digit: nothing to do
+  const uint32_t first = static_cast<uint32_t>(keys[0] >> 32);
+  uint32_t differ = 0;
+  for (size_t i = 0; i < count; ++i) differ |= static_cast<uint32_t>(keys[i] >> 32) ^ first;
+  if (differ == 0) return keys;  // one offset: any order will do
+  const int low = __builtin_ctz(differ);
+  const int width = 32 - __builtin_clz(differ) - low;
+  const int passes = (width + 7) / 8;
+  const int bits = (width + passes - 1) / passes;
+  const uint32_t mask = (1u << bits) - 1;
+  uint32_t start[4][256];
+  for (int p = 0; p < passes; ++p) std::fill(start[p], start[p] + mask + 1, 0u);
+  for (size_t i = 0; i < count; ++i) {
+    const uint32_t offset = static_cast<uint32_t>(keys[i] >> 32) >> low;
+    for (int p = 0; p < passes; ++p) ++start[p][(offset >> (p * bits)) & mask];
+  }
+  for (int p = 0; p < passes; ++p) {
     uint32_t sum = 0;
-    for (uint32_t& c : start) {
-      const uint32_t here = c;
-      c = sum;
+    for (uint32_t d = 0; d <= mask; ++d) {
+      const uint32_t here = start[p][d];
+      start[p][d] = sum;
       sum += here;
     }
-    for (size_t i = 0; i < count; ++i) tmp[start[(keys[i] >> shift) & 0xff]++] = keys[i];
+    const int shift = 32 + low + p * bits;
+    for (size_t i = 0; i < count; ++i) tmp[start[p][(keys[i] >> shift) & mask]++] = keys[i];
     std::swap(keys, tmp);
   }
   return keys;
@@ -163,9 +177,10 @@ Status PlanTflmGreedy(Span<const UsageRecord> records, PlanResult* out, PlanCanc
     int64_t candidate = records[id].fixed_offset;
     if (candidate == kOnlineOffset) {
       const size_t cost = index.GatherCost(id);
-      // Fetch-and-sort costs about cost * log2(cost); the walk about placed.
-      const double sort_cost = static_cast<double>(cost) * std::log2(static_cast<double>(cost) + 2);
-      if (static_cast<double>(placed) < sort_cost) {
+      // Fetching and radix-sorting a key costs about as much as walking
+      // kWalkPerKey placed buffers (measured: 2..4 all do well).
+      const uint64_t sort_cost = kWalkPerKey * static_cast<uint64_t>(cost);
+      if (placed < sort_cost) {
         candidate = WalkFirstFit(by_offset.Sorted(), index.first_rank(id), index.last_rank(id),
                                  size);
         work += placed;
@@ -176,7 +191,7 @@ Status PlanTflmGreedy(Span<const UsageRecord> records, PlanResult* out, PlanCanc
         }
         const size_t k = index.Gather(id, meeting.data(), 0);
         candidate = FirstFit(SortByOffset(meeting.data(), scratch.data(), k), k, size);
-        work += static_cast<uint64_t>(sort_cost);
+        work += sort_cost;
       }
       if (candidate + size > INT_MAX) {
         return Status::Error(StatusCode::kInvalidArgument,
