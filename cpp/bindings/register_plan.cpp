@@ -42,12 +42,29 @@ py::array_t<int64_t> ToArray(const std::vector<ByteOffset>& v) {
   return out;
 }
 
-using PlanFn = Status (*)(Span<const UsageRecord>, PlanResult*);
+using PlanFn = Status (*)(Span<const UsageRecord>, PlanResult*, PlanCancel);
+
+// Called by the planner (GIL released) every millisecond or so of work: runs
+// Python's signal handlers, so Ctrl-C stops a long plan. A handler's
+// exception (KeyboardInterrupt) stays set for plan() to raise.
+bool PythonSignalPending(void*) {
+  py::gil_scoped_acquire gil;
+  return PyErr_CheckSignals() != 0;
+}
+
+// The runtime and linear planners have no cancel hook: the runtime one is
+// the device code, kept as TFLM has it; the linear one is O(n).
+Status PlanRuntime(Span<const UsageRecord> records, PlanResult* out, PlanCancel) {
+  return PlanTflmGreedyRuntime(records, out);
+}
+Status PlanLinearIgnoringCancel(Span<const UsageRecord> records, PlanResult* out, PlanCancel) {
+  return PlanLinear(records, out);
+}
 
 PlanFn Strategy(const std::string& name) {
   if (name == "tflm_greedy") return &PlanTflmGreedy;
-  if (name == "tflm_greedy_runtime") return &PlanTflmGreedyRuntime;
-  if (name == "linear") return &PlanLinear;
+  if (name == "tflm_greedy_runtime") return &PlanRuntime;
+  if (name == "linear") return &PlanLinearIgnoringCancel;
   throw py::value_error("unknown strategy '" + name +
                         "' (known: tflm_greedy, tflm_greedy_runtime, linear)");
 }
@@ -78,8 +95,11 @@ void RegisterPlan(py::module_& m) {
           Status status;
           {
             py::gil_scoped_release release;  // planning can take a while on big inputs
-            status = fn(Span<const UsageRecord>(records.data(), records.size()), &result);
+            PlanCancel cancel;
+            cancel.stop = &PythonSignalPending;
+            status = fn(Span<const UsageRecord>(records.data(), records.size()), &result, cancel);
           }
+          if (!status.ok() && PyErr_Occurred() != nullptr) throw py::error_already_set();
           ThrowIfError(status);
           return py::make_tuple(ToArray(result.offsets), result.arena_bytes);
         },

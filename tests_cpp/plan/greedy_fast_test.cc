@@ -204,5 +204,125 @@ TEST(GreedyFastTest, ChainWithSkipsAgrees) {
   }
 }
 
+// Dense overlaps (issue 7 item 14): from all buffers mutually live to `live`
+// of them live at every step, with sizes that tie a lot, sizes that are
+// unaligned (offsets differ in their low bits) and sizes up to 4 MiB
+// (offsets differ in 30 bits), with and without fixed buffers. Small cases
+// exercise the walk; long windows (n > 3 * live) make PlanTflmGreedy fetch
+// and radix-sort more than 64 keys per buffer, and switch between the two.
+enum class Sizes { kTies, kUnaligned, kHuge };
+
+std::vector<UsageRecord> DenseRecords(std::mt19937_64& rng, int n, int live, Sizes sizes,
+                                      bool with_fixed) {
+  auto uniform = [&](int64_t lo, int64_t hi) {  // inclusive
+    return std::uniform_int_distribution<int64_t>(lo, hi)(rng);
+  };
+  const bool all_live = live >= n;
+  std::vector<UsageRecord> records;
+  int64_t fixed_base = 0;
+  for (int i = 0; i < n; ++i) {
+    UsageRecord r;
+    r.size = sizes == Sizes::kTies        ? 16 * uniform(0, 4)
+             : sizes == Sizes::kUnaligned ? uniform(0, 5000)
+                                          : uniform(0, 1 << 22);
+    if (all_live) {
+      r.first_step = static_cast<Step>(uniform(0, 2));  // everyone is live at steps 2..3
+      r.last_step = static_cast<Step>(uniform(3, 5));
+    } else {
+      r.first_step = i;
+      r.last_step = static_cast<Step>(i + uniform(0, 2 * live - 2));
+    }
+    if (with_fixed && uniform(0, 9) == 0) {  // disjoint fixed buffers
+      r.fixed_offset = fixed_base;
+      fixed_base += r.size + 16 * uniform(0, 2);
+    }
+    records.push_back(r);
+  }
+  return records;
+}
+
+std::vector<UsageRecord> RandomDense(std::mt19937_64& rng, int max_n, bool with_fixed) {
+  auto uniform = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+  const int n = uniform(1, max_n);
+  const int live = uniform(0, 1) == 0 ? n : uniform(1, n);  // all live, or a window
+  return DenseRecords(rng, n, live, static_cast<Sizes>(uniform(0, 2)), with_fixed);
+}
+
+TEST(GreedyFastTest, DenseOverlapAgrees) {
+  std::mt19937_64 rng(10);
+  for (int round = 0; round < 150; ++round) ExpectSame(RandomDense(rng, 400, false));
+}
+
+TEST(GreedyFastTest, DenseOverlapWithFixedAgrees) {
+  std::mt19937_64 rng(11);
+  for (int round = 0; round < 150; ++round) ExpectSame(RandomDense(rng, 400, true));
+}
+
+// 400 buffers all live, the biggest dense case of the issue.
+TEST(GreedyFastTest, DenseOverlapLargestAgrees) {
+  std::mt19937_64 rng(12);
+  for (int round = 0; round < 6; ++round) {
+    ExpectSame(DenseRecords(rng, 400, 400, static_cast<Sizes>(round % 3), round >= 3));
+  }
+}
+
+// 64..250 live at every step over 3000 buffers: most are placed by fetching
+// and radix-sorting what they meet.
+TEST(GreedyFastTest, LongWindowsAgree) {
+  std::mt19937_64 rng(13);
+  for (int round = 0; round < 12; ++round) {
+    const int live = std::uniform_int_distribution<int>(64, 250)(rng);
+    ExpectSame(DenseRecords(rng, 3000, live, static_cast<Sizes>(round % 3), round % 2 == 1));
+  }
+}
+
+struct StopCounter {
+  int calls = 0;
+  int stop_at = -1;  // -1: never stop
+};
+
+bool CountAndMaybeStop(void* context) {
+  auto* counter = static_cast<StopCounter*>(context);
+  ++counter->calls;
+  return counter->calls == counter->stop_at;
+}
+
+std::vector<UsageRecord> AllLive(int n) {
+  std::vector<UsageRecord> records;
+  for (int i = 0; i < n; ++i) records.push_back(Rec(16, 0, 1));
+  return records;
+}
+
+TEST(GreedyFastTest, CancelHookIsPolledAndCanStop) {
+  // 3000 equal buffers all live: every one walks all placed, ~4.5M steps of
+  // work, so the hook (every 2^20 units) runs a few times.
+  const std::vector<UsageRecord> records = AllLive(3000);
+  StopCounter never;
+  PlanResult plan;
+  ASSERT_TRUE(PlanTflmGreedy(records, &plan, PlanCancel{&CountAndMaybeStop, &never}).ok());
+  EXPECT_GE(never.calls, 2);
+  EXPECT_EQ(plan.offsets[0], 16 * 2999);  // higher index first on ties
+  EXPECT_EQ(plan.arena_bytes, 16 * 3000);
+
+  StopCounter first_call{0, 1};
+  Status s = PlanTflmGreedy(records, &plan, PlanCancel{&CountAndMaybeStop, &first_call});
+  EXPECT_EQ(s.code(), StatusCode::kFailedPrecondition);
+  EXPECT_EQ(first_call.calls, 1);
+  EXPECT_TRUE(plan.offsets.empty());
+  EXPECT_EQ(plan.arena_bytes, 0);
+  const std::string message = s.message();
+  EXPECT_EQ(message.rfind("planning cancelled after ", 0), 0u) << message;
+  EXPECT_NE(message.find(" of 3000 buffers"), std::string::npos) << message;
+}
+
+TEST(GreedyFastTest, CancelHookNotNeededForSmallPlans) {
+  StopCounter counter{0, 1};
+  PlanResult plan;
+  const auto records = testing::PersonDetectionRecords();
+  ASSERT_TRUE(PlanTflmGreedy(records, &plan, PlanCancel{&CountAndMaybeStop, &counter}).ok());
+  EXPECT_EQ(counter.calls, 0);
+  EXPECT_EQ(plan.arena_bytes, 64512);
+}
+
 }  // namespace
 }  // namespace tflm_arena

@@ -1,5 +1,5 @@
 // Manual timing check for the greedy planners (not a unit test: timings are
-// machine-dependent). Usage: plan_greedy_timing [max_runtime_n]
+// machine-dependent). Usage: plan_greedy_timing [max_runtime_n] [max_live250_n]
 // Realistic input: buffer i lives [i, i+1]; ~5% skip 10..200 steps further;
 // sizes are random multiples of 16 in 16..64K. Also two stress shapes.
 #include <chrono>
@@ -34,6 +34,19 @@ std::vector<UsageRecord> AllLive(int n, uint64_t seed) {
     records[i].size = 16 * static_cast<int64_t>(1 + rng() % 8);
     records[i].first_step = 0;
     records[i].last_step = 1;
+  }
+  return records;
+}
+
+// Buffer i starts at step i and lives 0..2*live-2 more steps, so about
+// `live` buffers are live at every step: the dense-overlap stress shape.
+std::vector<UsageRecord> Window(int n, int live, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<UsageRecord> records(n);
+  for (int i = 0; i < n; ++i) {
+    records[i].size = 16 * static_cast<int64_t>(1 + rng() % 4096);
+    records[i].first_step = i;
+    records[i].last_step = i + static_cast<int>(rng() % (2 * live - 1));
   }
   return records;
 }
@@ -85,6 +98,10 @@ int main(int argc, char** argv) {
   const int max_runtime_n = argc > 1 ? std::atoi(argv[1]) : 100000;
   for (int n : {1000, 10000, 100000}) Run("realistic", Realistic(n, n), max_runtime_n);
   for (int n : {1000, 10000}) Run("long-lived", LongLived(n, n), max_runtime_n);
-  for (int n : {1000, 10000}) Run("all-live", AllLive(n, n), max_runtime_n);
+  for (int n : {200, 400, 1000, 10000}) Run("all-live", AllLive(n, n), max_runtime_n);
+  const int max_window_n = argc > 2 ? std::atoi(argv[2]) : 1000000;
+  for (int n : {10000, 160000, 1000000}) {
+    if (n <= max_window_n) Run("live-250", Window(n, 250, n), max_runtime_n);
+  }
   return 0;
 }

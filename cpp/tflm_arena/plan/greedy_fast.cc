@@ -4,18 +4,20 @@
 //     ties by higher index. That is a total order, so std::sort gives TFLM's.
 //  2. For each buffer TFLM walks every placed buffer in offset order, looking
 //     only at those whose lifetimes meet its own. We fetch just those (k of
-//     them) from an IntervalIndex, sort them by offset and run TFLM's scan.
-//     Equal offsets may come in another order than in TFLM's list; that
-//     cannot change the result: once a gap check fails at offset o the
-//     candidate is past o, so every buffer at o fails too, and the candidate
-//     becomes the largest of their ends in any order.
+//     them) from an IntervalIndex as (offset, end) keys, sort them and run
+//     TFLM's scan. Equal offsets may come in another order than in TFLM's
+//     list; that cannot change the result: once a gap check fails at offset
+//     o the candidate is past o, so every buffer at o fails too, and the
+//     candidate becomes the largest of their ends in any order.
 //  3. When a buffer meets a large share of everything placed (long-lived
 //     buffers, or many buffers live at once), sorting what it meets costs
-//     more than TFLM's walk. Then we stop fetching at p/8 and walk all p
-//     placed buffers in offset order instead (kept as a sorted array, merged
-//     lazily), filtering by lifetime as TFLM does. Each buffer costs
-//     O(min(k log k, p)), so the worst case is TFLM's O(n^2) with a smaller
-//     constant, and chain-like graphs (k small) plan in O(n log n).
+//     more than TFLM's walk. The index tells the fetch cost up front, so we
+//     pick the cheaper of the two: fetch and sort, or walk all p placed
+//     buffers in offset order (kept as a sorted array, merged lazily),
+//     filtering by lifetime as TFLM does. Each buffer costs about
+//     O(min(k log k, p)): the worst case is TFLM's O(n^2) with a smaller
+//     constant, and when few buffers are live at once (chains, or a few
+//     hundred live at every step) the plan takes O(n log n + sum of k).
 // Every planned end must fit in int32, as GreedyPlanner requires; the error
 // names the same buffer in the same words.
 #include <algorithm>
@@ -25,118 +27,157 @@
 #include <vector>
 
 #include "tflm_arena/plan/interval_index.h"
+#include "tflm_arena/plan/offset_sort.h"
 #include "tflm_arena/plan/plan.h"
 #include "tflm_arena/plan/record_checks.h"
 
 namespace tflm_arena {
 namespace {
 
-constexpr size_t kMinFetchLimit = 256;  // below this, always sort what we meet
+using plan_internal::KeyEnd;
+using plan_internal::KeyOffset;
+using plan_internal::PackKey;
+using plan_internal::SortByOffset;
 
-inline uint64_t Key(int32_t offset, uint32_t id) {
-  return static_cast<uint64_t>(offset) << 32 | id;
-}
+// Work units (keys read or compared) between two calls of the cancel hook:
+// about a millisecond.
+constexpr uint64_t kPollWork = uint64_t{1} << 20;
 
-// Placed buffers as (offset, id) keys in ascending order.
+// See the choice in the main loop.
+constexpr uint64_t kWalkPerKey = 3;
+
+// A placed buffer as the walk sees it.
+struct Placed {
+  uint64_t key;  // PackKey(offset, end)
+  uint32_t first_rank;
+  uint32_t last_rank;
+};
+
+// Placed buffers in ascending offset order. New ones wait in `pending_`
+// until a walk needs the order; a few are inserted in place, many are sorted
+// and merged.
 class OffsetOrder {
  public:
-  void Add(uint64_t key) { pending_.push_back(key); }
-  const std::vector<uint64_t>& Sorted() {
-    if (!pending_.empty()) {
-      std::sort(pending_.begin(), pending_.end());
-      const size_t middle = sorted_.size();
-      sorted_.insert(sorted_.end(), pending_.begin(), pending_.end());
-      std::inplace_merge(sorted_.begin(), sorted_.begin() + middle, sorted_.end());
-      pending_.clear();
+  void Add(const Placed& p) { pending_.push_back(p); }
+  const std::vector<Placed>& Sorted() {
+    auto by_key = [](const Placed& a, const Placed& b) { return a.key < b.key; };
+    if (pending_.size() <= 4) {
+      for (const Placed& p : pending_) {
+        sorted_.insert(std::upper_bound(sorted_.begin(), sorted_.end(), p, by_key), p);
+      }
+    } else {
+      std::sort(pending_.begin(), pending_.end(), by_key);
+      merged_.resize(sorted_.size() + pending_.size());
+      std::merge(sorted_.begin(), sorted_.end(), pending_.begin(), pending_.end(),
+                 merged_.begin(), by_key);
+      sorted_.swap(merged_);
     }
+    pending_.clear();
     return sorted_;
   }
 
  private:
-  std::vector<uint64_t> sorted_;
-  std::vector<uint64_t> pending_;
+  std::vector<Placed> sorted_;
+  std::vector<Placed> pending_;
+  std::vector<Placed> merged_;
 };
 
-// TFLM's first-fit scan over keys in offset order, skipping those `meets`
-// rejects.
-template <typename Meets>
-int64_t FirstFit(const std::vector<uint64_t>& keys, int64_t want, const std::vector<int32_t>& size,
-                 Meets&& meets) {
+// TFLM's first-fit scan over keys in offset order.
+inline int64_t FirstFit(const uint64_t* keys, size_t count, int64_t want) {
   int64_t candidate = 0;
-  for (uint64_t key : keys) {
-    const uint32_t j = static_cast<uint32_t>(key);
-    if (!meets(j)) continue;
-    const int64_t at = static_cast<int64_t>(key >> 32);
-    if (at - candidate >= want) break;  // gap found
-    candidate = std::max(candidate, at + size[j]);
+  for (size_t i = 0; i < count; ++i) {
+    if (KeyOffset(keys[i]) - candidate >= want) break;  // gap found
+    candidate = std::max(candidate, KeyEnd(keys[i]));
+  }
+  return candidate;
+}
+
+// The same scan over every placed buffer, skipping those not live with
+// [qa, qb] (ranks), as TFLM's walk does.
+inline int64_t WalkFirstFit(const std::vector<Placed>& placed, uint32_t qa, uint32_t qb,
+                            int64_t want) {
+  int64_t candidate = 0;
+  for (const Placed& p : placed) {
+    if (p.first_rank > qb || qa > p.last_rank) continue;
+    if (KeyOffset(p.key) - candidate >= want) break;  // gap found
+    candidate = std::max(candidate, KeyEnd(p.key));
   }
   return candidate;
 }
 
 }  // namespace
 
-Status PlanTflmGreedy(Span<const UsageRecord> records, PlanResult* out) {
+Status PlanTflmGreedy(Span<const UsageRecord> records, PlanResult* out, PlanCancel cancel) {
   *out = PlanResult();
   TFLM_ARENA_RETURN_IF_ERROR(plan_internal::CheckTflmRecords(records));
   const size_t n = records.size();
   if (n == 0) return Status::Ok();
 
-  // Compact copies for the hot loops; CheckTflmRecords made them fit int32.
-  std::vector<int32_t> size(n), first(n), last(n);
   std::vector<uint32_t> order;
   std::vector<uint64_t> online;  // (size << 32 | index), sorted descending
   order.reserve(n);
   for (size_t i = 0; i < n; ++i) {
-    size[i] = static_cast<int32_t>(records[i].size);
-    first[i] = records[i].first_step;
-    last[i] = records[i].last_step;
     if (records[i].fixed_offset == kOnlineOffset) {
-      online.push_back(static_cast<uint64_t>(size[i]) << 32 | i);
+      online.push_back(static_cast<uint64_t>(records[i].size) << 32 | i);
     } else {
       order.push_back(static_cast<uint32_t>(i));
     }
   }
   std::sort(online.begin(), online.end(), std::greater<uint64_t>());
   for (uint64_t key : online) order.push_back(static_cast<uint32_t>(key));
+  online = std::vector<uint64_t>();
 
   plan_internal::IntervalIndex index(records);
   OffsetOrder by_offset;
   std::vector<int32_t> offset(n, -1);
-  std::vector<uint64_t> meeting;
+  std::vector<uint64_t> meeting, scratch;
   size_t placed = 0;
+  uint64_t work = 0;
   for (uint32_t id : order) {
+    const int64_t size = records[id].size;
     int64_t candidate = records[id].fixed_offset;
     if (candidate == kOnlineOffset) {
-      const size_t limit = std::max(kMinFetchLimit, placed / 8);
-      meeting.clear();
-      const bool complete = index.ForEachMeeting(id, [&](uint32_t j) {
-        meeting.push_back(Key(offset[j], j));
-        return meeting.size() <= limit;
-      });
-      if (complete) {
-        std::sort(meeting.begin(), meeting.end());
-        candidate = FirstFit(meeting, size[id], size, [](uint32_t) { return true; });
+      const size_t cost = index.GatherCost(id);
+      // Fetching and radix-sorting a key costs about as much as walking
+      // kWalkPerKey placed buffers (measured: 2..4 all do well).
+      const uint64_t sort_cost = kWalkPerKey * static_cast<uint64_t>(cost);
+      if (placed < sort_cost) {
+        candidate = WalkFirstFit(by_offset.Sorted(), index.first_rank(id), index.last_rank(id),
+                                 size);
+        work += placed;
       } else {
-        candidate = FirstFit(by_offset.Sorted(), size[id], size, [&](uint32_t j) {
-          return !(first[j] > last[id] || first[id] > last[j]);
-        });
+        if (meeting.size() < cost) {
+          meeting.resize(cost);
+          scratch.resize(cost);
+        }
+        const size_t k = index.Gather(id, meeting.data(), 0);
+        candidate = FirstFit(SortByOffset(meeting.data(), scratch.data(), k), k, size);
+        work += sort_cost;
       }
-      if (candidate + size[id] > INT_MAX) {
+      if (candidate + size > INT_MAX) {
         return Status::Error(StatusCode::kInvalidArgument,
                              "buffer %u: planned end %lld does not fit in int32 (TFLM planners "
                              "use int)",
-                             id, static_cast<long long>(candidate + size[id]));
+                             id, static_cast<long long>(candidate + size));
       }
     }
     offset[id] = static_cast<int32_t>(candidate);
-    index.Insert(id);
-    by_offset.Add(Key(offset[id], id));
+    const int32_t end = static_cast<int32_t>(candidate + size);
+    index.Insert(id, offset[id], end);
+    by_offset.Add(Placed{PackKey(offset[id], end), index.first_rank(id), index.last_rank(id)});
     ++placed;
+    if (work >= kPollWork) {
+      work = 0;
+      if (cancel.stop != nullptr && cancel.stop(cancel.context)) {
+        return Status::Error(StatusCode::kFailedPrecondition,
+                             "planning cancelled after %zu of %zu buffers", placed, n);
+      }
+    }
   }
 
   out->offsets.assign(offset.begin(), offset.end());
   for (size_t i = 0; i < n; ++i) {
-    out->arena_bytes = std::max<int64_t>(out->arena_bytes, int64_t{offset[i]} + size[i]);
+    out->arena_bytes = std::max<int64_t>(out->arena_bytes, int64_t{offset[i]} + records[i].size);
   }
   return Status::Ok();
 }

@@ -5,6 +5,19 @@
 namespace tflm_arena {
 namespace plan_internal {
 
+// Calls f(node) for the canonical cover of leaves [first, last], bottom-up.
+template <typename F>
+void IntervalIndex::ForEachCoverNode(uint32_t id, F&& f) const {
+  uint32_t lo = first_rank_[id] + leaves_;
+  uint32_t hi = last_rank_[id] + leaves_ + 1;
+  while (lo < hi) {
+    if (lo & 1) f(lo++);
+    if (hi & 1) f(--hi);
+    lo >>= 1;
+    hi >>= 1;
+  }
+}
+
 IntervalIndex::IntervalIndex(Span<const UsageRecord> records) {
   const size_t n = records.size();
   std::vector<Step> steps;
@@ -25,30 +38,62 @@ IntervalIndex::IntervalIndex(Span<const UsageRecord> records) {
     last_rank_[i] = rank(records[i].last_step);
   }
   while (leaves_ < steps.size()) leaves_ *= 2;
-  node_head_.assign(2 * static_cast<size_t>(leaves_), -1);
-  start_head_.assign(leaves_, -1);
-  start_bits_.assign(leaves_ / 64 + 1, 0);
-  links_.reserve(4 * n);
-}
 
-void IntervalIndex::Push(int32_t* head, uint32_t id) {
-  links_.push_back(Link{id, *head});
-  *head = static_cast<int32_t>(links_.size() - 1);
-}
-
-void IntervalIndex::Insert(uint32_t id) {
-  // Canonical cover of leaves [first, last], bottom-up.
-  uint32_t lo = first_rank_[id] + leaves_;
-  uint32_t hi = last_rank_[id] + leaves_ + 1;
-  while (lo < hi) {
-    if (lo & 1) Push(&node_head_[lo++], id);
-    if (hi & 1) Push(&node_head_[--hi], id);
-    lo >>= 1;
-    hi >>= 1;
+  // Tree slots: count each node's cover entries, then lay nodes out in turn.
+  nodes_.assign(2 * static_cast<size_t>(leaves_), Node{0, 0});
+  for (size_t i = 0; i < n; ++i) {
+    ForEachCoverNode(static_cast<uint32_t>(i), [&](uint32_t node) { ++nodes_[node].count; });
   }
-  const uint32_t start = first_rank_[id];
-  Push(&start_head_[start], id);
-  start_bits_[start >> 6] |= uint64_t{1} << (start & 63);
+  size_t total = 0;
+  for (Node& node : nodes_) {
+    node.begin = total;
+    total += node.count;
+    node.count = 0;
+  }
+  node_keys_.resize(total);
+
+  // Start slots: a counting sort by first rank (ties by index).
+  rank_begin_.assign(static_cast<size_t>(leaves_) + 1, 0);
+  for (size_t i = 0; i < n; ++i) ++rank_begin_[first_rank_[i] + 1];
+  for (size_t r = 1; r < rank_begin_.size(); ++r) rank_begin_[r] += rank_begin_[r - 1];
+  std::vector<uint32_t> next(rank_begin_.begin(), rank_begin_.end() - 1);
+  start_slot_.resize(n);
+  for (size_t i = 0; i < n; ++i) start_slot_[i] = next[first_rank_[i]]++;
+  start_keys_.assign(n, kEmpty);
+}
+
+void IntervalIndex::Insert(uint32_t id, int32_t offset, int32_t end) {
+  const uint64_t key = PackKey(offset, end);
+  ForEachCoverNode(id, [&](uint32_t node) {
+    Node& slot = nodes_[node];
+    node_keys_[slot.begin + slot.count++] = key;
+  });
+  start_keys_[start_slot_[id]] = key;
+}
+
+size_t IntervalIndex::GatherCost(uint32_t id) const {
+  size_t cost = rank_begin_[last_rank_[id] + 1] - rank_begin_[first_rank_[id] + 1];
+  for (uint32_t node = first_rank_[id] + leaves_; node >= 1; node >>= 1) {
+    cost += nodes_[node].count;
+  }
+  return cost;
+}
+
+size_t IntervalIndex::Gather(uint32_t id, uint64_t* keys, size_t at) const {
+  for (uint32_t node = first_rank_[id] + leaves_; node >= 1; node >>= 1) {
+    const Node& slot = nodes_[node];
+    const uint64_t* from = node_keys_.data() + slot.begin;
+    std::copy(from, from + slot.count, keys + at);
+    at += slot.count;
+  }
+  // Starts in (first, last]: copy every slot, keep only the placed ones.
+  const uint64_t* from = start_keys_.data() + rank_begin_[first_rank_[id] + 1];
+  const uint64_t* to = start_keys_.data() + rank_begin_[last_rank_[id] + 1];
+  for (; from != to; ++from) {
+    keys[at] = *from;
+    at += *from != kEmpty;
+  }
+  return at;
 }
 
 }  // namespace plan_internal

@@ -1,22 +1,26 @@
 // Internal (host): the buffers placed so far, searchable by "whose lifetime
-// meets this one". Lets the fast greedy look at the k buffers that matter
-// instead of walking all n placed ones.
+// meets this one". Lets the fast greedy look at the k placed buffers that
+// matter instead of walking all placed ones, and hands them over as packed
+// (offset << 32 | end) keys, which is all TFLM's gap scan needs.
 //
 // Steps are replaced by their rank among all distinct first/last steps; that
 // keeps every intersection of inclusive lifetimes and bounds the step count
 // by 2n, whatever the step values. A lifetime [a, b] meets [qa, qb] iff it is
 // live at qa, or it starts in (qa, qb]; the two cases are disjoint, so each
 // buffer is reported once:
-//  - live at qa: a segment tree over ranks stores each lifetime at the
+//  - live at qa: a segment tree over ranks holds each lifetime at the
 //    O(log T) nodes that exactly cover it; the nodes on the path from leaf qa
-//    to the root then hold every lifetime containing qa, each exactly once.
-//  - starts in (qa, qb]: per-rank start lists, with a bitmap of non-empty
-//    ranks so long queries skip empty steps 64 at a time.
-// Query cost: O(log T + (qb - qa) / 64 + k). Lists are singly linked through
-// one pool, so inserting costs O(log T) and no per-node allocation.
+//    to the root then hold every lifetime containing qa, once.
+//  - starts in (qa, qb]: all buffers sorted by first rank, so those starting
+//    in (qa, qb] are one contiguous run; unplaced ones hold an empty key.
+// Every lifetime is known up front, so each node's slots are laid out once
+// (counted, then prefix-summed) in one array: a query reads a few contiguous
+// runs instead of chasing list links. Query cost: O(log T + s + k), where s
+// counts the buffers (placed or not) starting in (qa, qb].
 #ifndef TFLM_ARENA_PLAN_INTERVAL_INDEX_H_
 #define TFLM_ARENA_PLAN_INTERVAL_INDEX_H_
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -26,58 +30,52 @@
 namespace tflm_arena {
 namespace plan_internal {
 
+// (offset << 32 | end): sorting keys sorts by offset. Offsets and ends of
+// TFLM plans fit in int32, so both halves are non-negative.
+inline uint64_t PackKey(int32_t offset, int32_t end) {
+  return static_cast<uint64_t>(static_cast<uint32_t>(offset)) << 32 | static_cast<uint32_t>(end);
+}
+inline int64_t KeyOffset(uint64_t key) { return static_cast<int64_t>(key >> 32); }
+inline int64_t KeyEnd(uint64_t key) { return static_cast<int64_t>(key & 0xffffffffu); }
+
 class IntervalIndex {
  public:
   // Records must have first_step <= last_step.
   explicit IntervalIndex(Span<const UsageRecord> records);
 
-  // Makes buffer `id` visible to later queries.
-  void Insert(uint32_t id);
+  uint32_t first_rank(uint32_t id) const { return first_rank_[id]; }
+  uint32_t last_rank(uint32_t id) const { return last_rank_[id]; }
 
-  // Calls f(j) for every inserted j whose lifetime meets buffer id's, in no
-  // particular order, until f returns false. Returns false if stopped early.
-  template <typename F>
-  bool ForEachMeeting(uint32_t id, F&& f) const {
-    const uint32_t qa = first_rank_[id];
-    const uint32_t qb = last_rank_[id];
-    for (uint32_t node = qa + leaves_; node >= 1; node >>= 1) {
-      for (int32_t e = node_head_[node]; e != -1; e = links_[e].next) {
-        if (!f(links_[e].id)) return false;
-      }
-    }
-    if (qb <= qa) return true;
-    // Ranks qa+1 .. qb with a non-empty start list.
-    uint32_t r = qa + 1;
-    while (r <= qb) {
-      uint64_t word = start_bits_[r >> 6] >> (r & 63);
-      if (word == 0) {
-        r = (r | 63) + 1;
-        continue;
-      }
-      r += static_cast<uint32_t>(__builtin_ctzll(word));
-      if (r > qb) break;
-      for (int32_t e = start_head_[r]; e != -1; e = links_[e].next) {
-        if (!f(links_[e].id)) return false;
-      }
-      ++r;
-    }
-    return true;
-  }
+  // Makes buffer `id`, placed at [offset, end), visible to later queries.
+  void Insert(uint32_t id, int32_t offset, int32_t end);
+
+  // Items Gather(id) would read: placed buffers live at id's first step plus
+  // all buffers (placed or not) starting later within id's lifetime. An
+  // upper bound on what it appends. O(log T).
+  size_t GatherCost(uint32_t id) const;
+
+  // Appends the key of every inserted buffer whose lifetime meets id's, in no
+  // particular order; *keys must have room for GatherCost(id) more keys past
+  // `at`. Returns the new end.
+  size_t Gather(uint32_t id, uint64_t* keys, size_t at) const;
 
  private:
-  struct Link {
-    uint32_t id;
-    int32_t next;  // -1 ends the list
+  static constexpr uint64_t kEmpty = ~uint64_t{0};
+  struct Node {
+    size_t begin;    // first slot in node_keys_
+    uint32_t count;  // slots filled so far
   };
-  void Push(int32_t* head, uint32_t id);
+  template <typename F>
+  void ForEachCoverNode(uint32_t id, F&& f) const;
 
   std::vector<uint32_t> first_rank_;
   std::vector<uint32_t> last_rank_;
-  uint32_t leaves_ = 1;             // power of two >= number of ranks
-  std::vector<int32_t> node_head_;  // 2 * leaves_ tree nodes, root at 1
-  std::vector<int32_t> start_head_;
-  std::vector<uint64_t> start_bits_;
-  std::vector<Link> links_;
+  uint32_t leaves_ = 1;                // power of two >= number of ranks
+  std::vector<Node> nodes_;            // 2 * leaves_ tree nodes, root at 1
+  std::vector<uint64_t> node_keys_;    // every node's slots, node by node
+  std::vector<uint32_t> start_slot_;   // buffer -> slot in start_keys_
+  std::vector<uint32_t> rank_begin_;   // rank -> first slot starting there
+  std::vector<uint64_t> start_keys_;   // by first rank; kEmpty = not placed
 };
 
 }  // namespace plan_internal

@@ -42,12 +42,22 @@ std::vector<std::pair<size_t, size_t>> FixedAliases(Span<const UsageRecord> reco
 // ignored.
 int64_t LowerBound(Span<const UsageRecord> records);
 
+// Lets a caller stop a long host plan (e.g. on Ctrl-C): stop(context) is
+// called after about every millisecond of planning work; once it returns
+// true the planner gives up with kFailedPrecondition "planning cancelled
+// after I of N buffers". No stop function: never cancelled.
+struct PlanCancel {
+  bool (*stop)(void* context) = nullptr;
+  void* context = nullptr;
+};
+
 // greedy_fast.cc. TFLM's greedy plan, identical to GreedyPlanner's offsets
 // and size for every input it accepts, but fast on large inputs. Accepts what
 // GreedyPlanner accepts: sizes, fixed offsets and the worst-case end (largest
 // fixed end + sum of planner-placed sizes) must fit in int32. Fixed buffers
 // may overlap each other, as in TFLM.
-Status PlanTflmGreedy(Span<const UsageRecord> records, PlanResult* out);
+Status PlanTflmGreedy(Span<const UsageRecord> records, PlanResult* out,
+                      PlanCancel cancel = PlanCancel());
 
 // greedy_runtime_host.cc. Runs GreedyPlanner itself (O(n^2)) on a
 // std::vector scratch of 40 * n bytes; same checks and results as

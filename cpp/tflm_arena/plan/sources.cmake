@@ -16,6 +16,7 @@ tflm_arena_host_library(tflm_arena_plan
     ${TFLM_ARENA_SRC}/plan/fixed_aliases.cc
     ${TFLM_ARENA_SRC}/plan/lower_bound.cc
     ${TFLM_ARENA_SRC}/plan/interval_index.cc
+    ${TFLM_ARENA_SRC}/plan/offset_sort.cc
     ${TFLM_ARENA_SRC}/plan/greedy_fast.cc
     ${TFLM_ARENA_SRC}/plan/greedy_runtime_host.cc
     ${TFLM_ARENA_SRC}/plan/linear.cc
