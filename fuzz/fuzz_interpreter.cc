@@ -17,6 +17,8 @@
 // ASan cannot see them.
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <vector>
@@ -153,6 +155,12 @@ std::vector<uint8_t> Outputs(const runtime::Interpreter& it) {
   return out;
 }
 
+// FUZZ_TRACE=1 prints how far each input got (to check seeds reach Invoke).
+void Trace(const char* stage, const char* detail = "") {
+  static const bool on = std::getenv("FUZZ_TRACE") != nullptr;
+  if (on) std::fprintf(stderr, "fuzz_interpreter: %s %s\n", stage, detail);
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -160,9 +168,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   model::Model m;
   if (!model::Model::FromBuffer(input.data(), input.size(), &m).ok()) return 0;
   bool invoke_ok = false;
-  if (!SmallEnough(m, &invoke_ok)) return 0;
+  if (!SmallEnough(m, &invoke_ok)) return Trace("too big"), 0;
   runtime::MutableOpResolver<runtime::kNumShippedKernels> resolver;
-  if (!runtime::AddKernelsForModel(m, &resolver).ok()) return 0;
+  Status k = runtime::AddKernelsForModel(m, &resolver);
+  if (!k.ok()) return Trace("kernels:", k.message()), 0;
 
   const uint64_t h = fuzz::Hash(data, size);
   runtime::InterpreterOptions options;
@@ -174,6 +183,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   Status s = runtime::RequiredArenaSize(m, resolver, options, {}, &required);
   if (!s.ok()) {
     FUZZ_CHECK(s.code() != StatusCode::kInternal, "RequiredArenaSize: %s", s.message());
+    Trace("RequiredArenaSize:", s.message());
     return 0;
   }
   FUZZ_CHECK(required % 16 == 0 && required > 0, "required %zu", required);
@@ -209,6 +219,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     Status again = it.Invoke();
     arena.Check(it, "Invoke after a failed allocation");
     FUZZ_CHECK(again.code() == s.code(), "Invoke after failure: %s", again.message());
+    Trace("too small, as expected:", s.message());
     return 0;
   }
   FUZZ_CHECK(it.required_arena_bytes() == required, "required_arena_bytes %zu != %zu",
@@ -229,13 +240,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     char text[256];
     (void)it.PrintAllocations(text, sizeof(text));
   }
-  if (!invoke_ok) return 0;
+  if (!invoke_ok) return Trace("allocated; too much work to invoke"), 0;
 
   const bool raw_floats = (h >> 40) & 1;
   FillInputs(it, h, raw_floats);
   s = it.Invoke();
   arena.Check(it, "Invoke 1");
-  if (!s.ok()) return 0;  // a kernel may reject values at run time
+  if (!s.ok()) return Trace("Invoke:", s.message()), 0;  // a kernel may reject values
   std::vector<uint8_t> first = Outputs(it);
   s = it.Reset();
   arena.Check(it, "Reset");
@@ -246,5 +257,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   FUZZ_CHECK(s.ok(), "second Invoke failed after the first succeeded: %s", s.message());
   std::vector<uint8_t> second = Outputs(it);
   FUZZ_CHECK(first == second, "outputs differ between two runs on the same inputs");
+  Trace("invoked twice");
   return 0;
 }

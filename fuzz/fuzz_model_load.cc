@@ -33,8 +33,9 @@ struct Walker {
     if (s.empty()) return;
     FUZZ_CHECK(fuzz::Inside(s.data(), s.size() * sizeof(T), m.data(), m.size()),
                "%s: span of %zu elements lies outside the model bytes", what, s.size());
-    uint64_t acc = 0;
-    for (const T& v : s) acc += static_cast<uint64_t>(v);
+    uint64_t acc = 0;  // byte sum: works for float elements too
+    const uint8_t* bytes = reinterpret_cast<const uint8_t*>(s.data());
+    for (size_t i = 0; i < s.size() * sizeof(T); ++i) acc += bytes[i];
     sink = sink + acc;
   }
   void CheckString(const char* s, const char* what) {
