@@ -9,6 +9,11 @@ from builder models or from nothing) is stored as raw bytes.
 
   regress.py save HARNESS CRASH_FILE NAME [--models DIR]
       write fuzz/regressions/HARNESS/NAME (raw) or NAME.delta
+  regress.py shrink HARNESS_BINARY CRASH_FILE OUT_FILE [--models DIR]
+      undo as many of the changes against the closest shared model as
+      possible while the binary still fails at the same place (libFuzzer's
+      own -minimize_crash cannot do this: the harnesses hash the whole
+      input to pick options)
   regress.py materialize OUT_DIR [--models DIR]
       rebuild every reproducer into OUT_DIR/HARNESS/NAME (run.sh replays
       these); a .delta whose base model is missing or changed is an error
@@ -19,6 +24,8 @@ import argparse
 import hashlib
 import json
 import pathlib
+import re
+import subprocess
 import sys
 
 HERE = pathlib.Path(__file__).resolve().parent
@@ -65,17 +72,93 @@ def apply(base: bytes, edits: list[list]) -> bytes:
     return bytes(out)
 
 
-def save(args) -> int:
-    data = pathlib.Path(args.crash_file).read_bytes()
-    out_dir = REGRESSIONS / args.harness
-    out_dir.mkdir(parents=True, exist_ok=True)
+def closest_model(data: bytes, models: pathlib.Path):
+    """(changed bytes, name, base bytes, edits) of the shared model closest to
+    data, or None when none is close (fewer than half the bytes changed)."""
     best = None
-    for model in sorted(args.models.glob("*.tflite")):
+    for model in sorted(models.glob("*.tflite")):
         base = model.read_bytes()
         edits = runs_of_changes(base, data)
         changed = sum(len(e[2]) // 2 for e in edits)
         if changed < len(data) // 2 and (best is None or changed < best[0]):
             best = (changed, model.name, base, edits)
+    return best
+
+
+def failure_site(binary: str, data: bytes, scratch: pathlib.Path):
+    """Where the harness fails on data (first sanitizer / check line), or None."""
+    scratch.write_bytes(data)
+    r = subprocess.run([binary, str(scratch)], capture_output=True, text=True,
+                       env={"UBSAN_OPTIONS": "print_stacktrace=1"}, timeout=60)
+    if r.returncode == 0:
+        return None
+    for line in r.stderr.splitlines():
+        m = re.search(r"(\S+:\d+:\d+): runtime error", line)
+        if m:
+            return m.group(1)
+        m = re.search(r"ERROR: AddressSanitizer: (\S+)", line)
+        if m:
+            frames = re.findall(r"#0 \S+ in (\S+)", r.stderr)
+            return m.group(1) + (" " + frames[0] if frames else "")
+        if "FUZZ_CHECK failed at" in line:
+            return line.split(": ", 1)[0]
+    return "exit %d" % r.returncode
+
+
+def shrink(args) -> int:
+    data = pathlib.Path(args.crash_file).read_bytes()
+    best = closest_model(data, args.models)
+    scratch = pathlib.Path(args.out_file).with_suffix(".try")
+    site = failure_site(args.binary, data, scratch)
+    if site is None:
+        print("shrink: the input does not fail", file=sys.stderr)
+        return 1
+    if best is None or len(best[2]) != len(data):
+        pathlib.Path(args.out_file).write_bytes(data)
+        print(f"shrink: nothing to undo; failure at {site}")
+        return 0
+    base = best[2]
+    edits = [(o, bytes.fromhex(h)) for o, _, h in best[3]]
+
+    def build(es):
+        out = bytearray(base)
+        for o, b in es:
+            out[o:o + len(b)] = b
+        return bytes(out)
+
+    tries, changed = 0, True
+    while changed and tries < args.max_tries:
+        changed = False
+        i = 0
+        while i < len(edits) and tries < args.max_tries:
+            trial = edits[:i] + edits[i + 1:]
+            tries += 1
+            if failure_site(args.binary, build(trial), scratch) == site:
+                edits, changed = trial, True
+                continue
+            o, b = edits[i]
+            if len(b) > 1:  # keep it, but try each half on its own next round
+                h = len(b) // 2
+                edits[i:i + 1] = [(o, b[:h]), (o + h, b[h:])]
+                changed = True
+                i += 2
+                continue
+            i += 1
+    scratch.unlink(missing_ok=True)
+    result = build(edits)
+    assert failure_site(args.binary, result, scratch) == site
+    scratch.unlink(missing_ok=True)
+    pathlib.Path(args.out_file).write_bytes(result)
+    n = sum(len(b) for _, b in edits)
+    print(f"shrink: {n} bytes differ from {best[1]} after {tries} runs; failure at {site}")
+    return 0
+
+
+def save(args) -> int:
+    data = pathlib.Path(args.crash_file).read_bytes()
+    out_dir = REGRESSIONS / args.harness
+    out_dir.mkdir(parents=True, exist_ok=True)
+    best = closest_model(data, args.models)
     if best is None:
         (out_dir / args.name).write_bytes(data)
         print(f"saved raw {out_dir / args.name} ({len(data)} bytes)")
@@ -124,12 +207,17 @@ def main() -> int:
     s.add_argument("harness")
     s.add_argument("crash_file")
     s.add_argument("name")
+    k = sub.add_parser("shrink")
+    k.add_argument("binary")
+    k.add_argument("crash_file")
+    k.add_argument("out_file")
+    k.add_argument("--max-tries", type=int, default=400)
     m = sub.add_parser("materialize")
     m.add_argument("out_dir", type=pathlib.Path)
-    for p in (s, m):
+    for p in (s, k, m):
         p.add_argument("--models", type=pathlib.Path, default=DEFAULT_MODELS)
     args = ap.parse_args()
-    return save(args) if args.cmd == "save" else materialize(args)
+    return {"save": save, "shrink": shrink, "materialize": materialize}[args.cmd](args)
 
 
 if __name__ == "__main__":
