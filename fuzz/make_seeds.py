@@ -1,0 +1,239 @@
+#!/usr/bin/env python3
+"""Write the seed corpora for the fuzz harnesses into OUT_DIR/<harness>/.
+
+Seeds: every .tflite under the shared models folder (read at run time; the
+repo never holds a copy) and small models from python/tflm_arena/builder.py
+covering every shipped kernel, control flow, variables and offline plans;
+raw offline-plan words; and usage-record byte strings for the planners.
+
+Usage: make_seeds.py OUT_DIR [--models DIR]
+Needs numpy and flatbuffers (the builder's only dependencies); the compiled
+tflm_arena._core module is NOT needed.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+import pathlib
+import random
+import struct
+import sys
+import types
+
+import numpy as np
+
+REPO = pathlib.Path(__file__).resolve().parent.parent
+HARNESSES = ("fuzz_model_load", "fuzz_offline_plan", "fuzz_lifetimes", "fuzz_planners",
+             "fuzz_interpreter")
+
+
+def load_builder():
+    """Import tflm_arena.builder from this checkout without running the
+    package __init__ (which needs the compiled extension)."""
+    pkg = types.ModuleType("tflm_arena")
+    pkg.__path__ = [str(REPO / "python" / "tflm_arena")]
+    sys.modules.setdefault("tflm_arena", pkg)
+    return importlib.import_module("tflm_arena.builder")
+
+
+def builder_models(b) -> dict[str, bytes]:
+    """Small models: each shipped kernel at least once, int8 and float."""
+    MB = b.ModelBuilder
+    rng = np.random.default_rng(0)
+    out: dict[str, bytes] = {}
+
+    def q(mb, shape, name, scale=0.05, zp=0, dtype="int8", **kw):
+        return mb.add_tensor(shape, dtype, name, scale=[scale], zero_point=[zp], **kw)
+
+    # CONV_2D and DEPTHWISE_CONV_2D, int8 per channel.
+    for op, filt, qdim, opts in (
+        ("CONV_2D", [4, 3, 3, 2], 0, {"padding": "SAME", "stride_w": 2, "stride_h": 2,
+                                     "fused_activation_function": "RELU6"}),
+        ("DEPTHWISE_CONV_2D", [1, 3, 3, 4], 3, {"padding": "VALID", "depth_multiplier": 2,
+                                               "dilation_w_factor": 2}),
+    ):
+        mb = MB()
+        x = q(mb, [1, 6, 6, 2], "x", 0.05, -3)
+        cout = filt[qdim]
+        w = mb.add_tensor(filt, "int8", "w", data=rng.integers(-127, 128, filt),
+                          scale=list(rng.uniform(0.002, 0.02, cout)), zero_point=[0] * cout,
+                          quantized_dimension=qdim)
+        bias = mb.add_tensor([cout], "int32", "b", data=rng.integers(-500, 500, cout))
+        out_hw = 3 if op == "CONV_2D" else 2
+        y = q(mb, [1, out_hw, out_hw, cout], "y", 0.1, 5)
+        mb.add_operator(op, [x, w, bias], [y], options=opts)
+        mb.set_io([x], [y])
+        out[op.lower()] = mb.build()
+
+    # Float conv without bias.
+    mb = MB()
+    x = mb.add_tensor([1, 4, 4, 1], "float32", "x")
+    w = mb.add_tensor([2, 2, 2, 1], "float32", "w", data=rng.standard_normal((2, 2, 2, 1)))
+    y = mb.add_tensor([1, 4, 4, 2], "float32", "y")
+    mb.add_operator("CONV_2D", [x, w, -1], [y], options={"padding": "SAME"})
+    mb.set_io([x], [y])
+    out["conv_float_nobias"] = mb.build()
+
+    # Pooling, int8 and float.
+    for op in ("MAX_POOL_2D", "AVERAGE_POOL_2D"):
+        for dtype in ("int8", "float32"):
+            mb = MB()
+            if dtype == "int8":
+                x, y = q(mb, [1, 5, 5, 2], "x", 0.1, 2), q(mb, [1, 3, 3, 2], "y", 0.1, 2)
+            else:
+                x = mb.add_tensor([1, 5, 5, 2], dtype, "x")
+                y = mb.add_tensor([1, 3, 3, 2], dtype, "y")
+            mb.add_operator(op, [x], [y], options={"padding": "SAME", "stride_w": 2,
+                                                   "stride_h": 2, "filter_width": 3,
+                                                   "filter_height": 3,
+                                                   "fused_activation_function": "RELU"})
+            mb.set_io([x], [y])
+            out[f"{op.lower()}_{dtype}"] = mb.build()
+
+    # QUANTIZE -> FULLY_CONNECTED -> SOFTMAX -> DEQUANTIZE.
+    mb = MB()
+    x = mb.add_tensor([2, 8], "float32", "x")
+    qx = q(mb, [2, 8], "q", 0.03, 1)
+    w = mb.add_tensor([4, 8], "int8", "w", data=rng.integers(-127, 128, (4, 8)),
+                      scale=[0.01], zero_point=[0])
+    bias = mb.add_tensor([4], "int32", "b", data=rng.integers(-100, 100, 4))
+    f = q(mb, [2, 4], "fc", 0.2, -10)
+    s = q(mb, [2, 4], "softmax", 1.0 / 256, -128)
+    y = mb.add_tensor([2, 4], "float32", "y")
+    mb.add_operator("QUANTIZE", [x], [qx])
+    mb.add_operator("FULLY_CONNECTED", [qx, w, bias], [f])
+    mb.add_operator("SOFTMAX", [f], [s], options={"beta": 1.0})
+    mb.add_operator("DEQUANTIZE", [s], [y])
+    mb.set_io([x], [y])
+    out["quantize_fc_softmax_dequantize"] = mb.build()
+
+    # Float FC + softmax.
+    mb = MB()
+    x = mb.add_tensor([1, 6], "float32", "x")
+    w = mb.add_tensor([3, 6], "float32", "w", data=rng.standard_normal((3, 6)))
+    f = mb.add_tensor([1, 3], "float32", "f")
+    y = mb.add_tensor([1, 3], "float32", "y")
+    mb.add_operator("FULLY_CONNECTED", [x, w, -1], [f],
+                    options={"fused_activation_function": "RELU"})
+    mb.add_operator("SOFTMAX", [f], [y], options={"beta": 0.5})
+    mb.set_io([x], [y])
+    out["fc_softmax_float"] = mb.build()
+
+    # ADD with broadcast, then RESHAPE (new_shape option), int8 and float.
+    for dtype in ("int8", "float32"):
+        mb = MB()
+        if dtype == "int8":
+            a, c = q(mb, [1, 3, 4], "a", 0.05, 3), q(mb, [1, 1, 4], "c", 0.02, -7)
+            s, r = q(mb, [1, 3, 4], "s", 0.06), q(mb, [12], "r", 0.06)
+        else:
+            a, c = mb.add_tensor([1, 3, 4], dtype, "a"), mb.add_tensor([1, 1, 4], dtype, "c")
+            s, r = mb.add_tensor([1, 3, 4], dtype, "s"), mb.add_tensor([12], dtype, "r")
+        mb.add_operator("ADD", [a, c], [s], options={"fused_activation_function": "RELU"})
+        mb.add_operator("RESHAPE", [s], [r], options={"new_shape": [12]})
+        mb.set_io([a, c], [r])
+        out[f"add_reshape_{dtype}"] = mb.build()
+
+    # Variable tensor (state) consumed by ADD, with an offline plan.
+    mb = MB()
+    x = mb.add_tensor([1, 4], "float32", "x")
+    v = mb.add_tensor([1, 4], "float32", "state", is_variable=True)
+    y = mb.add_tensor([1, 4], "float32", "y")
+    mb.add_operator("ADD", [x, v], [y])
+    mb.set_io([x], [y])
+    mb.add_metadata(b.OFFLINE_PLAN_METADATA_NAME,
+                    b.offline_plan_metadata([0, 16, 32]))
+    out["variable_offline_plan"] = mb.build()
+
+    # Offline plan with online (-1) entries on a chain of ADDs.
+    mb = MB()
+    t = [mb.add_tensor([1, 8], "float32", f"t{i}") for i in range(4)]
+    mb.add_operator("ADD", [t[0], t[0]], [t[1]])
+    mb.add_operator("ADD", [t[1], t[0]], [t[2]])
+    mb.add_operator("ADD", [t[2], t[1]], [t[3]])
+    mb.set_io([t[0]], [t[3]])
+    mb.add_metadata(b.OFFLINE_PLAN_METADATA_NAME,
+                    b.offline_plan_metadata([0, -1, 64, -1]))
+    out["add_chain_partial_offline_plan"] = mb.build()
+
+    # Control flow (lifetimes only; no shipped kernel): IF, WHILE, CALL_ONCE.
+    mb = MB()
+    cond = mb.add_tensor([1], "bool", "cond")
+    x = mb.add_tensor([1, 4], "float32", "x")
+    y = mb.add_tensor([1, 4], "float32", "y")
+    then_sg, else_sg, body_sg, init_sg = (mb.add_subgraph(n) for n in
+                                          ("then", "else", "body", "init"))
+    for sg in (then_sg, else_sg, body_sg):
+        a = mb.add_tensor([1, 4], "float32", "a", subgraph=sg)
+        c = mb.add_tensor([1, 4], "float32", "c", subgraph=sg)
+        mb.add_operator("ADD", [a, a], [c], subgraph=sg)
+        mb.set_io([a], [c], subgraph=sg)
+    mb.set_io([], [], subgraph=init_sg)
+    z = mb.add_tensor([1, 4], "float32", "z")
+    mb.add_operator("CALL_ONCE", [], [], options={"init_subgraph_index": init_sg})
+    mb.add_operator("IF", [cond, x], [z], options={"then_subgraph_index": then_sg,
+                                                   "else_subgraph_index": else_sg})
+    mb.add_operator("WHILE", [z], [y], options={"cond_subgraph_index": then_sg,
+                                                "body_subgraph_index": body_sg})
+    mb.set_io([cond, x], [y])
+    out["control_flow"] = mb.build()
+
+    # Custom operator and an intermediate (lifetimes / model walk).
+    mb = MB()
+    x = mb.add_tensor([2], "int8", "x")
+    y = mb.add_tensor([2], "int8", "y")
+    i = mb.add_tensor([0], "int8", "im")
+    mb.add_operator("CUSTOM", [x], [y], custom_code="MyOp", intermediates=[i])
+    mb.set_io([x], [y])
+    out["custom_intermediate"] = mb.build()
+    return out
+
+
+def plan_words(words) -> bytes:
+    return struct.pack(f"<{len(words)}i", *words)
+
+
+def planner_seeds() -> dict[str, bytes]:
+    """Byte strings the planner harness decodes into records (its first byte
+    allows fixed offsets when odd); random ones are as good a start as any."""
+    r = random.Random(7)
+    seeds = {f"records_{i}": bytes(r.randrange(256) for _ in range(n))
+             for i, n in enumerate((16, 64, 256, 1024, 4096))}
+    seeds["empty"] = b""
+    return seeds
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("out_dir", type=pathlib.Path)
+    ap.add_argument("--models", type=pathlib.Path, default=REPO.parent / "shared" / "models")
+    args = ap.parse_args()
+    dirs = {h: args.out_dir / h for h in HARNESSES}
+    for d in dirs.values():
+        d.mkdir(parents=True, exist_ok=True)
+
+    models: dict[str, bytes] = {}
+    if args.models.is_dir():
+        for p in sorted(args.models.glob("*.tflite")):
+            models["shared_" + p.stem] = p.read_bytes()
+    else:
+        print(f"make_seeds: no shared models at {args.models}", file=sys.stderr)
+    for name, data in builder_models(load_builder()).items():
+        models["builder_" + name] = data
+
+    for h in ("fuzz_model_load", "fuzz_offline_plan", "fuzz_lifetimes", "fuzz_interpreter"):
+        for name, data in models.items():
+            (dirs[h] / f"{name}.tflite").write_bytes(data)
+    # Raw offline-plan words: valid, wrong version, short, negative offsets.
+    for name, words in {"plan_valid": [0, 1, 3, 0, -1, 16], "plan_version1": [1, 1, 1, 0],
+                        "plan_header_only": [0, 1, 0], "plan_bad_offset": [0, 2, 2, -5, 7],
+                        "plan_short": [0, 1]}.items():
+        (dirs["fuzz_offline_plan"] / name).write_bytes(plan_words(words))
+    for name, data in planner_seeds().items():
+        (dirs["fuzz_planners"] / name).write_bytes(data)
+    counts = ", ".join(f"{h} {len(list(d.iterdir()))}" for h, d in dirs.items())
+    print(f"make_seeds: {len(models)} models; seeds: {counts}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
