@@ -34,3 +34,7 @@ LD_PRELOAD="$(gcc -print-file-name=libasan.so) $(gcc -print-file-name=libstdc++.
   UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   PYTHONPATH="$PWD/build/pyasan" \
   python3 -m pytest -q -p no:cacheprovider
+
+# Fuzzing: replay every saved reproducer, then a short run of each harness
+# (fuzz/README.md has the figures of longer runs).
+FUZZ_SECONDS="${FUZZ_SECONDS:-30}" bash fuzz/run.sh
