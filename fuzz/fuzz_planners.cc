@@ -59,7 +59,9 @@ ByteOffset PickFixed(FuzzedDataProvider& in, bool allow_fixed) {
 int64_t MaxEnd(Span<const UsageRecord> recs, const std::vector<ByteOffset>& offsets) {
   int64_t end = 0;
   for (size_t i = 0; i < recs.size(); ++i) {
-    if (recs[i].size > 0 && offsets[i] + recs[i].size > end) end = offsets[i] + recs[i].size;
+    // A zero-size buffer counts too: TFLM's GetMaximumMemorySize takes
+    // offset + size of every buffer, so a fixed empty one at 6944 makes 6944.
+    if (recs[i].size >= 0 && offsets[i] + recs[i].size > end) end = offsets[i] + recs[i].size;
   }
   return end;
 }
