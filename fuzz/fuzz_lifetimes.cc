@@ -108,11 +108,10 @@ void PlanRecords(const std::vector<model::AllocationEntry>& entries) {
   Span<const UsageRecord> recs(records.data(), count);
   tflm_arena::PlanResult plan;
   if (!tflm_arena::PlanTflmGreedy(recs, &plan).ok()) return;
-  if (!tflm_arena::ValidateRecords(recs).ok()) return;  // overlapping offline offsets
+  if (!tflm_arena::ValidateRecords(recs).ok()) return;
   s = tflm_arena::ValidatePlan(recs, plan.offsets, plan.arena_bytes);
   FUZZ_CHECK(s.ok(), "greedy plan of model records invalid: %s", s.message());
-  // Offline offsets may alias (live bytes then double count in the bound).
-  if (!tflm_arena::FixedAliases(recs).empty()) return;
+  if (!tflm_arena::FixedAliases(recs).empty()) return;  // aliased offline offsets
   FUZZ_CHECK(plan.arena_bytes >= tflm_arena::LowerBound(recs), "plan below the lower bound");
 }
 
