@@ -202,8 +202,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     UsageRecord r;
     r.size = PickSize(in);
     r.first_step = PickStep(in);
-    r.last_step = in.ConsumeBool() ? r.first_step + in.ConsumeIntegralInRange<int32_t>(0, 8)
-                                   : PickStep(in);
+    if (in.ConsumeBool()) {  // a short lifetime, saturating at INT32_MAX
+      const int64_t last = int64_t{r.first_step} + in.ConsumeIntegralInRange<int32_t>(0, 8);
+      r.last_step = static_cast<int32_t>(last > INT32_MAX ? INT32_MAX : last);
+    } else {
+      r.last_step = PickStep(in);
+    }
     if (r.last_step < r.first_step && in.ConsumeBool()) r.last_step = r.first_step;
     r.fixed_offset = PickFixed(in, allow_fixed);
     records.push_back(r);
