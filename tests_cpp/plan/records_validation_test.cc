@@ -93,5 +93,15 @@ TEST(LowerBoundTest, ExtremeStepsAndSizes) {
   EXPECT_EQ(LowerBound(records), 4);
 }
 
+TEST(FixedAliasesTest, HugeOffsetsDoNotOverflow) {
+  // offset + size beyond int64: saturated, still compared correctly.
+  const int64_t big = INT64_MAX - 8;
+  std::vector<UsageRecord> records = {Rec(100, 0, 1, big), Rec(100, 0, 1, big - 16),
+                                      Rec(16, 0, 1, 0)};
+  const auto aliases = FixedAliases(records);
+  ASSERT_EQ(aliases.size(), 1u);
+  EXPECT_EQ(aliases[0], std::make_pair(size_t{0}, size_t{1}));
+}
+
 }  // namespace
 }  // namespace tflm_arena

@@ -10,6 +10,16 @@
 #include "tflm_arena/plan/plan.h"
 
 namespace tflm_arena {
+namespace {
+
+// offset + size, saturated: records may hold any non-negative int64s.
+int64_t End(const UsageRecord& r) {
+  int64_t end;
+  if (__builtin_add_overflow(r.fixed_offset, r.size, &end)) end = INT64_MAX;
+  return end;
+}
+
+}  // namespace
 
 std::vector<std::pair<size_t, size_t>> FixedAliases(Span<const UsageRecord> records) {
   std::vector<size_t> fixed;
@@ -30,7 +40,7 @@ std::vector<std::pair<size_t, size_t>> FixedAliases(Span<const UsageRecord> reco
                live.end());
     for (size_t k : live) {
       const UsageRecord& o = records[k];
-      if (o.fixed_offset < r.fixed_offset + r.size && r.fixed_offset < o.fixed_offset + o.size) {
+      if (o.fixed_offset < End(r) && r.fixed_offset < End(o)) {
         pairs.emplace_back(std::min(id, k), std::max(id, k));
       }
     }
