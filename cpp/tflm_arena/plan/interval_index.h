@@ -5,7 +5,8 @@
 //
 // Steps are replaced by their rank among all distinct first/last steps; that
 // keeps every intersection of inclusive lifetimes and bounds the step count
-// by 2n, whatever the step values. A lifetime [a, b] meets [qa, qb] iff it is
+// by 2n, whatever the step values. (When the steps already span fewer than
+// 2n values, step - min serves as the rank: no sort needed.) A lifetime [a, b] meets [qa, qb] iff it is
 // live at qa, or it starts in (qa, qb]; the two cases are disjoint, so each
 // buffer is reported once:
 //  - live at qa: a segment tree over ranks holds each lifetime at the
@@ -61,18 +62,17 @@ class IntervalIndex {
 
  private:
   static constexpr uint64_t kEmpty = ~uint64_t{0};
-  struct Node {
-    size_t begin;    // first slot in node_keys_
-    uint32_t count;  // slots filled so far
-  };
   template <typename F>
   void ForEachCoverNode(uint32_t id, F&& f) const;
 
   std::vector<uint32_t> first_rank_;
   std::vector<uint32_t> last_rank_;
-  uint32_t leaves_ = 1;                // power of two >= number of ranks
-  std::vector<Node> nodes_;            // 2 * leaves_ tree nodes, root at 1
-  std::vector<uint64_t> node_keys_;    // every node's slots, node by node
+  uint32_t leaves_ = 1;  // power of two >= number of ranks
+  // 2 * leaves_ tree nodes, root at 1: where each node's slots begin in
+  // node_keys_, and how many are filled (apart: GatherCost reads only these).
+  std::vector<size_t> node_begin_;
+  std::vector<uint32_t> node_count_;
+  std::vector<uint64_t> node_keys_;  // every node's slots, node by node
   std::vector<uint32_t> start_slot_;   // buffer -> slot in start_keys_
   std::vector<uint32_t> rank_begin_;   // rank -> first slot starting there
   std::vector<uint64_t> start_keys_;   // by first rank; kEmpty = not placed
