@@ -97,17 +97,24 @@ inline int64_t FirstFit(const uint64_t* keys, size_t count, int64_t want) {
 }
 
 // The same scan over every placed buffer, skipping those not live with
-// [qa, qb] (ranks), as TFLM's walk does.
-inline int64_t WalkFirstFit(const std::vector<Placed>& placed, uint32_t qa, uint32_t qb,
-                            int64_t want) {
-  // Whether a buffer meets [qa, qb] is a coin toss when many do, so it is
-  // folded in without a branch; only the rarely taken "gap found" branches.
-  // (A buffer that does not meet counts as ending at 0: candidate >= 0.)
+// [qa, qb] (ranks), as TFLM's walk does. When only some placed buffers meet
+// [qa, qb], whether one does is a coin toss, so kMixed folds the test in
+// without a branch (a buffer that does not meet counts as ending at 0, and
+// candidate >= 0); when nearly all meet, the plain branch predicts well and
+// is faster.
+template <bool kMixed>
+int64_t WalkFirstFit(const std::vector<Placed>& placed, uint32_t qa, uint32_t qb, int64_t want) {
   int64_t candidate = 0;
   for (const Placed& p : placed) {
-    const bool meets = (p.first_rank <= qb) & (qa <= p.last_rank);
-    if (meets & (KeyOffset(p.key) - candidate >= want)) break;  // gap found
-    candidate = std::max(candidate, KeyEnd(p.key) & -static_cast<int64_t>(meets));
+    if (kMixed) {
+      const bool meets = (p.first_rank <= qb) & (qa <= p.last_rank);
+      if (meets & (KeyOffset(p.key) - candidate >= want)) break;  // gap found
+      candidate = std::max(candidate, KeyEnd(p.key) & -static_cast<int64_t>(meets));
+    } else {
+      if (p.first_rank > qb || qa > p.last_rank) continue;
+      if (KeyOffset(p.key) - candidate >= want) break;  // gap found
+      candidate = std::max(candidate, KeyEnd(p.key));
+    }
   }
   return candidate;
 }
@@ -144,11 +151,15 @@ Status PlanTflmGreedy(Span<const UsageRecord> records, PlanResult* out, PlanCanc
     const int64_t size = records[id].size;
     int64_t candidate = records[id].fixed_offset;
     if (candidate == kOnlineOffset) {
-      const size_t cost = index.GatherCost(id);
+      const plan_internal::IntervalIndex::GatherSize gather = index.GatherCost(id);
+      const uint64_t cost = gather.live + gather.starting;
       const uint64_t sort_cost = (cost < 64 ? kWalkPerFewKeys : kWalkPerKey) * cost;
       if (placed < sort_cost) {
-        candidate = WalkFirstFit(by_offset.Sorted(), index.first_rank(id), index.last_rank(id),
-                                 size);
+        const uint32_t qa = index.first_rank(id), qb = index.last_rank(id);
+        // Live at id's first step implies meeting id: >= 7/8 of them do.
+        candidate = 8 * gather.live >= 7 * placed
+                        ? WalkFirstFit<false>(by_offset.Sorted(), qa, qb, size)
+                        : WalkFirstFit<true>(by_offset.Sorted(), qa, qb, size);
         work += placed;
       } else {
         if (meeting.size() < cost) {

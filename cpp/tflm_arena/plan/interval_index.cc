@@ -88,12 +88,12 @@ void IntervalIndex::Insert(uint32_t id, int32_t offset, int32_t end) {
   start_keys_[start_slot_[id]] = key;
 }
 
-size_t IntervalIndex::GatherCost(uint32_t id) const {
-  size_t cost = rank_begin_[last_rank_[id] + 1] - rank_begin_[first_rank_[id] + 1];
+IntervalIndex::GatherSize IntervalIndex::GatherCost(uint32_t id) const {
+  GatherSize size{0, rank_begin_[last_rank_[id] + 1] - rank_begin_[first_rank_[id] + 1]};
   for (uint32_t node = first_rank_[id] + leaves_; node >= 1; node >>= 1) {
-    cost += node_count_[node];
+    size.live += node_count_[node];
   }
-  return cost;
+  return size;
 }
 
 size_t IntervalIndex::Gather(uint32_t id, uint64_t* keys, size_t at) const {

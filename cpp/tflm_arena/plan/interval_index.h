@@ -50,13 +50,17 @@ class IntervalIndex {
   // Makes buffer `id`, placed at [offset, end), visible to later queries.
   void Insert(uint32_t id, int32_t offset, int32_t end);
 
-  // Items Gather(id) would read: placed buffers live at id's first step plus
-  // all buffers (placed or not) starting later within id's lifetime. An
-  // upper bound on what it appends. O(log T).
-  size_t GatherCost(uint32_t id) const;
+  // What Gather(id) would read: the placed buffers live at id's first step
+  // (all of them meet id) and the buffers, placed or not, starting later
+  // within id's lifetime. live + starting bounds what it appends. O(log T).
+  struct GatherSize {
+    size_t live;
+    size_t starting;
+  };
+  GatherSize GatherCost(uint32_t id) const;
 
   // Appends the key of every inserted buffer whose lifetime meets id's, in no
-  // particular order; *keys must have room for GatherCost(id) more keys past
+  // particular order; keys must have room for live + starting more keys past
   // `at`. Returns the new end.
   size_t Gather(uint32_t id, uint64_t* keys, size_t at) const;
 
