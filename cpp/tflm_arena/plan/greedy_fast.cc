@@ -4,20 +4,21 @@
 //     ties by higher index. That is a total order, so std::sort gives TFLM's.
 //  2. For each buffer TFLM walks every placed buffer in offset order, looking
 //     only at those whose lifetimes meet its own. We fetch just those (k of
-//     them) from an IntervalIndex as (offset, end) keys, sort them and run
-//     TFLM's scan. Equal offsets may come in another order than in TFLM's
-//     list; that cannot change the result: once a gap check fails at offset
-//     o the candidate is past o, so every buffer at o fails too, and the
-//     candidate becomes the largest of their ends in any order.
+//     them) from an IntervalIndex as (offset, end) keys, radix-sort them by
+//     offset (offset_sort.h) and run TFLM's scan. Equal offsets may come in
+//     another order than in TFLM's list; that cannot change the result: once
+//     a gap check fails at offset o the candidate is past o, so every buffer
+//     at o fails too, and the candidate becomes the largest of their ends in
+//     any order.
 //  3. When a buffer meets a large share of everything placed (long-lived
-//     buffers, or many buffers live at once), sorting what it meets costs
+//     buffers, or many buffers live at once), fetching and sorting costs
 //     more than TFLM's walk. The index tells the fetch cost up front, so we
 //     pick the cheaper of the two: fetch and sort, or walk all p placed
 //     buffers in offset order (kept as a sorted array, merged lazily),
-//     filtering by lifetime as TFLM does. Each buffer costs about
-//     O(min(k log k, p)): the worst case is TFLM's O(n^2) with a smaller
-//     constant, and when few buffers are live at once (chains, or a few
-//     hundred live at every step) the plan takes O(n log n + sum of k).
+//     filtering by lifetime as TFLM does. A buffer costs O(log T +
+//     min(s + k, p)), s counting the buffers (placed or not) that start
+//     within its lifetime: the plan takes O(n log n + overlapping pairs),
+//     and never more than TFLM's O(n^2) walk, with a smaller constant.
 // Every planned end must fit in int32, as GreedyPlanner requires; the error
 // names the same buffer in the same words.
 #include <algorithm>
@@ -43,8 +44,11 @@ using plan_internal::SortByOffset;
 // about a millisecond.
 constexpr uint64_t kPollWork = uint64_t{1} << 20;
 
-// See the choice in the main loop.
+// Fetching and sorting a key costs about as much as walking this many placed
+// buffers (measured on dense shapes, 200..1M buffers): the radix sort is
+// linear, std::sort (fewer than 64 keys) is not.
 constexpr uint64_t kWalkPerKey = 3;
+constexpr uint64_t kWalkPerFewKeys = 8;
 
 // A placed buffer as the walk sees it.
 struct Placed {
@@ -93,14 +97,24 @@ inline int64_t FirstFit(const uint64_t* keys, size_t count, int64_t want) {
 }
 
 // The same scan over every placed buffer, skipping those not live with
-// [qa, qb] (ranks), as TFLM's walk does.
-inline int64_t WalkFirstFit(const std::vector<Placed>& placed, uint32_t qa, uint32_t qb,
-                            int64_t want) {
+// [qa, qb] (ranks), as TFLM's walk does. When only some placed buffers meet
+// [qa, qb], whether one does is a coin toss, so kMixed folds the test in
+// without a branch (a buffer that does not meet counts as ending at 0, and
+// candidate >= 0); when nearly all meet, the plain branch predicts well and
+// is faster.
+template <bool kMixed>
+int64_t WalkFirstFit(const std::vector<Placed>& placed, uint32_t qa, uint32_t qb, int64_t want) {
   int64_t candidate = 0;
   for (const Placed& p : placed) {
-    if (p.first_rank > qb || qa > p.last_rank) continue;
-    if (KeyOffset(p.key) - candidate >= want) break;  // gap found
-    candidate = std::max(candidate, KeyEnd(p.key));
+    if (kMixed) {
+      const bool meets = (p.first_rank <= qb) & (qa <= p.last_rank);
+      if (meets & (KeyOffset(p.key) - candidate >= want)) break;  // gap found
+      candidate = std::max(candidate, KeyEnd(p.key) & -static_cast<int64_t>(meets));
+    } else {
+      if (p.first_rank > qb || qa > p.last_rank) continue;
+      if (KeyOffset(p.key) - candidate >= want) break;  // gap found
+      candidate = std::max(candidate, KeyEnd(p.key));
+    }
   }
   return candidate;
 }
@@ -137,13 +151,15 @@ Status PlanTflmGreedy(Span<const UsageRecord> records, PlanResult* out, PlanCanc
     const int64_t size = records[id].size;
     int64_t candidate = records[id].fixed_offset;
     if (candidate == kOnlineOffset) {
-      const size_t cost = index.GatherCost(id);
-      // Fetching and radix-sorting a key costs about as much as walking
-      // kWalkPerKey placed buffers (measured: 2..4 all do well).
-      const uint64_t sort_cost = kWalkPerKey * static_cast<uint64_t>(cost);
+      const plan_internal::IntervalIndex::GatherSize gather = index.GatherCost(id);
+      const uint64_t cost = gather.live + gather.starting;
+      const uint64_t sort_cost = (cost < 64 ? kWalkPerFewKeys : kWalkPerKey) * cost;
       if (placed < sort_cost) {
-        candidate = WalkFirstFit(by_offset.Sorted(), index.first_rank(id), index.last_rank(id),
-                                 size);
+        const uint32_t qa = index.first_rank(id), qb = index.last_rank(id);
+        // Live at id's first step implies meeting id: >= 7/8 of them do.
+        candidate = 8 * gather.live >= 7 * placed
+                        ? WalkFirstFit<false>(by_offset.Sorted(), qa, qb, size)
+                        : WalkFirstFit<true>(by_offset.Sorted(), qa, qb, size);
         work += placed;
       } else {
         if (meeting.size() < cost) {

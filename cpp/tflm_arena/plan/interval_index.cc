@@ -1,6 +1,7 @@
 #include "tflm_arena/plan/interval_index.h"
 
 #include <algorithm>
+#include <cstdint>
 
 namespace tflm_arena {
 namespace plan_internal {
@@ -20,35 +21,52 @@ void IntervalIndex::ForEachCoverNode(uint32_t id, F&& f) const {
 
 IntervalIndex::IntervalIndex(Span<const UsageRecord> records) {
   const size_t n = records.size();
-  std::vector<Step> steps;
-  steps.reserve(2 * n);
-  for (const UsageRecord& r : records) {
-    steps.push_back(r.first_step);
-    steps.push_back(r.last_step);
-  }
-  std::sort(steps.begin(), steps.end());
-  steps.erase(std::unique(steps.begin(), steps.end()), steps.end());
-  auto rank = [&](Step s) {
-    return static_cast<uint32_t>(std::lower_bound(steps.begin(), steps.end(), s) - steps.begin());
-  };
   first_rank_.resize(n);
   last_rank_.resize(n);
-  for (size_t i = 0; i < n; ++i) {
-    first_rank_[i] = rank(records[i].first_step);
-    last_rank_[i] = rank(records[i].last_step);
+  int64_t min_step = INT64_MAX, max_step = INT64_MIN;
+  for (const UsageRecord& r : records) {
+    min_step = std::min<int64_t>(min_step, r.first_step);
+    max_step = std::max<int64_t>(max_step, r.last_step);
   }
-  while (leaves_ < steps.size()) leaves_ *= 2;
+  size_t ranks = 0;
+  if (n > 0 && max_step - min_step < static_cast<int64_t>(2 * n)) {
+    for (size_t i = 0; i < n; ++i) {
+      first_rank_[i] = static_cast<uint32_t>(records[i].first_step - min_step);
+      last_rank_[i] = static_cast<uint32_t>(records[i].last_step - min_step);
+    }
+    ranks = static_cast<size_t>(max_step - min_step) + 1;
+  } else {
+    std::vector<Step> steps;
+    steps.reserve(2 * n);
+    for (const UsageRecord& r : records) {
+      steps.push_back(r.first_step);
+      steps.push_back(r.last_step);
+    }
+    std::sort(steps.begin(), steps.end());
+    steps.erase(std::unique(steps.begin(), steps.end()), steps.end());
+    auto rank = [&](Step s) {
+      return static_cast<uint32_t>(std::lower_bound(steps.begin(), steps.end(), s) -
+                                   steps.begin());
+    };
+    for (size_t i = 0; i < n; ++i) {
+      first_rank_[i] = rank(records[i].first_step);
+      last_rank_[i] = rank(records[i].last_step);
+    }
+    ranks = steps.size();
+  }
+  while (leaves_ < ranks) leaves_ *= 2;
 
   // Tree slots: count each node's cover entries, then lay nodes out in turn.
-  nodes_.assign(2 * static_cast<size_t>(leaves_), Node{0, 0});
+  node_count_.assign(2 * static_cast<size_t>(leaves_), 0);
   for (size_t i = 0; i < n; ++i) {
-    ForEachCoverNode(static_cast<uint32_t>(i), [&](uint32_t node) { ++nodes_[node].count; });
+    ForEachCoverNode(static_cast<uint32_t>(i), [&](uint32_t node) { ++node_count_[node]; });
   }
+  node_begin_.resize(node_count_.size());
   size_t total = 0;
-  for (Node& node : nodes_) {
-    node.begin = total;
-    total += node.count;
-    node.count = 0;
+  for (size_t node = 0; node < node_count_.size(); ++node) {
+    node_begin_[node] = total;
+    total += node_count_[node];
+    node_count_[node] = 0;
   }
   node_keys_.resize(total);
 
@@ -65,26 +83,24 @@ IntervalIndex::IntervalIndex(Span<const UsageRecord> records) {
 void IntervalIndex::Insert(uint32_t id, int32_t offset, int32_t end) {
   const uint64_t key = PackKey(offset, end);
   ForEachCoverNode(id, [&](uint32_t node) {
-    Node& slot = nodes_[node];
-    node_keys_[slot.begin + slot.count++] = key;
+    node_keys_[node_begin_[node] + node_count_[node]++] = key;
   });
   start_keys_[start_slot_[id]] = key;
 }
 
-size_t IntervalIndex::GatherCost(uint32_t id) const {
-  size_t cost = rank_begin_[last_rank_[id] + 1] - rank_begin_[first_rank_[id] + 1];
+IntervalIndex::GatherSize IntervalIndex::GatherCost(uint32_t id) const {
+  GatherSize size{0, rank_begin_[last_rank_[id] + 1] - rank_begin_[first_rank_[id] + 1]};
   for (uint32_t node = first_rank_[id] + leaves_; node >= 1; node >>= 1) {
-    cost += nodes_[node].count;
+    size.live += node_count_[node];
   }
-  return cost;
+  return size;
 }
 
 size_t IntervalIndex::Gather(uint32_t id, uint64_t* keys, size_t at) const {
   for (uint32_t node = first_rank_[id] + leaves_; node >= 1; node >>= 1) {
-    const Node& slot = nodes_[node];
-    const uint64_t* from = node_keys_.data() + slot.begin;
-    std::copy(from, from + slot.count, keys + at);
-    at += slot.count;
+    const uint64_t* from = node_keys_.data() + node_begin_[node];
+    std::copy(from, from + node_count_[node], keys + at);
+    at += node_count_[node];
   }
   // Starts in (first, last]: copy every slot, keep only the placed ones.
   const uint64_t* from = start_keys_.data() + rank_begin_[first_rank_[id] + 1];

@@ -5,7 +5,8 @@
 //
 // Steps are replaced by their rank among all distinct first/last steps; that
 // keeps every intersection of inclusive lifetimes and bounds the step count
-// by 2n, whatever the step values. A lifetime [a, b] meets [qa, qb] iff it is
+// by 2n, whatever the step values. (When the steps already span fewer than
+// 2n values, step - min serves as the rank: no sort needed.) A lifetime [a, b] meets [qa, qb] iff it is
 // live at qa, or it starts in (qa, qb]; the two cases are disjoint, so each
 // buffer is reported once:
 //  - live at qa: a segment tree over ranks holds each lifetime at the
@@ -49,30 +50,33 @@ class IntervalIndex {
   // Makes buffer `id`, placed at [offset, end), visible to later queries.
   void Insert(uint32_t id, int32_t offset, int32_t end);
 
-  // Items Gather(id) would read: placed buffers live at id's first step plus
-  // all buffers (placed or not) starting later within id's lifetime. An
-  // upper bound on what it appends. O(log T).
-  size_t GatherCost(uint32_t id) const;
+  // What Gather(id) would read: the placed buffers live at id's first step
+  // (all of them meet id) and the buffers, placed or not, starting later
+  // within id's lifetime. live + starting bounds what it appends. O(log T).
+  struct GatherSize {
+    size_t live;
+    size_t starting;
+  };
+  GatherSize GatherCost(uint32_t id) const;
 
   // Appends the key of every inserted buffer whose lifetime meets id's, in no
-  // particular order; *keys must have room for GatherCost(id) more keys past
+  // particular order; keys must have room for live + starting more keys past
   // `at`. Returns the new end.
   size_t Gather(uint32_t id, uint64_t* keys, size_t at) const;
 
  private:
   static constexpr uint64_t kEmpty = ~uint64_t{0};
-  struct Node {
-    size_t begin;    // first slot in node_keys_
-    uint32_t count;  // slots filled so far
-  };
   template <typename F>
   void ForEachCoverNode(uint32_t id, F&& f) const;
 
   std::vector<uint32_t> first_rank_;
   std::vector<uint32_t> last_rank_;
-  uint32_t leaves_ = 1;                // power of two >= number of ranks
-  std::vector<Node> nodes_;            // 2 * leaves_ tree nodes, root at 1
-  std::vector<uint64_t> node_keys_;    // every node's slots, node by node
+  uint32_t leaves_ = 1;  // power of two >= number of ranks
+  // 2 * leaves_ tree nodes, root at 1: where each node's slots begin in
+  // node_keys_, and how many are filled (apart: GatherCost reads only these).
+  std::vector<size_t> node_begin_;
+  std::vector<uint32_t> node_count_;
+  std::vector<uint64_t> node_keys_;  // every node's slots, node by node
   std::vector<uint32_t> start_slot_;   // buffer -> slot in start_keys_
   std::vector<uint32_t> rank_begin_;   // rank -> first slot starting there
   std::vector<uint64_t> start_keys_;   // by first rank; kEmpty = not placed
