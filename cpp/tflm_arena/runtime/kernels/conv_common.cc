@@ -7,17 +7,25 @@
 
 namespace tflm_arena {
 namespace runtime {
+namespace {
+
+// input scale x filter scale (channel i, or the one per-tensor scale) /
+// output scale: the real multiplier both functions below quantize.
+double EffectiveScale(float input_scale, Span<const float> filter_scales, float output_scale,
+                      int32_t i) {
+  const float filter_scale =
+      filter_scales.size() > 1 ? filter_scales[static_cast<size_t>(i)] : filter_scales[0];
+  return static_cast<double>(input_scale) * static_cast<double>(filter_scale) /
+         static_cast<double>(output_scale);
+}
+
+}  // namespace
 
 void PerChannelMultipliers(float input_scale, Span<const float> filter_scales,
                            float output_scale, int32_t num_channels, int32_t* multipliers,
                            int32_t* shifts) {
-  const bool per_channel = filter_scales.size() > 1;
   for (int32_t i = 0; i < num_channels; ++i) {
-    const float filter_scale = per_channel ? filter_scales[static_cast<size_t>(i)]
-                                           : filter_scales[0];
-    const double effective = static_cast<double>(input_scale) *
-                             static_cast<double>(filter_scale) /
-                             static_cast<double>(output_scale);
+    const double effective = EffectiveScale(input_scale, filter_scales, output_scale, i);
     int shift = 0;
     QuantizeMultiplier(effective, &multipliers[i], &shift);
     shifts[i] = shift;
@@ -64,13 +72,8 @@ Status CheckConvOutputSize(const char* op, model::Padding padding, const Shape4&
 Status CheckPerChannelMultipliers(const char* op, float input_scale,
                                   Span<const float> filter_scales, float output_scale,
                                   int32_t num_channels) {
-  const bool per_channel = filter_scales.size() > 1;
   for (int32_t i = 0; i < num_channels; ++i) {
-    const float filter_scale = per_channel ? filter_scales[static_cast<size_t>(i)]
-                                           : filter_scales[0];
-    const double effective = static_cast<double>(input_scale) *
-                             static_cast<double>(filter_scale) /
-                             static_cast<double>(output_scale);
+    const double effective = EffectiveScale(input_scale, filter_scales, output_scale, i);
     int32_t multiplier = 0;
     int shift = 0;
     TFLM_ARENA_RETURN_IF_ERROR(
