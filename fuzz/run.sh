@@ -28,10 +28,16 @@ if ! command -v "$cxx" >/dev/null; then
 fi
 
 echo "== building harnesses into $build"
-cmake -S "$repo" -B "$build" -DTFLM_ARENA_BUILD_FUZZ=ON -DCMAKE_CXX_COMPILER="$cxx" \
-  -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+mkdir -p "$build"
+log="$build/fuzz_build.log"
 # shellcheck disable=SC2086
-cmake --build "$build" -j"${FUZZ_JOBS:-2}" --target $harnesses >/dev/null
+if ! { cmake -S "$repo" -B "$build" -DTFLM_ARENA_BUILD_FUZZ=ON -DCMAKE_CXX_COMPILER="$cxx" \
+         -DCMAKE_BUILD_TYPE=RelWithDebInfo &&
+       cmake --build "$build" -j"${FUZZ_JOBS:-2}" --target $harnesses; } >"$log" 2>&1; then
+  tail -30 "$log" >&2
+  echo "fuzz/run.sh: build failed (full log: $log)" >&2
+  exit 2
+fi
 
 if [[ -n "${FUZZ_WORK:-}" ]]; then
   work="$FUZZ_WORK"
