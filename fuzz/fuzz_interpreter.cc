@@ -11,6 +11,8 @@
 //     from the input (anything; success only if >= required);
 //  3. on success: fill inputs, Invoke, keep the outputs, Reset, refill the
 //     same inputs, Invoke again: outputs must be bit-identical.
+// Half the inputs also register one subgraph-0 tensor (picked by the hash)
+// as a preallocated application buffer, itself fenced by guard bytes.
 // The arena sits inside a larger block filled with a pattern; after every
 // call, every byte outside the interpreter's usable arena must still hold
 // it (guard bytes), so writes before/after the arena are caught even where
@@ -105,15 +107,25 @@ class GuardedArena {
     const uint8_t* usable = tflm_arena::AlignPointerUp(arena_, tflm_arena::kArenaAlignment);
     const size_t cap = it.arena_capacity();
     FUZZ_CHECK(cap <= size_, "after %s: capacity %zu > arena size %zu", after, cap, size_);
-    if (cap == 0) usable = arena_;
-    for (const uint8_t* p = block_.get(); p < block_.get() + block_size_; ++p) {
-      if (p >= usable && p < usable + cap) continue;
-      FUZZ_CHECK(*p == kGuardPattern, "after %s: byte at arena%+td outside the usable arena "
-                 "[0, %zu) was written", after, p - usable, cap);
-    }
+    CheckOutside(cap == 0 ? arena_ : usable, cap, "arena", after);
+  }
+  // The same for a buffer used whole (a preallocated tensor).
+  void CheckWhole(const char* what, const char* after) const {
+    CheckOutside(arena_, size_, what, after);
   }
 
  private:
+  void CheckOutside(const uint8_t* usable, size_t cap, const char* what,
+                    const char* after) const {
+    const uint8_t* end = block_.get() + block_size_;
+    for (const uint8_t* p = block_.get(); p < end; ++p) {
+      if (p == usable) p += cap;  // only the bytes around the usable range
+      if (p >= end) break;
+      FUZZ_CHECK(*p == kGuardPattern, "after %s: byte at %s%+td outside its usable bytes "
+                 "[0, %zu) was written", after, what, p - usable, cap);
+    }
+  }
+
   std::unique_ptr<uint8_t[]> block_;
   size_t block_size_;
   uint8_t* arena_;
@@ -179,8 +191,39 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   options.recording = (h >> 1) & 1;
   options.keep_plan = (h >> 2) & 1;
 
+  // Sometimes hand one subgraph-0 tensor (any: constants and offline-planned
+  // ones must be refused) to the interpreter as an application buffer.
+  std::unique_ptr<GuardedArena> prealloc_block;
+  runtime::Preallocation prealloc;
+  const size_t sg0_tensors = m.num_tensors(0);
+  if (((h >> 41) & 1) && sg0_tensors > 0) {
+    size_t bytes = 0;
+    size_t pick = (h >> 44) % sg0_tensors;
+    if ((h >> 42) & 3) {  // mostly the next tensor without constant data
+      for (size_t k = 0; k < sg0_tensors; ++k) {
+        model::TensorInfo t;
+        const size_t i = (pick + k) % sg0_tensors;
+        if (m.tensor(0, i, &t).ok() && !t.has_constant_data) {
+          pick = i;
+          break;
+        }
+      }
+    }
+    prealloc.tensor_index = static_cast<int>(pick);
+    if (m.tensor_bytes(0, static_cast<size_t>(prealloc.tensor_index), &bytes).ok()) {
+      prealloc_block.reset(new GuardedArena(bytes, 0));
+      prealloc.buffer = prealloc_block->arena();
+      prealloc.bytes = bytes;
+    }
+  }
+  Span<const runtime::Preallocation> preallocs(&prealloc, prealloc_block ? 1 : 0);
+  auto check_prealloc = [&](const char* after) {
+    if (prealloc_block) prealloc_block->CheckWhole("preallocated buffer", after);
+  };
+
   size_t required = 0;
-  Status s = runtime::RequiredArenaSize(m, resolver, options, {}, &required);
+  Status s = runtime::RequiredArenaSize(m, resolver, options, preallocs, &required);
+  check_prealloc("RequiredArenaSize");
   if (!s.ok()) {
     FUZZ_CHECK(s.code() != StatusCode::kInternal, "RequiredArenaSize: %s", s.message());
     Trace("RequiredArenaSize:", s.message());
@@ -199,8 +242,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   GuardedArena arena(arena_size, skew);
   runtime::Interpreter it(m, resolver, arena.arena(), arena.size(), options);
   arena.Check(it, "construction");
+  if (prealloc_block) {
+    // RequiredArenaSize accepted this very registration.
+    s = it.RegisterPreallocatedTensor(prealloc.tensor_index, prealloc.buffer, prealloc.bytes);
+    FUZZ_CHECK(s.ok(), "RegisterPreallocatedTensor(%d): %s", prealloc.tensor_index, s.message());
+  }
   s = it.AllocateTensors();
   arena.Check(it, "AllocateTensors");
+  check_prealloc("AllocateTensors");
   if (mode == kExact || mode == kUnaligned) {
     FUZZ_CHECK(s.ok(), "AllocateTensors with %zu bytes (required %zu, skew %zu): %s", arena_size,
                required, skew, s.message());
@@ -246,14 +295,17 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   FillInputs(it, h, raw_floats);
   s = it.Invoke();
   arena.Check(it, "Invoke 1");
+  check_prealloc("Invoke 1");
   if (!s.ok()) return Trace("Invoke:", s.message()), 0;  // a kernel may reject values
   std::vector<uint8_t> first = Outputs(it);
   s = it.Reset();
   arena.Check(it, "Reset");
+  check_prealloc("Reset");
   FUZZ_CHECK(s.ok(), "Reset: %s", s.message());
   FillInputs(it, h, raw_floats);
   s = it.Invoke();
   arena.Check(it, "Invoke 2");
+  check_prealloc("Invoke 2");
   FUZZ_CHECK(s.ok(), "second Invoke failed after the first succeeded: %s", s.message());
   std::vector<uint8_t> second = Outputs(it);
   FUZZ_CHECK(first == second, "outputs differ between two runs on the same inputs");

@@ -59,8 +59,8 @@ def builder_models(b) -> dict[str, bytes]:
                           scale=list(rng.uniform(0.002, 0.02, cout)), zero_point=[0] * cout,
                           quantized_dimension=qdim)
         bias = mb.add_tensor([cout], "int32", "b", data=rng.integers(-500, 500, cout))
-        out_hw = 3 if op == "CONV_2D" else 2
-        y = q(mb, [1, out_hw, out_hw, cout], "y", 0.1, 5)
+        out_hw = [3, 3] if op == "CONV_2D" else [4, 2]  # depthwise: dilation 1 x 2
+        y = q(mb, [1, *out_hw, cout], "y", 0.1, 5)
         mb.add_operator(op, [x, w, bias], [y], options=opts)
         mb.set_io([x], [y])
         out[op.lower()] = mb.build()
