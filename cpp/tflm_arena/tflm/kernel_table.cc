@@ -1,0 +1,109 @@
+#include "tflm_arena/tflm/kernel_table.h"
+
+#include <cstring>
+
+namespace tflm_arena {
+namespace tflm {
+namespace {
+
+// Step shorthands, so each row reads like the kernel's Prepare.
+constexpr Step In(int a) { return Step{StepKind::kTempInput, int8_t(a)}; }
+constexpr Step InRange(int a, int b) {
+  return Step{StepKind::kTempInputRange, int8_t(a), int8_t(b)};
+}
+constexpr Step Out(int a) { return Step{StepKind::kTempOutput, int8_t(a)}; }
+constexpr Step PerChannel(int input, int dim) {
+  return Step{StepKind::kPerChannelArrays, int8_t(input), int8_t(dim)};
+}
+constexpr Step PerChannelIfMulti(int input) {
+  return Step{StepKind::kPerChannelArraysIfMultiScale, int8_t(input)};
+}
+constexpr Step Luts16() { return Step{StepKind::kInt16Luts}; }
+constexpr Step Scratch(ScratchRule rule, int a = 0) {
+  return Step{StepKind::kScratch, int8_t(a), 0, rule};
+}
+// `s` only when node input `input` is not FLOAT32.
+constexpr Step IfQuantized(Step s, int input) {
+  s.cond = StepCond::kInputNotFloat32;
+  s.cond_input = int8_t(input);
+  return s;
+}
+
+// Columns: {x86-64 wheel (compression on), cortex-m (compression off)}.
+// Sizes measured with sizeof/alignof on TFLM's headers at 90b983c2b;
+// TfLiteFullyConnectedParams is 32 B / 8-aligned at the wheel's 8f6596d
+// (M-1). Opdata that differs carries the compression scratch indices.
+constexpr KernelRow kReference[] = {
+    {"CONV_2D", "conv.cc conv_common.cc",
+     {{28, 4}, {28, 4}}, {80, 56},
+     {Out(0), In(0), In(1), PerChannel(1, 0),
+      In(0), In(1), In(2), Out(0),  // CalculateOpDataConv
+      Scratch(ScratchRule::kInt4Filter, 1)}},
+    {"DEPTHWISE_CONV_2D", "depthwise_conv.cc depthwise_conv_common.cc",
+     {{28, 4}, {28, 4}}, {80, 56},
+     {Out(0), In(0), In(1), PerChannel(1, 3),
+      Scratch(ScratchRule::kInt4Filter, 1),
+      In(0), In(1), In(2), Out(0)}},  // CalculateOpDataDepthwiseConv
+    {"FULLY_CONNECTED", "fully_connected.cc fully_connected_common.cc",
+     {{32, 8}, {16, 4}}, {72, 48},
+     {In(0), In(1), In(2), Out(0), Scratch(ScratchRule::kInt4Filter, 1),
+      PerChannelIfMulti(1)}},
+    {"SOFTMAX", "softmax.cc softmax_common.cc",
+     {{4, 4}, {4, 4}}, {80, 56},
+     {In(0), Out(0), Luts16()}},
+    {"AVERAGE_POOL_2D", "pooling.cc pooling_common.cc",
+     {{40, 4}, {40, 4}}, {32, 32},
+     {In(0), Out(0)}},
+    {"MAX_POOL_2D", "pooling.cc pooling_common.cc",
+     {{40, 4}, {40, 4}}, {32, 32},
+     {In(0), Out(0)}},
+    {"RESHAPE", "reshape.cc reshape_common.cc (no Init)",
+     {{36, 4}, {36, 4}}, {0, 0},
+     {In(0), Out(0)}},
+    {"ADD", "add.cc add_common.cc",
+     {{8, 4}, {8, 4}}, {60, 60},
+     {In(0), In(1), Out(0)}},
+    {"SUB", "sub.cc sub_common.cc",
+     {{8, 4}, {8, 4}}, {52, 52},
+     {In(0), In(1), Out(0)}},
+    {"QUANTIZE", "quantize.cc quantize_common.cc (parser allocates nothing)",
+     {{0, 1}, {0, 1}}, {32, 32},
+     {In(0), Out(0)}},
+    {"SVDF", "svdf.cc svdf_common.cc",
+     {{12, 4}, {12, 4}}, {36, 36},
+     {InRange(0, 4), Out(0), Scratch(ScratchRule::kSvdf)}},
+    {"LEAKY_RELU", "leaky_relu.cc leaky_relu_common.cc",
+     {{4, 4}, {4, 4}}, {24, 24},
+     {In(0), Out(0)}},
+    {"PAD", "pad.cc pad_common.cc (parser allocates nothing)",
+     {{0, 1}, {0, 1}}, {56, 56},
+     {In(0), In(1), In(2), Out(0)}},
+    {"STRIDED_SLICE", "strided_slice.cc strided_slice_common.cc",
+     {{24, 4}, {24, 4}}, {84, 84},
+     {In(0), In(1), In(2), In(3), Out(0)}},
+    {"TRANSPOSE_CONV", "transpose_conv.cc",
+     {{20, 4}, {20, 4}}, {88, 72},
+     {Out(0), In(2), In(1), PerChannel(1, 0),
+      Scratch(ScratchRule::kTransposeConv),
+      IfQuantized(In(2), 2), IfQuantized(In(1), 2),  // CalculateOpData
+      IfQuantized(In(3), 2), IfQuantized(Out(0), 2)}},
+    {"UNIDIRECTIONAL_SEQUENCE_LSTM", "unidirectional_sequence_lstm.cc lstm_eval.cc",
+     {{16, 4}, {16, 4}}, {688, 688},
+     {InRange(0, 23), Out(0), Scratch(ScratchRule::kLstm)}},
+};
+
+}  // namespace
+
+Span<const KernelRow> ReferenceKernels() {
+  return Span<const KernelRow>(kReference, sizeof(kReference) / sizeof(kReference[0]));
+}
+
+const KernelRow* FindKernel(Span<const KernelRow> table, const char* op) {
+  for (size_t i = 0; i < table.size(); ++i) {
+    if (std::strcmp(table[i].op, op) == 0) return &table[i];
+  }
+  return nullptr;
+}
+
+}  // namespace tflm
+}  // namespace tflm_arena
