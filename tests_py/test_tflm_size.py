@@ -169,3 +169,46 @@ def test_bad_target_and_planner():
         ta.tflm_arena(path, target="riscv")
     with pytest.raises(ValueError, match="planner"):
         ta.tflm_arena(path, planner="optimal")
+
+
+def test_cli_size_prints_the_firmware_line_and_breakdown():
+    import io
+    from tflm_arena.cli import main
+
+    out = io.StringIO()
+    paths = [str(model_path("hello_world_int8")), str(model_path("person_detect"))]
+    assert main(["size", *paths], out=out) == 0
+    text = out.getvalue()
+    assert "constexpr int kTensorArenaSize = 1104;  // exact minimum 1100 bytes" in text
+    assert "constexpr int kTensorArenaSize = 82304;  // exact minimum 82296 bytes" in text
+    assert "head" in text and "tail" in text
+
+    out = io.StringIO()
+    assert main(["size", paths[0], "--target", "x86-64", "--recording", "--json"],
+                out=out) == 0
+    d = json.loads(out.getvalue())[paths[0]]
+    assert d["min_arena_bytes"] == 1936 and d["head"] == 32 and d["tail"] == 1472
+
+
+def test_cli_size_names_an_unmodelled_operator(tmp_path, capsys):
+    from tflm_arena.cli import main
+
+    mb = ModelBuilder()
+    x = mb.add_tensor([1, 4], "float32", "x")
+    y = mb.add_tensor([1, 4], "float32", "y")
+    mb.add_operator("ABS", [x], [y])
+    mb.set_io([x], [y])
+    p = tmp_path / "abs.tflite"
+    p.write_bytes(mb.build())
+    assert main(["size", str(p)]) == 1
+    assert "ABS" in capsys.readouterr().err
+
+
+def test_cli_plan_says_it_is_the_head_only():
+    import io
+    from tflm_arena.cli import main
+
+    out = io.StringIO()
+    assert main(["plan", str(model_path("hello_world_int8"))], out=out) == 0
+    assert "head (activations + scratch) only" in out.getvalue()
+    assert "tflm-arena size" in out.getvalue()
