@@ -151,6 +151,24 @@ struct Builder {
         }
         return Status::Ok();
       }
+      case ScratchRule::kMeanOrSum:
+      case ScratchRule::kReduceMinMax: {
+        TFLM_ARENA_RETURN_IF_ERROR(NodeTensor(sg, op, false, 0, &t0, &p0));
+        TFLM_ARENA_RETURN_IF_ERROR(NodeTensor(sg, op, false, 1, &t1, &p1));
+        TFLM_ARENA_RETURN_IF_ERROR(NodeTensor(sg, op, true, 0, &out0, &po));
+        if (!p0 || !p1 || !po) {
+          return Status::Error(StatusCode::kInvalidArgument,
+                               "reduction operator %zu: missing input, axis or output",
+                               op_index);
+        }
+        if (rule == ScratchRule::kMeanOrSum && (t0.type == model::TensorType::kInt8 ||
+                                                t0.type == model::TensorType::kInt16)) {
+          Request(out0.num_elements * 4, sg, op_index);
+        }
+        Request(t0.shape.size() * 4, sg, op_index);
+        Request(t1.num_elements * 4, sg, op_index);
+        return Status::Ok();
+      }
       case ScratchRule::kLstm: {
         // Hidden (output) state is input 18 {batch, state}; cell state is 19.
         TFLM_ARENA_RETURN_IF_ERROR(NodeTensor(sg, op, false, 18, &t0, &p0));
@@ -177,7 +195,14 @@ struct Builder {
         model::TensorInfo c;
         bool present;
         TFLM_ARENA_RETURN_IF_ERROR(NodeTensor(sg, op, false, s.cond_input, &c, &present));
-        if (!present || c.type == model::TensorType::kFloat32) continue;
+        if (!present) continue;
+        if (s.cond == StepCond::kInputNotFloat32 && c.type == model::TensorType::kFloat32) continue;
+      }
+      if (s.cond == StepCond::kInputIsInt8) {
+        model::TensorInfo c;
+        bool present;
+        TFLM_ARENA_RETURN_IF_ERROR(NodeTensor(sg, op, false, s.cond_input, &c, &present));
+        if (!present || c.type != model::TensorType::kInt8) continue;
       }
       model::TensorInfo t;
       bool present = false;
@@ -191,7 +216,7 @@ struct Builder {
           if (present) TfLiteTensorFor(t, /*temp=*/true, global_op);
           break;
         case StepKind::kTempInputRange:
-          for (int i = s.a; i <= s.b; ++i) {
+          for (int i = s.a; i <= s.b && static_cast<size_t>(i) < op.inputs.size(); ++i) {
             TFLM_ARENA_RETURN_IF_ERROR(NodeTensor(sg, op, false, i, &t, &present));
             if (present) TfLiteTensorFor(t, /*temp=*/true, global_op);
           }

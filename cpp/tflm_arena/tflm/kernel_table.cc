@@ -28,6 +28,13 @@ constexpr Step IfQuantized(Step s, int input) {
   s.cond_input = int8_t(input);
   return s;
 }
+// `s` only when node input `input` is INT8.
+constexpr Step IfInt8(Step s, int input) {
+  s.cond = StepCond::kInputIsInt8;
+  s.cond_input = int8_t(input);
+  return s;
+}
+constexpr int kAllInputs = 127;
 
 // Columns: {x86-64 wheel (compression on), cortex-m (compression off)}.
 // Sizes measured with sizeof/alignof on TFLM's headers at 90b983c2b;
@@ -90,6 +97,52 @@ constexpr KernelRow kReference[] = {
     {"UNIDIRECTIONAL_SEQUENCE_LSTM", "unidirectional_sequence_lstm.cc lstm_eval.cc",
      {{16, 4}, {16, 4}}, {688, 688},
      {InRange(0, 23), Out(0), Scratch(ScratchRule::kLstm)}},
+    {"MUL", "mul.cc mul_common.cc",
+     {{4, 4}, {4, 4}}, {36, 36},
+     {In(0), In(1), Out(0)}},
+    // PrepareMeanOrSumHelper, then PrepareSimple (output only for int8).
+    {"MEAN", "reduce.cc reduce_common.cc",
+     {{1, 1}, {1, 1}}, {44, 44},
+     {In(0), Out(0), In(1), Scratch(ScratchRule::kMeanOrSum),
+      In(0), In(1), IfInt8(Out(0), 0)}},
+    {"SUM", "reduce.cc reduce_common.cc",
+     {{1, 1}, {1, 1}}, {44, 44},
+     {In(0), Out(0), In(1), Scratch(ScratchRule::kMeanOrSum),
+      In(0), In(1), IfInt8(Out(0), 0)}},
+    // PrepareSimple first, then PrepareMinMaxHelper.
+    {"REDUCE_MAX", "reduce.cc reduce_common.cc",
+     {{1, 1}, {1, 1}}, {44, 44},
+     {In(0), In(1), IfInt8(Out(0), 0), In(0), Out(0), In(1),
+      Scratch(ScratchRule::kReduceMinMax)}},
+    {"REDUCE_MIN", "reduce.cc reduce_common.cc",
+     {{1, 1}, {1, 1}}, {44, 44},
+     {In(0), In(1), IfInt8(Out(0), 0), In(0), Out(0), In(1),
+      Scratch(ScratchRule::kReduceMinMax)}},
+    {"TRANSPOSE", "transpose.cc transpose_common.cc (no Init, no options struct)",
+     {{0, 1}, {0, 1}}, {0, 0},
+     {In(0), In(1), Out(0)}},
+    // OpData = ConcatenationParams (+ 10 compression scratch indices).
+    {"CONCATENATION", "concatenation.cc",
+     {{8, 4}, {8, 4}}, {80, 24},
+     {In(0), Out(0), InRange(0, kAllInputs)}},
+    {"LOGISTIC", "logistic.cc logistic_common.cc",
+     {{0, 1}, {0, 1}}, {16, 16},
+     {In(0), Out(0)}},
+    {"TANH", "tanh.cc",
+     {{0, 1}, {0, 1}}, {16, 16},
+     {In(0), In(0), Out(0)}},
+    {"DEQUANTIZE", "dequantize.cc dequantize_common.cc",
+     {{0, 1}, {0, 1}}, {32, 32},
+     {In(0), Out(0)}},
+    {"RELU", "activations.cc activations_common.cc",
+     {{0, 1}, {0, 1}}, {28, 28},
+     {In(0), Out(0)}},
+    {"RELU6", "activations.cc activations_common.cc",
+     {{0, 1}, {0, 1}}, {8, 8},
+     {In(0)}},
+    {"HARD_SWISH", "hard_swish.cc hard_swish_common.cc",
+     {{0, 1}, {0, 1}}, {20, 20},
+     {In(0), Out(0)}},
 };
 
 }  // namespace
