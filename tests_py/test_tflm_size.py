@@ -212,3 +212,98 @@ def test_cli_plan_says_it_is_the_head_only():
     assert main(["plan", str(model_path("hello_world_int8"))], out=out) == 0
     assert "head (activations + scratch) only" in out.getvalue()
     assert "tflm-arena size" in out.getvalue()
+
+
+# --- TinyML operators not in the shared models: single-op models built here,
+# checked live on the wheel at (min, min - 1) and against what it prints.
+
+def _t(mb, shape, name, dtype, data=None):
+    if dtype == "float32":
+        return mb.add_tensor(shape, "float32", name, data)
+    return mb.add_tensor(shape, dtype, name, data, scale=0.05, zero_point=0)
+
+
+def _unary(op, dtype):
+    import numpy as np  # noqa: F401
+    mb = ModelBuilder()
+    shape = [1, 8, 8, 4]
+    x = _t(mb, shape, "x", dtype)
+    if op == "LOGISTIC" and dtype == "int8":
+        y = mb.add_tensor(shape, dtype, "y", scale=1 / 256, zero_point=-128)
+    elif op == "TANH" and dtype == "int8":
+        y = mb.add_tensor(shape, dtype, "y", scale=1 / 128, zero_point=0)
+    elif op == "DEQUANTIZE":
+        y = mb.add_tensor(shape, "float32", "y")
+    else:
+        y = _t(mb, shape, "y", dtype)
+    mb.add_operator(op, [x], [y])
+    mb.set_io([x], [y])
+    return mb.build()
+
+
+def _binary(op, dtype):
+    mb = ModelBuilder()
+    a, b, y = (_t(mb, [1, 8, 8, 4], n, dtype) for n in "aby")
+    mb.add_operator(op, [a, b], [y])
+    mb.set_io([a, b], [y])
+    return mb.build()
+
+
+def _reduce(op, dtype):
+    import numpy as np
+    mb = ModelBuilder()
+    x = _t(mb, [1, 8, 8, 4], "x", dtype)
+    ax = mb.add_tensor([2], "int32", "axis", np.array([1, 2], np.int32))
+    y = _t(mb, [1, 4], "y", dtype)
+    mb.add_operator(op, [x, ax], [y])
+    mb.set_io([x], [y])
+    return mb.build()
+
+
+def _transpose(dtype):
+    import numpy as np
+    mb = ModelBuilder()
+    x = _t(mb, [1, 8, 6, 4], "x", dtype)
+    p = mb.add_tensor([4], "int32", "perm", np.array([0, 2, 1, 3], np.int32))
+    y = _t(mb, [1, 6, 8, 4], "y", dtype)
+    mb.add_operator("TRANSPOSE", [x, p], [y])
+    mb.set_io([x], [y])
+    return mb.build()
+
+
+def _concat(dtype):
+    mb = ModelBuilder()
+    xs = [_t(mb, [1, 4, 4, 2], f"x{i}", dtype) for i in range(3)]
+    y = _t(mb, [3, 4, 4, 2], "y", dtype)  # axis 0 (no options)
+    mb.add_operator("CONCATENATION", xs, [y])
+    mb.set_io(xs, [y])
+    return mb.build()
+
+
+SYNTHETIC = {}
+for _dt in ("float32", "int8"):
+    for _op in ("LOGISTIC", "TANH", "RELU", "RELU6", "HARD_SWISH"):
+        SYNTHETIC[f"{_op}_{_dt}"] = (lambda op=_op, dt=_dt: _unary(op, dt))
+    SYNTHETIC[f"MUL_{_dt}"] = (lambda dt=_dt: _binary("MUL", dt))
+    for _op in ("MEAN", "SUM", "REDUCE_MAX", "REDUCE_MIN"):
+        SYNTHETIC[f"{_op}_{_dt}"] = (lambda op=_op, dt=_dt: _reduce(op, dt))
+    SYNTHETIC[f"TRANSPOSE_{_dt}"] = (lambda dt=_dt: _transpose(dt))
+    SYNTHETIC[f"CONCATENATION_{_dt}"] = (lambda dt=_dt: _concat(dt))
+SYNTHETIC["DEQUANTIZE_int8"] = lambda: _unary("DEQUANTIZE", "int8")
+
+
+@pytest.mark.parametrize("case", sorted(SYNTHETIC))
+def test_tinyml_operator_matches_the_wheel_live(case, tmp_path):
+    require_tflite_micro()
+    data = SYNTHETIC[case]()
+    path = tmp_path / f"{case}.tflite"
+    path.write_bytes(data)
+    r = ta.tflm_arena(data, target="x86-64", recording=True)
+    at_min = wheel.wheel_try(path, r.min_arena_bytes)
+    assert at_min is not None
+    assert wheel.wheel_try(path, r.min_arena_bytes - 1) is None
+    assert (r.head, r.tail) == (at_min["head"], at_min["tail"])
+    if case.endswith("int8"):
+        lin = ta.tflm_arena(data, target="x86-64", planner="linear").min_arena_bytes
+        assert wheel.wheel_try(path, lin, linear=True) is not None
+        assert wheel.wheel_try(path, lin - 1, linear=True) is None
