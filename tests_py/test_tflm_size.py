@@ -292,6 +292,129 @@ for _dt in ("float32", "int8"):
 SYNTHETIC["DEQUANTIZE_int8"] = lambda: _unary("DEQUANTIZE", "int8")
 
 
+# More single-op models (float unless stated), same live check.
+import numpy as np  # noqa: E402
+
+
+def m_squeeze():
+    mb = ModelBuilder()
+    x = mb.add_tensor([1, 8, 1, 4], "float32", "x")
+    y = mb.add_tensor([8, 4], "float32", "y")
+    mb.add_operator("SQUEEZE", [x], [y])
+    mb.set_io([x], [y])
+    return mb.build()
+
+
+def m_expand():
+    mb = ModelBuilder()
+    x = mb.add_tensor([4, 4], "float32", "x")
+    a = mb.add_tensor([1], "int32", "a", np.array([0], np.int32))
+    y = mb.add_tensor([1, 4, 4], "float32", "y")
+    mb.add_operator("EXPAND_DIMS", [x, a], [y])
+    mb.set_io([x], [y])
+    return mb.build()
+
+
+def m_gather():
+    mb = ModelBuilder()
+    x = mb.add_tensor([4, 3], "float32", "x")
+    p = mb.add_tensor([2], "int32", "p", np.array([0, 2], np.int32))
+    y = mb.add_tensor([2, 3], "float32", "y")
+    mb.add_operator("GATHER", [x, p], [y])
+    mb.set_io([x], [y])
+    return mb.build()
+
+
+def m_resize():
+    mb = ModelBuilder()
+    x = mb.add_tensor([1, 4, 4, 2], "float32", "x")
+    s = mb.add_tensor([2], "int32", "s", np.array([8, 8], np.int32))
+    y = mb.add_tensor([1, 8, 8, 2], "float32", "y")
+    mb.add_operator("RESIZE_NEAREST_NEIGHBOR", [x, s], [y])
+    mb.set_io([x], [y])
+    return mb.build()
+
+
+def m_bin(op):
+    def f():
+        mb = ModelBuilder()
+        a = mb.add_tensor([1, 8, 8, 4], "float32", "a")
+        b = mb.add_tensor([1, 8, 8, 4], "float32", "b")
+        y = mb.add_tensor([1, 8, 8, 4], "float32", "y")
+        mb.add_operator(op, [a, b], [y])
+        mb.set_io([a, b], [y])
+        return mb.build()
+    return f
+
+
+def m_prelu():
+    mb = ModelBuilder()
+    x = mb.add_tensor([1, 4, 4, 2], "float32", "x")
+    al = mb.add_tensor([2], "float32", "al", np.array([0.1, 0.2], np.float32))
+    y = mb.add_tensor([1, 4, 4, 2], "float32", "y")
+    mb.add_operator("PRELU", [x, al], [y])
+    mb.set_io([x], [y])
+    return mb.build()
+
+
+def m_shape():
+    mb = ModelBuilder()
+    x = mb.add_tensor([1, 4, 4, 2], "float32", "x")
+    y = mb.add_tensor([4], "int32", "y")
+    mb.add_operator("SHAPE", [x], [y])
+    mb.set_io([x], [y])
+    return mb.build()
+
+
+def m_pack():
+    mb = ModelBuilder()
+    a = mb.add_tensor([4, 3], "float32", "a")
+    b = mb.add_tensor([4, 3], "float32", "b")
+    y = mb.add_tensor([2, 4, 3], "float32", "y")
+    mb.add_operator("PACK", [a, b], [y])
+    mb.set_io([a, b], [y])
+    return mb.build()
+
+
+def m_unpack():
+    mb = ModelBuilder()
+    x = mb.add_tensor([2, 4, 3], "float32", "x")
+    a = mb.add_tensor([4, 3], "float32", "a")
+    b = mb.add_tensor([4, 3], "float32", "b")
+    mb.add_operator("UNPACK", [x], [a, b])
+    mb.set_io([x], [a, b])
+    return mb.build()
+
+
+def m_split():
+    mb = ModelBuilder()
+    ax = mb.add_tensor([], "int32", "ax", np.array(0, np.int32))
+    x = mb.add_tensor([4, 3], "float32", "x")
+    a = mb.add_tensor([2, 3], "float32", "a")
+    b = mb.add_tensor([2, 3], "float32", "b")
+    mb.add_operator("SPLIT", [ax, x], [a, b])
+    mb.set_io([x], [a, b])
+    return mb.build()
+
+
+def m_maxpool():
+    mb = ModelBuilder()
+    x = mb.add_tensor([1, 8, 8, 4], "int8", "x", scale=0.05, zero_point=0)
+    y = mb.add_tensor([1, 4, 4, 4], "int8", "y", scale=0.05, zero_point=0)
+    mb.add_operator("MAX_POOL_2D", [x], [y], options={"padding": "VALID", "stride_w": 2, "stride_h": 2, "filter_width": 2, "filter_height": 2})
+    mb.set_io([x], [y])
+    return mb.build()
+
+
+SYNTHETIC.update({
+    "SQUEEZE": m_squeeze, "EXPAND_DIMS": m_expand, "GATHER": m_gather,
+    "RESIZE_NEAREST_NEIGHBOR": m_resize, "MAXIMUM": m_bin("MAXIMUM"),
+    "MINIMUM": m_bin("MINIMUM"), "DIV": m_bin("DIV"), "PRELU": m_prelu,
+    "SHAPE": m_shape, "PACK": m_pack, "UNPACK": m_unpack, "SPLIT": m_split,
+    "MAX_POOL_2D_int8": m_maxpool,
+})
+
+
 @pytest.mark.parametrize("case", sorted(SYNTHETIC))
 def test_tinyml_operator_matches_the_wheel_live(case, tmp_path):
     require_tflite_micro()
