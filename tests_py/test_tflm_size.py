@@ -86,6 +86,11 @@ def test_x86_64_recording_equals_the_wheel(name):
         want = printed.get(key, {"used": 0, "requested": 0, "count": 0})
         assert (c.used, c.requested, c.count) == \
             (want["used"], want["requested"], want["count"]), key
+    # The plain MicroAllocator saves exactly the recording objects:
+    # (272 - 72) + (104 - 72) = 232 bytes in this (compression) build.
+    plain = ta.tflm_arena(model_path(name), target="x86-64", recording=False)
+    assert r.min_arena_bytes - plain.min_arena_bytes == 232
+    assert r.tail - plain.tail == 232
 
 
 @pytest.mark.parametrize("name", sorted(FIXTURE))
@@ -430,3 +435,24 @@ def test_tinyml_operator_matches_the_wheel_live(case, tmp_path):
         lin = ta.tflm_arena(data, target="x86-64", planner="linear").min_arena_bytes
         assert wheel.wheel_try(path, lin, linear=True) is not None
         assert wheel.wheel_try(path, lin - 1, linear=True) is None
+
+
+@pytest.mark.parametrize("name,strategy", [("hello_world_int8", "linear"),
+                                           ("keyword_scrambled", "tflm_greedy")])
+def test_offline_plan_is_honoured_as_tflm_does_live(name, strategy, tmp_path):
+    require_tflite_micro()
+    m = ta.Model.load(model_path(name))
+    planned = m.with_offline_plan(m.plan(strategy))
+    path = tmp_path / "planned.tflite"
+    path.write_bytes(planned.data)
+    r = ta.tflm_arena(planned.data, target="x86-64", recording=True)
+    at_min = wheel.wheel_try(path, r.min_arena_bytes)
+    assert at_min is not None and wheel.wheel_try(path, r.min_arena_bytes - 1) is None
+    assert (r.head, r.tail) == (at_min["head"], at_min["tail"])
+    if strategy == "linear":
+        assert r.head == 64  # the written plan, not a re-plan (greedy: 32)
+    else:
+        assert r.head == 800  # offline tensors first, scratch placed after
+    # TFLM's linear planner rejects offline offsets: so do we.
+    with pytest.raises(NotImplementedError, match="offline"):
+        ta.tflm_arena(planned.data, target="x86-64", planner="linear")

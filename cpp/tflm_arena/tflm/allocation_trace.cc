@@ -78,12 +78,13 @@ struct Builder {
       return;
     }
     Tail(abi.tflite_tensor, Category::kPersistentTfLiteTensorData,
-         "persistent TfLiteTensor");
+         "persistent TfLiteTensor (model input/output)");
     if (Quantized(t)) {
       Tail(abi.affine_quantization, Category::kPersistentTfLiteTensorQuantizationData,
-           "TfLiteAffineQuantization");
+           "persistent TfLiteAffineQuantization (model input/output)");
       TailBytes(IntArrayBytes(t.scale.size()), 4,
-                Category::kPersistentTfLiteTensorQuantizationData, "zero-point array");
+                Category::kPersistentTfLiteTensorQuantizationData,
+                "persistent zero-point array (model input/output)");
     }
   }
 
