@@ -456,3 +456,8 @@ def test_offline_plan_is_honoured_as_tflm_does_live(name, strategy, tmp_path):
     # TFLM's linear planner rejects offline offsets: so do we.
     with pytest.raises(NotImplementedError, match="offline"):
         ta.tflm_arena(planned.data, target="x86-64", planner="linear")
+
+
+def test_recording_has_no_linear_planner_in_tflm():
+    with pytest.raises(ValueError, match="greedy"):
+        ta.tflm_arena(model_path("hello_world_int8"), recording=True, planner="linear")

@@ -201,6 +201,12 @@ TEST(TflmArenaSize, UnknownTargetAndPlannerAreInvalidArguments) {
   o.target = "x86-64";
   o.planner = "optimal";
   EXPECT_EQ(ComputeTflmArenaSize(l.model, o, &r).code(), StatusCode::kInvalidArgument);
+  // RecordingMicroAllocator has no linear-planner variant in TFLM.
+  o.planner = "linear";
+  o.recording = true;
+  EXPECT_EQ(ComputeTflmArenaSize(l.model, o, &r).code(), StatusCode::kInvalidArgument);
+  o.recording = false;
+  EXPECT_TRUE(ComputeTflmArenaSize(l.model, o, &r).ok());
 }
 
 TEST(TflmArenaSize, LinearPlannerWithAnOfflinePlanFailsAsInTflm) {

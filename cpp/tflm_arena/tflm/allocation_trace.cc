@@ -20,7 +20,6 @@ constexpr char kCompressionMetadataName[] = "COMPRESSION_METADATA";
 
 struct Builder {
   const model::Model& model;
-  const TraceOptions& options;
   const TargetAbi& abi;
   Trace* out;
   std::vector<model::ScratchRequest> scratch;
@@ -106,8 +105,7 @@ struct Builder {
   }
 
   Status ScratchFor(ScratchRule rule, int a, size_t sg, size_t op_index,
-                    const model::OperatorInfo& op, int32_t global_op) {
-    (void)global_op;
+                    const model::OperatorInfo& op) {
     model::TensorInfo t0, t1, t2, t3, out0;
     bool p0, p1, p2, p3, po;
     switch (rule) {
@@ -256,7 +254,7 @@ struct Builder {
           }
           break;
         case StepKind::kScratch:
-          TFLM_ARENA_RETURN_IF_ERROR(ScratchFor(s.rule, s.a, sg, op_index, op, global_op));
+          TFLM_ARENA_RETURN_IF_ERROR(ScratchFor(s.rule, s.a, sg, op_index, op));
           break;
       }
     }
@@ -330,7 +328,7 @@ Status BuildTrace(const model::Model& model, const TraceOptions& options, Trace*
   *out = Trace();
   const TargetAbi& abi = *options.target;
   const size_t abi_col = static_cast<size_t>(abi.id);
-  Builder b{model, options, abi, out, {}};
+  Builder b{model, abi, out, {}};
   out->planner = options.planner;
 
   if (HasCompressionMetadata(model)) {

@@ -41,6 +41,12 @@ Status ComputeTflmArenaSize(const model::Model& model, const TflmArenaOptions& o
                          "unknown planner '%s' (known: greedy, linear)",
                          options.planner.c_str());
   }
+  if (to.recording && to.planner == PlannerKind::kLinear) {
+    // RecordingMicroAllocator::Create always builds a GreedyMemoryPlanner.
+    return Status::Error(StatusCode::kInvalidArgument,
+                         "TFLM's RecordingMicroAllocator always uses the greedy planner; "
+                         "the linear planner needs recording=false");
+  }
   Trace trace;
   TFLM_ARENA_RETURN_IF_ERROR(BuildTrace(model, to, &trace));
 
