@@ -182,6 +182,28 @@ constexpr KernelRow kReference[] = {
     {"SHAPE", "shape.cc (no Init; Prepare allocates nothing)",
      {{4, 4}, {4, 4}}, {0, 0},
      {}},
+    // elementwise.cc: ABS and RSQRT keep an OpDataAbsRsqrt; the others
+    // (GenericPrepare) have no Init.
+    {"ABS", "elementwise.cc", {{0, 1}, {0, 1}}, {28, 28}, {In(0), Out(0)}},
+    {"RSQRT", "elementwise.cc", {{0, 1}, {0, 1}}, {28, 28}, {In(0), Out(0)}},
+    {"SIN", "elementwise.cc", {{0, 1}, {0, 1}}, {0, 0}, {In(0), Out(0)}},
+    {"COS", "elementwise.cc", {{0, 1}, {0, 1}}, {0, 0}, {In(0), Out(0)}},
+    {"LOG", "elementwise.cc", {{0, 1}, {0, 1}}, {0, 0}, {In(0), Out(0)}},
+    {"SQRT", "elementwise.cc", {{0, 1}, {0, 1}}, {0, 0}, {In(0), Out(0)}},
+    {"SQUARE", "elementwise.cc", {{0, 1}, {0, 1}}, {0, 0}, {In(0), Out(0)}},
+    {"LOGICAL_NOT", "elementwise.cc", {{0, 1}, {0, 1}}, {0, 0}, {In(0), Out(0)}},
+    {"NEG", "neg.cc (no Init, no Prepare)", {{0, 1}, {0, 1}}, {0, 0}, {}},
+    {"FLOOR", "floor.cc (no Init, no Prepare)", {{0, 1}, {0, 1}}, {0, 0}, {}},
+    {"CEIL", "ceil.cc (no Init)", {{0, 1}, {0, 1}}, {0, 0}, {In(0), Out(0)}},
+    {"ROUND", "round.cc (no Init)", {{0, 1}, {0, 1}}, {0, 0}, {In(0), Out(0)}},
+    {"EXP", "exp.cc (no Init)", {{0, 1}, {0, 1}}, {0, 0}, {In(0), Out(0)}},
+    {"CAST", "cast.cc (no Init)", {{8, 4}, {8, 4}}, {0, 0}, {In(0), Out(0)}},
+    {"ZEROS_LIKE", "zeros_like.cc (no Init)", {{0, 1}, {0, 1}}, {0, 0}, {In(0), Out(0)}},
+    {"FILL", "fill.cc (no Init)", {{0, 1}, {0, 1}}, {0, 0}, {In(0), In(1), Out(0)}},
+    {"SLICE", "slice.cc (no Init)", {{0, 1}, {0, 1}}, {0, 0},
+     {In(0), In(1), In(2), Out(0)}},
+    {"ARG_MAX", "arg_min_max.cc (no Init, no Prepare)", {{4, 4}, {4, 4}}, {0, 0}, {}},
+    {"ARG_MIN", "arg_min_max.cc (no Init, no Prepare)", {{4, 4}, {4, 4}}, {0, 0}, {}},
 };
 
 }  // namespace
