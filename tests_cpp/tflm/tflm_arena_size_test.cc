@@ -186,6 +186,34 @@ TEST(TflmArenaSize, AnOperatorWithoutAKernelRowIsNamedNotGuessed) {
   EXPECT_NE(std::strstr(s.message(), "CUMSUM"), nullptr) << s.message();
 }
 
+TEST(TflmArenaSize, AKernelVariantIsAnotherTableNotNewCode) {
+  // A variant (e.g. CMSIS-NN) differs only in its rows: here LEAKY_RELU's
+  // OpData grows by 40 bytes, and the tail grows by 40 give or take the
+  // 16-byte alignment of the neighbouring allocations; no code changes.
+  const testing::Loaded l = testing::BuildAndLoad(OneOpModel("LEAKY_RELU"));
+  std::vector<KernelRow> variant(ReferenceKernels().size());
+  for (size_t i = 0; i < variant.size(); ++i) variant[i] = ReferenceKernels()[i];
+  KernelRow* row = nullptr;
+  for (KernelRow& r : variant) {
+    if (std::strcmp(r.op, "LEAKY_RELU") == 0) row = &r;
+  }
+  ASSERT_NE(row, nullptr);
+  row->opdata[static_cast<size_t>(AbiId::kCortexM)] += 40;  // 24 -> 64
+
+  TraceOptions o;
+  o.target = FindTarget("cortex-m");
+  o.kernels = ReferenceKernels();
+  Trace ref, var;
+  ASSERT_TRUE(BuildTrace(l.model, o, &ref).ok());
+  o.kernels = Span<const KernelRow>(variant.data(), variant.size());
+  ASSERT_TRUE(BuildTrace(l.model, o, &var).ok());
+  const ReplayResult a = Replay(ref, 4096), b = Replay(var, 4096);
+  ASSERT_TRUE(a.ok && b.ok);
+  EXPECT_GE(b.tail - a.tail, 40u - 15u);
+  EXPECT_LE(b.tail - a.tail, 40u + 15u);
+  EXPECT_EQ(var.events.size(), ref.events.size());
+}
+
 TEST(TflmArenaSize, ModelledOperatorOnASyntheticModelSucceeds) {
   const testing::Loaded l = testing::BuildAndLoad(OneOpModel("LEAKY_RELU"));
   const TflmArenaSize r = MustSize(l.model, "cortex-m", false);
