@@ -475,6 +475,75 @@ SYNTHETIC.update({
 })
 
 
+def m_binary(op, dtype="float32", out_dtype=None, const_b=None):
+    def make():
+        mb = ModelBuilder()
+        a = mb.add_tensor([1, 4, 4, 2], dtype, "a")
+        b = mb.add_tensor([1, 4, 4, 2], dtype, "b", const_b)
+        y = mb.add_tensor([1, 4, 4, 2], out_dtype or dtype, "y")
+        mb.add_operator(op, [a, b], [y])
+        mb.set_io([a] if const_b is not None else [a, b], [y])
+        return mb.build()
+    return make
+
+
+def m_with_const(op, x_shape, c_value, y_shape):
+    def make():
+        mb = ModelBuilder()
+        x = mb.add_tensor(x_shape, "float32", "x")
+        c = mb.add_tensor(list(np.shape(c_value)), "int32", "c", np.array(c_value, np.int32))
+        y = mb.add_tensor(y_shape, "float32", "y")
+        mb.add_operator(op, [x, c], [y])
+        mb.set_io([x], [y])
+        return mb.build()
+    return make
+
+
+def m_select():
+    mb = ModelBuilder()
+    c = mb.add_tensor([1, 4, 4, 2], "bool", "c")
+    a = mb.add_tensor([1, 4, 4, 2], "float32", "a")
+    b = mb.add_tensor([1, 4, 4, 2], "float32", "b")
+    y = mb.add_tensor([1, 4, 4, 2], "float32", "y")
+    mb.add_operator("SELECT_V2", [c, a, b], [y])
+    mb.set_io([c, a, b], [y])
+    return mb.build()
+
+
+def m_batch_space(op):
+    def make():
+        mb = ModelBuilder()
+        big, small = [1, 4, 4, 1], [4, 2, 2, 1]
+        x_shape, y_shape = (big, small) if op == "SPACE_TO_BATCH_ND" else (small, big)
+        x = mb.add_tensor(x_shape, "float32", "x")
+        bs = mb.add_tensor([2], "int32", "bs", np.array([2, 2], np.int32))
+        pads = mb.add_tensor([2, 2], "int32", "pads", np.zeros((2, 2), np.int32))
+        y = mb.add_tensor(y_shape, "float32", "y")
+        mb.add_operator(op, [x, bs, pads], [y])
+        mb.set_io([x], [y])
+        return mb.build()
+    return make
+
+
+SYNTHETIC.update({op: m_binary(op, "float32", "bool") for op in (
+    "EQUAL", "NOT_EQUAL", "GREATER", "GREATER_EQUAL", "LESS", "LESS_EQUAL")})
+SYNTHETIC.update({
+    "LOGICAL_AND": m_binary("LOGICAL_AND", "bool"),
+    "LOGICAL_OR": m_binary("LOGICAL_OR", "bool"),
+    "SQUARED_DIFFERENCE": m_binary("SQUARED_DIFFERENCE"),
+    "FLOOR_MOD": m_binary("FLOOR_MOD"),
+    "FLOOR_DIV": m_binary("FLOOR_DIV", const_b=np.full((1, 4, 4, 2), 2.0, np.float32)),
+    "SELECT_V2": m_select,
+    "L2_NORMALIZATION": m_unary("L2_NORMALIZATION"),
+    "SPACE_TO_BATCH_ND": m_batch_space("SPACE_TO_BATCH_ND"),
+    "BATCH_TO_SPACE_ND": m_batch_space("BATCH_TO_SPACE_ND"),
+    "MIRROR_PAD": m_with_const("MIRROR_PAD", [1, 4, 4, 1],
+                               [[0, 0], [1, 1], [1, 1], [0, 0]], [1, 6, 6, 1]),
+    "RESIZE_BILINEAR": m_with_const("RESIZE_BILINEAR", [1, 4, 4, 2], [8, 8], [1, 8, 8, 2]),
+    "BROADCAST_TO": m_with_const("BROADCAST_TO", [1, 4], [3, 4], [3, 4]),
+})
+
+
 @pytest.mark.parametrize("case", sorted(SYNTHETIC))
 def test_tinyml_operator_matches_the_wheel_live(case, tmp_path):
     require_tflite_micro()

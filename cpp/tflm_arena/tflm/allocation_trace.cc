@@ -168,6 +168,15 @@ struct Builder {
         Request(t1.num_elements * 4, sg, op_index);
         return Status::Ok();
       }
+      case ScratchRule::kMirrorPad:
+        TFLM_ARENA_RETURN_IF_ERROR(NodeTensor(sg, op, false, 0, &t0, &p0));
+        if (!p0) {
+          return Status::Error(StatusCode::kInvalidArgument,
+                               "MIRROR_PAD operator %zu: missing input", op_index);
+        }
+        Request(t0.shape.size() * 4, sg, op_index);
+        Request(t0.shape.size() * 4, sg, op_index);
+        return Status::Ok();
       case ScratchRule::kLstm: {
         // Hidden (output) state is input 18 {batch, state}; cell state is 19.
         TFLM_ARENA_RETURN_IF_ERROR(NodeTensor(sg, op, false, 18, &t0, &p0));

@@ -55,6 +55,7 @@ enum class ScratchRule : uint8_t {
   kLstm,              // 4 x batch*state*sizeof(cell state type)
   kMeanOrSum,         // int8/int16: out elements*4; then rank*4, axis count*4
   kReduceMinMax,      // input rank*4, axis count*4
+  kMirrorPad,         // 2 x input rank*4
 };
 
 // Step only taken when the condition holds for node input `cond_input`.
