@@ -544,6 +544,22 @@ SYNTHETIC.update({
 })
 
 
+def m_softmax_int16():
+    # int16 input: two 1,026-byte LUTs allocated while the temp tensors are
+    # live. Regression: the model once let them overlap the temp memory
+    # (TFLM does not check) and was 16 bytes short of the wheel (3,120 vs
+    # 3,136): the wheel then fails its temp checksum and crashes.
+    mb = ModelBuilder()
+    x = mb.add_tensor([1, 10], "int16", "x", scale=1 / 4096, zero_point=0)
+    y = mb.add_tensor([1, 10], "int16", "y", scale=1 / 32768, zero_point=0)
+    mb.add_operator("SOFTMAX", [x], [y], options={"beta": 1.0})
+    mb.set_io([x], [y])
+    return mb.build()
+
+
+SYNTHETIC["SOFTMAX_int16"] = m_softmax_int16
+
+
 @pytest.mark.parametrize("case", sorted(SYNTHETIC))
 def test_tinyml_operator_matches_the_wheel_live(case, tmp_path):
     require_tflite_micro()

@@ -54,11 +54,30 @@ TEST(ArenaReplay, CategoryUsedCountsAlignmentPadding) {
 
 TEST(ArenaReplay, TempIsCheckedAgainstTheTailAndPeakIsRecorded) {
   Trace t;
-  t.events = {HeadEvent(192), TempEvent(64, 8), TempEvent(24, 8), TailEvent(16, 16)};
-  // head 192 + temp 88 = 280; the tail allocation only checks the head.
+  t.events = {HeadEvent(192), TempEvent(64, 8), TempEvent(24, 8)};
+  // head 192 + temp 88 = 280.
   EXPECT_TRUE(Replay(t, 280).ok);
   EXPECT_FALSE(Replay(t, 279).ok);
   EXPECT_EQ(Replay(t, 280).temp_peak, 88u);
+}
+
+// Regression: TFLM only compares a tail allocation with the head, but one
+// that lands on live temp memory corrupts it (int16 SOFTMAX's LUTs over its
+// temp tensors: the wheel then fails its temp checksum and crashes). The
+// replay used to accept it and was 16 bytes short on that model.
+TEST(ArenaReplay, TailAllocationIntoLiveTempFails) {
+  Trace t;
+  t.events = {HeadEvent(192), TempEvent(64, 8), TempEvent(24, 8), TailEvent(16, 16)};
+  // Temp ends at 280; the 16-byte, 16-aligned tail allocation must start at
+  // or above it: at 288, so 304 bytes.
+  EXPECT_TRUE(Replay(t, 304).ok);
+  EXPECT_FALSE(Replay(t, 303).ok);  // would land at 272, inside the temp
+  EXPECT_FALSE(Replay(t, 296).ok);
+  // Bytes nobody reads again (a temp tensor's zero-point array) may be
+  // covered, as in TFLM: only the first 8 of the last 24 are kept here.
+  t.events[2].protect = 8;            // temp [256, 280): keep [256, 264)
+  EXPECT_TRUE(Replay(t, 288).ok);     // tail at 272 >= 264
+  EXPECT_FALSE(Replay(t, 287).ok);    // tail at 256 < 264
 }
 
 TEST(ArenaReplay, GreedyPlannerNeedsFortyBytesPerBuffer) {

@@ -40,13 +40,15 @@ struct Builder {
     e.op = op;
     out->events.push_back(e);
   }
-  void Temp(uint64_t size, uint32_t align, const char* what, int32_t op) {
+  void Temp(uint64_t size, uint32_t align, const char* what, int32_t op,
+            uint64_t protect = UINT64_MAX) {
     Event e;
     e.kind = EventKind::kTemp;
     e.size = size;
     e.align = align;
     e.what = what;
     e.op = op;
+    e.protect = protect < size ? protect : size;
     out->events.push_back(e);
   }
   void Simple(EventKind kind, uint64_t size, const char* what, int32_t op = -1) {
@@ -71,8 +73,10 @@ struct Builder {
       Temp(abi.tflite_tensor.size, abi.tflite_tensor.align, "temp TfLiteTensor", op);
       if (Quantized(t)) {
         Temp(abi.affine_quantization.size, abi.affine_quantization.align,
-             "temp TfLiteAffineQuantization", op);
-        Temp(IntArrayBytes(t.scale.size()), 4, "temp zero-point array", op);
+             "temp TfLiteAffineQuantization", op,
+             /*protect=*/2 * uint64_t{abi.pointer_bytes});  // scale, zero_point
+        Temp(IntArrayBytes(t.scale.size()), 4, "temp zero-point array", op,
+             /*protect=*/0);
       }
       return;
     }

@@ -55,6 +55,12 @@ struct Event {
   uint32_t align = 1;
   Category category = Category::kNone;
   uint32_t count = 1;       // added to the category's allocation count
+  // kTemp: leading bytes TFLM still reads after later tail allocations (a
+  // tail allocation must not cover them; see arena_replay.h). All of them
+  // unless noted: a temp tensor's TfLiteAffineQuantization is only read
+  // through its scale and zero_point pointers, its zero-point array not at
+  // all, once the kernel allocates persistent data.
+  uint64_t protect = UINT64_MAX;
   const char* what = "";    // static text for messages ("OpData", ...)
   int32_t op = -1;          // operator index (subgraph 0 first), or -1
 };

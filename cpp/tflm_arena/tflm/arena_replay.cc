@@ -16,6 +16,7 @@ ReplayResult Replay(const Trace& trace, uint64_t arena_bytes) {
   ReplayResult r;
   // Signed positions: a request larger than the remaining tail goes below 0.
   int64_t head = 0, temp = 0;
+  int64_t protected_end = 0;  // end of the temp bytes still read (>= head)
   int64_t tail = static_cast<int64_t>(arena_bytes);
   auto fail = [&](size_t i) {
     r.ok = false;
@@ -31,7 +32,12 @@ ReplayResult Replay(const Trace& trace, uint64_t arena_bytes) {
         // AlignPointerDown on an address; the buffer start is 16-aligned.
         const int64_t at = want >= 0 ? static_cast<int64_t>(AlignDown(want, e.align))
                                      : -static_cast<int64_t>(AlignUp(-want, e.align));
-        if (at < head) return fail(i);  // checked against head only
+        // TFLM checks only against the head, but a tail allocation that
+        // covers temp bytes still read corrupts them (a kernel's LUT written
+        // over its temp TfLiteTensors; variables over the AllocationInfo
+        // array, A-35): the run then fails or crashes, so it counts as
+        // failing here.
+        if (at < head || at < protected_end) return fail(i);
         if (e.category != Category::kNone) {
           CategoryFigures& c = r.categories[static_cast<size_t>(e.category)];
           c.requested += e.size;
@@ -45,15 +51,19 @@ ReplayResult Replay(const Trace& trace, uint64_t arena_bytes) {
         const int64_t at = static_cast<int64_t>(AlignUp(temp, e.align));
         if (at > tail || tail - at < size) return fail(i);
         temp = at + size;
+        const uint64_t keep = e.protect < e.size ? e.protect : e.size;
+        if (keep > 0 && at + static_cast<int64_t>(keep) > protected_end) {
+          protected_end = at + static_cast<int64_t>(keep);
+        }
         if (static_cast<uint64_t>(temp - head) > r.temp_peak) r.temp_peak = temp - head;
         break;
       }
       case EventKind::kResetTemp:
-        temp = head;
+        temp = protected_end = head;
         break;
       case EventKind::kResizeHead:
         if (tail < size) return fail(i);  // available = tail - aligned start
-        head = temp = size;
+        head = temp = protected_end = size;
         break;
       case EventKind::kPlannerScratch: {
         const int64_t at = static_cast<int64_t>(AlignUp(temp, kArenaAlignment));
@@ -68,7 +78,7 @@ ReplayResult Replay(const Trace& trace, uint64_t arena_bytes) {
         if (static_cast<uint64_t>(at - head) + need > r.temp_peak) {
           r.temp_peak = static_cast<uint64_t>(at - head) + need;
         }
-        temp = end;
+        temp = protected_end = end;
         break;
       }
     }

@@ -3,9 +3,11 @@
 // is 16-byte aligned and spans [0, arena_bytes); the tail grows down from
 // arena_bytes with AlignDown, temp grows up from the head with AlignUp.
 //
-// Checks are TFLM's, with one deliberate difference: where TFLM's unsigned
-// arithmetic wraps (temp above the tail, A-35) and the process then
-// crashes or corrupts memory, the replay reports failure.
+// Checks are TFLM's, with deliberate differences where TFLM does not check
+// and the run then crashes or corrupts memory: temp above the tail
+// (TFLM's unsigned arithmetic wraps) and a tail allocation covering temp
+// bytes that are still read (TFLM compares with the head only; Event::protect
+// says which bytes) both fail here.
 #ifndef TFLM_ARENA_TFLM_ARENA_REPLAY_H_
 #define TFLM_ARENA_TFLM_ARENA_REPLAY_H_
 
