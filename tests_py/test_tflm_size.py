@@ -109,7 +109,7 @@ def test_live_wheel_accepts_each_minimum_and_rejects_one_byte_less():
         assert wheel.wheel_try(path, n - 1) is None, name
 
 
-@pytest.mark.parametrize("name", ["hello_world_int8", "seanet_add16", "ad01_int8"])
+@pytest.mark.parametrize("name", ["hello_world_int8"])  # ~15 tries; the rest: min/min-1
 def test_live_bisection_of_the_wheel(name):
     require_tflite_micro()
     path = model_path(name)
