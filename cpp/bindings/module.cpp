@@ -11,4 +11,5 @@ PYBIND11_MODULE(_core, m) {
   tflm_arena::bindings::RegisterPlan(m);
   tflm_arena::bindings::RegisterModel(m);
   tflm_arena::bindings::RegisterInterpreter(m);
+  tflm_arena::bindings::RegisterTflm(m);
 }

@@ -18,6 +18,7 @@ void RegisterErrors(pybind11::module_& m);
 void RegisterPlan(pybind11::module_& m);
 void RegisterModel(pybind11::module_& m);
 void RegisterInterpreter(pybind11::module_& m);
+void RegisterTflm(pybind11::module_& m);
 
 // A verified model and the bytes it views (kept alive together; shared with
 // interpreters built on it).

@@ -15,6 +15,7 @@ from ._plan import STRATEGIES, Plan, plan
 from ._records import RECORD_DTYPE, make_records
 from .interpreter import PLAN_DTYPE, RUNTIME_PLANNERS, Interpreter
 from .model import MODEL_RECORD_DTYPE, Model, Operator, Subgraph, Tensor
+from .tflm_size import TflmArena, tflm_arena
 
 try:
     __version__ = _version("tflm_arena")
@@ -31,9 +32,11 @@ __all__ = [
     "Operator",
     "Subgraph",
     "Tensor",
+    "TflmArena",
     "Plan",
     "RECORD_DTYPE",
     "STRATEGIES",
     "make_records",
     "plan",
+    "tflm_arena",
 ]

@@ -15,6 +15,7 @@ from typing import List, Optional, TextIO
 from ._plan import STRATEGIES, Plan
 from .examples import demo_model_bytes
 from .model import Model
+from .tflm_size import PLANNERS, TARGETS, tflm_arena
 
 
 def _plan_table(p: Plan, out: TextIO) -> None:
@@ -96,8 +97,29 @@ def _cmd_plan(args: argparse.Namespace, out: TextIO) -> int:
         out.write("\n")
         return 0
     _plan_table(p, out)
+    out.write("note: this is the head (activations + scratch) only; for the whole arena "
+              "stock TFLM needs, run `tflm-arena size MODEL`\n")
     if args.ascii:
         out.write("\n" + p.ascii())
+    return 0
+
+
+def _cmd_size(args: argparse.Namespace, out: TextIO) -> int:
+    results = []
+    for path in args.model:
+        r = tflm_arena(path, target=args.target, recording=args.recording,
+                       planner=args.planner)
+        results.append((path, r))
+    if args.json:
+        json.dump({str(p): r.as_dict() for p, r in results}, out, indent=1)
+        out.write("\n")
+        return 0
+    for i, (path, r) in enumerate(results):
+        if i:
+            out.write("\n")
+        out.write(f"{path}:\n  {r.firmware_line()}  // exact minimum "
+                  f"{r.min_arena_bytes} bytes\n")
+        out.write("\n".join("  " + line for line in str(r).splitlines()) + "\n")
     return 0
 
 
@@ -132,6 +154,15 @@ def _parser() -> argparse.ArgumentParser:
     pl.add_argument("--ascii", action="store_true", help="draw the plan like TFLM")
     pl.add_argument("--json", action="store_true", help="machine-readable output")
     pl.set_defaults(func=_cmd_plan)
+    sz = sub.add_parser("size", help="the arena stock TFLM needs (kTensorArenaSize)")
+    sz.add_argument("model", nargs="+")
+    sz.add_argument("--target", choices=TARGETS, default="cortex-m",
+                    help="x86-64 = the tflite-micro wheel's build; cortex-m = 32-bit ARM")
+    sz.add_argument("--recording", action="store_true",
+                    help="RecordingMicroAllocator (the wheel's default) instead of MicroAllocator")
+    sz.add_argument("--planner", choices=PLANNERS, default="greedy")
+    sz.add_argument("--json", action="store_true", help="machine-readable output")
+    sz.set_defaults(func=_cmd_size)
     wp = sub.add_parser("write-plan", help="write a plan into a copy of the model")
     wp.add_argument("model")
     wp.add_argument("-o", "--output", required=True)

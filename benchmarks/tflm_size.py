@@ -1,0 +1,134 @@
+"""The arena stock TFLM needs, per shared model: our prediction
+(``ta.tflm_arena``), the real wheel's byte-exact minimum found by
+bisection, TFLM's own ``arena_used_bytes``-style total printed at that
+size, and ``tflite-micro``'s default guess (10 x the model size).
+
+Each wheel try runs in a fresh subprocess: just below its need TFLM may
+segfault (tflm_facts A-35) or abort in a kernel's Prepare.
+
+    python benchmarks/tflm_size.py [--models-dir ../shared/models] [--linear]
+        [--json OUT]   # also write the bisected figures (test fixture)
+
+The functions are reused by tests_py/test_tflm_size.py.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+from typing import Dict, Optional, Tuple
+
+# The child: build an interpreter on `size` bytes, fill inputs with zeros,
+# invoke, print the allocations (recording mode), report on stdout.
+_CHILD = r"""
+import json, os, sys, tempfile
+import numpy as np
+from tflite_micro import runtime
+path, size, linear = sys.argv[1], int(sys.argv[2]), sys.argv[3] == "1"
+cfg = (runtime.InterpreterConfig.kPreserveAllTensors if linear
+       else runtime.InterpreterConfig.kAllocationRecording)
+data = open(path, "rb").read()
+err = tempfile.TemporaryFile()
+os.dup2(err.fileno(), 2)          # TFLM logs to the C-level stderr
+it = runtime.Interpreter.from_bytes(data, arena_size=size, intrepreter_config=cfg)
+i = 0
+while True:
+    try:
+        d = it.get_input_details(i)
+    except Exception:
+        break
+    it.set_input(np.zeros(d["shape"], d["dtype"]), i)
+    i += 1
+it.invoke()
+err.seek(0, 2)
+start = err.tell()
+if not linear:
+    it.print_allocations()
+err.seek(start)
+print(json.dumps({"ok": True, "log": err.read().decode(errors="replace")}))
+"""
+
+_TOTALS = re.compile(r"Arena allocation (\w+) (\d+) bytes")
+_CATEGORY = re.compile(
+    r"'([^']+)' used (\d+) bytes with alignment overhead \(requested (\d+) bytes for (\d+) ")
+
+
+def wheel_try(path, size: int, linear: bool = False, timeout: float = 60.0) -> Optional[dict]:
+    """The wheel's figures at `size` bytes, or None when it fails (any way)."""
+    p = subprocess.run([sys.executable, "-c", _CHILD, str(path), str(size),
+                        "1" if linear else "0"],
+                       capture_output=True, text=True, timeout=timeout)
+    if p.returncode != 0 or not p.stdout.strip():
+        return None
+    log = json.loads(p.stdout.strip().splitlines()[-1])["log"]
+    out = {k: int(v) for k, v in _TOTALS.findall(log)}
+    out["categories"] = {name: {"used": int(u), "requested": int(r), "count": int(c)}
+                         for name, u, r, c in _CATEGORY.findall(log)}
+    return out
+
+
+def wheel_minimum(path, linear: bool = False, hint: Optional[int] = None) -> Tuple[int, dict]:
+    """Byte-exact smallest arena the wheel accepts (bisection, one subprocess
+    per try) and its figures at that size. `hint` only seeds the bracket;
+    the answer does not depend on it."""
+    hi = max(1024, hint or 0)
+    while wheel_try(path, hi, linear) is None:
+        hi *= 2
+        if hi > 1 << 28:
+            raise RuntimeError(f"{path}: the wheel fails up to {hi} bytes")
+    lo = max(0, (hint or hi) - 4096) if hint else 0
+    if lo and wheel_try(path, lo, linear) is not None:
+        lo = 0
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if wheel_try(path, mid, linear) is None:
+            lo = mid
+        else:
+            hi = mid
+    return hi, wheel_try(path, hi, linear)
+
+
+def main(argv=None) -> int:
+    import tflm_arena as ta
+
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--models-dir", default=str(Path(__file__).resolve().parents[2]
+                                                / "shared" / "models"))
+    ap.add_argument("--linear", action="store_true", help="also bisect the linear planner")
+    ap.add_argument("--json", help="write the bisected figures here")
+    args = ap.parse_args(argv)
+
+    fixture: Dict[str, dict] = {}
+    print(f"{'model':<26}{'ours':>9}{'wheel':>9}{'used@min':>10}{'10x':>10}"
+          f"{'lin ours':>10}{'lin wheel':>10}")
+    for path in sorted(Path(args.models_dir).glob("*.tflite")):
+        try:
+            ours = ta.tflm_arena(path, target="x86-64", recording=True)
+        except (NotImplementedError, ValueError) as e:
+            print(f"{path.stem:<26} not modelled: {e}")
+            continue
+        try:
+            wmin, figs = wheel_minimum(path, hint=ours.min_arena_bytes)
+        except RuntimeError as e:
+            print(f"{path.stem:<26} wheel cannot allocate it: {e}")
+            continue
+        entry = {"min_arena_bytes": wmin, **figs}
+        line = (f"{path.stem:<26}{ours.min_arena_bytes:>9}{wmin:>9}{figs.get('total', 0):>10}"
+                f"{10 * path.stat().st_size:>10}")
+        if args.linear:
+            lo = ta.tflm_arena(path, target="x86-64", recording=False, planner="linear")
+            lmin, _ = wheel_minimum(path, linear=True, hint=lo.min_arena_bytes)
+            entry["linear_min_arena_bytes"] = lmin
+            line += f"{lo.min_arena_bytes:>10}{lmin:>10}"
+        fixture[path.stem] = entry
+        print(line, flush=True)
+    if args.json:
+        Path(args.json).write_text(json.dumps(fixture, indent=1, sort_keys=True) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

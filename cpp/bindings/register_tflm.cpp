@@ -1,0 +1,64 @@
+// Stock-TFLM arena size bindings: one function returning a plain dict.
+// The model of TFLM's allocation sequence lives in tflm/; this only converts.
+#include <pybind11/pybind11.h>
+
+#include "register.h"
+#include "tflm_arena/tflm/tflm_arena_size.h"
+
+namespace py = pybind11;
+
+namespace tflm_arena {
+namespace bindings {
+namespace {
+
+py::dict TflmArenaSize(const ModelHandle& h, const std::string& target, bool recording,
+                       const std::string& planner) {
+  tflm::TflmArenaOptions options;
+  options.target = target;
+  options.recording = recording;
+  options.planner = planner;
+  tflm::TflmArenaSize r;
+  {
+    py::gil_scoped_release release;
+    const Status s = tflm::ComputeTflmArenaSize(h.model(), options, &r);
+    if (!s.ok()) {
+      py::gil_scoped_acquire gil;
+      ThrowIfError(s);
+    }
+  }
+  py::dict categories;
+  for (size_t i = 0; i < tflm::kNumCategories; ++i) {
+    const auto c = static_cast<tflm::Category>(i);
+    py::dict d;
+    d["name"] = tflm::CategoryName(c);
+    d["requested"] = r.categories[i].requested;
+    d["used"] = r.categories[i].used;
+    d["count"] = r.categories[i].count;
+    categories[tflm::CategoryKey(c)] = d;
+  }
+  py::dict out;
+  out["target"] = r.target;
+  out["recording"] = r.recording;
+  out["planner"] = r.planner;
+  out["min_arena_bytes"] = r.min_arena_bytes;
+  out["min_arena_bytes_16"] = r.min_arena_bytes_16;
+  out["head"] = r.head;
+  out["tail"] = r.tail;
+  out["temp_peak"] = r.temp_peak;
+  out["planned_buffers"] = r.planned_buffers;
+  out["scratch_requests"] = r.scratch_requests;
+  out["limited_by"] = r.limited_by;
+  out["categories"] = categories;
+  return out;
+}
+
+}  // namespace
+
+void RegisterTflm(py::module_& m) {
+  m.def("tflm_arena_size", &TflmArenaSize, py::arg("model"), py::arg("target"),
+        py::arg("recording"), py::arg("planner"),
+        "Arena stock TFLM needs for the model: dict of figures (see tflm/).");
+}
+
+}  // namespace bindings
+}  // namespace tflm_arena

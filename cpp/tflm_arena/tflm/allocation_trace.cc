@@ -1,0 +1,516 @@
+#include "tflm_arena/tflm/allocation_trace.h"
+
+#include <cstring>
+
+#include "tflm_arena/model/builtin_ops.h"
+#include "tflm_arena/model/lifetimes.h"
+#include "tflm_arena/model/offline_plan.h"
+#include "tflm_arena/model/tensor_type.h"
+#include "tflm_arena/plan/plan.h"
+
+namespace tflm_arena {
+namespace tflm {
+namespace {
+
+constexpr uint32_t kArenaAlignment = 16;       // MicroArenaBufferAlignment()
+constexpr uint64_t kMaxScratchBuffersPerOp = 12;
+constexpr uint64_t kInt16LutEntries = 513;     // LUTSize<int16_t>()
+constexpr size_t kLinearPlannerMaxBuffers = 1024;
+constexpr char kCompressionMetadataName[] = "COMPRESSION_METADATA";
+
+struct Builder {
+  const model::Model& model;
+  const TargetAbi& abi;
+  Trace* out;
+  std::vector<model::ScratchRequest> scratch;
+
+  void Tail(SizeAlign s, Category c, const char* what, int32_t op = -1,
+            uint32_t count = 1) {
+    TailBytes(s.size, s.align, c, what, op, count);
+  }
+  void TailBytes(uint64_t size, uint32_t align, Category c, const char* what,
+                 int32_t op = -1, uint32_t count = 1) {
+    Event e;
+    e.kind = EventKind::kTail;
+    e.size = size;
+    e.align = align;
+    e.category = c;
+    e.count = count;
+    e.what = what;
+    e.op = op;
+    out->events.push_back(e);
+  }
+  void Temp(uint64_t size, uint32_t align, const char* what, int32_t op,
+            uint64_t protect = UINT64_MAX) {
+    Event e;
+    e.kind = EventKind::kTemp;
+    e.size = size;
+    e.align = align;
+    e.what = what;
+    e.op = op;
+    e.protect = protect < size ? protect : size;
+    out->events.push_back(e);
+  }
+  void Simple(EventKind kind, uint64_t size, const char* what, int32_t op = -1) {
+    Event e;
+    e.kind = kind;
+    e.size = size;
+    e.what = what;
+    e.op = op;
+    out->events.push_back(e);
+  }
+
+  // TfLiteIntArray of n ints: TfLiteIntArrayGetSizeInBytes, alignof 4.
+  static uint64_t IntArrayBytes(uint64_t n) { return 4 + 4 * n; }
+
+  static bool Quantized(const model::TensorInfo& t) {
+    return t.scale.size() > 0 && t.zero_point.size() > 0;
+  }
+
+  // AllocateTempTfLiteTensor (temp) or AllocatePersistentTfLiteTensor.
+  void TfLiteTensorFor(const model::TensorInfo& t, bool temp, int32_t op) {
+    if (temp) {
+      Temp(abi.tflite_tensor.size, abi.tflite_tensor.align, "temp TfLiteTensor", op);
+      if (Quantized(t)) {
+        Temp(abi.affine_quantization.size, abi.affine_quantization.align,
+             "temp TfLiteAffineQuantization", op,
+             /*protect=*/2 * uint64_t{abi.pointer_bytes});  // scale, zero_point
+        Temp(IntArrayBytes(t.scale.size()), 4, "temp zero-point array", op,
+             /*protect=*/0);
+      }
+      return;
+    }
+    Tail(abi.tflite_tensor, Category::kPersistentTfLiteTensorData,
+         "persistent TfLiteTensor (model input/output)");
+    if (Quantized(t)) {
+      Tail(abi.affine_quantization, Category::kPersistentTfLiteTensorQuantizationData,
+           "persistent TfLiteAffineQuantization (model input/output)");
+      TailBytes(IntArrayBytes(t.scale.size()), 4,
+                Category::kPersistentTfLiteTensorQuantizationData,
+                "persistent zero-point array (model input/output)");
+    }
+  }
+
+  Status NodeTensor(size_t sg, const model::OperatorInfo& op, bool output,
+                    int index, model::TensorInfo* t, bool* present) {
+    Span<const int32_t> list = output ? op.outputs : op.inputs;
+    *present = index >= 0 && static_cast<size_t>(index) < list.size() &&
+               list[index] >= 0;
+    if (!*present) return Status::Ok();
+    return model.tensor(sg, static_cast<size_t>(list[index]), t);
+  }
+
+  void Request(uint64_t bytes, size_t sg, size_t op_index) {
+    model::ScratchRequest r;
+    r.bytes = static_cast<size_t>(bytes);
+    r.node_idx = static_cast<int32_t>(op_index);
+    r.subgraph_idx = static_cast<int32_t>(sg);
+    scratch.push_back(r);
+  }
+
+  Status ScratchFor(ScratchRule rule, int a, size_t sg, size_t op_index,
+                    const model::OperatorInfo& op) {
+    model::TensorInfo t0, t1, t2, t3, out0;
+    bool p0, p1, p2, p3, po;
+    switch (rule) {
+      case ScratchRule::kNone:
+        return Status::Ok();
+      case ScratchRule::kInt4Filter:
+        TFLM_ARENA_RETURN_IF_ERROR(NodeTensor(sg, op, false, a, &t0, &p0));
+        if (p0 && t0.type == model::TensorType::kInt4) Request(t0.num_elements, sg, op_index);
+        return Status::Ok();
+      case ScratchRule::kSvdf: {
+        TFLM_ARENA_RETURN_IF_ERROR(NodeTensor(sg, op, false, 0, &t0, &p0));
+        TFLM_ARENA_RETURN_IF_ERROR(NodeTensor(sg, op, false, 1, &t1, &p1));
+        TFLM_ARENA_RETURN_IF_ERROR(NodeTensor(sg, op, true, 0, &out0, &po));
+        if (!p0 || !p1 || !po || t0.shape.size() < 1 || t1.shape.size() < 1 ||
+            out0.shape.size() < 2) {
+          return Status::Error(StatusCode::kInvalidArgument,
+                               "SVDF operator %zu: unexpected tensor shapes", op_index);
+        }
+        const uint64_t batch = static_cast<uint64_t>(t0.shape[0]);
+        const uint64_t filters = static_cast<uint64_t>(t1.shape[0]);
+        const uint64_t units = static_cast<uint64_t>(out0.shape[1]);
+        Request(batch * filters * 4, sg, op_index);
+        if (t0.type == model::TensorType::kInt8) Request(batch * units * 4, sg, op_index);
+        return Status::Ok();
+      }
+      case ScratchRule::kTransposeConv: {
+        TFLM_ARENA_RETURN_IF_ERROR(NodeTensor(sg, op, false, 2, &t2, &p2));
+        TFLM_ARENA_RETURN_IF_ERROR(NodeTensor(sg, op, false, 3, &t3, &p3));
+        TFLM_ARENA_RETURN_IF_ERROR(NodeTensor(sg, op, true, 0, &out0, &po));
+        if (!p2 || !po) {
+          return Status::Error(StatusCode::kInvalidArgument,
+                               "TRANSPOSE_CONV operator %zu: missing input or output",
+                               op_index);
+        }
+        if (t2.type == model::TensorType::kInt8) Request(out0.num_elements * 4, sg, op_index);
+        if (t2.type == model::TensorType::kInt16) {
+          Request(out0.num_elements * 8, sg, op_index);
+          // CalculateOpData: a 64-bit copy of a 16-bit bias.
+          if (p3 && t3.type == model::TensorType::kInt16) {
+            Request(t3.num_elements * 8, sg, op_index);
+          }
+        }
+        return Status::Ok();
+      }
+      case ScratchRule::kMeanOrSum:
+      case ScratchRule::kReduceMinMax: {
+        TFLM_ARENA_RETURN_IF_ERROR(NodeTensor(sg, op, false, 0, &t0, &p0));
+        TFLM_ARENA_RETURN_IF_ERROR(NodeTensor(sg, op, false, 1, &t1, &p1));
+        TFLM_ARENA_RETURN_IF_ERROR(NodeTensor(sg, op, true, 0, &out0, &po));
+        if (!p0 || !p1 || !po) {
+          return Status::Error(StatusCode::kInvalidArgument,
+                               "reduction operator %zu: missing input, axis or output",
+                               op_index);
+        }
+        if (rule == ScratchRule::kMeanOrSum && (t0.type == model::TensorType::kInt8 ||
+                                                t0.type == model::TensorType::kInt16)) {
+          Request(out0.num_elements * 4, sg, op_index);
+        }
+        Request(t0.shape.size() * 4, sg, op_index);
+        Request(t1.num_elements * 4, sg, op_index);
+        return Status::Ok();
+      }
+      case ScratchRule::kMirrorPad:
+        TFLM_ARENA_RETURN_IF_ERROR(NodeTensor(sg, op, false, 0, &t0, &p0));
+        if (!p0) {
+          return Status::Error(StatusCode::kInvalidArgument,
+                               "MIRROR_PAD operator %zu: missing input", op_index);
+        }
+        Request(t0.shape.size() * 4, sg, op_index);
+        Request(t0.shape.size() * 4, sg, op_index);
+        return Status::Ok();
+      case ScratchRule::kLstm: {
+        // Hidden (output) state is input 18 {batch, state}; cell state is 19.
+        TFLM_ARENA_RETURN_IF_ERROR(NodeTensor(sg, op, false, 18, &t0, &p0));
+        TFLM_ARENA_RETURN_IF_ERROR(NodeTensor(sg, op, false, 19, &t1, &p1));
+        if (!p0 || !p1) {
+          return Status::Error(StatusCode::kInvalidArgument,
+                               "UNIDIRECTIONAL_SEQUENCE_LSTM operator %zu: missing state "
+                               "tensors", op_index);
+        }
+        const uint64_t bytes = t0.num_elements * model::ElementByteSize(t1.type);
+        for (int i = 0; i < 4; ++i) Request(bytes, sg, op_index);
+        return Status::Ok();
+      }
+    }
+    return Status::Ok();
+  }
+
+  Status PrepareNode(const KernelRow& row, size_t sg, size_t op_index,
+                     const model::OperatorInfo& op, int32_t global_op) {
+    const size_t requests_before = scratch.size();
+    for (const Step& s : row.prepare) {
+      if (s.kind == StepKind::kEnd) break;
+      if (s.cond == StepCond::kInputNotFloat32) {
+        model::TensorInfo c;
+        bool present;
+        TFLM_ARENA_RETURN_IF_ERROR(NodeTensor(sg, op, false, s.cond_input, &c, &present));
+        if (!present) continue;
+        if (s.cond == StepCond::kInputNotFloat32 && c.type == model::TensorType::kFloat32) continue;
+      }
+      if (s.cond == StepCond::kInputIsInt8) {
+        model::TensorInfo c;
+        bool present;
+        TFLM_ARENA_RETURN_IF_ERROR(NodeTensor(sg, op, false, s.cond_input, &c, &present));
+        if (!present || c.type != model::TensorType::kInt8) continue;
+      }
+      model::TensorInfo t;
+      bool present = false;
+      switch (s.kind) {
+        case StepKind::kEnd:
+          break;
+        case StepKind::kTempInput:
+        case StepKind::kTempOutput:
+          TFLM_ARENA_RETURN_IF_ERROR(
+              NodeTensor(sg, op, s.kind == StepKind::kTempOutput, s.a, &t, &present));
+          if (present) TfLiteTensorFor(t, /*temp=*/true, global_op);
+          break;
+        case StepKind::kTempInputRange:
+          for (int i = s.a; i <= s.b && static_cast<size_t>(i) < op.inputs.size(); ++i) {
+            TFLM_ARENA_RETURN_IF_ERROR(NodeTensor(sg, op, false, i, &t, &present));
+            if (present) TfLiteTensorFor(t, /*temp=*/true, global_op);
+          }
+          break;
+        case StepKind::kPerChannelArrays: {
+          TFLM_ARENA_RETURN_IF_ERROR(NodeTensor(sg, op, false, s.a, &t, &present));
+          if (!present || static_cast<size_t>(s.b) >= t.shape.size()) {
+            return Status::Error(StatusCode::kInvalidArgument,
+                                 "%s operator %zu: input %d has no dimension %d",
+                                 row.op, op_index, s.a, s.b);
+          }
+          const uint64_t bytes = 4 * static_cast<uint64_t>(t.shape[s.b]);
+          TailBytes(bytes, kArenaAlignment, Category::kPersistentBufferData,
+                    "per-channel multipliers", global_op);
+          TailBytes(bytes, kArenaAlignment, Category::kPersistentBufferData,
+                    "per-channel shifts", global_op);
+          break;
+        }
+        case StepKind::kPerChannelArraysIfMultiScale:
+          TFLM_ARENA_RETURN_IF_ERROR(NodeTensor(sg, op, false, s.a, &t, &present));
+          if (present && t.scale.size() > 1) {
+            const uint64_t bytes = 4 * static_cast<uint64_t>(t.scale.size());
+            TailBytes(bytes, kArenaAlignment, Category::kPersistentBufferData,
+                      "per-channel multipliers", global_op);
+            TailBytes(bytes, kArenaAlignment, Category::kPersistentBufferData,
+                      "per-channel shifts", global_op);
+          }
+          break;
+        case StepKind::kInt16Luts:
+          TFLM_ARENA_RETURN_IF_ERROR(NodeTensor(sg, op, false, 0, &t, &present));
+          if (present && t.type == model::TensorType::kInt16) {
+            for (int i = 0; i < 2; ++i) {
+              TailBytes(2 * kInt16LutEntries, kArenaAlignment,
+                        Category::kPersistentBufferData, "int16 LUT", global_op);
+            }
+          }
+          break;
+        case StepKind::kScratch:
+          TFLM_ARENA_RETURN_IF_ERROR(ScratchFor(s.rule, s.a, sg, op_index, op));
+          break;
+      }
+    }
+    if (scratch.size() - requests_before > kMaxScratchBuffersPerOp) {
+      return Status::Error(StatusCode::kInvalidArgument,
+                           "%s operator %zu: more than %d scratch requests", row.op,
+                           op_index, static_cast<int>(kMaxScratchBuffersPerOp));
+    }
+    // FinishPrepareNodeAllocations: temp reset, head request buffer grown.
+    Simple(EventKind::kResetTemp, 0, "reset temp", global_op);
+    Simple(EventKind::kResizeHead,
+           uint64_t{abi.scratch_buffer_request.size} * (scratch.size() + kMaxScratchBuffersPerOp),
+           "scratch-request head buffer", global_op);
+    return Status::Ok();
+  }
+};
+
+bool HasCompressionMetadata(const model::Model& m) {
+  for (size_t i = 0; i < m.num_metadata(); ++i) {
+    model::MetadataInfo md;
+    if (!m.metadata(i, &md).ok()) continue;
+    if (md.name_length == std::strlen(kCompressionMetadataName) &&
+        std::memcmp(md.name, kCompressionMetadataName, md.name_length) == 0) {
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+const char* CategoryName(Category c) {
+  switch (c) {
+    case Category::kEvalTensorData: return "TfLiteEvalTensor data";
+    case Category::kPersistentTfLiteTensorData: return "Persistent TfLiteTensor data";
+    case Category::kPersistentTfLiteTensorQuantizationData:
+      return "Persistent TfLiteTensor quantization data";
+    case Category::kPersistentBufferData: return "Persistent buffer data";
+    case Category::kTfLiteTensorVariableBufferData: return "TfLiteTensor variable buffer data";
+    case Category::kNodeAndRegistrationArray: return "NodeAndRegistration struct";
+    case Category::kOpData: return "Operator runtime data";
+    case Category::kCompressionData: return "Persistent compression data";
+    case Category::kNone: return "uncategorised";
+  }
+  return "?";
+}
+
+const char* CategoryKey(Category c) {
+  switch (c) {
+    case Category::kEvalTensorData: return "eval_tensor_data";
+    case Category::kPersistentTfLiteTensorData: return "persistent_tflite_tensor_data";
+    case Category::kPersistentTfLiteTensorQuantizationData:
+      return "persistent_tflite_tensor_quantization_data";
+    case Category::kPersistentBufferData: return "persistent_buffer_data";
+    case Category::kTfLiteTensorVariableBufferData: return "tflite_tensor_variable_buffer_data";
+    case Category::kNodeAndRegistrationArray: return "node_and_registration_array";
+    case Category::kOpData: return "op_data";
+    case Category::kCompressionData: return "compression_data";
+    case Category::kNone: return "none";
+  }
+  return "?";
+}
+
+Status BuildTrace(const model::Model& model, const TraceOptions& options, Trace* out) {
+  if (options.target == nullptr) {
+    return Status::Error(StatusCode::kInvalidArgument, "no target given");
+  }
+  if (!model.loaded()) {
+    return Status::Error(StatusCode::kInvalidArgument, "model not loaded");
+  }
+  *out = Trace();
+  const TargetAbi& abi = *options.target;
+  const size_t abi_col = static_cast<size_t>(abi.id);
+  Builder b{model, abi, out, {}};
+  out->planner = options.planner;
+
+  if (HasCompressionMetadata(model)) {
+    return Status::Error(StatusCode::kUnimplemented,
+                         "model carries COMPRESSION_METADATA: compressed tensors are not "
+                         "modelled");
+  }
+
+  // Construction.
+  const bool linear = options.planner == PlannerKind::kLinear;
+  b.Tail(options.recording ? abi.recording_single_arena_allocator : abi.single_arena_allocator,
+         Category::kNone, "SingleArenaBufferAllocator");
+  b.Tail(linear ? abi.linear_planner : abi.greedy_planner, Category::kNone, "memory planner");
+  b.Tail(options.recording ? abi.recording_micro_allocator : abi.micro_allocator,
+         Category::kNone, "MicroAllocator");
+
+  // StartModelAllocation.
+  const size_t num_sg = model.num_subgraphs();
+  b.Tail(abi.builtin_data_allocator, Category::kNone, "MicroBuiltinDataAllocator");
+  b.Simple(EventKind::kResizeHead,
+           uint64_t{abi.scratch_buffer_request.size} * kMaxScratchBuffersPerOp,
+           "scratch-request head buffer");
+  b.TailBytes(uint64_t{abi.subgraph_allocations.size} * num_sg, abi.subgraph_allocations.align,
+              Category::kNone, "SubgraphAllocations");
+  for (size_t sg = 0; sg < num_sg; ++sg) {
+    const size_t n = model.num_tensors(sg);
+    b.TailBytes(uint64_t{abi.eval_tensor.size} * n, abi.eval_tensor.align,
+                Category::kEvalTensorData, "TfLiteEvalTensor array", -1,
+                static_cast<uint32_t>(n));
+  }
+  for (size_t sg = 0; sg < num_sg; ++sg) {
+    const size_t n = model.num_operators(sg);
+    b.TailBytes(uint64_t{abi.node_and_registration.size} * n, abi.node_and_registration.align,
+                Category::kNodeAndRegistrationArray, "NodeAndRegistration array", -1,
+                static_cast<uint32_t>(n));
+  }
+
+  // Every operator's kernel row (missing: clear error, never a guess).
+  std::vector<const KernelRow*> rows;
+  for (size_t sg = 0; sg < num_sg; ++sg) {
+    for (size_t i = 0; i < model.num_operators(sg); ++i) {
+      model::OperatorInfo op;
+      TFLM_ARENA_RETURN_IF_ERROR(model.op(sg, i, &op));
+      if (op.builtin_code == model::kBuiltinCustom) {
+        return Status::Error(StatusCode::kUnimplemented,
+                             "custom operator '%s' (subgraph %zu, operator %zu): its memory "
+                             "behaviour in TFLM is not modelled",
+                             op.custom_code, sg, i);
+      }
+      const char* name = model::BuiltinCodeName(op.builtin_code);
+      const KernelRow* row = FindKernel(options.kernels, name);
+      if (row == nullptr) {
+        return Status::Error(StatusCode::kUnimplemented,
+                             "operator %s (subgraph %zu, operator %zu): its memory behaviour "
+                             "in TFLM's kernels is not modelled",
+                             name, sg, i);
+      }
+      rows.push_back(row);
+      out->op_names.push_back(row->op);
+    }
+  }
+
+  // Builtin options parsed into the tail, then every kernel's Init (A-16,
+  // A-17), then Prepare node by node.
+  for (size_t k = 0; k < rows.size(); ++k) {
+    const SizeAlign p = rows[k]->params[abi_col];
+    if (p.size > 0) {
+      b.Tail(p, Category::kNone, "builtin options", static_cast<int32_t>(k));
+    }
+  }
+  for (size_t k = 0; k < rows.size(); ++k) {
+    const uint32_t bytes = rows[k]->opdata[abi_col];
+    if (bytes > 0) {
+      b.TailBytes(bytes, kArenaAlignment, Category::kPersistentBufferData, "OpData",
+                  static_cast<int32_t>(k));
+    }
+  }
+  {
+    size_t k = 0;
+    for (size_t sg = 0; sg < num_sg; ++sg) {
+      for (size_t i = 0; i < model.num_operators(sg); ++i, ++k) {
+        model::OperatorInfo op;
+        TFLM_ARENA_RETURN_IF_ERROR(model.op(sg, i, &op));
+        TFLM_ARENA_RETURN_IF_ERROR(
+            b.PrepareNode(*rows[k], sg, i, op, static_cast<int32_t>(k)));
+      }
+    }
+  }
+  out->scratch_requests = b.scratch.size();
+
+  // FinishModelAllocation (A-20..A-26).
+  if (!b.scratch.empty()) {
+    b.TailBytes(uint64_t{abi.scratch_buffer_handle.size} * b.scratch.size(),
+                abi.scratch_buffer_handle.align, Category::kNone, "ScratchBufferHandle array");
+  }
+  b.Temp(uint64_t{abi.pointer_bytes} * num_sg, abi.pointer_bytes, "subgraph offsets", -1);
+  b.Temp(uint64_t{abi.allocation_info.size} * (model.total_tensors() + b.scratch.size()),
+         abi.allocation_info.align, "AllocationInfo array", -1);
+
+  model::OfflinePlanView offline;
+  bool has_offline = false;
+  TFLM_ARENA_RETURN_IF_ERROR(model::DecodeOfflinePlan(model, &offline, &has_offline));
+  if (has_offline && linear) {
+    return Status::Error(StatusCode::kUnimplemented,
+                         "the model has an offline plan, which TFLM's linear planner "
+                         "rejects (AddBuffer with an offset fails)");
+  }
+  for (size_t sg = 0; sg < num_sg; ++sg) {
+    for (size_t t = 0; t < model.num_tensors(sg); ++t) {
+      model::TensorInfo info;
+      TFLM_ARENA_RETURN_IF_ERROR(model.tensor(sg, t, &info));
+      if (!info.is_variable) continue;
+      // TFLM indexes the offline offsets with the subgraph-local index
+      // (T-27); we do the same so the figures match.
+      if (has_offline && offline.offset(t) != model::kOfflinePlanOnline) continue;
+      size_t bytes = 0;
+      TFLM_ARENA_RETURN_IF_ERROR(model.tensor_bytes(sg, t, &bytes));
+      b.TailBytes(bytes, kArenaAlignment, Category::kTfLiteTensorVariableBufferData,
+                  "variable tensor buffer");
+    }
+  }
+
+  // The plan itself (identical to TFLM's, plan/).
+  std::vector<model::AllocationEntry> entries(
+      model::AllocationInfoCount(model, b.scratch.size()));
+  TFLM_ARENA_RETURN_IF_ERROR(model::ComputeModelAllocationInfo(
+      model, Span<const model::ScratchRequest>(b.scratch.data(), b.scratch.size()),
+      Span<model::AllocationEntry>(entries.data(), entries.size())));
+  const size_t planned = model::PlannedBufferCount(
+      Span<const model::AllocationEntry>(entries.data(), entries.size()));
+  std::vector<UsageRecord> records(planned);
+  size_t written = 0;
+  TFLM_ARENA_RETURN_IF_ERROR(model::BuildUsageRecords(
+      Span<const model::AllocationEntry>(entries.data(), entries.size()),
+      Span<UsageRecord>(records.data(), records.size()), Span<uint32_t>(), &written));
+  records.resize(written);
+  out->planned_buffers = written;
+  if (linear && written > kLinearPlannerMaxBuffers) {
+    return Status::Error(StatusCode::kUnimplemented,
+                         "%zu planned buffers: TFLM's linear planner holds at most %zu",
+                         written, kLinearPlannerMaxBuffers);
+  }
+  PlanResult plan;
+  const Span<const UsageRecord> rec(records.data(), records.size());
+  TFLM_ARENA_RETURN_IF_ERROR(linear ? PlanLinear(rec, &plan) : PlanTflmGreedy(rec, &plan));
+  out->head_usage = plan.arena_bytes;
+
+  b.Simple(EventKind::kPlannerScratch, written, "memory planner scratch");
+  b.Simple(EventKind::kResetTemp, 0, "reset temp");
+  b.Simple(EventKind::kResizeHead, 0, "release scratch-request buffer");
+  b.Simple(EventKind::kResizeHead, static_cast<uint64_t>(plan.arena_bytes),
+           "head (activation plan)");
+
+  // AllocateTensors: input/output pointer arrays and persistent tensors.
+  model::SubgraphInfo sg0;
+  TFLM_ARENA_RETURN_IF_ERROR(model.subgraph(0, &sg0));
+  for (int io = 0; io < 2; ++io) {
+    Span<const int32_t> list = io == 0 ? sg0.inputs : sg0.outputs;
+    b.TailBytes(uint64_t{abi.pointer_bytes} * list.size(), kArenaAlignment,
+                Category::kPersistentBufferData,
+                io == 0 ? "input tensor pointers" : "output tensor pointers");
+    for (size_t i = 0; i < list.size(); ++i) {
+      model::TensorInfo t;
+      TFLM_ARENA_RETURN_IF_ERROR(model.tensor(0, static_cast<size_t>(list[i]), &t));
+      b.TfLiteTensorFor(t, /*temp=*/false, -1);
+    }
+  }
+  return Status::Ok();
+}
+
+}  // namespace tflm
+}  // namespace tflm_arena

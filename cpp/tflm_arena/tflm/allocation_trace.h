@@ -1,0 +1,93 @@
+// Stock TFLM's allocation sequence for one model, as a list of allocator
+// events (tflm_facts 4.3, A-13..A-30): what MicroInterpreter +
+// (Recording)MicroAllocator ask of SingleArenaBufferAllocator, in order,
+// from construction through AllocateTensors. The sequence does not depend
+// on the arena size, so it is built once and replayed per size
+// (arena_replay.h).
+#ifndef TFLM_ARENA_TFLM_ALLOCATION_TRACE_H_
+#define TFLM_ARENA_TFLM_ALLOCATION_TRACE_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "tflm_arena/core/span.h"
+#include "tflm_arena/core/status.h"
+#include "tflm_arena/model/model.h"
+#include "tflm_arena/tflm/kernel_table.h"
+#include "tflm_arena/tflm/target_abi.h"
+
+namespace tflm_arena {
+namespace tflm {
+
+// RecordingMicroAllocator's categories (RecordedAllocationType, R-5..R-12),
+// in its print order. kNone: tail bytes no category records.
+enum class Category : uint8_t {
+  kEvalTensorData = 0,
+  kPersistentTfLiteTensorData,
+  kPersistentTfLiteTensorQuantizationData,
+  kPersistentBufferData,
+  kTfLiteTensorVariableBufferData,
+  kNodeAndRegistrationArray,
+  kOpData,
+  kCompressionData,
+  kNone,
+};
+constexpr size_t kNumCategories = 8;
+// TFLM's printed name ("TfLiteEvalTensor data", ...).
+const char* CategoryName(Category c);
+// Python-friendly key ("eval_tensor_data", ...).
+const char* CategoryKey(Category c);
+
+enum class PlannerKind : uint8_t { kGreedy = 0, kLinear };
+
+enum class EventKind : uint8_t {
+  kTail,            // AllocatePersistentBuffer(size, align)
+  kTemp,            // AllocateTemp(size, align)
+  kResetTemp,       // ResetTempAllocations()
+  kResizeHead,      // ResizeBuffer of the head buffer to `size`
+  kPlannerScratch,  // AllocateTemp(GetAvailableMemory(16), 16) + planner Init
+};
+
+struct Event {
+  EventKind kind = EventKind::kTail;
+  uint64_t size = 0;
+  uint32_t align = 1;
+  Category category = Category::kNone;
+  uint32_t count = 1;       // added to the category's allocation count
+  // kTemp: leading bytes TFLM still reads after later tail allocations (a
+  // tail allocation must not cover them; see arena_replay.h). All of them
+  // unless noted: a temp tensor's TfLiteAffineQuantization is only read
+  // through its scale and zero_point pointers, its zero-point array not at
+  // all, once the kernel allocates persistent data.
+  uint64_t protect = UINT64_MAX;
+  const char* what = "";    // static text for messages ("OpData", ...)
+  int32_t op = -1;          // operator index (subgraph 0 first), or -1
+};
+
+struct Trace {
+  std::vector<Event> events;
+  std::vector<const char*> op_names;  // per operator, for messages
+  PlannerKind planner = PlannerKind::kGreedy;
+  size_t planned_buffers = 0;   // planner AddBuffer calls
+  size_t scratch_requests = 0;
+  int64_t head_usage = 0;       // planner's GetMaximumMemorySize()
+};
+
+struct TraceOptions {
+  const TargetAbi* target = nullptr;  // required
+  Span<const KernelRow> kernels;      // e.g. ReferenceKernels()
+  bool recording = false;             // RecordingMicroAllocator
+  PlannerKind planner = PlannerKind::kGreedy;
+};
+
+// kUnimplemented naming the operator when a kernel row is missing, for
+// custom operators, compression metadata and offline plans under the
+// linear planner; model errors as the lifetime code reports them.
+Status BuildTrace(const model::Model& model, const TraceOptions& options,
+                  Trace* out);
+
+}  // namespace tflm
+}  // namespace tflm_arena
+
+#endif  // TFLM_ARENA_TFLM_ALLOCATION_TRACE_H_

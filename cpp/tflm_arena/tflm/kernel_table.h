@@ -1,0 +1,92 @@
+// Per-operator memory behaviour of TFLM kernels, as data: one row per
+// builtin operator. The allocation model (allocation_trace.cc) replays a
+// row; it never runs a kernel.
+//
+// A row says, per target ABI column (target_abi.h):
+//  - params: the builtin-options struct the flatbuffer parser allocates in
+//    the tail (size, alignof), or size 0 when the parser allocates nothing;
+//  - opdata: bytes the kernel's Init asks of AllocatePersistentBuffer
+//    (always 16-aligned in the tail), or 0 when there is no Init;
+//  - prepare: the kernel's Prepare, in order, as far as memory goes: temp
+//    TfLiteTensors it takes (alignof(TfLiteTensor) each,
+//    plus quantization when the tensor is quantized), persistent arrays,
+//    scratch-buffer requests. Temp memory is only reset after the node, so
+//    order decides where each allocation lands.
+// A kernel variant (e.g. CMSIS-NN, whose scratch sizes depend on the CPU
+// features) is another table with its own rows and rules.
+#ifndef TFLM_ARENA_TFLM_KERNEL_TABLE_H_
+#define TFLM_ARENA_TFLM_KERNEL_TABLE_H_
+
+#include <cstddef>
+#include <cstdint>
+
+#include "tflm_arena/core/span.h"
+#include "tflm_arena/tflm/target_abi.h"
+
+namespace tflm_arena {
+namespace tflm {
+
+enum class StepKind : uint8_t {
+  kEnd = 0,
+  // Temp TfLiteTensor for node input `a` (nothing if the input is absent
+  // or -1), plus TfLiteAffineQuantization and a zero-point int array when
+  // the tensor has scales and zero points (micro_allocator.cc).
+  kTempInput,
+  kTempInputRange,     // kTempInput for inputs a .. b (inclusive; stops at
+                       // the node's last input)
+  kTempOutput,         // the same for node output `a`
+  // Two persistent int32 arrays (multiplier, shift) of dims[b] of input a.
+  kPerChannelArrays,
+  // The same, sized by input a's scale count, only when it is > 1
+  // (FULLY_CONNECTED's per-channel path).
+  kPerChannelArraysIfMultiScale,
+  // Two persistent int16 LUTs of 513 entries when input 0 is INT16
+  // (SOFTMAX).
+  kInt16Luts,
+  // Scratch requests; sizes from the node's tensors (see ScratchRule).
+  kScratch,
+};
+
+enum class ScratchRule : uint8_t {
+  kNone = 0,
+  kInt4Filter,        // input a is INT4: its element count (unpacked)
+  kSvdf,              // int8: batch*filters*4 and batch*units*4; float: first only
+  kTransposeConv,     // int8 input: out elements*4; int16: *8 (+ int16 bias*8)
+  kLstm,              // 4 x batch*state*sizeof(cell state type)
+  kMeanOrSum,         // int8/int16: out elements*4; then rank*4, axis count*4
+  kReduceMinMax,      // input rank*4, axis count*4
+  kMirrorPad,         // 2 x input rank*4
+};
+
+// Step only taken when the condition holds for node input `cond_input`.
+enum class StepCond : uint8_t { kAlways = 0, kInputNotFloat32, kInputIsInt8 };
+
+struct Step {
+  StepKind kind = StepKind::kEnd;
+  int8_t a = 0;
+  int8_t b = 0;
+  ScratchRule rule = ScratchRule::kNone;
+  StepCond cond = StepCond::kAlways;
+  int8_t cond_input = 0;
+};
+
+constexpr size_t kMaxPrepareSteps = 16;
+
+struct KernelRow {
+  const char* op;                  // builtin name, e.g. "CONV_2D"
+  const char* source;              // TFLM file(s) the row was read from
+  SizeAlign params[kNumAbis];      // builtin-options struct; size 0 = none
+  uint32_t opdata[kNumAbis];       // Init's persistent bytes; 0 = no Init
+  Step prepare[kMaxPrepareSteps];  // ends at the first kEnd
+};
+
+// TFLM's reference kernels (tensorflow/lite/micro/kernels/*.cc).
+Span<const KernelRow> ReferenceKernels();
+
+// Row for a builtin name in `table`, or nullptr.
+const KernelRow* FindKernel(Span<const KernelRow> table, const char* op);
+
+}  // namespace tflm
+}  // namespace tflm_arena
+
+#endif  // TFLM_ARENA_TFLM_KERNEL_TABLE_H_

@@ -1,0 +1,58 @@
+#include "tflm_arena/tflm/target_abi.h"
+
+#include <cstring>
+
+namespace tflm_arena {
+namespace tflm {
+namespace {
+
+// sizeof / alignof measured on TFLM's headers (see target_abi.h).
+constexpr TargetAbi kTargets[] = {
+    {"x86-64", AbiId::kX86_64Wheel, /*compression=*/true, /*pointer_bytes=*/8,
+     /*single_arena_allocator=*/{72, 8},
+     /*recording_single_arena_allocator=*/{104, 8},
+     /*micro_allocator=*/{72, 8},
+     /*recording_micro_allocator=*/{272, 8},  // 248 without compression
+     /*greedy_planner=*/{72, 8},
+     /*linear_planner=*/{8216, 8},
+     /*builtin_data_allocator=*/{16, 8},
+     /*subgraph_allocations=*/{24, 8},  // 16 + CompressedTensorList
+     /*eval_tensor=*/{24, 8},
+     /*node_and_registration=*/{64, 8},
+     /*tflite_tensor=*/{64, 8},
+     /*affine_quantization=*/{24, 8},
+     /*scratch_buffer_request=*/{16, 8},
+     /*scratch_buffer_handle=*/{8, 8},
+     /*allocation_info=*/{32, 8}},
+    {"cortex-m", AbiId::kCortexM, /*compression=*/false, /*pointer_bytes=*/4,
+     /*single_arena_allocator=*/{36, 4},
+     /*recording_single_arena_allocator=*/{52, 4},
+     /*micro_allocator=*/{36, 4},
+     /*recording_micro_allocator=*/{124, 4},
+     /*greedy_planner=*/{44, 4},
+     /*linear_planner=*/{4108, 4},
+     /*builtin_data_allocator=*/{8, 4},
+     /*subgraph_allocations=*/{8, 4},
+     /*eval_tensor=*/{12, 4},
+     /*node_and_registration=*/{32, 4},
+     /*tflite_tensor=*/{40, 4},
+     /*affine_quantization=*/{12, 4},
+     /*scratch_buffer_request=*/{12, 4},
+     /*scratch_buffer_handle=*/{4, 4},
+     /*allocation_info=*/{24, 4}},
+};
+
+}  // namespace
+
+const TargetAbi* FindTarget(const char* name) {
+  if (name == nullptr) return nullptr;
+  for (const TargetAbi& t : kTargets) {
+    if (std::strcmp(t.name, name) == 0) return &t;
+  }
+  return nullptr;
+}
+
+const char* TargetNames() { return "x86-64, cortex-m"; }
+
+}  // namespace tflm
+}  // namespace tflm_arena

@@ -1,0 +1,62 @@
+// The build of stock TFLM whose arena we model: struct sizes and build
+// switches that change what lands in the arena (tflm_facts sections 6, 13).
+//
+// Two targets:
+//  - "x86-64": the tflite-micro PyPI wheel (commit 8f6596d, M-1):
+//    TF_LITE_STATIC_MEMORY, USE_TFLM_COMPRESSION on, LP64 sizes;
+//  - "cortex-m": a TFLM Makefile build (commit 90b983c2b) for a 32-bit ARM
+//    core: TF_LITE_STATIC_MEMORY, compression off, 4-byte pointers, AAPCS
+//    alignment (int64/double members 8-aligned), M-4.
+// Sizes were measured with sizeof/alignof on TFLM's own headers (g++ x86-64
+// and arm-linux-gnueabihf-g++), not derived by hand.
+#ifndef TFLM_ARENA_TFLM_TARGET_ABI_H_
+#define TFLM_ARENA_TFLM_TARGET_ABI_H_
+
+#include <cstddef>
+#include <cstdint>
+
+namespace tflm_arena {
+namespace tflm {
+
+// Column index into the per-ABI columns of a kernel table.
+enum class AbiId : uint8_t { kX86_64Wheel = 0, kCortexM = 1 };
+constexpr size_t kNumAbis = 2;
+
+struct SizeAlign {
+  uint32_t size = 0;
+  uint32_t align = 1;
+};
+
+struct TargetAbi {
+  const char* name;
+  AbiId id;
+  bool compression;                    // USE_TFLM_COMPRESSION
+  uint32_t pointer_bytes;              // sizeof(void*) == sizeof(size_t)
+  // Allocator objects created in the tail before anything else.
+  SizeAlign single_arena_allocator;
+  SizeAlign recording_single_arena_allocator;
+  SizeAlign micro_allocator;
+  SizeAlign recording_micro_allocator;
+  SizeAlign greedy_planner;
+  SizeAlign linear_planner;
+  // StartModelAllocation and the interpreter's persistent structs.
+  SizeAlign builtin_data_allocator;
+  SizeAlign subgraph_allocations;
+  SizeAlign eval_tensor;
+  SizeAlign node_and_registration;
+  SizeAlign tflite_tensor;
+  SizeAlign affine_quantization;
+  SizeAlign scratch_buffer_request;    // head records (T-31)
+  SizeAlign scratch_buffer_handle;     // tail array (T-36)
+  SizeAlign allocation_info;           // temp during planning (T-1)
+};
+
+// nullptr for an unknown name.
+const TargetAbi* FindTarget(const char* name);
+// "x86-64, cortex-m" (for error messages).
+const char* TargetNames();
+
+}  // namespace tflm
+}  // namespace tflm_arena
+
+#endif  // TFLM_ARENA_TFLM_TARGET_ABI_H_

@@ -1,0 +1,97 @@
+#include "tflm_arena/tflm/tflm_arena_size.h"
+
+#include "tflm_arena/tflm/kernel_table.h"
+#include "tflm_arena/tflm/target_abi.h"
+
+namespace tflm_arena {
+namespace tflm {
+namespace {
+
+constexpr uint64_t kMaxArena = uint64_t{1} << 40;
+constexpr uint64_t kDownwardCheck = 32;
+
+std::string Describe(const Trace& trace, size_t event) {
+  const Event& e = trace.events[event];
+  std::string s = e.what;
+  if (e.op >= 0 && static_cast<size_t>(e.op) < trace.op_names.size()) {
+    s += " (operator " + std::to_string(e.op) + ", " + trace.op_names[e.op] + ")";
+  }
+  return s;
+}
+
+}  // namespace
+
+Status ComputeTflmArenaSize(const model::Model& model, const TflmArenaOptions& options,
+                            TflmArenaSize* out) {
+  const TargetAbi* target = FindTarget(options.target.c_str());
+  if (target == nullptr) {
+    return Status::Error(StatusCode::kInvalidArgument, "unknown target '%s' (known: %s)",
+                         options.target.c_str(), TargetNames());
+  }
+  TraceOptions to;
+  to.target = target;
+  to.kernels = ReferenceKernels();
+  to.recording = options.recording;
+  if (options.planner == "greedy") {
+    to.planner = PlannerKind::kGreedy;
+  } else if (options.planner == "linear") {
+    to.planner = PlannerKind::kLinear;
+  } else {
+    return Status::Error(StatusCode::kInvalidArgument,
+                         "unknown planner '%s' (known: greedy, linear)",
+                         options.planner.c_str());
+  }
+  if (to.recording && to.planner == PlannerKind::kLinear) {
+    // RecordingMicroAllocator::Create always builds a GreedyMemoryPlanner.
+    return Status::Error(StatusCode::kInvalidArgument,
+                         "TFLM's RecordingMicroAllocator always uses the greedy planner; "
+                         "the linear planner needs recording=false");
+  }
+  Trace trace;
+  TFLM_ARENA_RETURN_IF_ERROR(BuildTrace(model, to, &trace));
+
+  // Smallest working size: grow until it works, then bisect.
+  uint64_t hi = 1024;
+  while (!Replay(trace, hi).ok) {
+    if (hi >= kMaxArena) {
+      return Status::Error(StatusCode::kInternal, "no arena up to %llu bytes works",
+                           static_cast<unsigned long long>(kMaxArena));
+    }
+    hi *= 2;
+  }
+  uint64_t lo = 0;  // fails (an empty arena cannot hold the allocator)
+  while (hi - lo > 1) {
+    const uint64_t mid = lo + (hi - lo) / 2;
+    (Replay(trace, mid).ok ? hi : lo) = mid;
+  }
+  for (uint64_t d = 1; d <= kDownwardCheck && d < hi; ++d) {
+    if (Replay(trace, hi - d).ok) {
+      return Status::Error(StatusCode::kInternal,
+                           "arena model is not monotonic: %llu works, %llu fails",
+                           static_cast<unsigned long long>(hi - d),
+                           static_cast<unsigned long long>(lo));
+    }
+  }
+  const ReplayResult at_min = Replay(trace, hi);
+  const ReplayResult below = Replay(trace, hi - 1);
+
+  *out = TflmArenaSize();
+  out->target = target->name;
+  out->recording = options.recording;
+  out->planner = options.planner;
+  out->min_arena_bytes = hi;
+  uint64_t m16 = (hi + 15) / 16 * 16;
+  while (!Replay(trace, m16).ok) m16 += 16;  // monotonic: first try holds
+  out->min_arena_bytes_16 = m16;
+  out->head = at_min.head;
+  out->tail = at_min.tail;
+  out->temp_peak = at_min.temp_peak;
+  for (size_t i = 0; i < kNumCategories; ++i) out->categories[i] = at_min.categories[i];
+  out->planned_buffers = trace.planned_buffers;
+  out->scratch_requests = trace.scratch_requests;
+  out->limited_by = below.ok ? "" : Describe(trace, below.failed_event);
+  return Status::Ok();
+}
+
+}  // namespace tflm
+}  // namespace tflm_arena

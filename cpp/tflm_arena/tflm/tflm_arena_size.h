@@ -1,0 +1,55 @@
+// The arena stock TFLM needs for a model (issue 8), without running TFLM:
+// the allocation trace (allocation_trace.h) replayed (arena_replay.h) on
+// candidate sizes until the smallest that succeeds is found.
+//
+// min_arena_bytes is the smallest size of a 16-byte aligned buffer with
+// which AllocateTensors succeeds (then input/output access and Invoke
+// allocate nothing more). Any integer: TFLM aligns its tail pointer down
+// inside the buffer, so it is often 8 below a multiple of 16.
+// Success is monotonic in the size for every trace (more bytes never make
+// an allocation fail), so a binary search finds it; the search also checks
+// the 32 sizes below.
+#ifndef TFLM_ARENA_TFLM_TFLM_ARENA_SIZE_H_
+#define TFLM_ARENA_TFLM_TFLM_ARENA_SIZE_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "tflm_arena/core/status.h"
+#include "tflm_arena/model/model.h"
+#include "tflm_arena/tflm/allocation_trace.h"
+#include "tflm_arena/tflm/arena_replay.h"
+
+namespace tflm_arena {
+namespace tflm {
+
+struct TflmArenaOptions {
+  std::string target = "cortex-m";   // "x86-64" or "cortex-m"
+  bool recording = false;            // RecordingMicroAllocator
+  std::string planner = "greedy";    // "greedy" or "linear"
+};
+
+struct TflmArenaSize {
+  std::string target;
+  bool recording = false;
+  std::string planner;
+  uint64_t min_arena_bytes = 0;
+  uint64_t min_arena_bytes_16 = 0;   // smallest multiple of 16 that works
+  uint64_t head = 0;                 // at min_arena_bytes
+  uint64_t tail = 0;
+  uint64_t temp_peak = 0;
+  CategoryFigures categories[kNumCategories];
+  size_t planned_buffers = 0;
+  size_t scratch_requests = 0;
+  // What fails one byte below the minimum, e.g. "memory planner scratch".
+  std::string limited_by;
+};
+
+Status ComputeTflmArenaSize(const model::Model& model, const TflmArenaOptions& options,
+                            TflmArenaSize* out);
+
+}  // namespace tflm
+}  // namespace tflm_arena
+
+#endif  // TFLM_ARENA_TFLM_TFLM_ARENA_SIZE_H_
