@@ -22,5 +22,15 @@ tflm_arena_host_library(tflm_arena_plan
     ${TFLM_ARENA_SRC}/plan/linear.cc
     ${TFLM_ARENA_SRC}/plan/plan_validation.cc
     ${TFLM_ARENA_SRC}/plan/ascii_render.cc
+    ${TFLM_ARENA_SRC}/plan/shared_objects_common.cc
+    ${TFLM_ARENA_SRC}/plan/naive.cc
+    ${TFLM_ARENA_SRC}/plan/equality.cc
+    ${TFLM_ARENA_SRC}/plan/greedy_in_order.cc
+    ${TFLM_ARENA_SRC}/plan/greedy_by_breadth.cc
+    ${TFLM_ARENA_SRC}/plan/greedy_by_size.cc
+    ${TFLM_ARENA_SRC}/plan/greedy_best.cc
+    ${TFLM_ARENA_SRC}/plan/min_cost_flow.cc
+    ${TFLM_ARENA_SRC}/plan/objects_to_offsets.cc
+    ${TFLM_ARENA_SRC}/plan/offsets_greedy_by_size.cc
   DEPS tflm_arena_plan_runtime)
 

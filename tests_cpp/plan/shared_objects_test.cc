@@ -1,0 +1,201 @@
+// Shared-object strategies and the GPU delegate's offset planner
+// (shared_objects.h): the test vectors of planning_landscape.md section 1.3
+// reproduced exactly, then validity on random records.
+#include "tflm_arena/plan/shared_objects.h"
+
+#include <random>
+#include <string>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "test_util.h"
+#include "tflm_arena/plan/plan.h"
+
+namespace tflm_arena {
+namespace {
+
+using testing::Rec;
+using Assign = Status (*)(Span<const UsageRecord>, SharedObjects*);
+
+struct Strategy {
+  const char* name;
+  Assign assign;
+};
+const Strategy kStrategies[] = {
+    {"naive", AssignNaive},
+    {"equality", AssignEquality},
+    {"greedy_in_order", AssignGreedyInOrder},
+    {"greedy_by_breadth", AssignGreedyByBreadth},
+    {"greedy_by_size", AssignGreedyBySize},
+    {"greedy_best", AssignGreedyBest},
+    {"mincostflow", AssignMinCostFlow},
+};
+
+std::vector<UsageRecord> ChainRecords() {
+  return {Rec(16, 0, 1), Rec(8, 1, 2), Rec(64, 2, 3), Rec(32, 3, 4), Rec(8, 4, 5)};
+}
+
+std::vector<UsageRecord> ComplexRecords() {
+  return {Rec(32, 0, 1), Rec(32, 1, 4), Rec(8, 2, 5), Rec(16, 3, 5), Rec(8, 4, 5),
+          Rec(64, 5, 7), Rec(8, 6, 8), Rec(8, 7, 8), Rec(16, 8, 9)};
+}
+
+void ExpectObjects(Assign assign, const std::vector<UsageRecord>& records,
+                   const std::vector<int32_t>& ids, const std::vector<int64_t>& sizes,
+                   int64_t total) {
+  SharedObjects got;
+  ASSERT_TRUE(assign(records, &got).ok());
+  EXPECT_EQ(got.object_ids, ids);
+  EXPECT_EQ(got.object_sizes, sizes);
+  EXPECT_EQ(got.total, total);
+}
+
+TEST(SharedObjectsTest, ChainRecords) {
+  const auto r = ChainRecords();
+  ExpectObjects(AssignNaive, r, {0, 1, 2, 3, 4}, {16, 8, 64, 32, 8}, 128);
+  ExpectObjects(AssignEquality, r, {0, 1, 2, 3, 1}, {16, 8, 64, 32}, 120);
+  for (Assign a : {AssignMinCostFlow, AssignGreedyInOrder, AssignGreedyByBreadth,
+                   AssignGreedyBySize, AssignGreedyBest}) {
+    ExpectObjects(a, r, {0, 1, 0, 1, 0}, {64, 32}, 96);
+  }
+  EXPECT_EQ(PositionalMaximums(r), (std::vector<int64_t>{64, 32}));
+}
+
+TEST(SharedObjectsTest, ComplexRecords) {
+  const auto r = ComplexRecords();
+  ExpectObjects(AssignNaive, r, {0, 1, 2, 3, 4, 5, 6, 7, 8}, {32, 32, 8, 16, 8, 64, 8, 8, 16},
+                192);
+  ExpectObjects(AssignEquality, r, {0, 1, 2, 3, 4, 5, 4, 2, 3}, {32, 32, 8, 16, 8, 64}, 160);
+  ExpectObjects(AssignGreedyInOrder, r, {0, 1, 0, 2, 3, 1, 3, 2, 0}, {32, 64, 16, 8}, 120);
+  ExpectObjects(AssignGreedyByBreadth, r, {0, 4, 2, 1, 3, 0, 2, 3, 1}, {64, 16, 8, 8, 32}, 128);
+  ExpectObjects(AssignGreedyBySize, r, {1, 0, 2, 1, 3, 0, 1, 2, 0}, {64, 32, 8, 8}, 112);
+  // GREEDY_BEST keeps GREEDY_BY_SIZE (112 < 128).
+  ExpectObjects(AssignGreedyBest, r, {1, 0, 2, 1, 3, 0, 1, 2, 0}, {64, 32, 8, 8}, 112);
+  ExpectObjects(AssignMinCostFlow, r, {0, 1, 2, 0, 3, 1, 3, 2, 0}, {32, 64, 8, 8}, 112);
+  EXPECT_EQ(PositionalMaximums(r), (std::vector<int64_t>{64, 32, 8, 8}));
+  EXPECT_EQ(PositionalMaxLowerBound(r), 112);
+}
+
+TEST(SharedObjectsTest, EmptyAndOneRecord) {
+  for (const Strategy& s : kStrategies) {
+    SCOPED_TRACE(s.name);
+    ExpectObjects(s.assign, {}, {}, {}, 0);
+    ExpectObjects(s.assign, {Rec(16, 0, 1)}, {0}, {16}, 16);
+  }
+  EXPECT_EQ(PositionalMaxLowerBound({}), 0);
+}
+
+TEST(SharedObjectsTest, OffsetsGreedyBySizeVectors) {
+  PlanResult p;
+  const auto chain = ChainRecords();
+  ASSERT_TRUE(PlanOffsetsGreedyBySize(chain, 0, &p).ok());
+  EXPECT_EQ(p.offsets, (std::vector<ByteOffset>{0, 64, 0, 64, 0}));
+  EXPECT_EQ(p.arena_bytes, 96);
+  ASSERT_TRUE(PlanOffsetsGreedyBySize(chain, 128, &p).ok());
+  EXPECT_EQ(p.offsets, (std::vector<ByteOffset>{0, 128, 0, 128, 0}));
+  EXPECT_EQ(p.arena_bytes, 160);
+  const auto complex = ComplexRecords();
+  ASSERT_TRUE(PlanOffsetsGreedyBySize(complex, 0, &p).ok());
+  EXPECT_EQ(p.offsets, (std::vector<ByteOffset>{0, 32, 80, 64, 88, 0, 64, 72, 0}));
+  EXPECT_EQ(p.arena_bytes, 96);
+  EXPECT_TRUE(ValidatePlan(complex, p.offsets, p.arena_bytes).ok());
+}
+
+TEST(SharedObjectsTest, ManyObjectsToOffsets) {
+  SharedObjects objects;
+  objects.object_sizes = {16, 8, 32, 32, 4, 16};
+  objects.object_ids = {2, 0, 2, 1, 3, 3, 1, 5};
+  PlanResult p;
+  ASSERT_TRUE(ObjectsToOffsets(objects, &p).ok());
+  EXPECT_EQ(p.offsets, (std::vector<ByteOffset>{24, 0, 24, 16, 56, 56, 16, 92}));
+  EXPECT_EQ(p.arena_bytes, 108);
+  objects.object_ids[1] = 6;
+  Status s = ObjectsToOffsets(objects, &p);
+  EXPECT_EQ(s.code(), StatusCode::kInvalidArgument);
+  EXPECT_STREQ(s.message(), "buffer 1: object id 6 is outside range 0 to 6");
+}
+
+TEST(SharedObjectsTest, RejectsFixedOffsetsAndBadRecords) {
+  for (const Strategy& s : kStrategies) {
+    SCOPED_TRACE(s.name);
+    SharedObjects out;
+    const std::vector<UsageRecord> fixed = {Rec(8, 0, 1), Rec(8, 0, 1, 16)};
+    Status st = s.assign(fixed, &out);
+    EXPECT_EQ(st.code(), StatusCode::kInvalidArgument);
+    EXPECT_STREQ(st.message(),
+                 "buffer 1: fixed offset 16 is not supported by shared-object strategies");
+    const std::vector<UsageRecord> negative = {Rec(-8, 0, 1)};
+    st = s.assign(negative, &out);
+    EXPECT_EQ(st.code(), StatusCode::kInvalidArgument);
+  }
+  PlanResult p;
+  const std::vector<UsageRecord> fixed = {Rec(8, 0, 1, 0)};
+  EXPECT_FALSE(PlanOffsetsGreedyBySize(fixed, 0, &p).ok());
+}
+
+// Random records (including steps of -1, zero sizes, unsorted order): every
+// strategy gives a valid assignment, a valid end-to-end plan, and a total no
+// smaller than the positional-maximum bound (itself >= max live bytes).
+TEST(SharedObjectsTest, RandomValidity) {
+  std::mt19937 rng(12345);
+  for (int trial = 0; trial < 300; ++trial) {
+    const int n = 1 + static_cast<int>(rng() % 40);
+    const int steps = 1 + static_cast<int>(rng() % 30);
+    std::vector<UsageRecord> records;
+    for (int i = 0; i < n; ++i) {
+      const Step a = static_cast<Step>(rng() % steps) - 1;
+      const Step b = a + static_cast<Step>(rng() % 6);
+      const int64_t size = (rng() % 8 == 0) ? 0 : 1 + static_cast<int64_t>(rng() % 1000);
+      records.push_back(Rec(size, a, b));
+    }
+    const int64_t bound = PositionalMaxLowerBound(records);
+    ASSERT_GE(bound, LowerBound(records));
+    int64_t best_total = -1;
+    SharedObjects by_size, by_breadth;
+    for (const Strategy& s : kStrategies) {
+      SCOPED_TRACE(std::string(s.name) + " trial " + std::to_string(trial));
+      SharedObjects out;
+      ASSERT_TRUE(s.assign(records, &out).ok());
+      ASSERT_EQ(out.object_ids.size(), records.size());
+      std::vector<int64_t> need(out.object_sizes.size(), 0);
+      int64_t sum = 0;
+      for (int64_t size : out.object_sizes) sum += size;
+      EXPECT_EQ(out.total, sum);
+      EXPECT_GE(out.total, bound);
+      for (size_t i = 0; i < records.size(); ++i) {
+        const int32_t id = out.object_ids[i];
+        ASSERT_GE(id, 0);
+        ASSERT_LT(static_cast<size_t>(id), out.object_sizes.size());
+        EXPECT_GE(out.object_sizes[id], records[i].size);
+        for (size_t j = 0; j < i; ++j) {
+          if (out.object_ids[j] == id) {
+            EXPECT_FALSE(LifetimesOverlap(records[i], records[j])) << i << " and " << j;
+          }
+        }
+      }
+      PlanResult plan;
+      ASSERT_TRUE(ObjectsToOffsets(out, &plan).ok());
+      EXPECT_EQ(plan.arena_bytes, out.total);
+      EXPECT_TRUE(ValidatePlan(records, plan.offsets, plan.arena_bytes).ok());
+      if (std::string(s.name) == "greedy_by_size") by_size = out;
+      if (std::string(s.name) == "greedy_by_breadth") by_breadth = out;
+      if (std::string(s.name) == "greedy_best") {
+        EXPECT_EQ(out.total, std::min(by_size.total, by_breadth.total));
+      }
+      if (std::string(s.name) == "naive") best_total = out.total;
+      EXPECT_LE(out.total, best_total);  // never worse than one object per buffer
+    }
+    for (int64_t alignment : {0, 1, 16}) {
+      PlanResult p;
+      ASSERT_TRUE(PlanOffsetsGreedyBySize(records, alignment, &p).ok());
+      EXPECT_TRUE(ValidatePlan(records, p.offsets, p.arena_bytes).ok());
+      EXPECT_GE(p.arena_bytes, LowerBound(records));
+      for (ByteOffset o : p.offsets) {
+        if (alignment > 1) EXPECT_EQ(o % alignment, 0);
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace tflm_arena
