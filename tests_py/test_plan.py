@@ -142,6 +142,8 @@ def test_every_planner_output_validates_on_larger_inputs():
     last = first + rng.integers(0, 40, size=n)
     sizes = rng.integers(0, 500, size=n) * 16
     for strategy in ta.STRATEGIES:
+        if strategy == "mincostflow_objects":
+            continue  # refuses > 1000 buffers (O(n^2) graph); tests_py/test_objects.py covers it
         p = ta.plan(sizes, first, last, strategy=strategy)
         p.validate()
         assert p.arena_bytes >= p.lower_bound > 0

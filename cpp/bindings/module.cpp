@@ -9,6 +9,7 @@ PYBIND11_MODULE(_core, m) {
   m.attr("__version__") = TFLM_ARENA_VERSION;
   tflm_arena::bindings::RegisterErrors(m);
   tflm_arena::bindings::RegisterPlan(m);
+  tflm_arena::bindings::RegisterObjects(m);
   tflm_arena::bindings::RegisterModel(m);
   tflm_arena::bindings::RegisterInterpreter(m);
   tflm_arena::bindings::RegisterTflm(m);

@@ -16,6 +16,7 @@ namespace bindings {
 
 void RegisterErrors(pybind11::module_& m);
 void RegisterPlan(pybind11::module_& m);
+void RegisterObjects(pybind11::module_& m);
 void RegisterModel(pybind11::module_& m);
 void RegisterInterpreter(pybind11::module_& m);
 void RegisterTflm(pybind11::module_& m);

@@ -9,6 +9,7 @@
 
 #include "register.h"
 #include "tflm_arena/plan/plan.h"
+#include "tflm_arena/plan/shared_objects.h"
 
 namespace py = pybind11;
 
@@ -61,12 +62,38 @@ Status PlanLinearIgnoringCancel(Span<const UsageRecord> records, PlanResult* out
   return PlanLinear(records, out);
 }
 
+// GPU-delegate strategies (shared_objects.h), no cancel hook: "greedy_by_size"
+// is its best-fit offset planner (sizes arrive aligned, so no extra
+// alignment); "X_objects" lays strategy X's shared objects end to end;
+// "greedy_by_breadth" is greedy_by_breadth_objects, as in the delegate.
+Status PlanGpuGreedyBySize(Span<const UsageRecord> records, PlanResult* out, PlanCancel) {
+  return PlanOffsetsGreedyBySize(records, 0, out);
+}
+template <Status (*Assign)(Span<const UsageRecord>, SharedObjects*)>
+Status PlanObjects(Span<const UsageRecord> records, PlanResult* out, PlanCancel) {
+  SharedObjects objects;
+  TFLM_ARENA_RETURN_IF_ERROR(Assign(records, &objects));
+  return ObjectsToOffsets(objects, out);
+}
+
 PlanFn Strategy(const std::string& name) {
   if (name == "tflm_greedy") return &PlanTflmGreedy;
   if (name == "tflm_greedy_runtime") return &PlanRuntime;
   if (name == "linear") return &PlanLinearIgnoringCancel;
+  if (name == "greedy_by_size") return &PlanGpuGreedyBySize;
+  if (name == "greedy_by_breadth") return &PlanObjects<AssignGreedyByBreadth>;
+  if (name == "naive_objects") return &PlanObjects<AssignNaive>;
+  if (name == "equality_objects") return &PlanObjects<AssignEquality>;
+  if (name == "greedy_in_order_objects") return &PlanObjects<AssignGreedyInOrder>;
+  if (name == "greedy_by_breadth_objects") return &PlanObjects<AssignGreedyByBreadth>;
+  if (name == "greedy_by_size_objects") return &PlanObjects<AssignGreedyBySize>;
+  if (name == "greedy_best_objects") return &PlanObjects<AssignGreedyBest>;
+  if (name == "mincostflow_objects") return &PlanObjects<AssignMinCostFlow>;
   throw py::value_error("unknown strategy '" + name +
-                        "' (known: tflm_greedy, tflm_greedy_runtime, linear)");
+                        "' (known: tflm_greedy, tflm_greedy_runtime, linear, greedy_by_size, "
+                        "greedy_by_breadth, naive_objects, equality_objects, "
+                        "greedy_in_order_objects, greedy_by_breadth_objects, "
+                        "greedy_by_size_objects, greedy_best_objects, mincostflow_objects)");
 }
 
 }  // namespace

@@ -11,6 +11,7 @@ from importlib.metadata import PackageNotFoundError, version as _version
 
 from . import _core
 from ._core import ArenaTooSmallError
+from ._objects import OBJECT_STRATEGIES, SharedObjects, assign_objects
 from ._plan import STRATEGIES, Plan, plan
 from ._records import RECORD_DTYPE, make_records
 from .interpreter import PLAN_DTYPE, RUNTIME_PLANNERS, Interpreter
@@ -24,6 +25,9 @@ except PackageNotFoundError:  # running from a source tree
 
 __all__ = [
     "ArenaTooSmallError",
+    "OBJECT_STRATEGIES",
+    "SharedObjects",
+    "assign_objects",
     "Interpreter",
     "PLAN_DTYPE",
     "RUNTIME_PLANNERS",

@@ -20,6 +20,13 @@ def plan(
     sizes: npt.ArrayLike, first: npt.ArrayLike, last: npt.ArrayLike, fixed: npt.ArrayLike,
     strategy: str,
 ) -> Tuple[npt.NDArray[np.int64], int]: ...
+def assign_objects(
+    sizes: npt.ArrayLike, first: npt.ArrayLike, last: npt.ArrayLike, fixed: npt.ArrayLike,
+    strategy: str,
+) -> Tuple[npt.NDArray[np.int32], npt.NDArray[np.int64], int]: ...
+def positional_max_lower_bound(
+    sizes: npt.ArrayLike, first: npt.ArrayLike, last: npt.ArrayLike, fixed: npt.ArrayLike,
+) -> int: ...
 def lower_bound(
     sizes: npt.ArrayLike, first: npt.ArrayLike, last: npt.ArrayLike, fixed: npt.ArrayLike,
 ) -> int: ...

@@ -14,7 +14,22 @@ from ._records import ArrayLike, as_records, columns, make_records
 #: host implementation); ``tflm_greedy_runtime`` is the microcontroller
 #: implementation (same output, quadratic, no heap); ``linear`` is TFLM's
 #: LinearMemoryPlanner (no reuse).
-STRATEGIES = ("tflm_greedy", "tflm_greedy_runtime", "linear")
+STRATEGIES = (
+    "tflm_greedy",
+    "tflm_greedy_runtime",
+    "linear",
+    # TFLite GPU delegate family (no fixed offsets): best-fit offsets, and
+    # shared objects laid end to end ("greedy_by_breadth" = its objects).
+    "greedy_by_size",
+    "greedy_by_breadth",
+    "naive_objects",
+    "equality_objects",
+    "greedy_in_order_objects",
+    "greedy_by_breadth_objects",
+    "greedy_by_size_objects",
+    "greedy_best_objects",
+    "mincostflow_objects",
+)
 
 
 @dataclass(frozen=True)

@@ -128,6 +128,20 @@ TEST(SharedObjectsTest, RejectsFixedOffsetsAndBadRecords) {
     st = s.assign(negative, &out);
     EXPECT_EQ(st.code(), StatusCode::kInvalidArgument);
   }
+  // Limits that bound the per-step lists (regression: unbounded before).
+  SharedObjects out;
+  const std::vector<UsageRecord> wide = {Rec(8, 0, 1), Rec(8, 0, (1 << 22) + 1)};
+  Status st = AssignNaive(wide, &out);
+  EXPECT_EQ(st.code(), StatusCode::kInvalidArgument);
+  EXPECT_STREQ(st.message(), "steps span 0 to 4194305, more than 4194304 steps");
+  const std::vector<UsageRecord> many(5, Rec(8, 0, 1 << 22));
+  st = AssignGreedyByBreadth(many, &out);
+  EXPECT_EQ(st.code(), StatusCode::kInvalidArgument);
+  EXPECT_STREQ(st.message(), "lifetimes add up to 20971525 steps, more than 16777216");
+  const std::vector<UsageRecord> too_many(kMaxMinCostFlowBuffers + 1, Rec(8, 0, 0));
+  st = AssignMinCostFlow(too_many, &out);
+  EXPECT_EQ(st.code(), StatusCode::kInvalidArgument);
+  EXPECT_STREQ(st.message(), "mincostflow: 1001 buffers, more than 1000 (its flow graph is O(n^2))");
   PlanResult p;
   const std::vector<UsageRecord> fixed = {Rec(8, 0, 1, 0)};
   EXPECT_FALSE(PlanOffsetsGreedyBySize(fixed, 0, &p).ok());

@@ -92,6 +92,11 @@ class FlowGraph {
 
 Status AssignMinCostFlow(Span<const UsageRecord> records, SharedObjects* out) {
   TFLM_ARENA_RETURN_IF_ERROR(CheckSharedObjectRecords(records));
+  if (records.size() > kMaxMinCostFlowBuffers) {
+    return Status::Error(StatusCode::kInvalidArgument,
+                         "mincostflow: %zu buffers, more than %zu (its flow graph is O(n^2))",
+                         records.size(), kMaxMinCostFlowBuffers);
+  }
   *out = SharedObjects();
   const size_t n = records.size();
   out->object_ids.assign(n, -1);

@@ -27,9 +27,12 @@ struct SharedObjects {
 };
 
 // shared_objects_common.cc. ValidateRecords plus: no fixed offsets; the
-// step range (last - first over all records) at most kMaxSharedObjectSteps,
-// because the breadth and positional-maximum strategies visit every step.
+// step range (last - first over all records) at most kMaxSharedObjectSteps
+// and the summed lifetimes (in steps) at most kMaxSharedObjectLiveEntries,
+// because the breadth and positional-maximum strategies list every buffer at
+// every step it is live (bounds the memory they use).
 constexpr int64_t kMaxSharedObjectSteps = int64_t{1} << 22;
+constexpr int64_t kMaxSharedObjectLiveEntries = int64_t{1} << 24;
 Status CheckSharedObjectRecords(Span<const UsageRecord> records);
 
 // shared_objects_common.cc. Positional maximums: at every step sort the live
@@ -48,6 +51,9 @@ Status AssignGreedyInOrder(Span<const UsageRecord> records, SharedObjects* out);
 Status AssignGreedyByBreadth(Span<const UsageRecord> records, SharedObjects* out);
 Status AssignGreedyBySize(Span<const UsageRecord> records, SharedObjects* out);
 Status AssignGreedyBest(Span<const UsageRecord> records, SharedObjects* out);
+// MINCOSTFLOW's graph has O(n^2) edges and one shortest-path search per
+// buffer (about 14 s for 1,000 buffers): more buffers are refused.
+constexpr size_t kMaxMinCostFlowBuffers = 1000;
 Status AssignMinCostFlow(Span<const UsageRecord> records, SharedObjects* out);
 
 // objects_to_offsets.cc. Lays objects end to end in id order: object k starts

@@ -25,6 +25,14 @@ Status CheckSharedObjectRecords(Span<const UsageRecord> records) {
       lo = std::min<int64_t>(lo, r.first_step);
       hi = std::max<int64_t>(hi, r.last_step);
     }
+    int64_t entries = 0;
+    for (const UsageRecord& r : records) entries += int64_t{r.last_step} - r.first_step + 1;
+    if (entries > kMaxSharedObjectLiveEntries) {
+      return Status::Error(StatusCode::kInvalidArgument,
+                           "lifetimes add up to %lld steps, more than %lld",
+                           static_cast<long long>(entries),
+                           static_cast<long long>(kMaxSharedObjectLiveEntries));
+    }
     if (hi - lo > kMaxSharedObjectSteps) {
       return Status::Error(StatusCode::kInvalidArgument,
                            "steps span %lld to %lld, more than %lld steps", static_cast<long long>(lo),

@@ -1,0 +1,83 @@
+// Shared-object strategy bindings: numpy record columns in, object ids and
+// sizes out. The algorithms live in plan/shared_objects.h.
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "register.h"
+#include "tflm_arena/plan/shared_objects.h"
+
+namespace py = pybind11;
+
+namespace tflm_arena {
+namespace bindings {
+namespace {
+
+using I64Array = py::array_t<int64_t, py::array::c_style | py::array::forcecast>;
+using I32Array = py::array_t<int32_t, py::array::c_style | py::array::forcecast>;
+using AssignFn = Status (*)(Span<const UsageRecord>, SharedObjects*);
+
+std::vector<UsageRecord> Records(const I64Array& sizes, const I32Array& first,
+                                 const I32Array& last, const I64Array& fixed) {
+  const py::ssize_t n = sizes.size();
+  if (first.size() != n || last.size() != n || fixed.size() != n) {
+    throw py::value_error("sizes, first, last and fixed offsets must have the same length");
+  }
+  std::vector<UsageRecord> records(static_cast<size_t>(n));
+  for (py::ssize_t i = 0; i < n; ++i) {
+    records[i] = UsageRecord{sizes.data()[i], first.data()[i], last.data()[i], fixed.data()[i]};
+  }
+  return records;
+}
+
+AssignFn Assigner(const std::string& name) {
+  if (name == "naive") return &AssignNaive;
+  if (name == "equality") return &AssignEquality;
+  if (name == "greedy_in_order") return &AssignGreedyInOrder;
+  if (name == "greedy_by_breadth") return &AssignGreedyByBreadth;
+  if (name == "greedy_by_size") return &AssignGreedyBySize;
+  if (name == "greedy_best") return &AssignGreedyBest;
+  if (name == "mincostflow") return &AssignMinCostFlow;
+  throw py::value_error("unknown strategy '" + name +
+                        "' (known: naive, equality, greedy_in_order, greedy_by_breadth, "
+                        "greedy_by_size, greedy_best, mincostflow)");
+}
+
+}  // namespace
+
+void RegisterObjects(py::module_& m) {
+  m.def("assign_objects",
+        [](I64Array sizes, I32Array first, I32Array last, I64Array fixed,
+           const std::string& strategy) {
+          AssignFn fn = Assigner(strategy);
+          auto records = Records(sizes, first, last, fixed);
+          SharedObjects out;
+          Status status;
+          {
+            py::gil_scoped_release release;
+            status = fn(Span<const UsageRecord>(records.data(), records.size()), &out);
+          }
+          ThrowIfError(status);
+          py::array_t<int32_t> ids(static_cast<py::ssize_t>(out.object_ids.size()));
+          std::copy(out.object_ids.begin(), out.object_ids.end(), ids.mutable_data());
+          py::array_t<int64_t> object_sizes(static_cast<py::ssize_t>(out.object_sizes.size()));
+          std::copy(out.object_sizes.begin(), out.object_sizes.end(), object_sizes.mutable_data());
+          return py::make_tuple(ids, object_sizes, out.total);
+        },
+        py::arg("sizes"), py::arg("first"), py::arg("last"), py::arg("fixed"),
+        py::arg("strategy"));
+  m.def("positional_max_lower_bound",
+        [](I64Array sizes, I32Array first, I32Array last, I64Array fixed) {
+          auto records = Records(sizes, first, last, fixed);
+          Span<const UsageRecord> span(records.data(), records.size());
+          ThrowIfError(CheckSharedObjectRecords(span));
+          return PositionalMaxLowerBound(span);
+        },
+        py::arg("sizes"), py::arg("first"), py::arg("last"), py::arg("fixed"));
+}
+
+}  // namespace bindings
+}  // namespace tflm_arena
