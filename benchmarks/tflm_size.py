@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import subprocess
 import sys
@@ -57,10 +58,20 @@ _CATEGORY = re.compile(
 
 
 def wheel_try(path, size: int, linear: bool = False, timeout: float = 60.0) -> Optional[dict]:
-    """The wheel's figures at `size` bytes, or None when it fails (any way)."""
-    p = subprocess.run([sys.executable, "-c", _CHILD, str(path), str(size),
-                        "1" if linear else "0"],
-                       capture_output=True, text=True, timeout=timeout)
+    """The wheel's figures at `size` bytes, or None when it fails (any way:
+    an error, a crash, or no answer within `timeout`; just below its need
+    TFLM can also loop on a corrupted arena, tflm_facts A-35).
+
+    The child gets the environment without LD_PRELOAD/ASAN_OPTIONS, so the
+    wheel runs the same whether or not the caller is the ASan test run."""
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("LD_PRELOAD", "ASAN_OPTIONS", "UBSAN_OPTIONS")}
+    try:
+        p = subprocess.run([sys.executable, "-c", _CHILD, str(path), str(size),
+                            "1" if linear else "0"],
+                           capture_output=True, text=True, timeout=timeout, env=env)
+    except subprocess.TimeoutExpired:
+        return None
     if p.returncode != 0 or not p.stdout.strip():
         return None
     log = json.loads(p.stdout.strip().splitlines()[-1])["log"]
