@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "record_columns.h"
 #include "register.h"
 #include "tflm_arena/plan/shared_objects.h"
 
@@ -16,22 +17,7 @@ namespace tflm_arena {
 namespace bindings {
 namespace {
 
-using I64Array = py::array_t<int64_t, py::array::c_style | py::array::forcecast>;
-using I32Array = py::array_t<int32_t, py::array::c_style | py::array::forcecast>;
 using AssignFn = Status (*)(Span<const UsageRecord>, SharedObjects*);
-
-std::vector<UsageRecord> Records(const I64Array& sizes, const I32Array& first,
-                                 const I32Array& last, const I64Array& fixed) {
-  const py::ssize_t n = sizes.size();
-  if (first.size() != n || last.size() != n || fixed.size() != n) {
-    throw py::value_error("sizes, first, last and fixed offsets must have the same length");
-  }
-  std::vector<UsageRecord> records(static_cast<size_t>(n));
-  for (py::ssize_t i = 0; i < n; ++i) {
-    records[i] = UsageRecord{sizes.data()[i], first.data()[i], last.data()[i], fixed.data()[i]};
-  }
-  return records;
-}
 
 AssignFn Assigner(const std::string& name) {
   if (name == "naive") return &AssignNaive;
@@ -53,7 +39,7 @@ void RegisterObjects(py::module_& m) {
         [](I64Array sizes, I32Array first, I32Array last, I64Array fixed,
            const std::string& strategy) {
           AssignFn fn = Assigner(strategy);
-          auto records = Records(sizes, first, last, fixed);
+          auto records = ToRecords(sizes, first, last, fixed);
           SharedObjects out;
           Status status;
           {
@@ -71,7 +57,7 @@ void RegisterObjects(py::module_& m) {
         py::arg("strategy"));
   m.def("positional_max_lower_bound",
         [](I64Array sizes, I32Array first, I32Array last, I64Array fixed) {
-          auto records = Records(sizes, first, last, fixed);
+          auto records = ToRecords(sizes, first, last, fixed);
           Span<const UsageRecord> span(records.data(), records.size());
           ThrowIfError(CheckSharedObjectRecords(span));
           return PositionalMaxLowerBound(span);

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "record_columns.h"
 #include "register.h"
 #include "tflm_arena/plan/plan.h"
 #include "tflm_arena/plan/shared_objects.h"
@@ -17,25 +18,6 @@ namespace tflm_arena {
 namespace bindings {
 namespace {
 
-using I64Array = py::array_t<int64_t, py::array::c_style | py::array::forcecast>;
-using I32Array = py::array_t<int32_t, py::array::c_style | py::array::forcecast>;
-
-std::vector<UsageRecord> ToRecords(const I64Array& sizes, const I32Array& first,
-                                   const I32Array& last, const I64Array& fixed) {
-  const py::ssize_t n = sizes.size();
-  if (first.size() != n || last.size() != n || fixed.size() != n) {
-    throw py::value_error("sizes, first, last and fixed offsets must have the same length");
-  }
-  std::vector<UsageRecord> records(static_cast<size_t>(n));
-  const int64_t* s = sizes.data();
-  const int32_t* f = first.data();
-  const int32_t* l = last.data();
-  const int64_t* o = fixed.data();
-  for (py::ssize_t i = 0; i < n; ++i) {
-    records[i] = UsageRecord{s[i], f[i], l[i], o[i]};
-  }
-  return records;
-}
 
 py::array_t<int64_t> ToArray(const std::vector<ByteOffset>& v) {
   py::array_t<int64_t> out(static_cast<py::ssize_t>(v.size()));

@@ -12,7 +12,7 @@ from typing import Any, Optional
 import numpy as np
 
 from . import _core
-from ._records import ArrayLike, as_records, columns, make_records
+from ._records import ArrayLike, columns, records_from_args
 
 OBJECT_STRATEGIES = (
     "naive",
@@ -72,14 +72,7 @@ def assign_objects(
         raise ValueError(
             f"unknown strategy {strategy!r}; choose one of {', '.join(OBJECT_STRATEGIES)}"
         )
-    if first is None and last is None:
-        if hasattr(sizes, "usage_records"):  # a Model
-            sizes = sizes.usage_records()
-        rec = as_records(sizes)
-    elif first is None or last is None:
-        raise ValueError("pass both first and last, or a single records array")
-    else:
-        rec = make_records(sizes, first, last)
+    rec = records_from_args(sizes, first, last)
     ids, object_sizes, total = _core.assign_objects(*columns(rec), strategy)
     return SharedObjects(
         records=rec, object_ids=ids, object_sizes=object_sizes, total=int(total), strategy=strategy

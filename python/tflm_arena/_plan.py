@@ -7,7 +7,7 @@ from typing import Any, Optional
 import numpy as np
 
 from . import _core
-from ._records import ArrayLike, as_records, columns, make_records
+from ._records import ArrayLike, columns, records_from_args
 
 #: Strategies accepted by :func:`plan`.
 #: ``tflm_greedy`` reproduces TFLM's GreedyMemoryPlanner byte for byte (fast
@@ -98,14 +98,7 @@ def plan(
         raise ValueError(f"unknown strategy {strategy!r}; choose one of {', '.join(STRATEGIES)}")
     if alignment < 1:
         raise ValueError(f"alignment must be >= 1, got {alignment}")
-    if first is None and last is None:
-        if hasattr(sizes, "usage_records"):  # a Model
-            sizes = sizes.usage_records()
-        rec = as_records(sizes)
-    elif first is None or last is None:
-        raise ValueError("pass both first and last, or a single records array")
-    else:
-        rec = make_records(sizes, first, last, offline_offsets)
+    rec = records_from_args(sizes, first, last, offline_offsets)
     cols = columns(rec)
     _core.validate_records(*cols, alignment)
     offsets, arena_bytes = _core.plan(*cols, strategy)

@@ -77,6 +77,20 @@ def as_records(records: Any) -> np.ndarray:
     return out
 
 
+def records_from_args(sizes: Any, first: Optional[ArrayLike], last: Optional[ArrayLike],
+                      offline_offsets: Optional[ArrayLike] = None) -> np.ndarray:
+    """The records of ``plan``/``assign_objects`` style arguments: columns
+    ``(sizes, first, last[, offline_offsets])``, one records array, or a
+    Model (its usage records)."""
+    if first is None and last is None:
+        if hasattr(sizes, "usage_records"):  # a Model
+            sizes = sizes.usage_records()
+        return as_records(sizes)
+    if first is None or last is None:
+        raise ValueError("pass both first and last, or a single records array")
+    return make_records(sizes, first, last, offline_offsets)
+
+
 def columns(rec: np.ndarray):
     """The four contiguous columns the C++ core takes."""
     return (
