@@ -2,7 +2,11 @@
 // The model of TFLM's allocation sequence lives in tflm/; this only converts.
 #include <pybind11/pybind11.h>
 
+#include <string>
+#include <vector>
+
 #include "register.h"
+#include "tflm_arena/tflm/scratch_requests.h"
 #include "tflm_arena/tflm/tflm_arena_size.h"
 
 namespace py = pybind11;
@@ -52,12 +56,32 @@ py::dict TflmArenaSize(const ModelHandle& h, const std::string& target, bool rec
   return out;
 }
 
+// [(bytes, operator, subgraph), ...] as Model.usage_records(scratch=) takes.
+py::list TflmScratchRequests(const ModelHandle& h, const std::string& target) {
+  std::vector<model::ScratchRequest> requests;
+  {
+    py::gil_scoped_release release;
+    const Status s = tflm::TflmScratchRequests(h.model(), target, &requests);
+    if (!s.ok()) {
+      py::gil_scoped_acquire gil;
+      ThrowIfError(s);
+    }
+  }
+  py::list out;
+  for (const model::ScratchRequest& r : requests) {
+    out.append(py::make_tuple(r.bytes, r.node_idx, r.subgraph_idx));
+  }
+  return out;
+}
+
 }  // namespace
 
 void RegisterTflm(py::module_& m) {
   m.def("tflm_arena_size", &TflmArenaSize, py::arg("model"), py::arg("target"),
         py::arg("recording"), py::arg("planner"),
         "Arena stock TFLM needs for the model: dict of figures (see tflm/).");
+  m.def("tflm_scratch_requests", &TflmScratchRequests, py::arg("model"), py::arg("target"),
+        "Scratch buffers TFLM's kernels request: [(bytes, operator, subgraph), ...].");
 }
 
 }  // namespace bindings

@@ -16,6 +16,7 @@ from ._plan import STRATEGIES, Plan, plan
 from ._records import RECORD_DTYPE, make_records
 from .interpreter import PLAN_DTYPE, RUNTIME_PLANNERS, Interpreter
 from .model import MODEL_RECORD_DTYPE, Model, Operator, Subgraph, Tensor
+from .tflm_plan import TflmPlan, plan_for_tflm, tflm_scratch_requests
 from .tflm_size import TflmArena, tflm_arena
 
 try:
@@ -37,10 +38,13 @@ __all__ = [
     "Subgraph",
     "Tensor",
     "TflmArena",
+    "TflmPlan",
     "Plan",
     "RECORD_DTYPE",
     "STRATEGIES",
     "make_records",
     "plan",
+    "plan_for_tflm",
     "tflm_arena",
+    "tflm_scratch_requests",
 ]

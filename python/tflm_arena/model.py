@@ -261,23 +261,27 @@ class Model:
     def with_offline_plan(self, plan: Plan) -> "Model":
         """A new Model whose OfflineMemoryAllocation metadata holds ``plan``.
 
-        ``plan`` must have been made from this model's usage records. Tensors
-        it does not place (constants, variables planned in the tail) get -1.
-        The new bytes are verified and their plan re-read before returning.
+        ``plan`` must have been made from this model's usage records, with or
+        without scratch requests (``usage_records(scratch=...)``). Only tensor
+        offsets are written: TFLM always places kernel scratch buffers online
+        (see :func:`tflm_arena.plan_for_tflm`, which checks where). Tensors
+        the plan does not place (constants, variables planned in the tail)
+        get -1. The new bytes are verified and their plan re-read before
+        returning.
         """
         rec = plan.records
         if rec.dtype.names is None or "global_tensor" not in rec.dtype.names:
             raise ValueError("plan was not made from a model's usage records")
         mine = self.usage_records()
-        if len(mine) != len(rec) or not all(
-            np.array_equal(mine[f], rec[f]) for f in ("size", "first", "last", "global_tensor")
+        is_tensor = rec["scratch"] < 0
+        n = len(mine)
+        # Tensor rows come first, in this model's order; scratch rows follow.
+        if len(rec) < n or not np.all(is_tensor[:n]) or np.any(is_tensor[n:]) or not all(
+            np.array_equal(mine[f], rec[f][:n]) for f in ("size", "first", "last", "global_tensor")
         ):
             raise ValueError("plan was made from another model's usage records")
-        if np.any(rec["scratch"] >= 0):
-            raise ValueError("an offline plan cannot place kernel scratch buffers "
-                             "(TFLM plans them online); plan the model's records alone")
         offsets = np.full(self.total_tensors, -1, dtype=np.int64)
-        offsets[rec["global_tensor"]] = plan.offsets
+        offsets[rec["global_tensor"][:n]] = plan.offsets[:n]
         new = Model(self._handle.with_offline_plan(offsets))
         reread = new.offline_plan()
         if reread is None or not np.array_equal(reread, offsets):

@@ -431,6 +431,7 @@ Status BuildTrace(const model::Model& model, const TraceOptions& options, Trace*
     }
   }
   out->scratch_requests = b.scratch.size();
+  out->scratch = b.scratch;
 
   // FinishModelAllocation (A-20..A-26).
   if (!b.scratch.empty()) {

@@ -13,6 +13,7 @@
 
 #include "tflm_arena/core/span.h"
 #include "tflm_arena/core/status.h"
+#include "tflm_arena/model/lifetimes.h"
 #include "tflm_arena/model/model.h"
 #include "tflm_arena/tflm/kernel_table.h"
 #include "tflm_arena/tflm/target_abi.h"
@@ -71,6 +72,10 @@ struct Trace {
   PlannerKind planner = PlannerKind::kGreedy;
   size_t planned_buffers = 0;   // planner AddBuffer calls
   size_t scratch_requests = 0;
+  // The kernels' RequestScratchBufferInArena calls, in Prepare order (what
+  // TFLM appends to the planner after the tensors; plan them with the
+  // tensors to write an offline plan TFLM can keep, see tflm_plan.py).
+  std::vector<model::ScratchRequest> scratch;
   int64_t head_usage = 0;       // planner's GetMaximumMemorySize()
 };
 

@@ -7,4 +7,5 @@ tflm_arena_host_library(tflm_arena_tflm
     ${TFLM_ARENA_SRC}/tflm/allocation_trace.cc
     ${TFLM_ARENA_SRC}/tflm/arena_replay.cc
     ${TFLM_ARENA_SRC}/tflm/tflm_arena_size.cc
+    ${TFLM_ARENA_SRC}/tflm/scratch_requests.cc
   DEPS tflm_arena_model tflm_arena_plan)

@@ -1,0 +1,30 @@
+#include "tflm_arena/tflm/scratch_requests.h"
+
+#include <utility>
+
+#include "tflm_arena/tflm/allocation_trace.h"
+#include "tflm_arena/tflm/kernel_table.h"
+#include "tflm_arena/tflm/target_abi.h"
+
+namespace tflm_arena {
+namespace tflm {
+
+Status TflmScratchRequests(const model::Model& model, const std::string& target,
+                           std::vector<model::ScratchRequest>* out) {
+  const TargetAbi* abi = FindTarget(target.c_str());
+  if (abi == nullptr) {
+    return Status::Error(StatusCode::kInvalidArgument, "unknown target '%s' (known: %s)",
+                         target.c_str(), TargetNames());
+  }
+  TraceOptions options;
+  options.target = abi;
+  options.kernels = ReferenceKernels();
+  // The requests depend on the kernels only, not on the allocator or planner.
+  Trace trace;
+  TFLM_ARENA_RETURN_IF_ERROR(BuildTrace(model, options, &trace));
+  *out = std::move(trace.scratch);
+  return Status::Ok();
+}
+
+}  // namespace tflm
+}  // namespace tflm_arena

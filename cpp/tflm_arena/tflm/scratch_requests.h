@@ -1,0 +1,27 @@
+// The scratch buffers stock TFLM's kernels request for a model
+// (RequestScratchBufferInArena in Prepare, tflm_facts F-2): bytes, operator
+// and subgraph, in the order TFLM appends them to its planner. TFLM places
+// them online with its greedy planner, also around an offline plan's fixed
+// tensors, so a plan written into a model must leave room for them.
+#ifndef TFLM_ARENA_TFLM_SCRATCH_REQUESTS_H_
+#define TFLM_ARENA_TFLM_SCRATCH_REQUESTS_H_
+
+#include <string>
+#include <vector>
+
+#include "tflm_arena/core/status.h"
+#include "tflm_arena/model/lifetimes.h"
+#include "tflm_arena/model/model.h"
+
+namespace tflm_arena {
+namespace tflm {
+
+// target: "x86-64" or "cortex-m" (target_abi.h). Errors as BuildTrace's
+// (an operator whose kernel is not modelled is kUnimplemented, named).
+Status TflmScratchRequests(const model::Model& model, const std::string& target,
+                           std::vector<model::ScratchRequest>* out);
+
+}  // namespace tflm
+}  // namespace tflm_arena
+
+#endif  // TFLM_ARENA_TFLM_SCRATCH_REQUESTS_H_

@@ -1,0 +1,122 @@
+"""Scratch-aware offline plans (issue 9 item 5): the head stock TFLM uses
+with our written plan, predicted by simulating its online placement of the
+kernel scratch buffers, equals what the real tflite-micro wheel reports, is
+never larger than TFLM's own, and outputs stay identical."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import tflm_arena as ta
+from conftest import model_params
+from tflm_arena.tflm_plan import simulate_tflm
+import tflm_reference as ref
+
+#: Strategies checked against the wheel on every shared model.
+STRATEGIES = ["greedy_by_size"]
+
+
+def _wheel_head(data: bytes) -> int:
+    return ref.allocations(ref.interpreter(data))["head"]
+
+
+def _same_outputs(a: bytes, b: bytes, n_inputs: int, n_outputs: int) -> None:
+    it_a, it_b = ref.interpreter(a), ref.interpreter(b)
+    rng = np.random.default_rng(7)
+    for _ in range(3):
+        xs = ref.random_inputs(it_a, n_inputs, rng)
+        for x, y in zip(ref.run(it_a, xs, n_outputs), ref.run(it_b, xs, n_outputs)):
+            np.testing.assert_array_equal(x, y)
+
+
+def test_scratch_requests_of_keyword_scrambled(models_dir):
+    m = ta.Model.load(models_dir / "keyword_scrambled.tflite")
+    got = ta.tflm_scratch_requests(m)
+    svdf = [i for i, o in enumerate(m.operators) if o.name == "SVDF"]
+    assert sorted({op for _, op, _ in got}) == svdf == [1, 3, 5, 7, 9, 10, 11]
+    assert got == [(256 if op < 9 else 128, op, 0) for op in svdf for _ in range(2)]
+    assert ta.tflm_scratch_requests(m, target="cortex-m") == got
+    assert ta.tflm_scratch_requests(models_dir / "vww_96_int8.tflite") == []
+    with pytest.raises(ValueError, match="unknown target"):
+        ta.tflm_scratch_requests(m, target="riscv")
+
+
+def test_keyword_scrambled_keeps_672_where_a_tensor_only_plan_gives_800(models_dir):
+    m = ta.Model.load(models_dir / "keyword_scrambled.tflite")
+    joint = m.usage_records(scratch=ta.tflm_scratch_requests(m))
+    # The old way: plan the tensors alone and write them. TFLM then fits the
+    # scratch buffers around them, and the simulation predicts it.
+    alone = m.plan(strategy="greedy_by_size")
+    offsets = np.full(len(joint), -1)
+    offsets[: len(alone)] = alone.offsets
+    assert simulate_tflm(joint, offsets).arena_bytes == 800
+    assert _wheel_head(m.with_offline_plan(alone).data) == 800
+
+    r = ta.plan_for_tflm(m)  # nothing smaller than 672 exists: no model
+    assert r.model is None and not r.improved and r.saving == 0
+    assert (r.original_head, r.predicted_head, r.lower_bound) == (672, 672, 672)
+    assert "no better plan exists" in r.reason and "lower bound 672" in r.reason
+    assert len(r.scratch) == 14 and r.target == "x86-64"
+    assert {c.name: c.head for c in r.candidates}["greedy_by_size tensors only"] == 800
+
+    eq = ta.plan_for_tflm(m, allow_equal=True)
+    assert eq.model is not None and eq.predicted_head == 672 and not eq.improved
+    assert _wheel_head(eq.model.data) == 672
+    _same_outputs(m.data, eq.model.data, len(m.inputs), len(m.outputs))
+
+
+def test_vww_96_int8_greedy_by_size_saves_9216_bytes_in_tflm(models_dir):
+    m = ta.Model.load(models_dir / "vww_96_int8.tflite")
+    r = ta.plan_for_tflm(m, strategy="greedy_by_size")
+    assert (r.original_head, r.predicted_head) == (73728, 64512)
+    assert r.improved and r.saving == 9216 and r.strategy == "greedy_by_size"
+    assert r.predicted_min_arena == r.original_min_arena - 9216
+    assert _wheel_head(r.model.data) == 64512
+
+
+@pytest.mark.parametrize("strategy", STRATEGIES)
+@pytest.mark.parametrize("model_path", model_params(), indirect=True)
+def test_written_plan_head_in_the_wheel_equals_prediction_and_never_grows(model_path, strategy):
+    m = ta.Model.load(model_path)
+    original = _wheel_head(m.data)
+    strict = ta.plan_for_tflm(m, strategy=strategy)
+    assert strict.original_head == original
+    assert strict.predicted_head <= original
+    # A model only when TFLM's head gets smaller; otherwise it says so.
+    assert (strict.model is not None) == (strict.predicted_head < original)
+    if strict.model is None:
+        assert "no better plan exists" in strict.reason
+        assert str(original) in strict.reason
+    # The best plan, written even when it only equals TFLM's own head.
+    r = ta.plan_for_tflm(m, strategy=strategy, allow_equal=True)
+    assert r.model is not None and r.predicted_head == strict.predicted_head
+    assert _wheel_head(r.model.data) == r.predicted_head <= original
+    # Only tensor offsets are written; the scratch buffers land where predicted.
+    is_tensor = r.plan.records["scratch"] < 0
+    rec = m.usage_records()
+    written = r.model.offline_plan()[rec["global_tensor"]]
+    assert written.tolist() == r.plan.offsets[is_tensor].tolist()
+    _same_outputs(m.data, r.model.data, len(m.inputs), len(m.outputs))
+
+
+def test_with_offline_plan_writes_only_the_tensors_of_a_joint_plan(models_dir):
+    m = ta.Model.load(models_dir / "trained_lstm_int8.tflite")
+    joint = m.usage_records(scratch=ta.tflm_scratch_requests(m))
+    assert (joint["scratch"] >= 0).sum() == 4
+    p = ta.plan(joint, strategy="greedy_by_size")
+    new = m.with_offline_plan(p)  # used to raise "cannot place kernel scratch buffers"
+    want = np.full(m.total_tensors, -1)
+    n = len(m.usage_records())
+    want[joint["global_tensor"][:n]] = p.offsets[:n]
+    assert new.offline_plan().tolist() == want.tolist()
+    other = ta.Model.load(models_dir / "hello_world_int8.tflite")
+    with pytest.raises(ValueError, match="another model"):
+        other.with_offline_plan(p)
+
+
+def test_bad_target_and_strategy_are_named(models_dir):
+    m = models_dir / "hello_world_int8.tflite"
+    with pytest.raises(ValueError, match="unknown target"):
+        ta.plan_for_tflm(m, target="riscv")
+    with pytest.raises(ValueError, match="no strategy could plan"):
+        ta.plan_for_tflm(m, strategy="nope", also_try=())
