@@ -9,6 +9,7 @@ import pytest
 
 import tflm_arena as ta
 from conftest import model_params
+from tflm_arena.builder import ModelBuilder
 from tflm_arena.tflm_plan import simulate_tflm
 import tflm_reference as ref
 
@@ -72,6 +73,10 @@ def test_vww_96_int8_greedy_by_size_saves_9216_bytes_in_tflm(models_dir):
     assert r.improved and r.saving == 9216 and r.strategy == "greedy_by_size"
     assert r.predicted_min_arena == r.original_min_arena - 9216
     assert _wheel_head(r.model.data) == 64512
+    # Planning the planned model again: its plan is replaced, nothing better.
+    again = ta.plan_for_tflm(r.model, strategy="greedy_by_size")
+    assert (again.original_head, again.predicted_head, again.model) == (64512, 64512, None)
+    assert "no better plan exists" in again.reason
 
 
 @pytest.mark.parametrize("strategy", STRATEGIES)
@@ -99,6 +104,59 @@ def test_written_plan_head_in_the_wheel_equals_prediction_and_never_grows(model_
     _same_outputs(m.data, r.model.data, len(m.inputs), len(m.outputs))
 
 
+def _means_model() -> ta.Model:
+    """int8 RESHAPE -> MEAN -> FULLY_CONNECTED branches joined by ADD: each
+    MEAN asks for three scratch buffers (int32 sums, dims, axis) and TFLM's
+    greedy head (272) is above the lower bound (240)."""
+    q = dict(scale=0.05, zero_point=0)
+    rng = np.random.default_rng(0)
+    mb = ModelBuilder()
+    x = mb.add_tensor([1, 64], "int8", "x", **q)
+
+    def mean(t, a, b):
+        r = mb.add_tensor([1, a, b], "int8", "r", **q)
+        mb.add_operator("RESHAPE", [t], [r], options={"new_shape": [1, a, b]})
+        ax = mb.add_tensor([1], "int32", "axis", np.array([1], np.int32))
+        y = mb.add_tensor([1, b], "int8", "mean", **q)
+        mb.add_operator("MEAN", [r, ax], [y])
+        return y
+
+    def fc(t, n, m):
+        w = mb.add_tensor([m, n], "int8", "w", rng.integers(-3, 4, (m, n)), scale=0.01,
+                          zero_point=0)
+        y = mb.add_tensor([1, m], "int8", "fc", **q)
+        mb.add_operator("FULLY_CONNECTED", [t, w, -1], [y])
+        return y
+
+    a = fc(mean(x, 4, 16), 16, 64)
+    b = fc(mean(x, 4, 16), 16, 64)
+    s = mb.add_tensor([1, 64], "int8", "sum", **q)
+    mb.add_operator("ADD", [a, b], [s])
+    fc(mean(b, 4, 16), 16, 32)  # a dead-end branch, still planned
+    y = mean(s, 16, 4)
+    mb.set_io([x], [y])
+    return ta.Model.from_bytes(mb.build())
+
+
+def test_scratch_aware_plan_beats_tflm_and_a_tensor_only_plan():
+    m = _means_model()
+    scratch = ta.tflm_scratch_requests(m)
+    assert scratch == [(64, 1, 0), (12, 1, 0), (4, 1, 0), (64, 4, 0), (12, 4, 0), (4, 4, 0),
+                       (64, 8, 0), (12, 8, 0), (4, 8, 0), (16, 11, 0), (12, 11, 0), (4, 11, 0)]
+    r = ta.plan_for_tflm(m)
+    assert (r.original_head, r.predicted_head, r.lower_bound) == (272, 240, 240)
+    assert r.improved and r.strategy == "greedy_by_size"
+    heads = {c.name: c.head for c in r.candidates}
+    assert heads["greedy_by_size joint"] == 240
+    assert heads["greedy_by_size tensors only"] == 256  # ignoring scratch costs 16 B
+    assert _wheel_head(m.data) == 272
+    assert _wheel_head(r.model.data) == 240
+    _same_outputs(m.data, r.model.data, 1, 1)
+    # Heads do not depend on the target (tflm_facts M-5); the scratch neither.
+    arm = ta.plan_for_tflm(m, target="cortex-m")
+    assert (arm.original_head, arm.predicted_head, arm.scratch) == (272, 240, tuple(scratch))
+
+
 def test_with_offline_plan_writes_only_the_tensors_of_a_joint_plan(models_dir):
     m = ta.Model.load(models_dir / "trained_lstm_int8.tflite")
     joint = m.usage_records(scratch=ta.tflm_scratch_requests(m))
@@ -118,5 +176,5 @@ def test_bad_target_and_strategy_are_named(models_dir):
     m = models_dir / "hello_world_int8.tflite"
     with pytest.raises(ValueError, match="unknown target"):
         ta.plan_for_tflm(m, target="riscv")
-    with pytest.raises(ValueError, match="no strategy could plan"):
-        ta.plan_for_tflm(m, strategy="nope", also_try=())
+    with pytest.raises(ValueError, match="unknown strategy 'nope'"):
+        ta.plan_for_tflm(m, strategy="nope")

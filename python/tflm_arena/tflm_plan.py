@@ -107,10 +107,16 @@ def plan_for_tflm(model: Union[Model, str, PathLike, bytes], strategy: str = "gr
     re-planned around them; (2) the tensors alone. The best is written and
     its head re-checked with :func:`tflm_arena` on the written model.
 
+    An offline plan already in ``model`` is replaced (its offsets do not
+    constrain the new plan; ``original_head`` is TFLM's head with it).
+
     A model is returned when its head is strictly smaller than TFLM's own and
     its minimum arena is not larger; with ``allow_equal=True`` also when the
     head is equal (a plan TFLM reproduces, no saving). Otherwise ``model``
-    is None and ``reason`` says that no better plan was found.
+    is None and ``reason`` says that no better plan was found (and, when
+    TFLM's head already equals the lower bound, that none can exist).
+    A model whose memory behaviour in TFLM is not modelled raises
+    ``NotImplementedError`` (no prediction, so no plan).
     """
     model = _as_model(model)
     _check_target(target)
@@ -118,19 +124,20 @@ def plan_for_tflm(model: Union[Model, str, PathLike, bytes], strategy: str = "gr
     scratch = tuple(tflm_scratch_requests(model, target))
     joint = model.usage_records(scratch=scratch)
     tensors_only = model.usage_records()
+    # A plan the model already carries is replaced, not kept: its offsets
+    # are no constraint on the new one (original_head is TFLM's head with it).
+    joint["fixed_offset"] = -1
+    tensors_only["fixed_offset"] = -1
 
-    candidates: List[Candidate] = []
-    errors: List[str] = []
-    tried = [strategy] + [s for s in also_try if s != strategy]
-    for s in tried:
-        kw = plan_kw if s == strategy else {}
+    # The asked strategy's errors (unknown name, bad plan_kw) are the caller's.
+    candidates = _candidates_for(joint, tensors_only, strategy, plan_kw, bool(scratch))
+    for s in also_try:
+        if s == strategy:
+            continue
         try:
-            candidates.extend(_candidates_for(joint, tensors_only, s, kw, bool(scratch)))
-        except ValueError as e:  # e.g. a strategy refusing the model's own fixed offsets
-            if s == strategy:
-                errors.append(f"{s}: {e}")
-    if not candidates:
-        raise ValueError(f"no strategy could plan this model ({'; '.join(errors)})")
+            candidates.extend(_candidates_for(joint, tensors_only, s, {}, bool(scratch)))
+        except ValueError:  # a strategy this build does not have
+            pass
     # Smallest head; ties keep the earlier candidate (the asked strategy first).
     best = min(candidates, key=lambda c: c.head)
 
