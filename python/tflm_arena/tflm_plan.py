@@ -150,9 +150,9 @@ def plan_for_tflm(model: Union[Model, str, PathLike, bytes], strategy: str = "gr
                   candidates=tuple(candidates), original_min_arena=original.min_arena_bytes,
                   predicted_min_arena=check.min_arena_bytes, predicted_head=best.head,
                   strategy=best.strategy, plan=best.plan, lower_bound=best.plan.lower_bound)
-    proof = (f"TFLM's own head already equals the lower bound {best.plan.lower_bound} "
-             f"(most bytes live at once), no plan can be smaller; "
-             if original.head <= best.plan.lower_bound else "among the plans tried: ")
+    proof = (f"TFLM's head already equals the lower bound {best.plan.lower_bound} (most "
+             f"bytes live at once, scratch included), so no plan can be smaller; "
+             if original.head <= best.plan.lower_bound else "among the plans tried, ")
     n = len(scratch)
     what = f"{n} scratch buffer{'s' if n != 1 else ''}, target {target}"
     if best.head < original.head and check.min_arena_bytes <= original.min_arena_bytes:
@@ -162,12 +162,12 @@ def plan_for_tflm(model: Union[Model, str, PathLike, bytes], strategy: str = "gr
     if (allow_equal and best.head == original.head
             and check.min_arena_bytes <= original.min_arena_bytes):
         return TflmPlan(model=written, reason=(
-            f"no smaller head exists: {proof}the {best.name} plan keeps TFLM's head at "
+            f"no smaller head found: {proof}the {best.name} plan keeps TFLM's head at "
             f"{best.head} bytes ({what})"), **common)
     return TflmPlan(model=None, reason=(
-        f"no better plan exists for this model/target: {proof}TFLM's own head is "
-        f"{original.head} bytes, the best plan ({best.name}) gives {best.head} bytes"
-        + (f" and a minimum arena of {check.min_arena_bytes} (TFLM: "
+        f"no better plan exists for this model/target: {proof}the best plan ({best.name}) "
+        f"gives a head of {best.head} bytes, TFLM's own is {original.head}"
+        + (f", but its minimum arena is {check.min_arena_bytes} (TFLM: "
            f"{original.min_arena_bytes})" if best.head < original.head else "")
         + f" ({what})"), **common)
 
