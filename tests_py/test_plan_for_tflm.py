@@ -30,6 +30,32 @@ def _same_outputs(a: bytes, b: bytes, n_inputs: int, n_outputs: int) -> None:
             np.testing.assert_array_equal(x, y)
 
 
+def test_simulation_reproduces_tflms_own_plan_on_random_records():
+    # Why TFLM's own tensor offsets, written as a plan, keep its head: with
+    # every tensor fixed where TFLM put it, its greedy puts each scratch
+    # buffer back in the same place (the tflm_greedy candidate of
+    # plan_for_tflm, so an equal head is always available).
+    rng = np.random.default_rng(0)
+    for _ in range(300):
+        n, k, steps = int(rng.integers(2, 30)), int(rng.integers(1, 12)), int(rng.integers(2, 12))
+        rec = np.zeros(n + k, dtype=ta.MODEL_RECORD_DTYPE)
+        rec["size"] = rng.integers(1, 20, n + k) * 16
+        rec["first"][:n] = rng.integers(0, steps, n)
+        rec["last"][:n] = rec["first"][:n] + rng.integers(0, 4, n)
+        rec["first"][n:] = rec["last"][n:] = rng.integers(0, steps, k)  # one operator each
+        rec["fixed_offset"] = -1
+        rec["scratch"] = np.r_[np.full(n, -1), np.arange(k)]
+        own = ta.plan(rec, strategy="tflm_greedy")
+        sim = simulate_tflm(rec, own.offsets)
+        assert sim.offsets.tolist() == own.offsets.tolist()
+        assert sim.arena_bytes == own.arena_bytes
+        # Another plan's tensors stay where written; only scratch moves.
+        other = ta.plan(rec, strategy="greedy_by_size")
+        moved = simulate_tflm(rec, other.offsets)
+        assert moved.offsets[:n].tolist() == other.offsets[:n].tolist()
+        assert moved.arena_bytes >= other.lower_bound
+
+
 def test_scratch_requests_of_keyword_scrambled(models_dir):
     m = ta.Model.load(models_dir / "keyword_scrambled.tflite")
     got = ta.tflm_scratch_requests(m)
