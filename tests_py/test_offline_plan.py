@@ -41,8 +41,15 @@ def test_written_plan_rereads_and_runs_identically_in_tflm(model_path, tmp_path)
         xs = ref.random_inputs(it_a, len(m.inputs), rng)
         for a, b in zip(ref.run(it_a, xs, len(m.outputs)), ref.run(it_b, xs, len(m.outputs))):
             np.testing.assert_array_equal(a, b)
-    if model_path.stem not in {"keyword_scrambled", "seanet_transpose_conv4", "trained_lstm_int8"}:
-        assert ref.allocations(it_b)["head"] == p.arena_bytes  # TFLM used our plan
+    head = ref.allocations(it_b)["head"]
+    if ta.tflm_scratch_requests(m, "x86-64"):
+        # TFLM places its kernels' scratch buffers online around our fixed
+        # tensors (keyword_scrambled: 672 -> 800): its head is what our model
+        # of TFLM predicts for the written model (ta.plan_for_tflm avoids this).
+        assert head == ta.tflm_arena(m2, target="x86-64", recording=True).head
+        assert head >= p.arena_bytes
+    else:
+        assert head == p.arena_bytes  # TFLM used our plan
     assert hashlib.sha256(model_path.read_bytes()).hexdigest() == before  # source untouched
 
 
