@@ -200,7 +200,7 @@ TEST(Conv, Int8HandCaseValid) {
   TestTensor filter(TensorType::kInt8, {1, 2, 2, 1}, {1.0f});
   TestTensor bias(TensorType::kInt32, {1}, {1.0f});
   TestTensor output(TensorType::kInt8, {1, 2, 2, 1}, {1.0f}, {-2});
-  model::ConvOptions options;
+  ConvOptions options;
   options.padding = Padding::kValid;
   options.stride_w = options.stride_h = 1;
   ConvParams params;
@@ -224,7 +224,7 @@ TEST(Conv, FloatHandCaseSamePadsWithZeros) {
   TestTensor input(TensorType::kFloat32, {1, 2, 2, 1});
   TestTensor filter(TensorType::kFloat32, {1, 3, 3, 1});
   TestTensor output(TensorType::kFloat32, {1, 2, 2, 1});
-  model::ConvOptions options;
+  ConvOptions options;
   options.padding = Padding::kSame;
   options.stride_w = options.stride_h = 1;
   options.activation = Activation::kRelu;
@@ -242,7 +242,7 @@ TEST(Conv, FloatHandCaseSamePadsWithZeros) {
 }
 
 TEST(Conv, RejectsUnsupportedAndMalformed) {
-  model::ConvOptions options;
+  ConvOptions options;
   options.stride_w = options.stride_h = 1;
   ConvParams params;
   // Hybrid (float activations, int8 weights) is not run, as in TFLM.
@@ -295,7 +295,7 @@ TEST(DepthwiseConv, Int8HandCaseDepthMultiplier2) {
   TestTensor filter(TensorType::kInt8, {1, 1, 1, 4}, {1.0f, 1.0f, 1.0f, 1.0f}, {}, 3);
   TestTensor bias(TensorType::kInt32, {4}, {1.0f});
   TestTensor output(TensorType::kInt8, {1, 1, 1, 4}, {1.0f});
-  model::DepthwiseConvOptions options;
+  DepthwiseConvOptions options;
   options.stride_w = options.stride_h = 1;
   options.depth_multiplier = 2;
   ConvParams params;
@@ -323,7 +323,7 @@ TEST(DepthwiseConv, InconsistentDepthMultiplierUsesChannels) {
   TestTensor input(TensorType::kFloat32, {1, 2, 2, 2});
   TestTensor filter(TensorType::kFloat32, {1, 1, 1, 6});
   TestTensor output(TensorType::kFloat32, {1, 2, 2, 6});
-  model::DepthwiseConvOptions options;
+  DepthwiseConvOptions options;
   options.stride_w = options.stride_h = 1;
   for (int32_t written : {0, 1, 3, 7}) {
     options.depth_multiplier = written;
@@ -350,7 +350,7 @@ TEST(FullyConnected, Int8HandCaseRoundingAndOffsets) {
   TestTensor input(TensorType::kInt8, {1, 3}, {1.0f}, {-1});
   TestTensor weights(TensorType::kInt8, {2, 3}, {0.5f});
   TestTensor output(TensorType::kInt8, {1, 2}, {1.0f}, {5});
-  model::FullyConnectedOptions options;
+  FullyConnectedOptions options;
   FullyConnectedParams params;
   ASSERT_TRUE(
       PrepareFullyConnected(options, input.info, weights.info, nullptr, output.info, &params)
@@ -373,7 +373,7 @@ TEST(FullyConnected, WeightsZeroPointAndKeepNumDimsShape) {
   TestTensor input(TensorType::kInt8, {2, 2, 3}, {1.0f});
   TestTensor weights(TensorType::kInt8, {2, 3}, {1.0f}, {1});
   TestTensor output(TensorType::kInt8, {2, 2, 2}, {1.0f});
-  model::FullyConnectedOptions options;
+  FullyConnectedOptions options;
   options.keep_num_dims = true;
   FullyConnectedParams params;
   ASSERT_TRUE(
@@ -404,7 +404,7 @@ TEST(FullyConnected, PerTensorBiasScaleMustMatch) {
   TestTensor good_bias(TensorType::kInt32, {3}, {0.125f});
   TestTensor bad_bias(TensorType::kInt32, {3}, {0.2f});
   TestTensor output(TensorType::kInt8, {1, 3}, {1.0f});
-  model::FullyConnectedOptions options;
+  FullyConnectedOptions options;
   FullyConnectedParams params;
   EXPECT_TRUE(PrepareFullyConnected(options, input.info, weights.info, &good_bias.info,
                                     output.info, &params)
@@ -498,14 +498,14 @@ TEST(Add, PrepareRejectsMixedTypes) {
   TestTensor a(TensorType::kInt8, {4}, {1.0f});
   TestTensor b(TensorType::kInt16, {4}, {1.0f});
   AddParams p;
-  const Status st = PrepareAdd(model::AddOptions(), a.info, b.info, a.info, &p);
+  const Status st = PrepareAdd(AddOptions(), a.info, b.info, a.info, &p);
   EXPECT_EQ(st.code(), StatusCode::kUnimplemented);
   EXPECT_NE(std::string(st.message()).find("ADD"), std::string::npos);
   TestTensor i64(TensorType::kInt64, {4});
-  EXPECT_EQ(PrepareAdd(model::AddOptions(), i64.info, i64.info, i64.info, &p).code(),
+  EXPECT_EQ(PrepareAdd(AddOptions(), i64.info, i64.info, i64.info, &p).code(),
             StatusCode::kUnimplemented);
   TestTensor quantized32(TensorType::kInt32, {4}, {1.0f});
-  EXPECT_EQ(PrepareAdd(model::AddOptions(), quantized32.info, quantized32.info, quantized32.info,
+  EXPECT_EQ(PrepareAdd(AddOptions(), quantized32.info, quantized32.info, quantized32.info,
                        &p)
                 .code(),
             StatusCode::kUnimplemented);
@@ -513,7 +513,7 @@ TEST(Add, PrepareRejectsMixedTypes) {
 
 TEST(Add, Int32WrapsAndIgnoresActivation) {
   TestTensor t(TensorType::kInt32, {3});
-  model::AddOptions options;
+  AddOptions options;
   options.activation = Activation::kRelu;  // TFLM applies none to int32
   AddParams p;
   ASSERT_TRUE(PrepareAdd(options, t.info, t.info, t.info, &p).ok());
@@ -568,7 +568,7 @@ Status RunCase(const GoldenCase& c, std::vector<uint8_t>* out) {
     ConvParams params;
     const bool depthwise = op == "DEPTHWISE_CONV_2D";
     if (depthwise) {
-      model::DepthwiseConvOptions o;
+      DepthwiseConvOptions o;
       o.padding = padding;
       o.stride_w = c.stride_w;
       o.stride_h = c.stride_h;
@@ -579,7 +579,7 @@ Status RunCase(const GoldenCase& c, std::vector<uint8_t>* out) {
       TFLM_ARENA_RETURN_IF_ERROR(
           PrepareDepthwiseConv(o, input, weights, bias, output, &params));
     } else {
-      model::ConvOptions o;
+      ConvOptions o;
       o.padding = padding;
       o.stride_w = c.stride_w;
       o.stride_h = c.stride_h;
@@ -623,7 +623,7 @@ Status RunCase(const GoldenCase& c, std::vector<uint8_t>* out) {
     return Status::Ok();
   }
   if (op == "FULLY_CONNECTED") {
-    model::FullyConnectedOptions o;
+    FullyConnectedOptions o;
     o.activation = activation;
     o.keep_num_dims = c.keep_num_dims;
     FullyConnectedParams params;
@@ -646,7 +646,7 @@ Status RunCase(const GoldenCase& c, std::vector<uint8_t>* out) {
     return Status::Ok();
   }
   if (op == "ADD") {
-    model::AddOptions o;
+    AddOptions o;
     o.activation = activation;
     AddParams params;
     TFLM_ARENA_RETURN_IF_ERROR(PrepareAdd(o, input, weights, output, &params));

@@ -63,6 +63,24 @@ constexpr const char* kNames[] = {
 static_assert(sizeof(kNames) / sizeof(kNames[0]) == kNumNamedBuiltinCodes,
               "name table and kNumNamedBuiltinCodes disagree");
 
+constexpr bool SameName(const char* a, const char* b) {
+  return *a == *b && (*a == '\0' || SameName(a + 1, b + 1));
+}
+constexpr bool Named(BuiltinCode code, const char* name) {
+  return SameName(kNames[code], name);
+}
+static_assert(Named(kBuiltinAdd, "ADD") && Named(kBuiltinAveragePool2D, "AVERAGE_POOL_2D") &&
+                  Named(kBuiltinConv2D, "CONV_2D") &&
+                  Named(kBuiltinDepthwiseConv2D, "DEPTHWISE_CONV_2D") &&
+                  Named(kBuiltinDequantize, "DEQUANTIZE") &&
+                  Named(kBuiltinFullyConnected, "FULLY_CONNECTED") &&
+                  Named(kBuiltinMaxPool2D, "MAX_POOL_2D") && Named(kBuiltinReshape, "RESHAPE") &&
+                  Named(kBuiltinSoftmax, "SOFTMAX") && Named(kBuiltinCustom, "CUSTOM") &&
+                  Named(kBuiltinLeakyRelu, "LEAKY_RELU") &&
+                  Named(kBuiltinQuantize, "QUANTIZE") && Named(kBuiltinIf, "IF") &&
+                  Named(kBuiltinWhile, "WHILE") && Named(kBuiltinCallOnce, "CALL_ONCE"),
+              "a named builtin code disagrees with the format's name table");
+
 }  // namespace
 
 const char* BuiltinCodeName(BuiltinCode code) {

@@ -13,9 +13,20 @@ namespace model {
 
 using BuiltinCode = int32_t;
 
-// Codes this project acts on (values fixed by the format).
+// Codes this project acts on (values fixed by the format; builtin_ops.cc
+// checks each against the name table). Kernels use these, never literals.
+constexpr BuiltinCode kBuiltinAdd = 0;
+constexpr BuiltinCode kBuiltinAveragePool2D = 1;
+constexpr BuiltinCode kBuiltinConv2D = 3;
+constexpr BuiltinCode kBuiltinDepthwiseConv2D = 4;
+constexpr BuiltinCode kBuiltinDequantize = 6;
 constexpr BuiltinCode kBuiltinFullyConnected = 9;
+constexpr BuiltinCode kBuiltinMaxPool2D = 17;
+constexpr BuiltinCode kBuiltinReshape = 22;
+constexpr BuiltinCode kBuiltinSoftmax = 25;
 constexpr BuiltinCode kBuiltinCustom = 32;
+constexpr BuiltinCode kBuiltinLeakyRelu = 98;
+constexpr BuiltinCode kBuiltinQuantize = 114;
 constexpr BuiltinCode kBuiltinIf = 118;
 constexpr BuiltinCode kBuiltinWhile = 119;
 // Writers put codes below this value into OperatorCode.deprecated_builtin_code

@@ -32,9 +32,9 @@ Status AddPrepare(KernelContext& context, Node& node) {
                          node.inputs.size(), node.outputs.size());
   }
   // Absent options read as the format's defaults (TFLM zero-fills them).
-  const model::AddOptions defaults;
-  const model::AddOptions& options =
-      node.builtin_data != nullptr ? node.options<model::AddOptions>() : defaults;
+  const AddOptions defaults;
+  const AddOptions& options =
+      node.builtin_data != nullptr ? node.options<AddOptions>() : defaults;
   if (node.inputs[0] < 0 || node.inputs[1] < 0) {
     return Status::Error(StatusCode::kInvalidArgument,
                          "%s: input %d is omitted but both inputs are required", kOp,
@@ -115,11 +115,21 @@ Status AddInvoke(KernelContext& context, Node& node) {
                        model::TensorTypeName(output->type));
 }
 
+// AddOptions: fused_activation_function 0 (pot_scale_int16, field 1, is
+// not read: TFLM's reference ADD ignores it too).
+Status ParseAdd(model::OptionsTable& table, void* out) {
+  AddOptions o;
+  o.activation = static_cast<model::Activation>(table.UInt8(0, 0));
+  new (out) AddOptions(o);
+  return Status::Ok();
+}
+
 }  // namespace
 
 const KernelRegistration& Register_ADD() {
-  static const KernelRegistration registration = {0, kOp, AddInit, AddPrepare, AddInvoke,
-                                                  nullptr};
+  static const KernelRegistration registration = {
+      model::kBuiltinAdd, kOp, AddInit, AddPrepare, AddInvoke, nullptr,
+      MakeOptionsParser<AddOptions>(11, "AddOptions", ParseAdd)};
   return registration;
 }
 

@@ -162,7 +162,7 @@ Status CheckPerChannelMultipliers(const char* op, float input_scale,
                                   int32_t num_channels);
 
 // The window part of the CONV_2D / DEPTHWISE_CONV_2D prepares (`Options` is
-// model::ConvOptions or model::DepthwiseConvOptions): CheckWindow on the
+// ConvOptions or DepthwiseConvOptions): CheckWindow on the
 // options' strides and dilations, CheckConvOutputSize on `out`, then TFLM's
 // leading padding for `in` and
 // `filter` (ComputePaddingHeightWidth; the computed output size is ignored,

@@ -13,7 +13,6 @@ namespace {
 
 using model::TensorType;
 constexpr const char* kOp = "DEQUANTIZE";
-constexpr model::BuiltinCode kBuiltinDequantize = 6;
 
 Status DequantizePrepare(KernelContext& context, Node& node) {
   model::TensorInfo in, out;
@@ -65,8 +64,8 @@ Status DequantizeInvoke(KernelContext& context, Node& node) {
 
 const KernelRegistration& Register_DEQUANTIZE() {
   static const KernelRegistration r = {
-      kBuiltinDequantize, kOp, kernels_b_util::InitOpDataBytes<kDequantizePersistentBytes>,
-      DequantizePrepare, DequantizeInvoke, nullptr};
+      model::kBuiltinDequantize, kOp, kernels_b_util::InitOpDataBytes<kDequantizePersistentBytes>,
+      DequantizePrepare, DequantizeInvoke, nullptr, OptionsParser()};  // reads no options
   return r;
 }
 

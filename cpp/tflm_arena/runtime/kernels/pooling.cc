@@ -1,6 +1,8 @@
 // AVERAGE_POOL_2D / MAX_POOL_2D kernel glue (math in pooling_math.cc).
 #include "tflm_arena/runtime/kernels/pooling.h"
 
+#include <new>
+
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -17,8 +19,6 @@ namespace runtime {
 namespace {
 
 using model::TensorType;
-constexpr model::BuiltinCode kBuiltinAveragePool2D = 1;
-constexpr model::BuiltinCode kBuiltinMaxPool2D = 17;
 
 Status PoolInit(KernelContext& context, Node& node) {
   return context.AllocatePersistentBuffer(kPoolingPersistentBytes, &node.user_data);
@@ -40,7 +40,7 @@ Status PoolPrepareNamed(KernelContext& context, Node& node, const char* op) {
     return Status::Error(StatusCode::kInvalidArgument, "%s: input 0 is omitted but required",
                          op);
   }
-  const model::PoolOptions& options = node.options<model::PoolOptions>();
+  const PoolOptions& options = node.options<PoolOptions>();
   model::TensorInfo in, out;
   TFLM_ARENA_RETURN_IF_ERROR(context.input_info(node, 0, &in));
   TFLM_ARENA_RETURN_IF_ERROR(context.output_info(node, 0, &out));
@@ -124,7 +124,7 @@ Status GatherGeometry(KernelContext& context, Node& node, const char* op, EvalTe
   if ((*in)->rank != 4 || (*out)->rank != 4) {
     return Status::Error(StatusCode::kInvalidArgument, "%s: tensors must be 4-D", op);
   }
-  const model::PoolOptions& options = node.options<model::PoolOptions>();
+  const PoolOptions& options = node.options<PoolOptions>();
   const auto* data = static_cast<const PoolingOpData*>(node.user_data);
   auto min32 = [](int32_t a, int32_t b) { return a < b ? a : b; };
   g->batches = min32((*in)->dim(0), (*out)->dim(0));
@@ -199,18 +199,35 @@ Status MaxPoolInvoke(KernelContext& context, Node& node) {
   }
 }
 
+// Pool2DOptions: padding 0, stride_w 1, stride_h 2, filter_width 3,
+// filter_height 4, fused_activation_function 5.
+Status ParsePool(model::OptionsTable& table, void* out) {
+  PoolOptions o;
+  o.padding = static_cast<model::Padding>(table.UInt8(0, 0));
+  o.stride_w = table.Int32(1, 0);
+  o.stride_h = table.Int32(2, 0);
+  o.filter_w = table.Int32(3, 0);
+  o.filter_h = table.Int32(4, 0);
+  o.activation = static_cast<model::Activation>(table.UInt8(5, 0));
+  new (out) PoolOptions(o);
+  return Status::Ok();
+}
+constexpr OptionsParser kPoolOptions =
+    MakeOptionsParser<PoolOptions>(5, "Pool2DOptions", ParsePool);
+
 }  // namespace
 
 const KernelRegistration& Register_AVERAGE_POOL_2D() {
   static const KernelRegistration r = {
-      kBuiltinAveragePool2D, "AVERAGE_POOL_2D", PoolInit, AveragePoolPrepare, AveragePoolInvoke,
-      nullptr};
+      model::kBuiltinAveragePool2D, "AVERAGE_POOL_2D", PoolInit, AveragePoolPrepare, AveragePoolInvoke,
+      nullptr, kPoolOptions};
   return r;
 }
 
 const KernelRegistration& Register_MAX_POOL_2D() {
   static const KernelRegistration r = {
-      kBuiltinMaxPool2D, "MAX_POOL_2D", PoolInit, MaxPoolPrepare, MaxPoolInvoke, nullptr};
+      model::kBuiltinMaxPool2D, "MAX_POOL_2D", PoolInit, MaxPoolPrepare, MaxPoolInvoke, nullptr,
+      kPoolOptions};
   return r;
 }
 

@@ -14,7 +14,6 @@ namespace {
 
 using model::TensorType;
 constexpr const char* kOp = "QUANTIZE";
-constexpr model::BuiltinCode kBuiltinQuantize = 114;
 
 // The (input, output) pairs TFLM's reference QUANTIZE evaluates.
 bool IsFloatPair(TensorType in, TensorType out) {
@@ -145,8 +144,8 @@ Status QuantizeInvoke(KernelContext& context, Node& node) {
 
 const KernelRegistration& Register_QUANTIZE() {
   static const KernelRegistration r = {
-      kBuiltinQuantize, kOp, kernels_b_util::InitOpDataBytes<kQuantizePersistentBytes>,
-      QuantizePrepare, QuantizeInvoke, nullptr};
+      model::kBuiltinQuantize, kOp, kernels_b_util::InitOpDataBytes<kQuantizePersistentBytes>,
+      QuantizePrepare, QuantizeInvoke, nullptr, OptionsParser()};  // reads no options
   return r;
 }
 

@@ -2,6 +2,8 @@
 // kernel asks for no persistent memory and no scratch.
 #include "tflm_arena/runtime/kernels/reshape.h"
 
+#include <new>
+
 #include "tflm_arena/runtime/kernel_api.h"
 #include "tflm_arena/runtime/kernels/pooling_util.h"
 #include "tflm_arena/runtime/kernels/registrations.h"
@@ -13,7 +15,6 @@ namespace {
 
 using model::TensorType;
 constexpr const char* kOp = "RESHAPE";
-constexpr model::BuiltinCode kBuiltinReshape = 22;
 
 Status ReshapePrepare(KernelContext& context, Node& node) {
   if (node.inputs.size() != 1 && node.inputs.size() != 2) {
@@ -84,11 +85,23 @@ Status ReshapeInvoke(KernelContext& context, Node& node) {
   return Status::Ok();
 }
 
+// ReshapeOptions: new_shape 0. The kernel takes the shape from the output
+// tensor; the options are decoded (into the tail, as TFLM's ParseReshape
+// does) so that tools and tests see them.
+Status ParseReshape(model::OptionsTable& table, void* out) {
+  ReshapeOptions o;
+  o.has_new_shape = table.Int32Vector(0, &o.new_shape);
+  new (out) ReshapeOptions(o);
+  return Status::Ok();
+}
+
 }  // namespace
 
 const KernelRegistration& Register_RESHAPE() {
-  static const KernelRegistration r = {kBuiltinReshape, kOp, nullptr, ReshapePrepare,
-                                       ReshapeInvoke, nullptr};
+  static const KernelRegistration r = {model::kBuiltinReshape, kOp, nullptr, ReshapePrepare,
+                                       ReshapeInvoke, nullptr,
+                                       MakeOptionsParser<ReshapeOptions>(
+                                           17, "ReshapeOptions", ParseReshape)};
   return r;
 }
 

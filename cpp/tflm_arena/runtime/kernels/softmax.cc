@@ -1,6 +1,8 @@
 // SOFTMAX kernel glue (math in softmax_math.cc).
 #include "tflm_arena/runtime/kernels/softmax.h"
 
+#include <new>
+
 #include <cmath>
 #include <cstdint>
 
@@ -16,7 +18,6 @@ namespace {
 
 using model::TensorType;
 constexpr const char* kOp = "SOFTMAX";
-constexpr model::BuiltinCode kBuiltinSoftmax = 25;
 
 Status SoftmaxPrepare(KernelContext& context, Node& node) {
   model::TensorInfo in, out;
@@ -38,7 +39,7 @@ Status SoftmaxPrepare(KernelContext& context, Node& node) {
   }
   // Options absent: TFLM's parser leaves beta zero-initialised.
   const float beta =
-      node.builtin_data != nullptr ? node.options<model::SoftmaxOptions>().beta : 0.0f;
+      node.builtin_data != nullptr ? node.options<SoftmaxOptions>().beta : 0.0f;
 
   auto* data = static_cast<SoftmaxOpData*>(node.user_data);
   const kernels_b_util::TensorQuant qin = kernels_b_util::QuantOf(in);
@@ -169,12 +170,21 @@ Status SoftmaxInvoke(KernelContext& context, Node& node) {
   }
 }
 
+// SoftmaxOptions: beta 0.
+Status ParseSoftmax(model::OptionsTable& table, void* out) {
+  SoftmaxOptions o;
+  o.beta = table.Float(0, 0.0f);
+  new (out) SoftmaxOptions(o);
+  return Status::Ok();
+}
+
 }  // namespace
 
 const KernelRegistration& Register_SOFTMAX() {
   static const KernelRegistration r = {
-      kBuiltinSoftmax, kOp, kernels_b_util::InitOpDataBytes<kSoftmaxPersistentBytes>,
-      SoftmaxPrepare, SoftmaxInvoke, nullptr};
+      model::kBuiltinSoftmax, kOp, kernels_b_util::InitOpDataBytes<kSoftmaxPersistentBytes>,
+      SoftmaxPrepare, SoftmaxInvoke, nullptr,
+      MakeOptionsParser<SoftmaxOptions>(9, "SoftmaxOptions", ParseSoftmax)};
   return r;
 }
 
