@@ -19,7 +19,7 @@
 #include "tflm_arena/runtime/kernels/pooling.h"
 #include "tflm_arena/runtime/kernels/activation.h"
 #include "tflm_arena/runtime/kernels/padding.h"
-#include "tflm_arena/runtime/kernels/pooling_util.h"
+#include "tflm_arena/runtime/kernels/kernel_util.h"
 #include "tflm_arena/runtime/kernels/quant_util.h"
 #include "tflm_arena/runtime/kernels/quantize.h"
 #include "tflm_arena/runtime/kernels/reshape.h"
@@ -29,7 +29,6 @@ namespace tflm_arena {
 namespace runtime {
 namespace {
 
-namespace util = kernels_b_util;
 namespace golden = kernels_b_golden;
 
 // ---------------------------------------------------------------------------

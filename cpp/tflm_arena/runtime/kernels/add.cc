@@ -6,6 +6,7 @@
 
 #include <new>
 
+#include "tflm_arena/runtime/kernels/kernel_util.h"
 #include "tflm_arena/runtime/kernels/registrations.h"
 #include "tflm_arena/runtime/kernels/tensor_checks.h"
 
@@ -15,16 +16,9 @@ namespace {
 
 constexpr const char* kOp = "ADD";
 
-Status AddInit(KernelContext& context, Node& node) {
-  void* memory = nullptr;
-  TFLM_ARENA_RETURN_IF_ERROR(context.AllocatePersistentBuffer(sizeof(AddParams), &memory));
-  node.user_data = new (memory) AddParams();
-  return Status::Ok();
-}
-
 Status AddPrepare(KernelContext& context, Node& node) {
   if (node.user_data == nullptr) {
-    return Status::Error(StatusCode::kFailedPrecondition, "%s: prepare before init", kOp);
+    return NodeNotPrepared(kOp);
   }
   if (node.inputs.size() != 2 || node.outputs.size() != 1) {
     return Status::Error(StatusCode::kInvalidArgument,
@@ -54,12 +48,12 @@ Status AddInvoke(KernelContext& context, Node& node) {
   const EvalTensor* input2 = context.input(node, 1);
   EvalTensor* output = context.output(node, 0);
   if (input1 == nullptr || input2 == nullptr || output == nullptr) {
-    return Status::Error(StatusCode::kInternal, "%s: missing tensor at invoke", kOp);
+    return NodeNotPrepared(kOp);
   }
   const int64_t count = SafeElementCount(output->dims, static_cast<size_t>(output->rank));
   if (count == 0) return Status::Ok();
   if (input1->data == nullptr || input2->data == nullptr || output->data == nullptr) {
-    return Status::Error(StatusCode::kFailedPrecondition, "%s: node not prepared", kOp);
+    return NodeNotPrepared(kOp);
   }
   if (!params.requires_broadcast) {
     // Prepare checked that both inputs and the output share one shape.
@@ -128,7 +122,7 @@ Status ParseAdd(model::OptionsTable& table, void* out) {
 
 const KernelRegistration& Register_ADD() {
   static const KernelRegistration registration = {
-      model::kBuiltinAdd, kOp, AddInit, AddPrepare, AddInvoke, nullptr,
+      model::kBuiltinAdd, kOp, InitOpData<AddParams>, AddPrepare, AddInvoke, nullptr,
       MakeOptionsParser<AddOptions>(11, "AddOptions", ParseAdd)};
   return registration;
 }

@@ -48,7 +48,7 @@ Status ParseConv(model::OptionsTable& table, void* out) {
 
 const KernelRegistration& Register_CONV_2D() {
   static const KernelRegistration registration = {
-      model::kBuiltinConv2D, kOp, InitWeightedOpData<ConvOpData>, ConvPrepare, ConvInvoke, nullptr,
+      model::kBuiltinConv2D, kOp, InitOpData<ConvOpData>, ConvPrepare, ConvInvoke, nullptr,
       MakeOptionsParser<ConvOptions>(1, "Conv2DOptions", ParseConv)};
   return registration;
 }

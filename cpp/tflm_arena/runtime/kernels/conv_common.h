@@ -12,6 +12,7 @@
 #include "tflm_arena/core/status.h"
 #include "tflm_arena/model/model.h"
 #include "tflm_arena/runtime/kernels/activation.h"
+#include "tflm_arena/runtime/kernels/kernel_util.h"
 #include "tflm_arena/runtime/kernels/padding.h"
 #include "tflm_arena/runtime/kernels/quant_util.h"
 
@@ -124,15 +125,6 @@ struct ConvFloatArithmetic {
                            params.float_activation_max);
   }
 };
-
-// Per-tensor quantization as TFLM's TfLiteTensor::params sees it: the first
-// scale / zero point, or 0 when the tensor has none.
-inline float TensorScale(const model::TensorInfo& t) {
-  return t.scale.empty() ? 0.0f : t.scale[0];
-}
-inline int32_t TensorZeroPoint(const model::TensorInfo& t) {
-  return t.zero_point.empty() ? 0 : static_cast<int32_t>(t.zero_point[0]);
-}
 
 // TFLM's per-channel (or broadcast per-tensor) requantization: for channel i,
 // M_i = double(input_scale) * double(filter_scale_i) / double(output_scale)

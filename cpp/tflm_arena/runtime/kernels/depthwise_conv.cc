@@ -53,7 +53,7 @@ Status ParseDepthwiseConv(model::OptionsTable& table, void* out) {
 
 const KernelRegistration& Register_DEPTHWISE_CONV_2D() {
   static const KernelRegistration registration = {
-      model::kBuiltinDepthwiseConv2D, kOp, InitWeightedOpData<ConvOpData>, DepthwisePrepare,
+      model::kBuiltinDepthwiseConv2D, kOp, InitOpData<ConvOpData>, DepthwisePrepare,
       DepthwiseInvoke, nullptr,
       MakeOptionsParser<DepthwiseConvOptions>(2, "DepthwiseConv2DOptions", ParseDepthwiseConv)};
   return registration;

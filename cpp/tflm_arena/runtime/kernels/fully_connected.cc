@@ -88,7 +88,7 @@ Status ParseFullyConnected(model::OptionsTable& table, void* out) {
 
 const KernelRegistration& Register_FULLY_CONNECTED() {
   static const KernelRegistration registration = {
-      model::kBuiltinFullyConnected, kOp, InitWeightedOpData<FullyConnectedOpData>,
+      model::kBuiltinFullyConnected, kOp, InitOpData<FullyConnectedOpData>,
       FullyConnectedPrepare, FullyConnectedInvoke, nullptr,
       MakeOptionsParser<FullyConnectedOptions>(8, "FullyConnectedOptions", ParseFullyConnected)};
   return registration;
