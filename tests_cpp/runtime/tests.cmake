@@ -35,14 +35,14 @@ target_include_directories(runtime_noheap_tests PRIVATE
 # the math library: no interpreter needed.
 tflm_arena_add_test(kernels_a_tests
   SOURCES ${CMAKE_CURRENT_LIST_DIR}/kernels_a_test.cc
-  LIBS tflm_arena_kernels_a_math)
+  LIBS tflm_arena_kernels_math)
 
 # Kernels b math (pooling, softmax, reshape, quantize, dequantize): hand
 # checks and TFLM golden vectors (golden/gen_kernels_b.py). Links only the
 # math library, so it runs without the interpreter.
 tflm_arena_add_test(kernels_b_tests
   SOURCES ${CMAKE_CURRENT_LIST_DIR}/kernels_b_test.cc
-  LIBS tflm_arena_kernels_b_math)
+  LIBS tflm_arena_kernels_math)
 target_include_directories(kernels_b_tests PRIVATE ${CMAKE_CURRENT_LIST_DIR})
 
 # Hostile models against the shipped kernels: every one is rejected at
