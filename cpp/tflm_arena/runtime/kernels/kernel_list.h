@@ -5,16 +5,19 @@
 #ifndef TFLM_ARENA_RUNTIME_KERNELS_KERNEL_LIST_H_
 #define TFLM_ARENA_RUNTIME_KERNELS_KERNEL_LIST_H_
 
+// clang-format off
 #define TFLM_ARENA_SHIPPED_KERNELS(KERNEL) \
-  KERNEL(FULLY_CONNECTED)                  \
-  KERNEL(CONV_2D)                          \
-  KERNEL(DEPTHWISE_CONV_2D)                \
-  KERNEL(ADD)                              \
-  KERNEL(AVERAGE_POOL_2D)                  \
-  KERNEL(MAX_POOL_2D)                      \
-  KERNEL(SOFTMAX)                          \
-  KERNEL(RESHAPE)                          \
-  KERNEL(QUANTIZE)                         \
-  KERNEL(DEQUANTIZE)
+  KERNEL(FULLY_CONNECTED)               \
+  KERNEL(CONV_2D)                       \
+  KERNEL(DEPTHWISE_CONV_2D)             \
+  KERNEL(ADD)                           \
+  KERNEL(AVERAGE_POOL_2D)               \
+  KERNEL(MAX_POOL_2D)                   \
+  KERNEL(SOFTMAX)                       \
+  KERNEL(RESHAPE)                       \
+  KERNEL(QUANTIZE)                      \
+  KERNEL(DEQUANTIZE)                    \
+  /* end of the list */
+// clang-format on
 
 #endif  // TFLM_ARENA_RUNTIME_KERNELS_KERNEL_LIST_H_
