@@ -17,6 +17,7 @@
   KERNEL(RESHAPE)                       \
   KERNEL(QUANTIZE)                      \
   KERNEL(DEQUANTIZE)                    \
+  KERNEL(LEAKY_RELU)                    \
   /* end of the list */
 // clang-format on
 
