@@ -189,3 +189,29 @@ def _retype_first_options(data: bytes, new_type: int) -> bytes:
     assert type_pos and buf[type_pos] == 75
     buf[type_pos] = new_type
     return bytes(buf)
+
+
+def test_shared_seanet_leaky_relu_model_matches_tflm(models_dir):
+    # The shared model that needed LEAKY_RELU now runs: outputs identical to
+    # TFLM's on 20 random inputs, and the same head.
+    path = models_dir / "seanet_leaky_relu0.tflite"
+    if not path.exists():
+        pytest.skip(f"{path} not found")
+    data = path.read_bytes()
+    m = ta.Model.from_bytes(data)
+    ours = ta.Interpreter(m)
+    theirs = ref.interpreter(data)
+    rng = np.random.default_rng(10)
+    for _ in range(20):
+        xs = ref.random_inputs(theirs, len(m.inputs), rng)
+        want = ref.run(theirs, xs, len(m.outputs))
+        for i, x in enumerate(xs):
+            ours.set_input(x, i)
+        ours.invoke()
+        for o, y in enumerate(want):
+            got = ours.get_output(o)
+            if y.dtype.kind == "f":
+                np.testing.assert_allclose(got, y, rtol=1e-5, atol=0)
+            else:
+                np.testing.assert_array_equal(got, y)
+    assert ours.allocations()["head"] == ref.allocations(theirs)["head"]
