@@ -157,8 +157,46 @@ def test_options_of_another_type_are_rejected():
         ta.Interpreter(m).allocate_tensors()
 
 
+def test_options_table_outside_the_buffer_is_rejected():
+    # LeakyReluOptions is not in our schema subset, so the verifier does not
+    # check it; the kernel's parser reads it through bounds-checked field
+    # reads. A table whose vtable offset points outside the file is refused
+    # by name instead of being read.
+    mb = ModelBuilder()
+    x = mb.add_tensor([4], "float32", "x")
+    y = mb.add_tensor([4], "float32", "y")
+    mb.add_operator("LEAKY_RELU", [x], [y], options={"alpha": 0.5})
+    mb.set_io([x], [y])
+    good = mb.build()
+    table = _first_options_table(good)
+    bad = bytearray(good)
+    bad[table:table + 4] = (-(1 << 30)).to_bytes(4, "little", signed=True)
+    m = ta.Model.from_bytes(bytes(bad))  # loads: the reader does not know LEAKY_RELU
+    with pytest.raises(Exception, match=r"LeakyReluOptions lies outside the model buffer; "
+                                        r"subgraph 0 operator 0 \(LEAKY_RELU\)"):
+        ta.Interpreter(m).allocate_tensors()
+    it = ta.Interpreter(ta.Model.from_bytes(good))
+    it.set_input(np.array([-2.0, -1.0, 0.0, 3.0], np.float32), 0)
+    it.invoke()
+    np.testing.assert_array_equal(it.get_output(0), [-1.0, -0.5, 0.0, 3.0])
+
+
+def _first_options_table(data: bytes) -> int:
+    """Byte position of operator 0's builtin options table."""
+    return _walk_to_first_operator(data)[1]
+
+
 def _retype_first_options(data: bytes, new_type: int) -> bytes:
     """The model with operator 0's builtin_options_type byte set to new_type."""
+    buf = bytearray(data)
+    type_pos = _walk_to_first_operator(data)[0]
+    assert buf[type_pos] == 75
+    buf[type_pos] = new_type
+    return bytes(buf)
+
+
+def _walk_to_first_operator(data: bytes):
+    """(position of operator 0's options type byte, of its options table)."""
     buf = bytearray(data)
 
     def u32(p):
@@ -186,9 +224,9 @@ def _retype_first_options(data: bytes, new_type: int) -> bytes:
     ops = deref(field(sg0, 3))
     op0 = deref(ops + 4)
     type_pos = field(op0, 3)
-    assert type_pos and buf[type_pos] == 75
-    buf[type_pos] = new_type
-    return bytes(buf)
+    table = deref(field(op0, 4))
+    assert type_pos and table
+    return type_pos, table
 
 
 def test_shared_seanet_leaky_relu_model_matches_tflm(models_dir):
