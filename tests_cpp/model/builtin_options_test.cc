@@ -85,6 +85,19 @@ TEST(BuiltinOptions, ReadsOutsideTheBufferMarkTheTableMalformed) {
   EXPECT_TRUE(t.ok());
   EXPECT_FLOAT_EQ(t.Float(0, 0.5f), 0.5f);
   EXPECT_FALSE(t.ok());
+  // A field that would run past the end of its table (the table is 6 bytes:
+  // a 4-byte soffset and one 2-byte slot) is malformed for an int32, fine
+  // for a byte.
+  alignas(4) const uint8_t small[20] = {
+      0, 0, 0, 0,                   // (root offset, unused here)
+      6, 0, 6, 0, 4, 0,             // vtable at 4: 6 bytes, table 6 bytes, field 0 at +4
+      6, 0, 0, 0, 0x2a, 0,          // table at 10: soffset 6 -> vtable at 4; field 0
+      0, 0, 0, 0};                  // in the buffer, but not in the table
+  OptionsTable narrow(small, sizeof(small), 10, 75);
+  EXPECT_EQ(narrow.UInt8(0, 0), 0x2a);
+  EXPECT_TRUE(narrow.ok());
+  EXPECT_EQ(narrow.Int32(0, -1), -1);
+  EXPECT_FALSE(narrow.ok());
   // Absent table: defaults, still ok.
   OptionsTable absent;
   EXPECT_FALSE(absent.present());

@@ -23,7 +23,7 @@ T OptionsTable::Read(size_t pos, T def) {
   return v;
 }
 
-size_t OptionsTable::Field(size_t id) {
+size_t OptionsTable::Field(size_t id, size_t bytes) {
   if (!present()) return 0;
   // A table starts with an int32 offset back to its vtable: uint16 vtable
   // bytes, uint16 table bytes, then one uint16 field offset per field.
@@ -39,7 +39,7 @@ size_t OptionsTable::Field(size_t id) {
   if (!ok_ || 4 + 2 * id + 2 > vt_bytes) return 0;  // field not in this vtable
   const uint16_t offset = Read<uint16_t>(vt + 4 + 2 * id, 0);
   if (offset == 0) return 0;
-  if (offset >= table_bytes) {  // the field must lie inside its table
+  if (offset < 4 || offset + bytes > table_bytes) {  // inside its table, after the soffset
     ok_ = false;
     return 0;
   }
@@ -47,28 +47,28 @@ size_t OptionsTable::Field(size_t id) {
 }
 
 int32_t OptionsTable::Int32(size_t id, int32_t def) {
-  const size_t pos = Field(id);
+  const size_t pos = Field(id, sizeof(int32_t));
   return pos == 0 ? def : Read<int32_t>(pos, def);
 }
 
 float OptionsTable::Float(size_t id, float def) {
-  const size_t pos = Field(id);
+  const size_t pos = Field(id, sizeof(float));
   return pos == 0 ? def : Read<float>(pos, def);
 }
 
 uint8_t OptionsTable::UInt8(size_t id, uint8_t def) {
-  const size_t pos = Field(id);
+  const size_t pos = Field(id, sizeof(uint8_t));
   return pos == 0 ? def : Read<uint8_t>(pos, def);
 }
 
 int8_t OptionsTable::Int8(size_t id, int8_t def) {
-  const size_t pos = Field(id);
+  const size_t pos = Field(id, sizeof(int8_t));
   return pos == 0 ? def : Read<int8_t>(pos, def);
 }
 
 bool OptionsTable::Int32Vector(size_t id, Span<const int32_t>* out) {
   *out = Span<const int32_t>();
-  const size_t pos = Field(id);
+  const size_t pos = Field(id, sizeof(uint32_t));
   if (pos == 0) return false;
   const uint64_t vec = static_cast<uint64_t>(pos) + Read<uint32_t>(pos, 0);
   if (!ok_ || vec > size_ || size_ - vec < 4) {

@@ -54,8 +54,8 @@ class OptionsTable {
   bool Int32Vector(size_t id, Span<const int32_t>* out);
 
  private:
-  // Byte position of field `id`, 0 when absent or unreadable.
-  size_t Field(size_t id);
+  // Byte position of field `id` (`bytes` wide), 0 when absent or unreadable.
+  size_t Field(size_t id, size_t bytes);
   template <typename T>
   T Read(size_t pos, T def);
 
