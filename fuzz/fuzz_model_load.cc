@@ -121,10 +121,14 @@ struct Walker {
                      static_cast<size_t>(info.called.index[i]) < m.num_subgraphs(),
                  "called subgraph %d of %zu", info.called.index[i], m.num_subgraphs());
     }
-    model::BuiltinOptions options;
+    model::OptionsTable options;
     tflm_arena::Status s = m.builtin_options(sg, o, &options);
-    if (s.ok() && options.kind == model::BuiltinOptions::Kind::kReshape) {
-      CheckSpan(options.reshape.new_shape, "reshape new_shape");
+    if (s.ok() && options.present()) {
+      // Raw field reads stay inside the buffer whatever the table holds;
+      // a [int] vector read is bounds- and alignment-checked.
+      for (size_t id = 0; id < 8; ++id) (void)options.Int32(id, 0);
+      Span<const int32_t> vec;
+      if (options.Int32Vector(0, &vec)) CheckSpan(vec, "options [int] field 0");
     }
   }
 

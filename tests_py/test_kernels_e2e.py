@@ -124,3 +124,39 @@ def test_int16_conv_without_bias_follows_quantized_bias_type(bias_type):
     mb.add_operator("CONV_2D", [x, w, -1], [y], options=opts)
     mb.set_io([x], [y])
     _compare(mb.build())
+
+
+def _model_with_unrunnable_operators() -> bytes:
+    """Two custom operators (one used twice) and a builtin without a kernel
+    (LOGISTIC) around a runnable ADD."""
+    mb = ModelBuilder()
+    x = mb.add_tensor([1, 8], "float32", "x")
+    a, b, c, d, y = (mb.add_tensor([1, 8], "float32", n) for n in "abcdy")
+    mb.add_operator("CUSTOM", [x], [a], custom_code="MyFirstOp")
+    mb.add_operator("LOGISTIC", [a], [b])
+    mb.add_operator("CUSTOM", [b], [c], custom_code="ethos-u")
+    mb.add_operator("CUSTOM", [c], [d], custom_code="MyFirstOp")
+    mb.add_operator("ADD", [d, x], [y])
+    mb.set_io([x], [y])
+    return mb.build()
+
+
+def test_model_with_unrunnable_operators_loads_plans_and_names_every_missing_one():
+    # Issue 10 item 4: loading, usage records and planning need no kernels;
+    # the interpreter refuses once, naming every missing operator type
+    # (custom ones by their custom_code) with where it first occurs.
+    m = ta.Model.from_bytes(_model_with_unrunnable_operators())
+    assert [o.builtin_code for o in m.operators] == [32, 14, 32, 32, 0]
+    records = m.usage_records()
+    assert len(records) == 6
+    p = m.plan()
+    assert p.arena_bytes == 96 and len(p.offsets) == 6
+    with pytest.raises(NotImplementedError) as e:
+        ta.Interpreter(m)
+    assert str(e.value) == (
+        "no kernel for 3 operator types: custom 'MyFirstOp' (operator 0 of subgraph 0, "
+        "2 uses), LOGISTIC (operator 1 of subgraph 0), custom 'ethos-u' (operator 2 of "
+        "subgraph 0)")
+    # TFLM's arena for it is not modelled either: said, not guessed.
+    with pytest.raises(NotImplementedError, match="custom operator 'MyFirstOp'"):
+        ta.tflm_arena(m)

@@ -207,6 +207,9 @@ _OPTIONS: dict[int, _OptionsSpec] = {
     BUILTIN_OPERATORS["RESHAPE"]: _OptionsSpec(
         "ReshapeOptions", {"new_shape": (0, _norm_int_list, "ivec")}
     ),
+    BUILTIN_OPERATORS["LEAKY_RELU"]: _OptionsSpec(
+        "LeakyReluOptions", {"alpha": (0, float, "f32")}
+    ),
     BUILTIN_OPERATORS["SOFTMAX"]: _OptionsSpec(
         "SoftmaxOptions", {"beta": (0, float, "f32")}, defaults={"beta": 1.0}
     ),

@@ -271,6 +271,7 @@ BUILTIN_OPTIONS_TYPES: dict[str, int] = {
     "SoftmaxOptions": 9,
     "AddOptions": 11,
     "ReshapeOptions": 17,
+    "LeakyReluOptions": 75,
     "IfOptions": 92,
     "WhileOptions": 93,
     "CallOnceOptions": 103,

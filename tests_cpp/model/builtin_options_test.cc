@@ -1,5 +1,7 @@
-// Builtin options decode on a real model: every CONV / DEPTHWISE / POOL /
-// SOFTMAX / RESHAPE operator yields the matching kind with sane values.
+// Builtin options tables on a real model: every CONV / DEPTHWISE / POOL /
+// SOFTMAX operator carries its own table type, and bounds-checked field reads
+// give the expected values (kernels decode these tables themselves; the
+// per-kernel decoders are tested in tests_cpp/runtime/kernels/).
 #include <gtest/gtest.h>
 
 #include <vector>
@@ -11,7 +13,11 @@ namespace tflm_arena {
 namespace model {
 namespace {
 
-using Kind = BuiltinOptions::Kind;
+// BuiltinOptions union ordinals (format values).
+constexpr OptionsType kConv2DOptions = 1;
+constexpr OptionsType kDepthwiseConv2DOptions = 2;
+constexpr OptionsType kPool2DOptions = 5;
+constexpr OptionsType kSoftmaxOptions = 9;
 
 TEST(BuiltinOptions, PersonDetectOptionsMatchOperators) {
   std::vector<uint8_t> bytes;
@@ -20,34 +26,35 @@ TEST(BuiltinOptions, PersonDetectOptionsMatchOperators) {
   int convs = 0, depthwise = 0, pools = 0, softmax = 0;
   for (size_t i = 0; i < m.num_operators(0); ++i) {
     OperatorInfo op;
-    BuiltinOptions o;
+    OptionsTable o;
     ASSERT_TRUE(m.op(0, i, &op).ok());
     ASSERT_TRUE(m.builtin_options(0, i, &o).ok());
     switch (op.builtin_code) {
-      case 3:  // CONV_2D
-        ASSERT_EQ(o.kind, Kind::kConv);
-        EXPECT_GE(o.conv.stride_w, 1);
-        EXPECT_EQ(o.conv.dilation_w, 1);
+      case kBuiltinConv2D:
+        ASSERT_EQ(o.type(), kConv2DOptions);
+        EXPECT_GE(o.Int32(1, 0), 1);  // stride_w
+        EXPECT_EQ(o.Int32(4, 1), 1);  // dilation_w_factor
         ++convs;
         break;
-      case 4:  // DEPTHWISE_CONV_2D
-        ASSERT_EQ(o.kind, Kind::kDepthwiseConv);
-        EXPECT_GE(o.depthwise.depth_multiplier, 1);
+      case kBuiltinDepthwiseConv2D:
+        ASSERT_EQ(o.type(), kDepthwiseConv2DOptions);
+        EXPECT_GE(o.Int32(3, 0), 1);  // depth_multiplier
         ++depthwise;
         break;
-      case 1:  // AVERAGE_POOL_2D
-        ASSERT_EQ(o.kind, Kind::kPool);
-        EXPECT_GE(o.pool.filter_w, 1);
+      case kBuiltinAveragePool2D:
+        ASSERT_EQ(o.type(), kPool2DOptions);
+        EXPECT_GE(o.Int32(3, 0), 1);  // filter_width
         ++pools;
         break;
-      case 25:  // SOFTMAX
-        ASSERT_EQ(o.kind, Kind::kSoftmax);
-        EXPECT_FLOAT_EQ(o.softmax.beta, 1.0f);
+      case kBuiltinSoftmax:
+        ASSERT_EQ(o.type(), kSoftmaxOptions);
+        EXPECT_FLOAT_EQ(o.Float(0, 0.0f), 1.0f);  // beta
         ++softmax;
         break;
       default:
         break;
     }
+    EXPECT_TRUE(o.ok());
   }
   EXPECT_GT(convs, 0);
   EXPECT_GT(depthwise, 0);
@@ -55,15 +62,47 @@ TEST(BuiltinOptions, PersonDetectOptionsMatchOperators) {
   EXPECT_EQ(softmax, 1);
   // person_detect starts with a stride-2 SAME depthwise convolution of the
   // 1-channel input with depth multiplier 8 and a fused RELU6.
-  BuiltinOptions first;
+  OptionsTable first;
   ASSERT_TRUE(m.builtin_options(0, 0, &first).ok());
-  ASSERT_EQ(first.kind, Kind::kDepthwiseConv);
-  EXPECT_EQ(first.depthwise.stride_w, 2);
-  EXPECT_EQ(first.depthwise.depth_multiplier, 8);
-  EXPECT_EQ(first.depthwise.padding, Padding::kSame);
-  EXPECT_EQ(first.depthwise.activation, Activation::kRelu6);
-  BuiltinOptions bad;
+  ASSERT_EQ(first.type(), kDepthwiseConv2DOptions);
+  EXPECT_EQ(first.Int32(1, 0), 2);
+  EXPECT_EQ(first.Int32(3, 0), 8);
+  EXPECT_EQ(static_cast<Padding>(first.UInt8(0, 0)), Padding::kSame);
+  EXPECT_EQ(static_cast<Activation>(first.UInt8(4, 0)), Activation::kRelu6);
+  // A field id past the table's vtable reads as its default.
+  EXPECT_EQ(first.Int32(40, -3), -3);
+  EXPECT_TRUE(first.ok());
+  OptionsTable bad;
   EXPECT_EQ(m.builtin_options(0, 999, &bad).code(), StatusCode::kOutOfRange);
+}
+
+TEST(BuiltinOptions, ReadsOutsideTheBufferMarkTheTableMalformed) {
+  // A table whose vtable offset points before the buffer: every read gives
+  // the default and ok() turns false (no byte outside the buffer is read).
+  alignas(4) const uint8_t data[8] = {0, 0, 0, 0, 0x40, 0, 0, 0};  // soffset 64 > position 4
+  OptionsTable t(data, sizeof(data), 4, 75);
+  EXPECT_TRUE(t.present());
+  EXPECT_TRUE(t.ok());
+  EXPECT_FLOAT_EQ(t.Float(0, 0.5f), 0.5f);
+  EXPECT_FALSE(t.ok());
+  // A field that would run past the end of its table (the table is 6 bytes:
+  // a 4-byte soffset and one 2-byte slot) is malformed for an int32, fine
+  // for a byte.
+  alignas(4) const uint8_t small[20] = {
+      0, 0, 0, 0,                   // (root offset, unused here)
+      6, 0, 6, 0, 4, 0,             // vtable at 4: 6 bytes, table 6 bytes, field 0 at +4
+      6, 0, 0, 0, 0x2a, 0,          // table at 10: soffset 6 -> vtable at 4; field 0
+      0, 0, 0, 0};                  // in the buffer, but not in the table
+  OptionsTable narrow(small, sizeof(small), 10, 75);
+  EXPECT_EQ(narrow.UInt8(0, 0), 0x2a);
+  EXPECT_TRUE(narrow.ok());
+  EXPECT_EQ(narrow.Int32(0, -1), -1);
+  EXPECT_FALSE(narrow.ok());
+  // Absent table: defaults, still ok.
+  OptionsTable absent;
+  EXPECT_FALSE(absent.present());
+  EXPECT_EQ(absent.Int32(0, 7), 7);
+  EXPECT_TRUE(absent.ok());
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <new>
 #include <string>
 
 #include "runtime_test_util.h"
@@ -295,23 +296,40 @@ TEST_F(InterpreterTest, ModelNotLoaded) {
   EXPECT_EQ(it.Invoke().code(), StatusCode::kFailedPrecondition);
 }
 
+// A test kernel's own options struct and parser (field 0 of
+// FullyConnectedOptions is fused_activation_function).
+struct FcTestOptions {
+  model::Activation activation = model::Activation::kNone;
+  int32_t parsed_marker = 0;
+};
+Status ParseFcTestOptions(model::OptionsTable& table, void* out) {
+  FcTestOptions o;
+  o.activation = static_cast<model::Activation>(table.UInt8(0, 0));
+  o.parsed_marker = 77;
+  new (out) FcTestOptions(o);
+  return Status::Ok();
+}
+
 TEST_F(InterpreterTest, OptionsLiveInTheTail) {
   // Real model with FULLY_CONNECTED options: node.builtin_data is the
-  // decoded struct, in the tail.
+  // struct the kernel's own parser decoded, in the tail.
   std::vector<uint8_t> bytes;
   TFLM_ARENA_LOAD_SHARED_OR_SKIP("hello_world_int8.tflite", bytes);
   model::Model m = MustLoad(bytes);
   struct Seen {
     const void* data = nullptr;
     model::Activation activation = model::Activation::kNone;
+    int32_t marker = 0;
   };
   static Seen seen[3];
   runtime::KernelRegistration fc = NopKernel(kFcCode);
+  fc.options = runtime::MakeOptionsParser<FcTestOptions>(8, "FullyConnectedOptions",
+                                                          ParseFcTestOptions);
   fc.prepare = [](runtime::KernelContext&, runtime::Node& node) {
     seen[node.index].data = node.builtin_data;
     if (node.builtin_data != nullptr) {
-      seen[node.index].activation =
-          node.options<model::FullyConnectedOptions>().activation;
+      seen[node.index].activation = node.options<FcTestOptions>().activation;
+      seen[node.index].marker = node.options<FcTestOptions>().parsed_marker;
     }
     return Status::Ok();
   };
@@ -324,12 +342,65 @@ TEST_F(InterpreterTest, OptionsLiveInTheTail) {
     ASSERT_NE(seen[i].data, nullptr);
     EXPECT_GE(static_cast<const uint8_t*>(seen[i].data),
               arena.data() + it.arena_capacity() - it.tail_bytes());
-    model::BuiltinOptions o;
-    ASSERT_TRUE(m.builtin_options(0, i, &o).ok());
-    EXPECT_EQ(seen[i].activation, o.fully_connected.activation);
+    EXPECT_EQ(seen[i].marker, 77);
+    model::OptionsTable t;
+    ASSERT_TRUE(m.builtin_options(0, i, &t).ok());
+    ASSERT_TRUE(t.present());
+    EXPECT_EQ(t.type(), 8);  // FullyConnectedOptions
+    EXPECT_EQ(seen[i].activation, static_cast<model::Activation>(t.UInt8(0, 0)));
   }
   EXPECT_EQ(seen[0].activation, model::Activation::kRelu);
   EXPECT_EQ(seen[2].activation, model::Activation::kNone);
+}
+
+TEST_F(InterpreterTest, KernelWithoutParserGetsNoOptions) {
+  // The same model with a kernel that reads no options: nothing is decoded
+  // or allocated for them.
+  std::vector<uint8_t> bytes;
+  TFLM_ARENA_LOAD_SHARED_OR_SKIP("hello_world_int8.tflite", bytes);
+  model::Model m = MustLoad(bytes);
+  static const void* data[3];
+  runtime::KernelRegistration fc = NopKernel(kFcCode);
+  fc.prepare = [](runtime::KernelContext&, runtime::Node& node) {
+    data[node.index] = node.builtin_data;
+    return Status::Ok();
+  };
+  TestResolver plain;
+  plain.Add(fc);
+  fc.options = runtime::MakeOptionsParser<FcTestOptions>(8, "FullyConnectedOptions",
+                                                          ParseFcTestOptions);
+  TestResolver parsing;
+  parsing.Add(fc);
+  TestArena a(8192), b(8192);
+  Interpreter without(m, plain.resolver, a.data(), a.size());
+  ASSERT_TRUE(without.AllocateTensors().ok()) << without.status().message();
+  for (const void* d : data) EXPECT_EQ(d, nullptr);
+  Interpreter with(m, parsing.resolver, b.data(), b.size());
+  ASSERT_TRUE(with.AllocateTensors().ok()) << with.status().message();
+  // Three FcTestOptions (8 bytes each, 4-aligned) in the tail.
+  EXPECT_EQ(with.tail_bytes(), without.tail_bytes() + 3 * sizeof(FcTestOptions));
+}
+
+TEST_F(InterpreterTest, ForeignOptionsTableIsRejected) {
+  // A kernel declaring a table type the operator does not carry: refused
+  // before parsing, naming both (the reader only knows its own operators).
+  std::vector<uint8_t> bytes;
+  TFLM_ARENA_LOAD_SHARED_OR_SKIP("hello_world_int8.tflite", bytes);
+  model::Model m = MustLoad(bytes);
+  runtime::KernelRegistration fc = NopKernel(kFcCode);
+  fc.options = runtime::MakeOptionsParser<FcTestOptions>(75, "LeakyReluOptions",
+                                                          ParseFcTestOptions);
+  TestResolver r;
+  r.Add(fc);
+  TestArena arena(8192);
+  Interpreter it(m, r.resolver, arena.data(), arena.size());
+  const Status s = it.AllocateTensors();
+  EXPECT_EQ(s.code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(std::string(s.message()).find(
+                "subgraph 0 operator 0: FULLY_CONNECTED carries builtin options of type 8; "
+                "it takes LeakyReluOptions"),
+            std::string::npos)
+      << s.message();
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "hostile_model.h"
+#include "tflm_arena/model/builtin_ops.h"
 
 namespace tflm_arena {
 namespace testing {
@@ -123,6 +124,39 @@ TEST(HostileDequantize, BadQuantizationIsRejected) {
 TEST(HostileDequantize, WrongTypesAreRejected) {
   ExpectRejected(Dequantize(Activation({4}, kF32), Activation({4}, kF32)),
                  "DEQUANTIZE: input FLOAT32, output FLOAT32 not supported");
+}
+
+// ---------------------------------------------------------------- LEAKY_RELU
+// (no options table: alpha 0, as TFLM's parser leaves it)
+
+HModel LeakyRelu(HTensor in, HTensor out) {
+  HModel m = Quantize(std::move(in), std::move(out));
+  m.builtin_code = model::kBuiltinLeakyRelu;
+  return m;
+}
+
+TEST(HostileLeakyRelu, ElementCountMismatchIsRejected) {
+  ExpectRejected(LeakyRelu(Activation({16}, kI8, {0.5f}, {0}), Activation({4}, kI8, {0.5f}, {0})),
+                 "LEAKY_RELU: input has 16 elements but output has 4");
+}
+
+TEST(HostileLeakyRelu, BadQuantizationAndTypesAreRejected) {
+  ExpectRejected(LeakyRelu(Activation({4}, kI8), Activation({4}, kI8, {0.5f}, {0})),
+                 "LEAKY_RELU: input tensor 't0' of type INT8 has no quantization parameters");
+  ExpectRejected(LeakyRelu(Activation({4}, kI8, {0.5f}, {0}), Activation({4}, kI8, {kInf}, {0})),
+                 "LEAKY_RELU: output tensor 't1' scale[0] = inf must be finite and > 0");
+  ExpectRejected(LeakyRelu(Activation({4}, kI8, {1.0f}, {0}), Activation({4}, kI8, {1e-30f}, {0})),
+                 "LEAKY_RELU: identity multiplier");
+  ExpectRejected(LeakyRelu(Activation({4}, kI8, {0.5f}, {0}), Activation({4}, kI16, {0.5f}, {0})),
+                 "LEAKY_RELU: input INT8, output INT16 not supported");
+  ExpectRejected(LeakyRelu(Activation({4}, kI32), Activation({4}, kI32)),
+                 "LEAKY_RELU: input INT32, output INT32 not supported");
+}
+
+TEST(HostileLeakyRelu, ExtremeZeroPointsRunInsideTheirTensors) {
+  ExpectRuns(LeakyRelu(Activation({64}, kI16, {0.001f}, {-32768}),
+                       Activation({64}, kI16, {0.0001f}, {32767})));
+  ExpectRuns(LeakyRelu(Activation({0}, kF32), Activation({0}, kF32)));  // empty
 }
 
 // ---------------------------------------------------------------- SOFTMAX

@@ -16,12 +16,12 @@ namespace tflm_arena {
 namespace testing {
 
 // Format codes used by the tests' models.
-constexpr model::BuiltinCode kAddCode = 0;       // ADD
-constexpr model::BuiltinCode kConvCode = 3;      // CONV_2D
-constexpr model::BuiltinCode kFcCode = 9;        // FULLY_CONNECTED
-constexpr model::BuiltinCode kReshapeCode = 22;  // RESHAPE
-constexpr model::BuiltinCode kSoftmaxCode = 25;  // SOFTMAX
-constexpr model::BuiltinCode kSvdfCode = 27;     // SVDF
+constexpr model::BuiltinCode kAddCode = model::kBuiltinAdd;
+constexpr model::BuiltinCode kConvCode = model::kBuiltinConv2D;
+constexpr model::BuiltinCode kFcCode = model::kBuiltinFullyConnected;
+constexpr model::BuiltinCode kReshapeCode = model::kBuiltinReshape;
+constexpr model::BuiltinCode kSoftmaxCode = model::kBuiltinSoftmax;
+constexpr model::BuiltinCode kSvdfCode = model::kBuiltinSvdf;
 
 struct TestKernelConfig {
   size_t scratch_bytes = 64;      // per request of ScratchKernel

@@ -30,20 +30,16 @@ tflm_arena_add_test(runtime_noheap_tests
 target_include_directories(runtime_noheap_tests PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/../model ${CMAKE_CURRENT_LIST_DIR}/../plan)
 
-# Kernels A math (FULLY_CONNECTED, CONV_2D, DEPTHWISE_CONV_2D, ADD): hand
-# cases and golden vectors from TFLM (golden/gen_kernels_a.py). Links only
-# the math library: no interpreter needed.
-tflm_arena_add_test(kernels_a_tests
-  SOURCES ${CMAKE_CURRENT_LIST_DIR}/kernels_a_test.cc
-  LIBS tflm_arena_kernels_a_math)
-
-# Kernels b math (pooling, softmax, reshape, quantize, dequantize): hand
-# checks and TFLM golden vectors (golden/gen_kernels_b.py). Links only the
-# math library, so it runs without the interpreter.
-tflm_arena_add_test(kernels_b_tests
-  SOURCES ${CMAKE_CURRENT_LIST_DIR}/kernels_b_test.cc
-  LIBS tflm_arena_kernels_b_math)
-target_include_directories(kernels_b_tests PRIVATE ${CMAKE_CURRENT_LIST_DIR})
+# The kernels library, one test file per operator (kernels/<op>_test.cc):
+# hand-checked prepare logic and math, golden vectors from the real TFLM
+# (kernels/golden/gen_golden.py, one format: golden_case.h) and each kernel's
+# options parser. A new operator's test file is picked up without edits here.
+file(GLOB TFLM_ARENA_KERNEL_TEST_SOURCES CONFIGURE_DEPENDS
+  ${CMAKE_CURRENT_LIST_DIR}/kernels/*_test.cc)
+tflm_arena_add_test(kernel_tests
+  SOURCES ${TFLM_ARENA_KERNEL_TEST_SOURCES}
+  LIBS tflm_arena_kernels)
+target_include_directories(kernel_tests PRIVATE ${CMAKE_CURRENT_LIST_DIR}/kernels)
 
 # Hostile models against the shipped kernels: every one is rejected at
 # AllocateTensors with a clear message or runs inside its tensors (guard bytes

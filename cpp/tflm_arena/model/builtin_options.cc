@@ -1,7 +1,8 @@
-// Decodes the builtin option tables declared in tflite_subset.fbs. The
-// verifier has already checked these tables (they are union members the
-// schema subset names), so reading them is safe.
+// Bounds-checked reads of one operator's builtin options table, and
+// Model::builtin_options(), which finds that table.
 #include "tflm_arena/model/builtin_options.h"
+
+#include <cstring>
 
 #include "tflm_arena/model/model.h"
 #include "tflm_arena/model/schema_access.h"
@@ -11,49 +12,93 @@ namespace model {
 
 namespace fb = internal::fb;
 
-namespace {
-Activation Act(fb::ActivationFunctionType a) { return static_cast<Activation>(a); }
-Padding Pad(fb::Padding p) { return static_cast<Padding>(p); }
-}  // namespace
+template <typename T>
+T OptionsTable::Read(size_t pos, T def) {
+  if (!ok_ || pos > size_ || sizeof(T) > size_ - pos) {
+    ok_ = false;
+    return def;
+  }
+  T v;
+  std::memcpy(&v, data_ + pos, sizeof(T));  // little-endian hosts only
+  return v;
+}
 
-Status Model::builtin_options(size_t subgraph, size_t op, model::BuiltinOptions* out) const {
+size_t OptionsTable::Field(size_t id, size_t bytes) {
+  if (!present()) return 0;
+  // A table starts with an int32 offset back to its vtable: uint16 vtable
+  // bytes, uint16 table bytes, then one uint16 field offset per field.
+  const int32_t back = Read<int32_t>(table_, 0);
+  const int64_t vtable = static_cast<int64_t>(table_) - back;
+  if (!ok_ || vtable < 0 || static_cast<uint64_t>(vtable) >= size_) {
+    ok_ = false;
+    return 0;
+  }
+  const size_t vt = static_cast<size_t>(vtable);
+  const uint16_t vt_bytes = Read<uint16_t>(vt, 0);
+  const uint16_t table_bytes = Read<uint16_t>(vt + 2, 0);
+  if (!ok_ || 4 + 2 * id + 2 > vt_bytes) return 0;  // field not in this vtable
+  const uint16_t offset = Read<uint16_t>(vt + 4 + 2 * id, 0);
+  if (offset == 0) return 0;
+  if (offset < 4 || offset + bytes > table_bytes) {  // inside its table, after the soffset
+    ok_ = false;
+    return 0;
+  }
+  return table_ + offset;
+}
+
+int32_t OptionsTable::Int32(size_t id, int32_t def) {
+  const size_t pos = Field(id, sizeof(int32_t));
+  return pos == 0 ? def : Read<int32_t>(pos, def);
+}
+
+float OptionsTable::Float(size_t id, float def) {
+  const size_t pos = Field(id, sizeof(float));
+  return pos == 0 ? def : Read<float>(pos, def);
+}
+
+uint8_t OptionsTable::UInt8(size_t id, uint8_t def) {
+  const size_t pos = Field(id, sizeof(uint8_t));
+  return pos == 0 ? def : Read<uint8_t>(pos, def);
+}
+
+int8_t OptionsTable::Int8(size_t id, int8_t def) {
+  const size_t pos = Field(id, sizeof(int8_t));
+  return pos == 0 ? def : Read<int8_t>(pos, def);
+}
+
+bool OptionsTable::Int32Vector(size_t id, Span<const int32_t>* out) {
+  *out = Span<const int32_t>();
+  const size_t pos = Field(id, sizeof(uint32_t));
+  if (pos == 0) return false;
+  const uint64_t vec = static_cast<uint64_t>(pos) + Read<uint32_t>(pos, 0);
+  if (!ok_ || vec > size_ || size_ - vec < 4) {
+    ok_ = false;
+    return false;
+  }
+  const uint32_t length = Read<uint32_t>(static_cast<size_t>(vec), 0);
+  const uint64_t first = vec + 4;
+  if (length > (size_ - first) / sizeof(int32_t) ||
+      reinterpret_cast<uintptr_t>(data_ + first) % alignof(int32_t) != 0) {
+    ok_ = false;
+    return false;
+  }
+  if (length > 0) {
+    *out = Span<const int32_t>(reinterpret_cast<const int32_t*>(data_ + first), length);
+  }
+  return true;
+}
+
+Status Model::builtin_options(size_t subgraph, size_t op, OptionsTable* out) const {
   OperatorInfo info;
   TFLM_ARENA_RETURN_IF_ERROR(this->op(subgraph, op, &info));
+  *out = OptionsTable();
   const fb::Operator* o = internal::Root(root_)->subgraphs()->Get(subgraph)->operators()->Get(op);
-  *out = model::BuiltinOptions();
-  using Kind = model::BuiltinOptions::Kind;
-  if (const fb::Conv2DOptions* c = o->builtin_options_as_Conv2DOptions()) {
-    out->kind = Kind::kConv;
-    out->conv = ConvOptions{Pad(c->padding()), c->stride_w(), c->stride_h(),
-                            c->dilation_w_factor(), c->dilation_h_factor(),
-                            Act(c->fused_activation_function()),
-                            static_cast<int8_t>(c->quantized_bias_type())};
-  } else if (const fb::DepthwiseConv2DOptions* d = o->builtin_options_as_DepthwiseConv2DOptions()) {
-    out->kind = Kind::kDepthwiseConv;
-    out->depthwise = DepthwiseConvOptions{Pad(d->padding()), d->stride_w(), d->stride_h(),
-                                          d->depth_multiplier(), d->dilation_w_factor(),
-                                          d->dilation_h_factor(),
-                                          Act(d->fused_activation_function())};
-  } else if (const fb::Pool2DOptions* p = o->builtin_options_as_Pool2DOptions()) {
-    out->kind = Kind::kPool;
-    out->pool = PoolOptions{Pad(p->padding()), p->stride_w(), p->stride_h(), p->filter_width(),
-                            p->filter_height(), Act(p->fused_activation_function())};
-  } else if (const fb::FullyConnectedOptions* f = o->builtin_options_as_FullyConnectedOptions()) {
-    out->kind = Kind::kFullyConnected;
-    out->fully_connected = FullyConnectedOptions{Act(f->fused_activation_function()),
-                                                 static_cast<uint8_t>(f->weights_format()),
-                                                 f->keep_num_dims()};
-  } else if (const fb::SoftmaxOptions* s = o->builtin_options_as_SoftmaxOptions()) {
-    out->kind = Kind::kSoftmax;
-    out->softmax.beta = s->beta();
-  } else if (const fb::AddOptions* a = o->builtin_options_as_AddOptions()) {
-    out->kind = Kind::kAdd;
-    out->add.activation = Act(a->fused_activation_function());
-  } else if (const fb::ReshapeOptions* r = o->builtin_options_as_ReshapeOptions()) {
-    out->kind = Kind::kReshape;
-    out->reshape.has_new_shape = r->new_shape() != nullptr;
-    out->reshape.new_shape = internal::ToSpan(r->new_shape());
-  }
+  const void* table = o->builtin_options();
+  const fb::BuiltinOptions type = o->builtin_options_type();
+  if (table == nullptr || type == fb::BuiltinOptions::NONE) return Status::Ok();
+  // The verifier checked that the union's offset points inside the buffer.
+  const size_t pos = static_cast<size_t>(static_cast<const uint8_t*>(table) - data_);
+  *out = OptionsTable(data_, size_, pos, static_cast<OptionsType>(type));
   return Status::Ok();
 }
 

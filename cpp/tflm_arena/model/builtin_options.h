@@ -1,8 +1,18 @@
-// Builtin operator options our kernels read, as plain structs (defaults as in
-// the format when a field is absent). Decoded by Model::builtin_options().
+// One operator's builtin options table, as the model stores it, plus the
+// format's enums that several option tables share. The model reader does not
+// decode options: each kernel decodes its own table into its own struct
+// (KernelRegistration::options, TFLM's ParseX functions), so adding an
+// operator never touches the reader.
+//
+// The verifier only checks option tables our schema subset declares; any
+// other table (e.g. LeakyReluOptions) may hold anything. So every read here
+// is bounds-checked against the model buffer and fails softly: an
+// out-of-range read yields the default and marks the table malformed
+// (ok() == false), which the caller turns into an error.
 #ifndef TFLM_ARENA_MODEL_BUILTIN_OPTIONS_H_
 #define TFLM_ARENA_MODEL_BUILTIN_OPTIONS_H_
 
+#include <cstddef>
 #include <cstdint>
 
 #include "tflm_arena/core/span.h"
@@ -10,60 +20,50 @@
 namespace tflm_arena {
 namespace model {
 
+// Values fixed by the format (enum Padding, enum ActivationFunctionType).
 enum class Padding : uint8_t { kSame = 0, kValid = 1 };
 enum class Activation : uint8_t {
   kNone = 0, kRelu = 1, kReluN1To1 = 2, kRelu6 = 3, kTanh = 4, kSignBit = 5
 };
 
-struct ConvOptions {
-  Padding padding = Padding::kSame;
-  int32_t stride_w = 0, stride_h = 0;
-  int32_t dilation_w = 1, dilation_h = 1;
-  Activation activation = Activation::kNone;
-  // TensorType value; 0 (FLOAT32, the schema default) means "not set".
-  int8_t quantized_bias_type = 0;
-};
-struct DepthwiseConvOptions {
-  Padding padding = Padding::kSame;
-  int32_t stride_w = 0, stride_h = 0;
-  int32_t depth_multiplier = 0;
-  int32_t dilation_w = 1, dilation_h = 1;
-  Activation activation = Activation::kNone;
-};
-struct PoolOptions {
-  Padding padding = Padding::kSame;
-  int32_t stride_w = 0, stride_h = 0;
-  int32_t filter_w = 0, filter_h = 0;
-  Activation activation = Activation::kNone;
-};
-struct FullyConnectedOptions {
-  Activation activation = Activation::kNone;
-  uint8_t weights_format = 0;  // 0 = DEFAULT (the only one we run)
-  bool keep_num_dims = false;
-};
-struct SoftmaxOptions {
-  float beta = 0.0f;
-};
-struct AddOptions {
-  Activation activation = Activation::kNone;
-};
-struct ReshapeOptions {
-  bool has_new_shape = false;       // the field may be absent
-  Span<const int32_t> new_shape;    // points into the model
-};
+// The BuiltinOptions union ordinal of a table (format values, e.g.
+// Conv2DOptions = 1); 0 = no table.
+using OptionsType = uint8_t;
 
-struct BuiltinOptions {
-  enum class Kind : uint8_t {
-    kNone, kConv, kDepthwiseConv, kPool, kFullyConnected, kSoftmax, kAdd, kReshape
-  };
-  Kind kind = Kind::kNone;
-  ConvOptions conv;
-  DepthwiseConvOptions depthwise;
-  PoolOptions pool;
-  FullyConnectedOptions fully_connected;
-  SoftmaxOptions softmax;
-  AddOptions add;
-  ReshapeOptions reshape;
+class OptionsTable {
+ public:
+  OptionsTable() = default;  // absent
+  // `table` is the table's byte position inside data[0, size).
+  OptionsTable(const uint8_t* data, size_t size, size_t table, OptionsType type)
+      : data_(data), size_(size), table_(table), type_(type) {}
+
+  bool present() const { return data_ != nullptr; }
+  OptionsType type() const { return type_; }
+  // False once any read went outside the model buffer.
+  bool ok() const { return ok_; }
+
+  // Field `id` (its declaration position in the table), or `def` when the
+  // field is absent (the format's default).
+  int32_t Int32(size_t id, int32_t def);
+  float Float(size_t id, float def);
+  uint8_t UInt8(size_t id, uint8_t def);  // byte enums
+  int8_t Int8(size_t id, int8_t def);
+  bool Bool(size_t id, bool def) { return UInt8(id, def ? 1 : 0) != 0; }
+  // A [int] vector field, pointing into the model. False when the field is
+  // absent; an out-of-range or misaligned vector marks the table malformed.
+  bool Int32Vector(size_t id, Span<const int32_t>* out);
+
+ private:
+  // Byte position of field `id` (`bytes` wide), 0 when absent or unreadable.
+  size_t Field(size_t id, size_t bytes);
+  template <typename T>
+  T Read(size_t pos, T def);
+
+  const uint8_t* data_ = nullptr;
+  size_t size_ = 0;
+  size_t table_ = 0;
+  OptionsType type_ = 0;
+  bool ok_ = true;
 };
 
 }  // namespace model

@@ -167,9 +167,9 @@ class Model {
   Status operator_code(size_t index, OperatorCodeInfo* out) const;
   Status buffer(size_t index, BufferInfo* out) const;
   Status metadata(size_t index, MetadataInfo* out) const;
-  // Builtin options of an operator, decoded (builtin_options.h). Operators
-  // whose options are absent or of a type we do not read give kind kNone.
-  Status builtin_options(size_t subgraph, size_t op, BuiltinOptions* out) const;
+  // An operator's builtin options table, undecoded (builtin_options.h: each
+  // kernel decodes its own); absent (present() == false) when it has none.
+  Status builtin_options(size_t subgraph, size_t op, OptionsTable* out) const;
 
  private:
   const void* root_ = nullptr;  // the schema's Model table

@@ -8,8 +8,9 @@
 //       head <- scratch-request records (12 x ScratchRequest, like TFLM)
 //       tail <- subgraph table, then per subgraph EvalTensor[tensors]
 //               ('TfLiteEvalTensor data'), then per subgraph Node[operators]
-//               ('NodeAndRegistration struct'), then per operator the one
-//               decoded option struct its kind needs (ConvOptions, ...).
+//               ('NodeAndRegistration struct'), then per operator that
+//               carries an options table the struct its kernel decodes
+//               (KernelRegistration::options: ConvOptions, ...).
 //     Constants point into the model; registered preallocated tensors point
 //     at the application's buffers; everything else stays null until planned.
 //  3. Kernel init for every node, then kernel prepare for every node (all

@@ -63,9 +63,10 @@ struct Node {
   Span<const int32_t> inputs;         // subgraph-local tensor indices, -1 = omitted
   Span<const int32_t> outputs;
   Span<const int32_t> intermediates;
-  // Decoded builtin options of this operator's kind (model::ConvOptions,
-  // model::PoolOptions, ...), stored in the arena tail; null when the
-  // operator has none. Cast with options<T>().
+  // This operator's builtin options as its kernel decoded them
+  // (KernelRegistration::options: ConvOptions, PoolOptions, ...), stored in
+  // the arena tail; null when the operator carries no options table or its
+  // kernel reads none. Cast with options<T>().
   const void* builtin_data = nullptr;
   void* user_data = nullptr;          // the kernel's OpData (persistent), set in init
   const KernelRegistration* registration = nullptr;
@@ -117,6 +118,30 @@ class KernelContext {
   Interpreter* interpreter_;
 };
 
+// How a kernel decodes its operator's builtin options table into its own
+// options struct (TFLM's ParseX functions, e.g. ParseConv2D). The
+// interpreter allocates `bytes` (aligned to `align`) in the arena tail when
+// the operator carries a table, checks the table's type and calls `parse`
+// on that memory; it knows no operator's options itself.
+struct OptionsParser {
+  model::OptionsType table_type = 0;  // the union member decoded (format value)
+  const char* table_name = "";        // e.g. "Conv2DOptions", for messages
+  size_t bytes = 0;
+  size_t align = 1;
+  // Decodes `table` into `out` (placement-new of the struct). Reads are
+  // bounds-checked; the interpreter rejects the table when !table.ok().
+  Status (*parse)(model::OptionsTable& table, void* out) = nullptr;
+};
+
+// The OptionsParser of options struct T (trivially destructible: the arena
+// never runs destructors).
+template <typename T>
+constexpr OptionsParser MakeOptionsParser(model::OptionsType table_type,
+                                          const char* table_name,
+                                          Status (*parse)(model::OptionsTable&, void*)) {
+  return OptionsParser{table_type, table_name, sizeof(T), alignof(T), parse};
+}
+
 // A kernel: plain function pointers, no virtual calls, no RTTI.
 struct KernelRegistration {
   model::BuiltinCode builtin_code = 0;
@@ -125,6 +150,7 @@ struct KernelRegistration {
   Status (*prepare)(KernelContext& context, Node& node) = nullptr;  // optional
   Status (*invoke)(KernelContext& context, Node& node) = nullptr;   // required
   void (*reset)(KernelContext& context, Node& node) = nullptr;      // optional
+  OptionsParser options;  // parse == nullptr: reads no builtin options
 };
 
 }  // namespace runtime

@@ -17,17 +17,6 @@ namespace {
 using internal::Annotate;
 using internal::OpName;
 
-// Copies one option struct into the tail; uncategorised, as in TFLM.
-template <typename T>
-Status PlaceOptions(SingleArenaAllocator* arena, const T& value,
-                    const void** out) {
-  uint8_t* p = nullptr;
-  TFLM_ARENA_RETURN_IF_ERROR(arena->AllocatePersistent(
-      sizeof(T), alignof(T), AllocationCategory::kOther, &p));
-  *out = new (p) T(value);
-  return Status::Ok();
-}
-
 }  // namespace
 
 // Every operator needs a kernel; checked before anything is allocated, and
@@ -218,44 +207,42 @@ Status Interpreter::AllocateNodes(size_t sg) {
   return Status::Ok();
 }
 
-// Only the option struct of the operator's kind goes into the tail.
+// The operator's kernel decodes its own options (KernelRegistration::options)
+// into a struct in the tail; uncategorised, as in TFLM. Nothing is
+// allocated when the operator carries no table or the kernel reads none.
 Status Interpreter::AllocateBuiltinData(size_t sg, size_t op, Node* node) {
-  model::BuiltinOptions o;
-  TFLM_ARENA_RETURN_IF_ERROR(model_.builtin_options(sg, op, &o));
-  using Kind = model::BuiltinOptions::Kind;
-  Status s;
-  switch (o.kind) {
-    case Kind::kNone:
-      node->builtin_data = nullptr;
-      return Status::Ok();
-    case Kind::kConv:
-      s = PlaceOptions(&arena_, o.conv, &node->builtin_data);
-      break;
-    case Kind::kDepthwiseConv:
-      s = PlaceOptions(&arena_, o.depthwise, &node->builtin_data);
-      break;
-    case Kind::kPool:
-      s = PlaceOptions(&arena_, o.pool, &node->builtin_data);
-      break;
-    case Kind::kFullyConnected:
-      s = PlaceOptions(&arena_, o.fully_connected, &node->builtin_data);
-      break;
-    case Kind::kSoftmax:
-      s = PlaceOptions(&arena_, o.softmax, &node->builtin_data);
-      break;
-    case Kind::kAdd:
-      s = PlaceOptions(&arena_, o.add, &node->builtin_data);
-      break;
-    case Kind::kReshape:
-      s = PlaceOptions(&arena_, o.reshape, &node->builtin_data);
-      break;
+  node->builtin_data = nullptr;
+  const OptionsParser& parser = node->registration->options;
+  model::OptionsTable table;
+  TFLM_ARENA_RETURN_IF_ERROR(model_.builtin_options(sg, op, &table));
+  if (parser.parse == nullptr || !table.present()) return Status::Ok();
+  const char* name = OpName(node->registration->builtin_code);
+  // The reader rejects a wrong table on the operators it knows; this covers
+  // every other kernel, which would otherwise read a foreign table.
+  if (table.type() != parser.table_type) {
+    return Status::Error(StatusCode::kInvalidArgument,
+                         "subgraph %zu operator %zu: %s carries builtin options of "
+                         "type %d; it takes %s",
+                         sg, op, name, static_cast<int>(table.type()), parser.table_name);
   }
+  uint8_t* p = nullptr;
+  Status s = arena_.AllocatePersistent(parser.bytes, parser.align,
+                                       AllocationCategory::kOther, &p);
   if (!s.ok()) {
     return Annotate(s,
                     "arena too small for the options of operator %zu (%s, "
                     "subgraph %zu) (tail)",
-                    op, OpName(node->registration->builtin_code), sg);
+                    op, name, sg);
   }
+  s = parser.parse(table, p);
+  if (s.ok() && !table.ok()) {
+    s = Status::Error(StatusCode::kInvalidArgument,
+                      "%s lies outside the model buffer", parser.table_name);
+  }
+  if (!s.ok()) {
+    return Annotate(s, "subgraph %zu operator %zu (%s)", sg, op, name);
+  }
+  node->builtin_data = p;
   return Status::Ok();
 }
 

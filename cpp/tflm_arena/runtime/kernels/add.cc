@@ -6,6 +6,7 @@
 
 #include <new>
 
+#include "tflm_arena/runtime/kernels/kernel_util.h"
 #include "tflm_arena/runtime/kernels/registrations.h"
 #include "tflm_arena/runtime/kernels/tensor_checks.h"
 
@@ -15,16 +16,9 @@ namespace {
 
 constexpr const char* kOp = "ADD";
 
-Status AddInit(KernelContext& context, Node& node) {
-  void* memory = nullptr;
-  TFLM_ARENA_RETURN_IF_ERROR(context.AllocatePersistentBuffer(sizeof(AddParams), &memory));
-  node.user_data = new (memory) AddParams();
-  return Status::Ok();
-}
-
 Status AddPrepare(KernelContext& context, Node& node) {
   if (node.user_data == nullptr) {
-    return Status::Error(StatusCode::kFailedPrecondition, "%s: prepare before init", kOp);
+    return NodeNotPrepared(kOp);
   }
   if (node.inputs.size() != 2 || node.outputs.size() != 1) {
     return Status::Error(StatusCode::kInvalidArgument,
@@ -32,9 +26,9 @@ Status AddPrepare(KernelContext& context, Node& node) {
                          node.inputs.size(), node.outputs.size());
   }
   // Absent options read as the format's defaults (TFLM zero-fills them).
-  const model::AddOptions defaults;
-  const model::AddOptions& options =
-      node.builtin_data != nullptr ? node.options<model::AddOptions>() : defaults;
+  const AddOptions defaults;
+  const AddOptions& options =
+      node.builtin_data != nullptr ? node.options<AddOptions>() : defaults;
   if (node.inputs[0] < 0 || node.inputs[1] < 0) {
     return Status::Error(StatusCode::kInvalidArgument,
                          "%s: input %d is omitted but both inputs are required", kOp,
@@ -54,12 +48,12 @@ Status AddInvoke(KernelContext& context, Node& node) {
   const EvalTensor* input2 = context.input(node, 1);
   EvalTensor* output = context.output(node, 0);
   if (input1 == nullptr || input2 == nullptr || output == nullptr) {
-    return Status::Error(StatusCode::kInternal, "%s: missing tensor at invoke", kOp);
+    return NodeNotPrepared(kOp);
   }
   const int64_t count = SafeElementCount(output->dims, static_cast<size_t>(output->rank));
   if (count == 0) return Status::Ok();
   if (input1->data == nullptr || input2->data == nullptr || output->data == nullptr) {
-    return Status::Error(StatusCode::kFailedPrecondition, "%s: node not prepared", kOp);
+    return NodeNotPrepared(kOp);
   }
   if (!params.requires_broadcast) {
     // Prepare checked that both inputs and the output share one shape.
@@ -115,11 +109,21 @@ Status AddInvoke(KernelContext& context, Node& node) {
                        model::TensorTypeName(output->type));
 }
 
+// AddOptions: fused_activation_function 0 (pot_scale_int16, field 1, is
+// not read: TFLM's reference ADD ignores it too).
+Status ParseAdd(model::OptionsTable& table, void* out) {
+  AddOptions o;
+  o.activation = static_cast<model::Activation>(table.UInt8(0, 0));
+  new (out) AddOptions(o);
+  return Status::Ok();
+}
+
 }  // namespace
 
 const KernelRegistration& Register_ADD() {
-  static const KernelRegistration registration = {0, kOp, AddInit, AddPrepare, AddInvoke,
-                                                  nullptr};
+  static const KernelRegistration registration = {
+      model::kBuiltinAdd, kOp, InitOpData<AddParams>, AddPrepare, AddInvoke, nullptr,
+      MakeOptionsParser<AddOptions>(11, "AddOptions", ParseAdd)};
   return registration;
 }
 

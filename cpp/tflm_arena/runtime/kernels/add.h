@@ -34,6 +34,11 @@
 namespace tflm_arena {
 namespace runtime {
 
+// ADD's builtin options (AddOptions).
+struct AddOptions {
+  model::Activation activation = model::Activation::kNone;
+};
+
 constexpr int kMaxBroadcastRank = 6;
 
 struct AddParams {
@@ -69,7 +74,7 @@ Status MakeBroadcastDims(Span<const int32_t> in1, Span<const int32_t> in2,
                          Span<const int32_t> out, BroadcastDims* dims);
 
 // Checks an ADD node and fills `params`.
-Status PrepareAdd(const model::AddOptions& options, const model::TensorInfo& input1,
+Status PrepareAdd(const AddOptions& options, const model::TensorInfo& input1,
                   const model::TensorInfo& input2, const model::TensorInfo& output,
                   AddParams* params);
 

@@ -147,7 +147,7 @@ Status QuantizedAddParams(model::TensorType type, float scale1, int32_t zero_poi
   return Status::Ok();
 }
 
-Status PrepareAdd(const model::AddOptions& options, const model::TensorInfo& input1,
+Status PrepareAdd(const AddOptions& options, const model::TensorInfo& input1,
                   const model::TensorInfo& input2, const model::TensorInfo& output,
                   AddParams* params) {
   using model::TensorType;

@@ -8,12 +8,10 @@ namespace runtime {
 
 namespace {
 using RegisterFn = const KernelRegistration& (*)();
+#define TFLM_ARENA_KERNEL_ENTRY(NAME) &Register_##NAME,
 constexpr RegisterFn kShipped[kNumShippedKernels] = {
-    &Register_FULLY_CONNECTED, &Register_CONV_2D,         &Register_DEPTHWISE_CONV_2D,
-    &Register_ADD,             &Register_AVERAGE_POOL_2D, &Register_MAX_POOL_2D,
-    &Register_SOFTMAX,         &Register_RESHAPE,         &Register_QUANTIZE,
-    &Register_DEQUANTIZE,
-};
+    TFLM_ARENA_SHIPPED_KERNELS(TFLM_ARENA_KERNEL_ENTRY)};
+#undef TFLM_ARENA_KERNEL_ENTRY
 }  // namespace
 
 const KernelRegistration* FindShippedKernel(model::BuiltinCode code) {

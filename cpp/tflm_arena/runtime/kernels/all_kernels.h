@@ -9,12 +9,15 @@
 #include "tflm_arena/core/status.h"
 #include "tflm_arena/model/model.h"
 #include "tflm_arena/runtime/kernel_api.h"
+#include "tflm_arena/runtime/kernels/kernel_list.h"
 #include "tflm_arena/runtime/op_resolver.h"
 
 namespace tflm_arena {
 namespace runtime {
 
-constexpr size_t kNumShippedKernels = 10;
+#define TFLM_ARENA_COUNT_KERNEL(NAME) +1
+constexpr size_t kNumShippedKernels = 0 TFLM_ARENA_SHIPPED_KERNELS(TFLM_ARENA_COUNT_KERNEL);
+#undef TFLM_ARENA_COUNT_KERNEL
 
 // The shipped kernel for a builtin code, or nullptr.
 const KernelRegistration* FindShippedKernel(model::BuiltinCode code);

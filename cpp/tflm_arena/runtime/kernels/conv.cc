@@ -8,6 +8,8 @@
 // scratch only for int4 filters, which we do not run).
 #include "tflm_arena/runtime/kernels/conv.h"
 
+#include <new>
+
 #include "tflm_arena/runtime/kernels/conv_glue.h"
 #include "tflm_arena/runtime/kernels/registrations.h"
 
@@ -18,7 +20,7 @@ namespace {
 constexpr const char* kOp = "CONV_2D";
 
 Status ConvPrepare(KernelContext& context, Node& node) {
-  return PrepareConvNode<model::ConvOptions>(context, node, kOp, "Conv2DOptions", PrepareConv,
+  return PrepareConvNode<ConvOptions>(context, node, kOp, "Conv2DOptions", PrepareConv,
                                              ConvOutputChannels, ConvMultipliers);
 }
 
@@ -26,11 +28,28 @@ Status ConvInvoke(KernelContext& context, Node& node) {
   return InvokeConvNode(context, node, kOp, ConvFloat, ConvPerChannelInt8, ConvPerChannelInt16);
 }
 
+// Conv2DOptions: padding 0, stride_w 1, stride_h 2, fused_activation_function
+// 3, dilation_w_factor 4 (default 1), dilation_h_factor 5 (default 1),
+// quantized_bias_type 6.
+Status ParseConv(model::OptionsTable& table, void* out) {
+  ConvOptions o;
+  o.padding = static_cast<model::Padding>(table.UInt8(0, 0));
+  o.stride_w = table.Int32(1, 0);
+  o.stride_h = table.Int32(2, 0);
+  o.activation = static_cast<model::Activation>(table.UInt8(3, 0));
+  o.dilation_w = table.Int32(4, 1);
+  o.dilation_h = table.Int32(5, 1);
+  o.quantized_bias_type = table.Int8(6, 0);
+  new (out) ConvOptions(o);
+  return Status::Ok();
+}
+
 }  // namespace
 
 const KernelRegistration& Register_CONV_2D() {
-  static const KernelRegistration registration = {3, kOp, InitWeightedOpData<ConvOpData>,
-                                                  ConvPrepare, ConvInvoke, nullptr};
+  static const KernelRegistration registration = {
+      model::kBuiltinConv2D, kOp, InitOpData<ConvOpData>, ConvPrepare, ConvInvoke, nullptr,
+      MakeOptionsParser<ConvOptions>(1, "Conv2DOptions", ParseConv)};
   return registration;
 }
 

@@ -39,12 +39,22 @@
 namespace tflm_arena {
 namespace runtime {
 
+// CONV_2D's builtin options (Conv2DOptions; defaults as in the format).
+struct ConvOptions {
+  model::Padding padding = model::Padding::kSame;
+  int32_t stride_w = 0, stride_h = 0;
+  int32_t dilation_w = 1, dilation_h = 1;
+  model::Activation activation = model::Activation::kNone;
+  // TensorType value; 0 (FLOAT32, the schema default) means "not set".
+  int8_t quantized_bias_type = 0;
+};
+
 // Checks a CONV_2D node (types, ranks, shapes, bias, quantization) and fills
 // `params`: padding, strides, dilations, offsets, activation bounds.
 // kUnimplemented for type combinations we do not run (int4 filters, int16
 // activations, hybrid), kInvalidArgument for malformed nodes. `bias` may be
 // null (omitted).
-Status PrepareConv(const model::ConvOptions& options, const model::TensorInfo& input,
+Status PrepareConv(const ConvOptions& options, const model::TensorInfo& input,
                    const model::TensorInfo& filter, const model::TensorInfo* bias,
                    const model::TensorInfo& output, ConvParams* params);
 

@@ -12,6 +12,7 @@
 #include "tflm_arena/core/status.h"
 #include "tflm_arena/model/model.h"
 #include "tflm_arena/runtime/kernels/activation.h"
+#include "tflm_arena/runtime/kernels/kernel_util.h"
 #include "tflm_arena/runtime/kernels/padding.h"
 #include "tflm_arena/runtime/kernels/quant_util.h"
 
@@ -125,15 +126,6 @@ struct ConvFloatArithmetic {
   }
 };
 
-// Per-tensor quantization as TFLM's TfLiteTensor::params sees it: the first
-// scale / zero point, or 0 when the tensor has none.
-inline float TensorScale(const model::TensorInfo& t) {
-  return t.scale.empty() ? 0.0f : t.scale[0];
-}
-inline int32_t TensorZeroPoint(const model::TensorInfo& t) {
-  return t.zero_point.empty() ? 0 : static_cast<int32_t>(t.zero_point[0]);
-}
-
 // TFLM's per-channel (or broadcast per-tensor) requantization: for channel i,
 // M_i = double(input_scale) * double(filter_scale_i) / double(output_scale)
 // (left to right), split by QuantizeMultiplier. A single filter scale is used
@@ -162,7 +154,7 @@ Status CheckPerChannelMultipliers(const char* op, float input_scale,
                                   int32_t num_channels);
 
 // The window part of the CONV_2D / DEPTHWISE_CONV_2D prepares (`Options` is
-// model::ConvOptions or model::DepthwiseConvOptions): CheckWindow on the
+// ConvOptions or DepthwiseConvOptions): CheckWindow on the
 // options' strides and dilations, CheckConvOutputSize on `out`, then TFLM's
 // leading padding for `in` and
 // `filter` (ComputePaddingHeightWidth; the computed output size is ignored,

@@ -8,7 +8,7 @@ namespace runtime {
 Status GetWeightedNodeInfo(const KernelContext& context, const Node& node, const char* op,
                            const char* options_name, WeightedNodeInfo* info) {
   if (node.user_data == nullptr) {
-    return Status::Error(StatusCode::kFailedPrecondition, "%s: prepare before init", op);
+    return NodeNotPrepared(op);
   }
   if (options_name != nullptr && node.builtin_data == nullptr) {
     return Status::Error(StatusCode::kInvalidArgument, "%s: operator %u has no %s", op,
@@ -50,14 +50,14 @@ Status GetWeightedTensors(const KernelContext& context, const Node& node, const 
   tensors->bias = context.input(node, 2);  // null when omitted
   tensors->output = context.output(node, 0);
   if (tensors->input == nullptr || tensors->weights == nullptr || tensors->output == nullptr) {
-    return Status::Error(StatusCode::kInternal, "%s: missing tensor at invoke", op);
+    return NodeNotPrepared(op);
   }
   // A tensor with elements but no memory would be dereferenced as null.
   const EvalTensor* all[4] = {tensors->input, tensors->weights, tensors->bias, tensors->output};
   for (const EvalTensor* t : all) {
     if (t != nullptr && t->data == nullptr &&
         SafeElementCount(t->dims, static_cast<size_t>(t->rank)) > 0) {
-      return Status::Error(StatusCode::kInternal, "%s: tensor without data at invoke", op);
+      return NodeNotPrepared(op);
     }
   }
   return Status::Ok();

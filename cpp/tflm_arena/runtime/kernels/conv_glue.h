@@ -19,15 +19,6 @@
 namespace tflm_arena {
 namespace runtime {
 
-// init: a value-initialised OpData in persistent memory, set as user_data.
-template <typename OpData>
-Status InitWeightedOpData(KernelContext& context, Node& node) {
-  void* memory = nullptr;
-  TFLM_ARENA_RETURN_IF_ERROR(context.AllocatePersistentBuffer(sizeof(OpData), &memory));
-  node.user_data = new (memory) OpData();
-  return Status::Ok();
-}
-
 // The model facts of a weighted node: input 0, weights (filter) 1, optional
 // bias 2, output 0.
 struct WeightedNodeInfo {
@@ -36,8 +27,7 @@ struct WeightedNodeInfo {
   const model::TensorInfo* bias_or_null() const { return has_bias ? &bias : nullptr; }
 };
 
-// Prepare preamble: OpData allocated (kFailedPrecondition "prepare before
-// init"), options present when `options_name` is not null (kInvalidArgument
+// Prepare preamble: OpData allocated (NodeNotPrepared), options present when `options_name` is not null (kInvalidArgument
 // naming it), 2 or 3 inputs and 1 output (kInvalidArgument), then the
 // tensors' facts (input, weights, output, then the bias when input 2 is
 // present and not -1).
@@ -47,7 +37,7 @@ Status GetWeightedNodeInfo(const KernelContext& context, const Node& node, const
 // One persistent array of 2 x `channels` int32: multipliers, then shifts.
 Status AllocatePerChannel(KernelContext& context, size_t channels, int32_t** per_channel);
 
-// Invoke: the node's runtime tensors; kInternal "missing tensor at invoke"
+// Invoke: the node's runtime tensors; NodeNotPrepared
 // when input, weights or output is absent. `bias` is null when omitted.
 struct WeightedTensors {
   const EvalTensor* input = nullptr;

@@ -14,7 +14,7 @@ constexpr const char* kOp = "CONV_2D";
 
 }  // namespace
 
-Status PrepareConv(const model::ConvOptions& options, const model::TensorInfo& input,
+Status PrepareConv(const ConvOptions& options, const model::TensorInfo& input,
                    const model::TensorInfo& filter, const model::TensorInfo* bias,
                    const model::TensorInfo& output, ConvParams* params) {
   WeightedKind kind = WeightedKind::kFloat32;

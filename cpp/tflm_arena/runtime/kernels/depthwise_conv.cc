@@ -8,6 +8,8 @@
 // only for int4 filters, which we do not run).
 #include "tflm_arena/runtime/kernels/depthwise_conv.h"
 
+#include <new>
+
 #include "tflm_arena/runtime/kernels/conv_glue.h"
 #include "tflm_arena/runtime/kernels/registrations.h"
 
@@ -21,7 +23,7 @@ constexpr const char* kOp = "DEPTHWISE_CONV_2D";
 // per-channel multipliers PrepareConvNode computes for every non-float input
 // are exactly the int8 ones.
 Status DepthwisePrepare(KernelContext& context, Node& node) {
-  return PrepareConvNode<model::DepthwiseConvOptions>(
+  return PrepareConvNode<DepthwiseConvOptions>(
       context, node, kOp, "DepthwiseConv2DOptions", PrepareDepthwiseConv,
       DepthwiseOutputChannels, DepthwiseConvMultipliers);
 }
@@ -31,11 +33,29 @@ Status DepthwiseInvoke(KernelContext& context, Node& node) {
                         /*run_int16=*/nullptr);
 }
 
+// DepthwiseConv2DOptions: padding 0, stride_w 1, stride_h 2,
+// depth_multiplier 3, fused_activation_function 4, dilation_w_factor 5
+// (default 1), dilation_h_factor 6 (default 1).
+Status ParseDepthwiseConv(model::OptionsTable& table, void* out) {
+  DepthwiseConvOptions o;
+  o.padding = static_cast<model::Padding>(table.UInt8(0, 0));
+  o.stride_w = table.Int32(1, 0);
+  o.stride_h = table.Int32(2, 0);
+  o.depth_multiplier = table.Int32(3, 0);
+  o.activation = static_cast<model::Activation>(table.UInt8(4, 0));
+  o.dilation_w = table.Int32(5, 1);
+  o.dilation_h = table.Int32(6, 1);
+  new (out) DepthwiseConvOptions(o);
+  return Status::Ok();
+}
+
 }  // namespace
 
 const KernelRegistration& Register_DEPTHWISE_CONV_2D() {
   static const KernelRegistration registration = {
-      4, kOp, InitWeightedOpData<ConvOpData>, DepthwisePrepare, DepthwiseInvoke, nullptr};
+      model::kBuiltinDepthwiseConv2D, kOp, InitOpData<ConvOpData>, DepthwisePrepare,
+      DepthwiseInvoke, nullptr,
+      MakeOptionsParser<DepthwiseConvOptions>(2, "DepthwiseConv2DOptions", ParseDepthwiseConv)};
   return registration;
 }
 

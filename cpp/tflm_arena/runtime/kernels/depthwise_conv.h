@@ -30,9 +30,18 @@
 namespace tflm_arena {
 namespace runtime {
 
+// DEPTHWISE_CONV_2D's builtin options (DepthwiseConv2DOptions).
+struct DepthwiseConvOptions {
+  model::Padding padding = model::Padding::kSame;
+  int32_t stride_w = 0, stride_h = 0;
+  int32_t depth_multiplier = 0;
+  int32_t dilation_w = 1, dilation_h = 1;
+  model::Activation activation = model::Activation::kNone;
+};
+
 // Checks a DEPTHWISE_CONV_2D node and fills `params` (including the
 // effective depth multiplier Cout / Cin). `bias` may be null.
-Status PrepareDepthwiseConv(const model::DepthwiseConvOptions& options,
+Status PrepareDepthwiseConv(const DepthwiseConvOptions& options,
                             const model::TensorInfo& input, const model::TensorInfo& filter,
                             const model::TensorInfo* bias, const model::TensorInfo& output,
                             ConvParams* params);

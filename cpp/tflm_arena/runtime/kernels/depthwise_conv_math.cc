@@ -14,7 +14,7 @@ constexpr const char* kOp = "DEPTHWISE_CONV_2D";
 
 }  // namespace
 
-Status PrepareDepthwiseConv(const model::DepthwiseConvOptions& options,
+Status PrepareDepthwiseConv(const DepthwiseConvOptions& options,
                             const model::TensorInfo& input, const model::TensorInfo& filter,
                             const model::TensorInfo* bias, const model::TensorInfo& output,
                             ConvParams* params) {

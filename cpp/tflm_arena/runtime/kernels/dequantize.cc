@@ -2,7 +2,7 @@
 #include "tflm_arena/runtime/kernels/dequantize.h"
 
 #include "tflm_arena/runtime/kernel_api.h"
-#include "tflm_arena/runtime/kernels/pooling_util.h"
+#include "tflm_arena/runtime/kernels/kernel_util.h"
 #include "tflm_arena/runtime/kernels/registrations.h"
 #include "tflm_arena/runtime/kernels/tensor_checks.h"
 #include "tflm_arena/runtime/kernels/unary_glue.h"
@@ -13,25 +13,22 @@ namespace {
 
 using model::TensorType;
 constexpr const char* kOp = "DEQUANTIZE";
-constexpr model::BuiltinCode kBuiltinDequantize = 6;
 
 Status DequantizePrepare(KernelContext& context, Node& node) {
   model::TensorInfo in, out;
-  TFLM_ARENA_RETURN_IF_ERROR(kernels_b_util::GetUnaryNodeInfo(context, node, kOp, &in, &out));
+  TFLM_ARENA_RETURN_IF_ERROR(GetUnaryNodeInfo(context, node, kOp, &in, &out));
   const bool in_ok = in.type == TensorType::kInt8 || in.type == TensorType::kInt16 ||
                      in.type == TensorType::kUint8;
   if (!in_ok || out.type != TensorType::kFloat32) {
     return Status::Error(StatusCode::kUnimplemented, "%s: input %s, output %s not supported", kOp,
-                         kernels_b_util::TypeName(in.type), kernels_b_util::TypeName(out.type));
+                         model::TensorTypeName(in.type), model::TensorTypeName(out.type));
   }
-  TFLM_ARENA_RETURN_IF_ERROR(kernels_b_util::RequireSameElementCount(kOp, in, out));
+  TFLM_ARENA_RETURN_IF_ERROR(RequireSameElementCount(kOp, in, out));
   TFLM_ARENA_RETURN_IF_ERROR(CheckQuantization(kOp, "input", in));
-  const kernels_b_util::TensorQuant qin = kernels_b_util::QuantOf(in);
-  const kernels_b_util::TensorQuant qout = kernels_b_util::QuantOf(out);
   auto* data = static_cast<DequantizeOpData*>(node.user_data);
-  data->input_params.zero_point = qin.zero_point;
-  data->input_params.scale = static_cast<double>(qin.scale);
-  data->output_zero_point = qout.zero_point;
+  data->input_params.zero_point = TensorZeroPoint(in);
+  data->input_params.scale = static_cast<double>(TensorScale(in));
+  data->output_zero_point = TensorZeroPoint(out);
   return Status::Ok();
 }
 
@@ -40,7 +37,7 @@ Status DequantizeInvoke(KernelContext& context, Node& node) {
   EvalTensor* out = nullptr;
   size_t n = 0;
   TFLM_ARENA_RETURN_IF_ERROR(
-      kernels_b_util::GetUnaryTensors(context, node, kOp, &in, &out, &n));
+      GetUnaryTensors(context, node, kOp, &in, &out, &n));
   const auto* data = static_cast<const DequantizeOpData*>(node.user_data);
   const double scale = data->input_params.scale;
   const int32_t zp = data->input_params.zero_point;
@@ -56,8 +53,8 @@ Status DequantizeInvoke(KernelContext& context, Node& node) {
       return Status::Ok();
     default:
       return Status::Error(StatusCode::kUnimplemented, "%s: input %s, output %s not supported",
-                           kOp, kernels_b_util::TypeName(in->type),
-                           kernels_b_util::TypeName(out->type));
+                           kOp, model::TensorTypeName(in->type),
+                           model::TensorTypeName(out->type));
   }
 }
 
@@ -65,8 +62,8 @@ Status DequantizeInvoke(KernelContext& context, Node& node) {
 
 const KernelRegistration& Register_DEQUANTIZE() {
   static const KernelRegistration r = {
-      kBuiltinDequantize, kOp, kernels_b_util::InitOpDataBytes<kDequantizePersistentBytes>,
-      DequantizePrepare, DequantizeInvoke, nullptr};
+      model::kBuiltinDequantize, kOp, InitOpData<DequantizeOpData>,
+      DequantizePrepare, DequantizeInvoke, nullptr, OptionsParser()};  // reads no options
   return r;
 }
 

@@ -8,6 +8,8 @@
 // scratch only for int4 weights).
 #include "tflm_arena/runtime/kernels/fully_connected.h"
 
+#include <new>
+
 #include "tflm_arena/runtime/kernels/conv_glue.h"
 #include "tflm_arena/runtime/kernels/registrations.h"
 
@@ -27,9 +29,9 @@ Status FullyConnectedPrepare(KernelContext& context, Node& node) {
   TFLM_ARENA_RETURN_IF_ERROR(
       GetWeightedNodeInfo(context, node, kOp, /*options_name=*/nullptr, &t));
   // Absent options read as the format's defaults (TFLM zero-fills them).
-  const model::FullyConnectedOptions defaults;
-  const model::FullyConnectedOptions& options =
-      node.builtin_data != nullptr ? node.options<model::FullyConnectedOptions>() : defaults;
+  const FullyConnectedOptions defaults;
+  const FullyConnectedOptions& options =
+      node.builtin_data != nullptr ? node.options<FullyConnectedOptions>() : defaults;
 
   auto* data = static_cast<FullyConnectedOpData*>(node.user_data);
   TFLM_ARENA_RETURN_IF_ERROR(PrepareFullyConnected(options, t.input, t.weights, t.bias_or_null(),
@@ -71,12 +73,24 @@ Status FullyConnectedInvoke(KernelContext& context, Node& node) {
   }
 }
 
+// FullyConnectedOptions: fused_activation_function 0, weights_format 1,
+// keep_num_dims 2.
+Status ParseFullyConnected(model::OptionsTable& table, void* out) {
+  FullyConnectedOptions o;
+  o.activation = static_cast<model::Activation>(table.UInt8(0, 0));
+  o.weights_format = table.UInt8(1, 0);
+  o.keep_num_dims = table.Bool(2, false);
+  new (out) FullyConnectedOptions(o);
+  return Status::Ok();
+}
+
 }  // namespace
 
 const KernelRegistration& Register_FULLY_CONNECTED() {
   static const KernelRegistration registration = {
-      9, kOp, InitWeightedOpData<FullyConnectedOpData>, FullyConnectedPrepare,
-      FullyConnectedInvoke, nullptr};
+      model::kBuiltinFullyConnected, kOp, InitOpData<FullyConnectedOpData>,
+      FullyConnectedPrepare, FullyConnectedInvoke, nullptr,
+      MakeOptionsParser<FullyConnectedOptions>(8, "FullyConnectedOptions", ParseFullyConnected)};
   return registration;
 }
 

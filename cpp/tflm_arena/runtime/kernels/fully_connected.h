@@ -34,6 +34,13 @@
 namespace tflm_arena {
 namespace runtime {
 
+// FULLY_CONNECTED's builtin options (FullyConnectedOptions).
+struct FullyConnectedOptions {
+  model::Activation activation = model::Activation::kNone;
+  uint8_t weights_format = 0;  // 0 = DEFAULT (the only one we run)
+  bool keep_num_dims = false;
+};
+
 struct FullyConnectedParams {
   int32_t batches = 0;
   int32_t output_depth = 0;        // units
@@ -53,7 +60,7 @@ struct FullyConnectedParams {
 // Checks a FULLY_CONNECTED node and fills `params` (dimensions, offsets,
 // activation bounds and, per tensor, the output multiplier). `bias` may be
 // null. kUnimplemented for int4 / int16 / hybrid / shuffled weights.
-Status PrepareFullyConnected(const model::FullyConnectedOptions& options,
+Status PrepareFullyConnected(const FullyConnectedOptions& options,
                              const model::TensorInfo& input, const model::TensorInfo& weights,
                              const model::TensorInfo* bias, const model::TensorInfo& output,
                              FullyConnectedParams* params);

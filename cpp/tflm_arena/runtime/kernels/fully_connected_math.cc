@@ -26,7 +26,7 @@ void FullyConnectedMultiplier(float input_scale, float weights_scale, float outp
   *shift = s;
 }
 
-Status PrepareFullyConnected(const model::FullyConnectedOptions& options,
+Status PrepareFullyConnected(const FullyConnectedOptions& options,
                              const model::TensorInfo& input, const model::TensorInfo& weights,
                              const model::TensorInfo* bias, const model::TensorInfo& output,
                              FullyConnectedParams* params) {

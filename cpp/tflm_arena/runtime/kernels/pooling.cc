@@ -1,6 +1,8 @@
 // AVERAGE_POOL_2D / MAX_POOL_2D kernel glue (math in pooling_math.cc).
 #include "tflm_arena/runtime/kernels/pooling.h"
 
+#include <new>
+
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -8,7 +10,7 @@
 #include "tflm_arena/runtime/kernel_api.h"
 #include "tflm_arena/runtime/kernels/activation.h"
 #include "tflm_arena/runtime/kernels/padding.h"
-#include "tflm_arena/runtime/kernels/pooling_util.h"
+#include "tflm_arena/runtime/kernels/kernel_util.h"
 #include "tflm_arena/runtime/kernels/registrations.h"
 #include "tflm_arena/runtime/kernels/tensor_checks.h"
 
@@ -17,19 +19,13 @@ namespace runtime {
 namespace {
 
 using model::TensorType;
-constexpr model::BuiltinCode kBuiltinAveragePool2D = 1;
-constexpr model::BuiltinCode kBuiltinMaxPool2D = 17;
-
-Status PoolInit(KernelContext& context, Node& node) {
-  return context.AllocatePersistentBuffer(kPoolingPersistentBytes, &node.user_data);
-}
 
 Status PoolPrepareNamed(KernelContext& context, Node& node, const char* op) {
   if (node.builtin_data == nullptr) {
     return Status::Error(StatusCode::kInvalidArgument, "%s: missing Pool2DOptions", op);
   }
   if (node.user_data == nullptr) {
-    return Status::Error(StatusCode::kInternal, "%s: OpData not allocated", op);
+    return NodeNotPrepared(op);
   }
   if (node.inputs.size() != 1 || node.outputs.size() != 1) {
     return Status::Error(StatusCode::kInvalidArgument,
@@ -40,7 +36,7 @@ Status PoolPrepareNamed(KernelContext& context, Node& node, const char* op) {
     return Status::Error(StatusCode::kInvalidArgument, "%s: input 0 is omitted but required",
                          op);
   }
-  const model::PoolOptions& options = node.options<model::PoolOptions>();
+  const PoolOptions& options = node.options<PoolOptions>();
   model::TensorInfo in, out;
   TFLM_ARENA_RETURN_IF_ERROR(context.input_info(node, 0, &in));
   TFLM_ARENA_RETURN_IF_ERROR(context.output_info(node, 0, &out));
@@ -54,7 +50,7 @@ Status PoolPrepareNamed(KernelContext& context, Node& node, const char* op) {
                          in.type == TensorType::kInt16;
   if (!supported || out.type != in.type) {
     return Status::Error(StatusCode::kUnimplemented, "%s: input %s, output %s not supported", op,
-                         kernels_b_util::TypeName(in.type), kernels_b_util::TypeName(out.type));
+                         model::TensorTypeName(in.type), model::TensorTypeName(out.type));
   }
   if (options.filter_w < 1 || options.filter_h < 1 || options.stride_w < 1 ||
       options.stride_h < 1) {
@@ -90,18 +86,16 @@ Status PoolPrepareNamed(KernelContext& context, Node& node, const char* op) {
   }
   TFLM_ARENA_RETURN_IF_ERROR(CheckQuantization(op, "input", in));
   TFLM_ARENA_RETURN_IF_ERROR(CheckQuantization(op, "output", out));
-  const kernels_b_util::TensorQuant qin = kernels_b_util::QuantOf(in);
-  const kernels_b_util::TensorQuant qout = kernels_b_util::QuantOf(out);
   const double scale_diff =
-      std::fabs(static_cast<double>(qin.scale) - static_cast<double>(qout.scale));
-  if (!(scale_diff <= 1.0e-6) || qin.zero_point != qout.zero_point) {
+      std::fabs(static_cast<double>(TensorScale(in)) - static_cast<double>(TensorScale(out)));
+  if (!(scale_diff <= 1.0e-6) || TensorZeroPoint(in) != TensorZeroPoint(out)) {
     return Status::Error(StatusCode::kInvalidArgument,
                          "%s: input and output quantization differ (scale %g vs %g, zero point "
                          "%d vs %d)",
-                         op, static_cast<double>(qin.scale), static_cast<double>(qout.scale),
-                         static_cast<int>(qin.zero_point), static_cast<int>(qout.zero_point));
+                         op, static_cast<double>(TensorScale(in)), static_cast<double>(TensorScale(out)),
+                         static_cast<int>(TensorZeroPoint(in)), static_cast<int>(TensorZeroPoint(out)));
   }
-  return QuantizedActivationRange(options.activation, out.type, qout.scale, qout.zero_point,
+  return QuantizedActivationRange(options.activation, out.type, TensorScale(out), TensorZeroPoint(out),
                                   &data->activation_min, &data->activation_max);
 }
 
@@ -119,12 +113,12 @@ Status GatherGeometry(KernelContext& context, Node& node, const char* op, EvalTe
   *out = context.output(node, 0);
   if (*in == nullptr || *out == nullptr || (*in)->data == nullptr || (*out)->data == nullptr ||
       node.user_data == nullptr || node.builtin_data == nullptr) {
-    return Status::Error(StatusCode::kFailedPrecondition, "%s: node not prepared", op);
+    return NodeNotPrepared(op);
   }
   if ((*in)->rank != 4 || (*out)->rank != 4) {
     return Status::Error(StatusCode::kInvalidArgument, "%s: tensors must be 4-D", op);
   }
-  const model::PoolOptions& options = node.options<model::PoolOptions>();
+  const PoolOptions& options = node.options<PoolOptions>();
   const auto* data = static_cast<const PoolingOpData*>(node.user_data);
   auto min32 = [](int32_t a, int32_t b) { return a < b ? a : b; };
   g->batches = min32((*in)->dim(0), (*out)->dim(0));
@@ -165,7 +159,7 @@ Status AveragePoolInvoke(KernelContext& context, Node& node) {
       break;
     default:
       return Status::Error(StatusCode::kUnimplemented, "%s: type %s not supported", kOp,
-                           kernels_b_util::TypeName(in->type));
+                           model::TensorTypeName(in->type));
   }
   if (!ok) {
     return Status::Error(StatusCode::kInvalidArgument, "%s: empty pooling window", kOp);
@@ -195,22 +189,39 @@ Status MaxPoolInvoke(KernelContext& context, Node& node) {
       return Status::Ok();
     default:
       return Status::Error(StatusCode::kUnimplemented, "%s: type %s not supported", kOp,
-                           kernels_b_util::TypeName(in->type));
+                           model::TensorTypeName(in->type));
   }
 }
+
+// Pool2DOptions: padding 0, stride_w 1, stride_h 2, filter_width 3,
+// filter_height 4, fused_activation_function 5.
+Status ParsePool(model::OptionsTable& table, void* out) {
+  PoolOptions o;
+  o.padding = static_cast<model::Padding>(table.UInt8(0, 0));
+  o.stride_w = table.Int32(1, 0);
+  o.stride_h = table.Int32(2, 0);
+  o.filter_w = table.Int32(3, 0);
+  o.filter_h = table.Int32(4, 0);
+  o.activation = static_cast<model::Activation>(table.UInt8(5, 0));
+  new (out) PoolOptions(o);
+  return Status::Ok();
+}
+constexpr OptionsParser kPoolOptions =
+    MakeOptionsParser<PoolOptions>(5, "Pool2DOptions", ParsePool);
 
 }  // namespace
 
 const KernelRegistration& Register_AVERAGE_POOL_2D() {
   static const KernelRegistration r = {
-      kBuiltinAveragePool2D, "AVERAGE_POOL_2D", PoolInit, AveragePoolPrepare, AveragePoolInvoke,
-      nullptr};
+      model::kBuiltinAveragePool2D, "AVERAGE_POOL_2D", InitOpData<PoolingOpData>, AveragePoolPrepare, AveragePoolInvoke,
+      nullptr, kPoolOptions};
   return r;
 }
 
 const KernelRegistration& Register_MAX_POOL_2D() {
   static const KernelRegistration r = {
-      kBuiltinMaxPool2D, "MAX_POOL_2D", PoolInit, MaxPoolPrepare, MaxPoolInvoke, nullptr};
+      model::kBuiltinMaxPool2D, "MAX_POOL_2D", InitOpData<PoolingOpData>, MaxPoolPrepare, MaxPoolInvoke, nullptr,
+      kPoolOptions};
   return r;
 }
 

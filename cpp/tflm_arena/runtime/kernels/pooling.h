@@ -27,8 +27,18 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "tflm_arena/model/builtin_options.h"
+
 namespace tflm_arena {
 namespace runtime {
+
+// AVERAGE_POOL_2D / MAX_POOL_2D builtin options (Pool2DOptions).
+struct PoolOptions {
+  model::Padding padding = model::Padding::kSame;
+  int32_t stride_w = 0, stride_h = 0;
+  int32_t filter_w = 0, filter_h = 0;
+  model::Activation activation = model::Activation::kNone;
+};
 
 // Shapes, window and padding of one pooling op (NHWC). pad_h / pad_w are
 // the leading (top / left) padding.

@@ -2,7 +2,7 @@
 #include "tflm_arena/runtime/kernels/quantize.h"
 
 #include "tflm_arena/runtime/kernel_api.h"
-#include "tflm_arena/runtime/kernels/pooling_util.h"
+#include "tflm_arena/runtime/kernels/kernel_util.h"
 #include "tflm_arena/runtime/kernels/quant_util.h"
 #include "tflm_arena/runtime/kernels/registrations.h"
 #include "tflm_arena/runtime/kernels/tensor_checks.h"
@@ -14,7 +14,6 @@ namespace {
 
 using model::TensorType;
 constexpr const char* kOp = "QUANTIZE";
-constexpr model::BuiltinCode kBuiltinQuantize = 114;
 
 // The (input, output) pairs TFLM's reference QUANTIZE evaluates.
 bool IsFloatPair(TensorType in, TensorType out) {
@@ -39,32 +38,30 @@ bool IsRequantizePair(TensorType in, TensorType out) {
 
 Status QuantizePrepare(KernelContext& context, Node& node) {
   model::TensorInfo in, out;
-  TFLM_ARENA_RETURN_IF_ERROR(kernels_b_util::GetUnaryNodeInfo(context, node, kOp, &in, &out));
-  const kernels_b_util::TensorQuant qin = kernels_b_util::QuantOf(in);
-  const kernels_b_util::TensorQuant qout = kernels_b_util::QuantOf(out);
-  if (qout.num_scales != 1) {
+  TFLM_ARENA_RETURN_IF_ERROR(GetUnaryNodeInfo(context, node, kOp, &in, &out));
+  if (out.scale.size() != 1) {
     return Status::Error(StatusCode::kInvalidArgument,
                          "%s: output must be per-tensor quantized (has %zu scales)", kOp,
-                         qout.num_scales);
+                         out.scale.size());
   }
   const bool float_pair = IsFloatPair(in.type, out.type);
   const bool requantize_pair = IsRequantizePair(in.type, out.type);
   if (!float_pair && !requantize_pair) {
     return Status::Error(StatusCode::kUnimplemented, "%s: input %s, output %s not supported", kOp,
-                         kernels_b_util::TypeName(in.type), kernels_b_util::TypeName(out.type));
+                         model::TensorTypeName(in.type), model::TensorTypeName(out.type));
   }
-  TFLM_ARENA_RETURN_IF_ERROR(kernels_b_util::RequireSameElementCount(kOp, in, out));
+  TFLM_ARENA_RETURN_IF_ERROR(RequireSameElementCount(kOp, in, out));
   TFLM_ARENA_RETURN_IF_ERROR(CheckQuantization(kOp, "output", out));
   auto* data = static_cast<QuantizeOpData*>(node.user_data);
   if (requantize_pair) {
     TFLM_ARENA_RETURN_IF_ERROR(CheckQuantization(kOp, "input", in));
-    const double effective = static_cast<double>(qin.scale) / static_cast<double>(qout.scale);
+    const double effective = static_cast<double>(TensorScale(in)) / static_cast<double>(TensorScale(out));
     TFLM_ARENA_RETURN_IF_ERROR(CheckedQuantizeMultiplier(
         kOp, "requantize", effective, &data->requantize_multiplier, &data->requantize_shift));
   }
-  data->output_params.zero_point = qout.zero_point;
-  data->output_params.scale = static_cast<double>(qout.scale);
-  data->input_zero_point = qin.zero_point;
+  data->output_params.zero_point = TensorZeroPoint(out);
+  data->output_params.scale = static_cast<double>(TensorScale(out));
+  data->input_zero_point = TensorZeroPoint(in);
   return Status::Ok();
 }
 
@@ -83,7 +80,7 @@ Status RequantizeFrom(const EvalTensor& in, EvalTensor& out, size_t n,
       break;
   }
   return Status::Error(StatusCode::kUnimplemented, "%s: input %s, output %s not supported", kOp,
-                       kernels_b_util::TypeName(in.type), kernels_b_util::TypeName(out.type));
+                       model::TensorTypeName(in.type), model::TensorTypeName(out.type));
 }
 
 Status QuantizeInvoke(KernelContext& context, Node& node) {
@@ -91,7 +88,7 @@ Status QuantizeInvoke(KernelContext& context, Node& node) {
   EvalTensor* out = nullptr;
   size_t n = 0;
   TFLM_ARENA_RETURN_IF_ERROR(
-      kernels_b_util::GetUnaryTensors(context, node, kOp, &in, &out, &n));
+      GetUnaryTensors(context, node, kOp, &in, &out, &n));
   const auto* data = static_cast<const QuantizeOpData*>(node.user_data);
   if (IsFloatPair(in->type, out->type)) {
     if (out->type == TensorType::kInt8) {
@@ -105,7 +102,7 @@ Status QuantizeInvoke(KernelContext& context, Node& node) {
   }
   if (!IsRequantizePair(in->type, out->type)) {
     return Status::Error(StatusCode::kUnimplemented, "%s: input %s, output %s not supported", kOp,
-                         kernels_b_util::TypeName(in->type), kernels_b_util::TypeName(out->type));
+                         model::TensorTypeName(in->type), model::TensorTypeName(out->type));
   }
   RequantizeParams p;
   p.multiplier = data->requantize_multiplier;
@@ -138,15 +135,15 @@ Status QuantizeInvoke(KernelContext& context, Node& node) {
       break;
   }
   return Status::Error(StatusCode::kUnimplemented, "%s: input %s, output %s not supported", kOp,
-                       kernels_b_util::TypeName(in->type), kernels_b_util::TypeName(out->type));
+                       model::TensorTypeName(in->type), model::TensorTypeName(out->type));
 }
 
 }  // namespace
 
 const KernelRegistration& Register_QUANTIZE() {
   static const KernelRegistration r = {
-      kBuiltinQuantize, kOp, kernels_b_util::InitOpDataBytes<kQuantizePersistentBytes>,
-      QuantizePrepare, QuantizeInvoke, nullptr};
+      model::kBuiltinQuantize, kOp, InitOpData<QuantizeOpData>,
+      QuantizePrepare, QuantizeInvoke, nullptr, OptionsParser()};  // reads no options
   return r;
 }
 

@@ -1,24 +1,18 @@
-// Every kernel tflm_arena ships, one registration function per builtin
-// operator (each defined in its own file under runtime/kernels/). The
-// resolver picks from these the ones a model needs.
+// Every kernel tflm_arena ships (kernel_list.h), one registration function
+// per builtin operator, each defined in its own file under runtime/kernels/.
+// The resolver picks from these the ones a model needs.
 #ifndef TFLM_ARENA_RUNTIME_KERNELS_REGISTRATIONS_H_
 #define TFLM_ARENA_RUNTIME_KERNELS_REGISTRATIONS_H_
 
 #include "tflm_arena/runtime/kernel_api.h"
+#include "tflm_arena/runtime/kernels/kernel_list.h"
 
 namespace tflm_arena {
 namespace runtime {
 
-const KernelRegistration& Register_FULLY_CONNECTED();
-const KernelRegistration& Register_CONV_2D();
-const KernelRegistration& Register_DEPTHWISE_CONV_2D();
-const KernelRegistration& Register_ADD();
-const KernelRegistration& Register_AVERAGE_POOL_2D();
-const KernelRegistration& Register_MAX_POOL_2D();
-const KernelRegistration& Register_SOFTMAX();
-const KernelRegistration& Register_RESHAPE();
-const KernelRegistration& Register_QUANTIZE();
-const KernelRegistration& Register_DEQUANTIZE();
+#define TFLM_ARENA_DECLARE_KERNEL(NAME) const KernelRegistration& Register_##NAME();
+TFLM_ARENA_SHIPPED_KERNELS(TFLM_ARENA_DECLARE_KERNEL)
+#undef TFLM_ARENA_DECLARE_KERNEL
 
 }  // namespace runtime
 }  // namespace tflm_arena

@@ -2,8 +2,10 @@
 // kernel asks for no persistent memory and no scratch.
 #include "tflm_arena/runtime/kernels/reshape.h"
 
+#include <new>
+
 #include "tflm_arena/runtime/kernel_api.h"
-#include "tflm_arena/runtime/kernels/pooling_util.h"
+#include "tflm_arena/runtime/kernels/kernel_util.h"
 #include "tflm_arena/runtime/kernels/registrations.h"
 #include "tflm_arena/runtime/kernels/tensor_checks.h"
 
@@ -13,7 +15,6 @@ namespace {
 
 using model::TensorType;
 constexpr const char* kOp = "RESHAPE";
-constexpr model::BuiltinCode kBuiltinReshape = 22;
 
 Status ReshapePrepare(KernelContext& context, Node& node) {
   if (node.inputs.size() != 1 && node.inputs.size() != 2) {
@@ -34,11 +35,11 @@ Status ReshapePrepare(KernelContext& context, Node& node) {
   TFLM_ARENA_RETURN_IF_ERROR(RequireWritableOutput(kOp, out));
   if (in.type != out.type) {
     return Status::Error(StatusCode::kInvalidArgument, "%s: input %s and output %s differ", kOp,
-                         kernels_b_util::TypeName(in.type), kernels_b_util::TypeName(out.type));
+                         model::TensorTypeName(in.type), model::TensorTypeName(out.type));
   }
   if (model::ElementByteSize(in.type) == 0) {
     return Status::Error(StatusCode::kUnimplemented, "%s: type %s not supported", kOp,
-                         kernels_b_util::TypeName(in.type));
+                         model::TensorTypeName(in.type));
   }
   const int64_t in_count = ReshapeElementCount(in.shape.data(), in.shape.size(), false);
   const int64_t out_count =
@@ -64,17 +65,17 @@ Status ReshapeInvoke(KernelContext& context, Node& node) {
   EvalTensor* in = context.input(node, 0);
   EvalTensor* out = context.output(node, 0);
   if (in == nullptr || out == nullptr) {
-    return Status::Error(StatusCode::kFailedPrecondition, "%s: node not prepared", kOp);
+    return NodeNotPrepared(kOp);
   }
   const size_t element = model::ElementByteSize(in->type);
   if (element == 0) {
     return Status::Error(StatusCode::kUnimplemented, "%s: type %s not supported", kOp,
-                         kernels_b_util::TypeName(in->type));
+                         model::TensorTypeName(in->type));
   }
   // Prepare made both element counts equal; re-check at no cost.
   const int64_t count = SafeElementCount(in->dims, static_cast<size_t>(in->rank));
   if (count != SafeElementCount(out->dims, static_cast<size_t>(out->rank))) {
-    return Status::Error(StatusCode::kFailedPrecondition, "%s: node not prepared", kOp);
+    return NodeNotPrepared(kOp);
   }
   const size_t bytes = element * static_cast<size_t>(count);
   if (bytes != 0 && (in->data == nullptr || out->data == nullptr)) {
@@ -84,11 +85,23 @@ Status ReshapeInvoke(KernelContext& context, Node& node) {
   return Status::Ok();
 }
 
+// ReshapeOptions: new_shape 0. The kernel takes the shape from the output
+// tensor; the options are decoded (into the tail, as TFLM's ParseReshape
+// does) so that tools and tests see them.
+Status ParseReshape(model::OptionsTable& table, void* out) {
+  ReshapeOptions o;
+  o.has_new_shape = table.Int32Vector(0, &o.new_shape);
+  new (out) ReshapeOptions(o);
+  return Status::Ok();
+}
+
 }  // namespace
 
 const KernelRegistration& Register_RESHAPE() {
-  static const KernelRegistration r = {kBuiltinReshape, kOp, nullptr, ReshapePrepare,
-                                       ReshapeInvoke, nullptr};
+  static const KernelRegistration r = {model::kBuiltinReshape, kOp, nullptr, ReshapePrepare,
+                                       ReshapeInvoke, nullptr,
+                                       MakeOptionsParser<ReshapeOptions>(
+                                           17, "ReshapeOptions", ParseReshape)};
   return r;
 }
 

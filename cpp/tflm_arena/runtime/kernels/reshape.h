@@ -12,8 +12,16 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "tflm_arena/core/span.h"
+
 namespace tflm_arena {
 namespace runtime {
+
+// RESHAPE's builtin options (ReshapeOptions).
+struct ReshapeOptions {
+  bool has_new_shape = false;       // the field may be absent
+  Span<const int32_t> new_shape;    // points into the model
+};
 
 // Element count of a shape for RESHAPE's check (legacy [0] -> scalar when
 // `legacy_scalar_allowed`, i.e. the op has a single input).

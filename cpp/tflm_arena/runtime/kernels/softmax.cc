@@ -1,11 +1,13 @@
 // SOFTMAX kernel glue (math in softmax_math.cc).
 #include "tflm_arena/runtime/kernels/softmax.h"
 
+#include <new>
+
 #include <cmath>
 #include <cstdint>
 
 #include "tflm_arena/runtime/kernel_api.h"
-#include "tflm_arena/runtime/kernels/pooling_util.h"
+#include "tflm_arena/runtime/kernels/kernel_util.h"
 #include "tflm_arena/runtime/kernels/registrations.h"
 #include "tflm_arena/runtime/kernels/tensor_checks.h"
 #include "tflm_arena/runtime/kernels/unary_glue.h"
@@ -16,11 +18,10 @@ namespace {
 
 using model::TensorType;
 constexpr const char* kOp = "SOFTMAX";
-constexpr model::BuiltinCode kBuiltinSoftmax = 25;
 
 Status SoftmaxPrepare(KernelContext& context, Node& node) {
   model::TensorInfo in, out;
-  TFLM_ARENA_RETURN_IF_ERROR(kernels_b_util::GetUnaryNodeInfo(context, node, kOp, &in, &out));
+  TFLM_ARENA_RETURN_IF_ERROR(GetUnaryNodeInfo(context, node, kOp, &in, &out));
   if (in.shape.size() < 1) {
     return Status::Error(StatusCode::kInvalidArgument, "%s: input must have rank >= 1", kOp);
   }
@@ -38,11 +39,9 @@ Status SoftmaxPrepare(KernelContext& context, Node& node) {
   }
   // Options absent: TFLM's parser leaves beta zero-initialised.
   const float beta =
-      node.builtin_data != nullptr ? node.options<model::SoftmaxOptions>().beta : 0.0f;
+      node.builtin_data != nullptr ? node.options<SoftmaxOptions>().beta : 0.0f;
 
   auto* data = static_cast<SoftmaxOpData*>(node.user_data);
-  const kernels_b_util::TensorQuant qin = kernels_b_util::QuantOf(in);
-  const kernels_b_util::TensorQuant qout = kernels_b_util::QuantOf(out);
 
   const bool int8_to_int8 = in.type == TensorType::kInt8 && out.type == TensorType::kInt8;
   const bool int8_to_int16 = in.type == TensorType::kInt8 && out.type == TensorType::kInt16;
@@ -50,7 +49,7 @@ Status SoftmaxPrepare(KernelContext& context, Node& node) {
   const bool float_to_float = in.type == TensorType::kFloat32 && out.type == TensorType::kFloat32;
   if (!(int8_to_int8 || int8_to_int16 || int16_to_int16 || float_to_float)) {
     return Status::Error(StatusCode::kUnimplemented, "%s: input %s, output %s not supported", kOp,
-                         kernels_b_util::TypeName(in.type), kernels_b_util::TypeName(out.type));
+                         model::TensorTypeName(in.type), model::TensorTypeName(out.type));
   }
 
   if (float_to_float) {
@@ -69,13 +68,13 @@ Status SoftmaxPrepare(KernelContext& context, Node& node) {
         context.AllocatePersistentBuffer(kSoftmaxInt16LutBytes, &recip_lut));
     data->exp_lut = static_cast<int16_t*>(exp_lut);
     data->one_over_one_plus_x_lut = static_cast<int16_t*>(recip_lut);
-    if (qin.zero_point != 0 || qout.zero_point != 0 ||
-        !(std::fabs(qout.scale - 1.f / 32768) <= 0.001f * 1.f / 32768)) {
+    if (TensorZeroPoint(in) != 0 || TensorZeroPoint(out) != 0 ||
+        !(std::fabs(TensorScale(out) - 1.f / 32768) <= 0.001f * 1.f / 32768)) {
       return Status::Error(StatusCode::kInvalidArgument,
                            "%s: int16 needs zero points 0 and output scale 1/32768 (got input "
                            "zero point %d, output scale %g zero point %d)",
-                           kOp, static_cast<int>(qin.zero_point), static_cast<double>(qout.scale),
-                           static_cast<int>(qout.zero_point));
+                           kOp, static_cast<int>(TensorZeroPoint(in)), static_cast<double>(TensorScale(out)),
+                           static_cast<int>(TensorZeroPoint(out)));
     }
     // The int32 sum of a row's exps (each <= 32767) must not overflow.
     const int32_t depth = in.shape[in.shape.size() - 1];
@@ -86,9 +85,9 @@ Status SoftmaxPrepare(KernelContext& context, Node& node) {
                            kOp, static_cast<int>(depth), kSoftmaxInt16MaxDepth);
     }
     GenerateSoftmaxInt16Luts(data->exp_lut, data->one_over_one_plus_x_lut);
-    data->zero_point = qout.zero_point;
-    data->scale = qout.scale;
-    const double real = static_cast<double>(qin.scale) * static_cast<double>(beta) /
+    data->zero_point = TensorZeroPoint(out);
+    data->scale = TensorScale(out);
+    const double real = static_cast<double>(TensorScale(in)) * static_cast<double>(beta) /
                         (10.0 / 65535.0);
     int shift = 0;
     TFLM_ARENA_RETURN_IF_ERROR(
@@ -99,24 +98,24 @@ Status SoftmaxPrepare(KernelContext& context, Node& node) {
   }
 
   if (int8_to_int16) {
-    if (qout.zero_point != -32768 ||
-        !(std::fabs(qout.scale - 1.f / 65536) <= 0.001f * 1.f / 65536)) {
+    if (TensorZeroPoint(out) != -32768 ||
+        !(std::fabs(TensorScale(out) - 1.f / 65536) <= 0.001f * 1.f / 65536)) {
       return Status::Error(StatusCode::kInvalidArgument,
                            "%s: int16 output needs scale 1/65536 and zero point -32768 (got %g, "
                            "%d)",
-                           kOp, static_cast<double>(qout.scale),
-                           static_cast<int>(qout.zero_point));
+                           kOp, static_cast<double>(TensorScale(out)),
+                           static_cast<int>(TensorZeroPoint(out)));
     }
-  } else if (qout.zero_point != -128 || !(qout.scale == 1.f / 256)) {
+  } else if (TensorZeroPoint(out) != -128 || !(TensorScale(out) == 1.f / 256)) {
     return Status::Error(StatusCode::kInvalidArgument,
                          "%s: int8 output needs scale 1/256 and zero point -128 (got %g, %d)",
-                         kOp, static_cast<double>(qout.scale), static_cast<int>(qout.zero_point));
+                         kOp, static_cast<double>(TensorScale(out)), static_cast<int>(TensorZeroPoint(out)));
   }
   SoftmaxInt8Params p;
-  if (!PrepareSoftmaxInt8Params(static_cast<double>(beta), static_cast<double>(qin.scale), &p)) {
+  if (!PrepareSoftmaxInt8Params(static_cast<double>(beta), static_cast<double>(TensorScale(in)), &p)) {
     return Status::Error(StatusCode::kInvalidArgument,
                          "%s: beta * input_scale * 2^26 must exceed 1 (beta %g, scale %g)", kOp,
-                         static_cast<double>(beta), static_cast<double>(qin.scale));
+                         static_cast<double>(beta), static_cast<double>(TensorScale(in)));
   }
   data->input_multiplier = p.input_multiplier;
   data->input_left_shift = p.input_left_shift;
@@ -129,8 +128,8 @@ Status SoftmaxInvoke(KernelContext& context, Node& node) {
   EvalTensor* out = nullptr;
   size_t n = 0;
   TFLM_ARENA_RETURN_IF_ERROR(
-      kernels_b_util::GetUnaryTensors(context, node, kOp, &in, &out, &n));
-  if (in->rank < 1 || out->rank < 1) return kernels_b_util::NodeNotPrepared(kOp);
+      GetUnaryTensors(context, node, kOp, &in, &out, &n));
+  if (in->rank < 1 || out->rank < 1) return NodeNotPrepared(kOp);
   if (n == 0) return Status::Ok();  // no rows (and no empty-row arithmetic)
   const auto* data = static_cast<const SoftmaxOpData*>(node.user_data);
   const int32_t depth = in->dim(in->rank - 1);
@@ -165,16 +164,25 @@ Status SoftmaxInvoke(KernelContext& context, Node& node) {
     }
     default:
       return Status::Error(StatusCode::kUnimplemented, "%s: type %s not supported", kOp,
-                           kernels_b_util::TypeName(in->type));
+                           model::TensorTypeName(in->type));
   }
+}
+
+// SoftmaxOptions: beta 0.
+Status ParseSoftmax(model::OptionsTable& table, void* out) {
+  SoftmaxOptions o;
+  o.beta = table.Float(0, 0.0f);
+  new (out) SoftmaxOptions(o);
+  return Status::Ok();
 }
 
 }  // namespace
 
 const KernelRegistration& Register_SOFTMAX() {
   static const KernelRegistration r = {
-      kBuiltinSoftmax, kOp, kernels_b_util::InitOpDataBytes<kSoftmaxPersistentBytes>,
-      SoftmaxPrepare, SoftmaxInvoke, nullptr};
+      model::kBuiltinSoftmax, kOp, InitOpData<SoftmaxOpData>,
+      SoftmaxPrepare, SoftmaxInvoke, nullptr,
+      MakeOptionsParser<SoftmaxOptions>(9, "SoftmaxOptions", ParseSoftmax)};
   return r;
 }
 

@@ -35,8 +35,15 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "tflm_arena/model/builtin_options.h"
+
 namespace tflm_arena {
 namespace runtime {
+
+// SOFTMAX's builtin options (SoftmaxOptions).
+struct SoftmaxOptions {
+  float beta = 0.0f;
+};
 
 // Parameters of the int8-input fixed-point path.
 struct SoftmaxInt8Params {

@@ -1,7 +1,6 @@
-// KernelContext glue shared by the one-input, one-output kernels of the
-// kernels_b set (QUANTIZE, DEQUANTIZE, SOFTMAX): raw OpData allocation, the
-// prepare preamble and the invoke-time tensor lookup. Inline, in namespace
-// kernels_b_util like pooling_util.h.
+// KernelContext glue shared by the one-input, one-output kernels (QUANTIZE,
+// DEQUANTIZE, SOFTMAX, LEAKY_RELU): the prepare preamble and the invoke-time
+// tensor lookup.
 #ifndef TFLM_ARENA_RUNTIME_KERNELS_UNARY_GLUE_H_
 #define TFLM_ARENA_RUNTIME_KERNELS_UNARY_GLUE_H_
 
@@ -10,25 +9,18 @@
 #include "tflm_arena/core/status.h"
 #include "tflm_arena/model/model.h"
 #include "tflm_arena/runtime/kernel_api.h"
+#include "tflm_arena/runtime/kernels/kernel_util.h"
 #include "tflm_arena/runtime/kernels/tensor_checks.h"
 
 namespace tflm_arena {
 namespace runtime {
-namespace kernels_b_util {
 
-// init: `kBytes` of persistent memory (the OpData, not constructed) as
-// user_data.
-template <size_t kBytes>
-Status InitOpDataBytes(KernelContext& context, Node& node) {
-  return context.AllocatePersistentBuffer(kBytes, &node.user_data);
-}
-
-// Prepare preamble: OpData allocated (kInternal "OpData not allocated"),
+// Prepare preamble: OpData allocated (NodeNotPrepared),
 // exactly 1 input and 1 output (kInvalidArgument), then their facts.
 inline Status GetUnaryNodeInfo(const KernelContext& context, const Node& node, const char* op,
                                model::TensorInfo* in, model::TensorInfo* out) {
   if (node.user_data == nullptr) {
-    return Status::Error(StatusCode::kInternal, "%s: OpData not allocated", op);
+    return NodeNotPrepared(op);
   }
   if (node.inputs.size() != 1 || node.outputs.size() != 1) {
     return Status::Error(StatusCode::kInvalidArgument,
@@ -57,11 +49,6 @@ inline Status RequireSameElementCount(const char* op, const model::TensorInfo& i
   return Status::Ok();
 }
 
-// The "node not prepared" error of the invoke preamble.
-inline Status NodeNotPrepared(const char* op) {
-  return Status::Error(StatusCode::kFailedPrecondition, "%s: node not prepared", op);
-}
-
 // Invoke preamble: input 0 and output 0 with data, and the OpData —
 // NodeNotPrepared otherwise; `*count` gets the element count, which prepare
 // made equal for both (re-checked here: it costs nothing and keeps invoke
@@ -80,7 +67,6 @@ inline Status GetUnaryTensors(const KernelContext& context, const Node& node, co
   return Status::Ok();
 }
 
-}  // namespace kernels_b_util
 }  // namespace runtime
 }  // namespace tflm_arena
 

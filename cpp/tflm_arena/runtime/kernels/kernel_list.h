@@ -1,0 +1,37 @@
+// The kernels tflm_arena ships, one line per builtin operator: NAME as in the
+// format's BuiltinOperator enum; Register_NAME() is defined in the kernel's
+// own file (runtime/kernels/<op>.cc). registrations.h declares and
+// all_kernels.cc tables every entry.
+//
+// Adding an operator (LEAKY_RELU is the worked example):
+//  1. runtime/kernels/<op>.h, <op>.cc and, for its arithmetic, <op>_math.cc:
+//     the options struct and its parser (KernelRegistration::options,
+//     reading the table's fields by id), the OpData (InitOpData<T>),
+//     prepare / invoke, and Register_<OP>() with model::kBuiltin<Op>. The
+//     build finds the files by name.
+//  2. One line below.
+//  3. Tests: tests_cpp/runtime/kernels/<op>_test.cc with golden vectors from
+//     golden/<op>_cases.py (gen_golden.py <op>), and a parity test against
+//     the tflite_micro wheel in tests_py/. The Python builder needs the
+//     options table's fields if it does not know them yet
+//     (python/tflm_arena/_builder_options.py).
+#ifndef TFLM_ARENA_RUNTIME_KERNELS_KERNEL_LIST_H_
+#define TFLM_ARENA_RUNTIME_KERNELS_KERNEL_LIST_H_
+
+// clang-format off
+#define TFLM_ARENA_SHIPPED_KERNELS(KERNEL) \
+  KERNEL(FULLY_CONNECTED)               \
+  KERNEL(CONV_2D)                       \
+  KERNEL(DEPTHWISE_CONV_2D)             \
+  KERNEL(ADD)                           \
+  KERNEL(AVERAGE_POOL_2D)               \
+  KERNEL(MAX_POOL_2D)                   \
+  KERNEL(SOFTMAX)                       \
+  KERNEL(RESHAPE)                       \
+  KERNEL(QUANTIZE)                      \
+  KERNEL(DEQUANTIZE)                    \
+  KERNEL(LEAKY_RELU)                    \
+  /* end of the list */
+// clang-format on
+
+#endif  // TFLM_ARENA_RUNTIME_KERNELS_KERNEL_LIST_H_

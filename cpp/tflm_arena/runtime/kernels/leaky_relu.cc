@@ -1,0 +1,83 @@
+// LEAKY_RELU glue: options parsing, init / prepare / invoke over
+// KernelContext (math in leaky_relu_math.cc).
+#include "tflm_arena/runtime/kernels/leaky_relu.h"
+
+#include <new>
+
+#include "tflm_arena/runtime/kernel_api.h"
+#include "tflm_arena/runtime/kernels/kernel_util.h"
+#include "tflm_arena/runtime/kernels/registrations.h"
+#include "tflm_arena/runtime/kernels/tensor_checks.h"
+#include "tflm_arena/runtime/kernels/unary_glue.h"
+
+namespace tflm_arena {
+namespace runtime {
+namespace {
+
+using model::TensorType;
+constexpr const char* kOp = "LEAKY_RELU";
+
+// LeakyReluOptions: alpha 0.
+Status ParseLeakyRelu(model::OptionsTable& table, void* out) {
+  LeakyReluOptions o;
+  o.alpha = table.Float(0, 0.0f);
+  new (out) LeakyReluOptions(o);
+  return Status::Ok();
+}
+
+float Alpha(const Node& node) {
+  return node.builtin_data != nullptr ? node.options<LeakyReluOptions>().alpha : 0.0f;
+}
+
+Status LeakyReluPrepare(KernelContext& context, Node& node) {
+  model::TensorInfo in, out;
+  TFLM_ARENA_RETURN_IF_ERROR(GetUnaryNodeInfo(context, node, kOp, &in, &out));
+  const bool supported = in.type == TensorType::kFloat32 || in.type == TensorType::kInt8 ||
+                         in.type == TensorType::kInt16;
+  if (!supported || out.type != in.type) {
+    return Status::Error(StatusCode::kUnimplemented, "%s: input %s, output %s not supported", kOp,
+                         model::TensorTypeName(in.type), model::TensorTypeName(out.type));
+  }
+  TFLM_ARENA_RETURN_IF_ERROR(RequireSameElementCount(kOp, in, out));
+  if (in.type == TensorType::kFloat32) return Status::Ok();
+  TFLM_ARENA_RETURN_IF_ERROR(CheckQuantization(kOp, "input", in));
+  TFLM_ARENA_RETURN_IF_ERROR(CheckQuantization(kOp, "output", out));
+  return PrepareLeakyReluQuantized(Alpha(node), TensorScale(in), TensorZeroPoint(in),
+                                   TensorScale(out), TensorZeroPoint(out),
+                                   static_cast<LeakyReluOpData*>(node.user_data));
+}
+
+Status LeakyReluInvoke(KernelContext& context, Node& node) {
+  EvalTensor* in = nullptr;
+  EvalTensor* out = nullptr;
+  size_t n = 0;
+  TFLM_ARENA_RETURN_IF_ERROR(GetUnaryTensors(context, node, kOp, &in, &out, &n));
+  const auto& data = *static_cast<const LeakyReluOpData*>(node.user_data);
+  switch (in->type) {
+    case TensorType::kFloat32:
+      LeakyReluFloat(Alpha(node), n, in->as<const float>(), out->as<float>());
+      return Status::Ok();
+    case TensorType::kInt8:
+      LeakyReluInt8(data, n, in->as<const int8_t>(), out->as<int8_t>());
+      return Status::Ok();
+    case TensorType::kInt16:
+      LeakyReluInt16(data, n, in->as<const int16_t>(), out->as<int16_t>());
+      return Status::Ok();
+    default:
+      return Status::Error(StatusCode::kUnimplemented, "%s: type %s not supported", kOp,
+                           model::TensorTypeName(in->type));
+  }
+}
+
+}  // namespace
+
+const KernelRegistration& Register_LEAKY_RELU() {
+  static const KernelRegistration r = {
+      model::kBuiltinLeakyRelu, kOp, InitOpData<LeakyReluOpData>, LeakyReluPrepare,
+      LeakyReluInvoke, nullptr,
+      MakeOptionsParser<LeakyReluOptions>(75, "LeakyReluOptions", ParseLeakyRelu)};
+  return r;
+}
+
+}  // namespace runtime
+}  // namespace tflm_arena
