@@ -16,6 +16,7 @@ from ._plan import STRATEGIES, Plan, plan
 from ._records import RECORD_DTYPE, make_records
 from .interpreter import PLAN_DTYPE, RUNTIME_PLANNERS, Interpreter
 from .model import MODEL_RECORD_DTYPE, Model, Operator, Subgraph, Tensor
+from .reorder import Reordering, reorder
 from .tflm_size import TflmArena, tflm_arena
 
 try:
@@ -42,5 +43,7 @@ __all__ = [
     "STRATEGIES",
     "make_records",
     "plan",
+    "Reordering",
+    "reorder",
     "tflm_arena",
 ]

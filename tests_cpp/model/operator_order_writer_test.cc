@@ -133,7 +133,7 @@ TEST(OperatorOrderWriter, OfflinePlanKeptOnlyWhileValid) {
   const std::vector<uint8_t> bytes = testing::Build(t);
   Status s;
   Write(bytes, {0, 2, 1, 3, 4}, false, &s);
-  EXPECT_EQ(s.code(), StatusCode::kFailedPrecondition);
+  EXPECT_EQ(s.code(), StatusCode::kInvalidArgument);
   EXPECT_STREQ(s.message(),
                "the model's offline plan is not valid in the new operator order: planned buffers 0 and 3 "
                "would share bytes while both live (drop the plan to reorder)");

@@ -193,7 +193,7 @@ Status CheckPlanStillValid(const Model& before, const Model& after) {
   const auto old_pairs = FixedAliases(Span<const UsageRecord>(a.data(), a.size()));
   for (const auto& pair : FixedAliases(Span<const UsageRecord>(b.data(), b.size()))) {
     if (std::find(old_pairs.begin(), old_pairs.end(), pair) != old_pairs.end()) continue;
-    return Status::Error(StatusCode::kFailedPrecondition,
+    return Status::Error(StatusCode::kInvalidArgument,
                          "the model's offline plan is not valid in the new operator order: planned "
                          "buffers %zu and %zu would share bytes while both live (drop the plan to reorder)",
                          pair.first, pair.second);

@@ -15,7 +15,7 @@
 //    operators in their original relative order);
 //  - an OfflineMemoryAllocation plan is kept only if the new lifetimes make
 //    no fixed tensors share bytes that did not already share them (else
-//    kFailedPrecondition; `drop_offline_plan` removes the metadata entry);
+//    kInvalidArgument; `drop_offline_plan` removes the metadata entry);
 //  - the output verifies (Model::FromBuffer).
 // Host tool (standard library).
 #ifndef TFLM_ARENA_MODEL_OPERATOR_ORDER_WRITER_H_
