@@ -278,6 +278,8 @@ bool Searcher::Exact(int64_t bound, uint64_t max_states, bool* found, std::vecto
   std::priority_queue<QueueEntry, std::vector<QueueEntry>, Later> queue;
   std::vector<uint64_t> bits(words_, 0), child(words_);
   if (p_.before_ops >= bound) return true;
+  // Memory cap whatever max_states says: 2^23 words (64 MiB) of sets.
+  max_states = std::min<uint64_t>(max_states, std::max<uint64_t>(1, (uint64_t{1} << 23) / words_));
   table.Add(bits.data(), 0);
   nodes.push_back({p_.before_ops, p_.start_live, -1, -1, 0, false});
   queue.push({p_.before_ops, 0, 0});
@@ -387,7 +389,10 @@ Status ReorderForPeak(const ReorderGraph& graph, const ReorderOptions& options, 
       result->method = "exact";
     }
   }
-  for (size_t width = 4; !exact && !budget.exhausted() && width <= 4096; width *= 4) {
+  // Wider beams while the budget lasts; path nodes (n x width) stay below
+  // 2^22 entries.
+  for (size_t width = 4; !exact && !budget.exhausted() && width <= 4096 && width * n <= (size_t{1} << 22);
+       width *= 4) {
     if (search.Beam(width, best_peak, &order, &peak)) {
       best.swap(order);
       best_peak = peak;

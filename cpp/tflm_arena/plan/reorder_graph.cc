@@ -55,6 +55,9 @@ Status CheckIds(const ReorderGraph& g) {
   TFLM_ARENA_RETURN_IF_ERROR(check_list(g.inputs, "inputs", SIZE_MAX, false));
   TFLM_ARENA_RETURN_IF_ERROR(check_list(g.outputs, "outputs", SIZE_MAX, false));
   TFLM_ARENA_RETURN_IF_ERROR(check_list(g.stateful_tensors, "stateful tensors", SIZE_MAX, false));
+  std::vector<uint8_t> stateful(g.tensor_bytes.size(), 0);
+  for (int32_t t : g.stateful_tensors) stateful[t] = 1;
+  std::vector<size_t> written_by(g.tensor_bytes.size(), SIZE_MAX);  // last operator writing it
   for (size_t i = 0; i < g.ops.size(); ++i) {
     const ReorderOp& op = g.ops[i];
     TFLM_ARENA_RETURN_IF_ERROR(check_list(op.inputs, "inputs", i, true));
@@ -63,9 +66,9 @@ Status CheckIds(const ReorderGraph& g) {
       return REORDER_INVALID("operator %zu: extra bytes %" PRId64 " negative or too large", i, op.extra_bytes);
     }
     total += op.extra_bytes;
+    for (int32_t t : op.outputs) written_by[t] = i;
     for (int32_t t : op.inputs) {
-      if (t >= 0 && std::find(op.outputs.begin(), op.outputs.end(), t) != op.outputs.end() &&
-          std::find(g.stateful_tensors.begin(), g.stateful_tensors.end(), t) == g.stateful_tensors.end()) {
+      if (t >= 0 && written_by[t] == i && !stateful[t]) {
         return REORDER_INVALID("operator %zu reads its own output tensor %" PRId32, i, t);
       }
     }
