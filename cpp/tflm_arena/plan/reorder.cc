@@ -41,15 +41,33 @@ class Budget {
       : max_(max_expansions),
         has_deadline_(seconds > 0),
         deadline_(Clock::now() + std::chrono::duration_cast<Clock::duration>(
-                                     std::chrono::duration<double>(has_deadline_ ? seconds : 0))) {}
-  // False once the budget is spent (and from then on).
+                                     std::chrono::duration<double>(has_deadline_ ? seconds : 0))),
+        share_max_(max_expansions),
+        share_deadline_(deadline_) {}
+  // False once the budget (or the current share of it) is spent.
   bool Spend(uint64_t n) {
     used_ += n;
-    if (used_ > max_) exhausted_ = true;
+    if (used_ > share_max_) exhausted_ = true;
     if (has_deadline_ && (used_ >> 12) != checked_) {
       checked_ = used_ >> 12;
-      if (Clock::now() > deadline_) exhausted_ = timed_out_ = true;
+      const Clock::time_point now = Clock::now();
+      if (now > share_deadline_) exhausted_ = true;
+      if (now > deadline_) exhausted_ = timed_out_ = true;
     }
+    return !exhausted_;
+  }
+  // Limits the next search to `fraction` of what is left (counts and time),
+  // so a search that cannot finish leaves room for the others.
+  void Share(double fraction) {
+    share_max_ = used_ + static_cast<uint64_t>(static_cast<double>(left()) * fraction);
+    const Clock::time_point now = Clock::now();
+    share_deadline_ = now + std::chrono::duration_cast<Clock::duration>((deadline_ - now) * fraction);
+  }
+  // Back to the whole budget; false if that is spent too.
+  bool Unshare() {
+    share_max_ = max_;
+    share_deadline_ = deadline_;
+    exhausted_ = used_ > max_ || timed_out_ || (has_deadline_ && Clock::now() > deadline_);
     return !exhausted_;
   }
   bool exhausted() const { return exhausted_; }
@@ -61,6 +79,8 @@ class Budget {
   uint64_t max_;
   bool has_deadline_;
   Clock::time_point deadline_;
+  uint64_t share_max_;
+  Clock::time_point share_deadline_;
   uint64_t used_ = 0, checked_ = 0;
   bool exhausted_ = false, timed_out_ = false;
 };
@@ -214,6 +234,7 @@ class StateTable {
   explicit StateTable(size_t words) : words_(words) {}
   size_t size() const { return hash_.size(); }
   const uint64_t* bits(int32_t id) const { return pool_.data() + static_cast<size_t>(id) * words_; }
+  uint64_t hash(int32_t id) const { return hash_[id]; }
   // Index of the set `bits` with hash `h`, or -1.
   int32_t Find(const uint64_t* bits, uint64_t h) const {
     if (slots_.empty()) return -1;
@@ -299,10 +320,7 @@ bool Searcher::Exact(int64_t bound, uint64_t max_states, bool* found, std::vecto
     }
     const uint64_t* s = table.bits(top.id);
     const Node here = cur;  // `nodes` may grow below
-    uint64_t h = 0;
-    for (size_t k = 0; k < n_; ++k) {
-      if (Has(s, static_cast<int32_t>(k))) h ^= Zobrist(k);
-    }
+    const uint64_t h = table.hash(top.id);
     if (!budget_->Spend(n_)) break;
     for (size_t k = 0; k < n_; ++k) {
       const int32_t op = static_cast<int32_t>(k);
@@ -382,12 +400,14 @@ Status ReorderForPeak(const ReorderGraph& graph, const ReorderOptions& options, 
   }
   if (!exact && !budget.exhausted()) {
     bool found = false;
+    budget.Share(0.75);  // leave a quarter for the wider beams
     exact = search.Exact(best_peak, options.max_states, &found, &order, &peak);
     if (found) {
       best.swap(order);
       best_peak = peak;
       result->method = "exact";
     }
+    budget.Unshare();
   }
   // Wider beams while the budget lasts; path nodes (n x width) stay below
   // 2^22 entries.
