@@ -330,6 +330,38 @@ TEST(ReorderTest, LargeGraphIsBoundedDeterministicAndBetter) {
   EXPECT_TRUE(CheckOrder(g, a.order).ok());
 }
 
+// Randomly wired cell: each operator reads 1-2 of the last `window` tensors.
+ReorderGraph RandomlyWired(size_t n, size_t window, uint32_t seed) {
+  std::mt19937 rng(seed);
+  ReorderGraph g;
+  g.tensor_bytes = {1024};
+  g.inputs = {0};
+  for (size_t i = 0; i < n; ++i) {
+    const size_t avail = g.tensor_bytes.size(), lo = avail > window ? avail - window : 0;
+    ReorderOp op;
+    for (size_t j = 0, k = 1 + rng() % 2; j < k; ++j) op.inputs.push_back(static_cast<int32_t>(lo + rng() % (avail - lo)));
+    op.outputs = {static_cast<int32_t>(avail)};
+    g.tensor_bytes.push_back(16 * (1 + rng() % 256));
+    g.ops.push_back(op);
+  }
+  g.outputs = {static_cast<int32_t>(g.tensor_bytes.size() - 1)};
+  return g;
+}
+
+// Regression: the exact search used to spend the whole budget when it could
+// not finish, so the wider beams never ran and nothing was gained.
+TEST(ReorderTest, UnfinishedExactSearchLeavesBudgetForBeams) {
+  const ReorderGraph g = RandomlyWired(400, 8, 5);
+  ReorderOptions opt;
+  opt.time_limit_seconds = 0;  // deterministic
+  opt.max_expansions = 8000000;
+  ReorderResult r;
+  ASSERT_TRUE(ReorderForPeak(g, opt, &r).ok());
+  EXPECT_FALSE(r.exact);
+  EXPECT_STREQ(r.method, "beam");
+  EXPECT_LT(r.peak_after, r.peak_before * 9 / 10);
+}
+
 TEST(ReorderTest, TimeLimitStopsAHugeSearch) {
   const ReorderGraph g = ManyDiamonds(3000);
   ReorderOptions opt;
