@@ -171,6 +171,8 @@ def test_branchy_model_gets_a_lower_peak_proven_in_tflm(tmp_path):
     assert (head_before, head_after) == (r.greedy_before, r.greedy_after)  # TFLM's greedy, as predicted
     saved = r.model.save(tmp_path / "reordered.tflite")
     assert ta.Model.load(saved).data == r.model.data
+    again = ta.reorder(m, time_limit=0.5)
+    assert again.order.tolist() == r.order.tolist() and again.model.data == r.model.data
     with pytest.raises(ValueError, match="time_limit"):
         ta.reorder(m, time_limit=0)
 

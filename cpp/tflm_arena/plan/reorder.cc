@@ -346,6 +346,10 @@ bool Searcher::Exact(int64_t bound, uint64_t max_states, bool* found, std::vecto
       } else {
         nodes[id] = {pk, after, top.id, op, here.count + 1, false};
       }
+      if (queue.size() >= 4 * max_states) {  // stale entries count too: bound memory
+        states_ = table.size();
+        return false;
+      }
       queue.push({pk, here.count + 1, id});
       s = table.bits(top.id);  // the pool may have moved
     }

@@ -29,7 +29,11 @@
 //     cost is its maximum. States are expanded by increasing peak, pruned at
 //     the best peak known, so the first complete set reached is optimal and
 //     an exhausted queue proves the incumbent optimal;
-//  4. if the exact search ran out of budget, wider beams.
+//  4. if the exact search ran out of budget (it gets 3/4 of what is left),
+//     wider beams (4, 16, ... 4096) with the rest.
+// Memory is bounded whatever the options: the memoised sets take at most
+// 64 MiB, the queue at most 4 x max_states entries, beam paths at most 2^22
+// nodes.
 // Deterministic: ties are broken by state size, operator index and
 // insertion order; the budgets that decide the result are counts (states,
 // expansions). The wall-clock limit is only a safety net (hitting it can
