@@ -90,6 +90,13 @@ class Searcher {
   Searcher(const ReorderGraph& g, const Prepared& p, Budget* budget)
       : g_(g), p_(p), n_(p.num_ops), words_((p.num_ops + 63) / 64), budget_(budget) {}
 
+  // Charges the loop iterations done since the last call to the budget.
+  bool Charge(uint64_t extra = 0) {
+    const uint64_t w = work_ + extra + 1;
+    work_ = 0;
+    return budget_->Spend(w);
+  }
+
   // Bytes live while k runs after set `s` (|s| = count), and after it.
   void Step(const uint64_t* s, size_t count, int64_t live, int32_t k, int64_t* during,
             int64_t* after) const {
@@ -97,6 +104,7 @@ class Searcher {
     for (int32_t t : p_.made[k]) {
       bool already = false;
       for (int32_t q : p_.producers[t]) already = already || Has(s, q);
+      work_ += 1 + p_.producers[t].size();
       if (!already) made += g_.tensor_bytes[t];
     }
     *during = live + made + g_.ops[k].extra_bytes + (count + 1 == n_ ? p_.end_bytes : 0);
@@ -104,13 +112,15 @@ class Searcher {
     for (int32_t t : p_.touched[k]) {
       if (p_.is_output[t]) continue;
       bool alive = p_.enters[t] == Enters::kAtStart;
-      for (size_t i = 0; !alive && i < p_.producers[t].size(); ++i) {
+      for (size_t i = 0; !alive && i < p_.producers[t].size(); ++i, ++work_) {
         const int32_t q = p_.producers[t][i];
         alive = q == k || Has(s, q);
       }
+      ++work_;
       if (!alive) continue;
       bool done = true;
       for (int32_t u : p_.users[t]) {
+        ++work_;
         if (u != k && !Has(s, u)) { done = false; break; }
       }
       if (done) a -= g_.tensor_bytes[t];
@@ -120,6 +130,7 @@ class Searcher {
 
   bool Ready(const uint64_t* s, int32_t k) const {
     for (int32_t q : p_.preds[k]) {
+      ++work_;
       if (!Has(s, q)) return false;
     }
     return true;
@@ -139,6 +150,7 @@ class Searcher {
   const Prepared& p_;
   size_t n_, words_;
   Budget* budget_;
+  mutable uint64_t work_ = 0;  // loop iterations not yet charged
   uint64_t states_ = 0;
 };
 
@@ -171,9 +183,9 @@ bool Searcher::Beam(size_t width, int64_t bound, std::vector<int32_t>* order, in
     for (size_t b = 0; b < beam.size(); ++b) {
       const BeamState& st = beam[b];
       for (int32_t k : st.ready) {
-        if (!budget_->Spend(1 + p_.touched[k].size())) return false;
         int64_t during = 0, after = 0;
         Step(st.bits.data(), depth, st.live, k, &during, &after);
+        if (!Charge()) return false;
         const int64_t pk = std::max(st.peak, during);
         if (pk >= bound) continue;  // cannot beat what we have
         cand.push_back({pk, after, st.hash ^ Zobrist(k), static_cast<int32_t>(b), k});
@@ -215,7 +227,7 @@ bool Searcher::Beam(size_t width, int64_t bound, std::vector<int32_t>* order, in
         if (Ready(st.bits.data(), s)) st.ready.push_back(s);
       }
       std::sort(st.ready.begin(), st.ready.end());
-      if (!budget_->Spend(1 + p_.succs[x.op].size())) return false;
+      if (!Charge(words_ + from.ready.size())) return false;
     }
     beam.swap(next);
   }
@@ -321,13 +333,12 @@ bool Searcher::Exact(int64_t bound, uint64_t max_states, bool* found, std::vecto
     const uint64_t* s = table.bits(top.id);
     const Node here = cur;  // `nodes` may grow below
     const uint64_t h = table.hash(top.id);
-    if (!budget_->Spend(n_)) break;
     for (size_t k = 0; k < n_; ++k) {
       const int32_t op = static_cast<int32_t>(k);
       if (Has(s, op) || !Ready(s, op)) continue;
-      if (!budget_->Spend(1 + p_.touched[k].size())) break;
       int64_t during = 0, after = 0;
       Step(s, here.count, here.live, op, &during, &after);
+      if (!Charge(words_)) break;
       const int64_t pk = std::max(here.peak, during);
       if (pk >= bound) continue;
       std::copy(s, s + words_, child.begin());
@@ -353,7 +364,7 @@ bool Searcher::Exact(int64_t bound, uint64_t max_states, bool* found, std::vecto
       queue.push({pk, here.count + 1, id});
       s = table.bits(top.id);  // the pool may have moved
     }
-    if (budget_->exhausted()) break;
+    if (!Charge(n_) || budget_->exhausted()) break;  // n_: the readiness scan
   }
   states_ = table.size();
   return queue.empty() && !budget_->exhausted();
