@@ -17,7 +17,7 @@ from .model import Model
 #: Counted budgets of the search (they, not the clock, decide the answer,
 #: so results are reproducible unless ``time_limit`` cuts a search short).
 MAX_STATES = 1 << 20
-MAX_EXPANSIONS = 1 << 24
+MAX_EXPANSIONS = 1 << 27
 
 
 @dataclass(frozen=True)
