@@ -177,6 +177,22 @@ def test_branchy_model_gets_a_lower_peak_proven_in_tflm(tmp_path):
         ta.reorder(m, time_limit=0)
 
 
+def test_scratch_requests_steer_the_order():
+    # 4 KiB of kernel scratch while b1's FC runs: best is to run branch b
+    # first, before x is joined by a1 (without scratch both orders tie).
+    m = branchy_model()
+    r = ta.reorder(m, scratch=[(4096, 1, 0)])
+    assert r.order[0] == 1 and r.order[4] == 4  # orders after b1 tie
+    assert (r.peak_before, r.peak_after) == (64 + 1024 + 1024 + 4096, 64 + 1024 + 4096)
+    assert r.exact
+    assert ta.remap_scratch([(4096, 1, 0), (16, 4, 0)], r.order) == [(4096, 0, 0), (16, 4, 0)]
+    run_same(m, r.model)
+    plain = ta.reorder(m)
+    assert _core.operator_order_peak(m._handle, plain.order) == plain.peak_after
+    with pytest.raises(ValueError, match="scratch request 0: node 9 out of range"):
+        ta.reorder(m, scratch=[(16, 9, 0)])
+
+
 def test_offline_plan_kept_only_when_still_valid():
     # x (tensor 0) and a2 (tensor 6) never live together in the original
     # order: a plan may share their bytes. The better order breaks that.

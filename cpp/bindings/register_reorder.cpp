@@ -3,8 +3,10 @@
 // model/operator_order_writer.h.
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
 
 #include <algorithm>
+#include <tuple>
 #include <cstdint>
 #include <vector>
 
@@ -20,14 +22,20 @@ namespace tflm_arena {
 namespace bindings {
 namespace {
 
-ReorderGraph GraphOf(const ModelHandle& h) {
+using ScratchList = std::vector<std::tuple<size_t, int32_t, int32_t>>;  // (bytes, node, subgraph)
+
+ReorderGraph GraphOf(const ModelHandle& h, const ScratchList& scratch = {}) {
+  std::vector<model::ScratchRequest> req;
+  for (const auto& [bytes, node, subgraph] : scratch) req.push_back({bytes, node, subgraph});
   ReorderGraph graph;
-  ThrowIfError(model::BuildOperatorGraph(h.model(), &graph));
+  ThrowIfError(model::BuildOperatorGraph(h.model(), Span<const model::ScratchRequest>(req.data(), req.size()),
+                                         &graph));
   return graph;
 }
 
-py::dict Reorder(const ModelHandle& h, double time_limit, uint64_t max_states, uint64_t max_expansions) {
-  const ReorderGraph graph = GraphOf(h);
+py::dict Reorder(const ModelHandle& h, const ScratchList& scratch, double time_limit, uint64_t max_states,
+                 uint64_t max_expansions) {
+  const ReorderGraph graph = GraphOf(h, scratch);
   ReorderOptions options;
   options.time_limit_seconds = time_limit;
   options.max_states = max_states;
@@ -72,8 +80,8 @@ py::bytes Write(const ModelHandle& h, I32Array order, bool drop_offline_plan) {
 }  // namespace
 
 void RegisterReorder(py::module_& m) {
-  m.def("reorder_operators", &Reorder, py::arg("model"), py::arg("time_limit"), py::arg("max_states"),
-        py::arg("max_expansions"));
+  m.def("reorder_operators", &Reorder, py::arg("model"), py::arg("scratch"), py::arg("time_limit"),
+        py::arg("max_states"), py::arg("max_expansions"));
   m.def("operator_order_peak", &Peak, py::arg("model"), py::arg("order"));
   m.def("write_operator_order", &Write, py::arg("model"), py::arg("order"), py::arg("drop_offline_plan"));
 }

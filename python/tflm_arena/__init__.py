@@ -16,7 +16,7 @@ from ._plan import STRATEGIES, Plan, plan
 from ._records import RECORD_DTYPE, make_records
 from .interpreter import PLAN_DTYPE, RUNTIME_PLANNERS, Interpreter
 from .model import MODEL_RECORD_DTYPE, Model, Operator, Subgraph, Tensor
-from .reorder import Reordering, reorder
+from .reorder import Reordering, remap_scratch, reorder
 from .tflm_size import TflmArena, tflm_arena
 
 try:
@@ -44,6 +44,7 @@ __all__ = [
     "make_records",
     "plan",
     "Reordering",
+    "remap_scratch",
     "reorder",
     "tflm_arena",
 ]

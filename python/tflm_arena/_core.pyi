@@ -91,7 +91,11 @@ def tflm_arena_size(
 ) -> Dict[str, Any]: ...
 
 def reorder_operators(
-    model: ModelHandle, time_limit: float, max_states: int, max_expansions: int
+    model: ModelHandle,
+    scratch: List[Tuple[int, int, int]],
+    time_limit: float,
+    max_states: int,
+    max_expansions: int,
 ) -> Dict[str, Any]: ...
 def operator_order_peak(model: ModelHandle, order: npt.ArrayLike) -> int: ...
 def write_operator_order(

@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 import time
 from dataclasses import dataclass
-from typing import Union
+from typing import List, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -54,6 +54,7 @@ class Reordering:
 
 
 def reorder(model: Union[Model, str, os.PathLike], *, time_limit: float = 1.0,
+            scratch: Sequence[Tuple[int, int, int]] = (),
             drop_offline_plan: bool = False) -> Reordering:
     """Finds an operator order of ``model`` (a :class:`Model` or a path) with
     the lowest peak it can, exact for small graphs, bounded heuristic for
@@ -66,6 +67,13 @@ def reorder(model: Union[Model, str, os.PathLike], *, time_limit: float = 1.0,
     ValueError); ``drop_offline_plan=True`` removes the plan (the search
     then sees the model without it). Models whose subgraph 0 uses control
     flow (IF, WHILE, CALL_ONCE) raise NotImplementedError.
+
+    ``scratch``: kernel scratch requests ``(bytes, node, subgraph)`` as
+    :meth:`Model.usage_records` takes them (nodes in the original order).
+    Each is live while its operator runs, so the search minimises the head
+    TFLM will need; peaks and greedy arenas then include them (the new
+    model's requests are the same ones with ``node`` = the operator's new
+    position, ``remap_scratch``).
     """
     if not isinstance(model, Model):
         model = Model.load(model)
@@ -76,12 +84,14 @@ def reorder(model: Union[Model, str, os.PathLike], *, time_limit: float = 1.0,
     if drop_offline_plan and model.offline_plan() is not None:
         identity = np.arange(len(model.subgraphs[0].operators), dtype=np.int32)
         source = Model(_core.write_operator_order(model._handle, identity, True))
-    found = _core.reorder_operators(source._handle, float(time_limit), MAX_STATES, MAX_EXPANSIONS)
+    requests = [tuple(int(v) for v in s) for s in scratch]
+    found = _core.reorder_operators(source._handle, requests, float(time_limit), MAX_STATES,
+                                    MAX_EXPANSIONS)
     order = np.asarray(found["order"], dtype=np.int32)
     new = Model(_core.write_operator_order(source._handle, order, bool(drop_offline_plan)))
     seconds = time.perf_counter() - start
-    before = source.plan("tflm_greedy")
-    after = new.plan("tflm_greedy")
+    before = _plan(source.usage_records(requests), strategy="tflm_greedy")
+    after = _plan(new.usage_records(remap_scratch(requests, order)), strategy="tflm_greedy")
     if before.lower_bound != found["peak_before"] or after.lower_bound != found["peak_after"]:
         raise RuntimeError(
             f"internal error: predicted peaks {found['peak_before']} -> {found['peak_after']} but the "
@@ -92,3 +102,12 @@ def reorder(model: Union[Model, str, os.PathLike], *, time_limit: float = 1.0,
                       greedy_before=int(before.arena_bytes), greedy_after=int(after.arena_bytes),
                       lower_bound=int(found["lower_bound"]), method=str(found["method"]),
                       timed_out=bool(found["timed_out"]), seconds=seconds)
+
+
+def remap_scratch(scratch: Sequence[Tuple[int, int, int]], order) -> List[Tuple[int, int, int]]:
+    """Scratch requests ``(bytes, node, subgraph)`` of the original model as
+    the model reordered by ``order`` makes them (subgraph-0 nodes move with
+    their operators)."""
+    position = np.empty(len(order), dtype=np.int64)
+    position[np.asarray(order, dtype=np.int64)] = np.arange(len(order))
+    return [(int(b), int(position[n]) if s == 0 else int(n), int(s)) for b, n, s in scratch]

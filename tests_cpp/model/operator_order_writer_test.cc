@@ -114,6 +114,45 @@ TEST(OperatorOrderWriter, PermutesOperatorsAndKeepsTheRest) {
   EXPECT_EQ(r.order, order);
 }
 
+TEST(OperatorOrderWriter, ScratchRequestsAreLiveDuringTheirOperator) {
+  const std::vector<uint8_t> bytes = testing::Build(Diamond());
+  const Model m = testing::MustLoad(bytes);
+  // 2000 bytes on B1 (node 1), 8 on the join (node 4).
+  const std::vector<ScratchRequest> scratch = {{2000, 1, 0}, {8, 4, 0}};
+  ReorderGraph graph;
+  ASSERT_TRUE(BuildOperatorGraph(m, Span<const ScratchRequest>(scratch.data(), scratch.size()), &graph).ok());
+  EXPECT_EQ(graph.ops[1].extra_bytes, 2000);
+  EXPECT_EQ(graph.ops[4].extra_bytes, 16);  // aligned as TFLM's records
+  EXPECT_EQ(graph.ops[0].extra_bytes, 0);
+  ReorderResult r;
+  ASSERT_TRUE(ReorderForPeak(graph, ReorderOptions(), &r).ok());
+  EXPECT_EQ(r.order[0], 1);  // B1 runs before A1 exists (several orders tie after that)
+  EXPECT_TRUE(r.exact);
+  EXPECT_EQ(r.peak_before, 16 + 160 + 160 + 2000);
+  EXPECT_EQ(r.peak_after, 16 + 160 + 2000);
+  // The records TFLM builds for the written model (scratch nodes moved with
+  // their operators) have exactly that peak.
+  Status s;
+  const std::vector<uint8_t> out = Write(bytes, r.order, false, &s);
+  ASSERT_TRUE(s.ok()) << s.message();
+  const Model w = testing::MustLoad(out);
+  ASSERT_EQ(r.order[4], 4);
+  const std::vector<ScratchRequest> moved = {{2000, 0, 0}, {8, 4, 0}};
+  std::vector<AllocationEntry> e(AllocationInfoCount(w, moved.size()));
+  ASSERT_TRUE(ComputeModelAllocationInfo(w, Span<const ScratchRequest>(moved.data(), moved.size()),
+                                         Span<AllocationEntry>(e.data(), e.size()))
+                  .ok());
+  std::vector<UsageRecord> rec(PlannedBufferCount(Span<const AllocationEntry>(e.data(), e.size())));
+  size_t n = 0;
+  ASSERT_TRUE(BuildUsageRecords(Span<const AllocationEntry>(e.data(), e.size()),
+                                Span<UsageRecord>(rec.data(), rec.size()), Span<uint32_t>(), &n)
+                  .ok());
+  EXPECT_EQ(LowerBound(Span<const UsageRecord>(rec.data(), rec.size())), r.peak_after);
+  const std::vector<ScratchRequest> bad = {{16, 7, 0}};
+  EXPECT_STREQ(BuildOperatorGraph(m, Span<const ScratchRequest>(bad.data(), bad.size()), &graph).message(),
+               "scratch request 0: node 7 out of range (subgraph 0 has 5 operators)");
+}
+
 TEST(OperatorOrderWriter, RefusesInvalidOrders) {
   const std::vector<uint8_t> bytes = testing::Build(Diamond());
   Status s;

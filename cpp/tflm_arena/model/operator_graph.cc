@@ -25,6 +25,10 @@ bool HasSideEffects(const OperatorInfo& op) {
 }  // namespace
 
 Status BuildOperatorGraph(const Model& model, ReorderGraph* graph) {
+  return BuildOperatorGraph(model, Span<const ScratchRequest>(), graph);
+}
+
+Status BuildOperatorGraph(const Model& model, Span<const ScratchRequest> scratch, ReorderGraph* graph) {
   *graph = ReorderGraph();
   if (!model.loaded() || model.num_subgraphs() == 0) {
     return Status::Error(StatusCode::kFailedPrecondition, "model is not loaded");
@@ -42,11 +46,12 @@ Status BuildOperatorGraph(const Model& model, ReorderGraph* graph) {
                            i, name == nullptr ? "?" : name, static_cast<int>(op.called.index[0]));
     }
   }
-  std::vector<AllocationEntry> entries(AllocationInfoCount(model, 0));
-  TFLM_ARENA_RETURN_IF_ERROR(ComputeModelAllocationInfo(
-      model, Span<const ScratchRequest>(), Span<AllocationEntry>(entries.data(), entries.size())));
-  graph->tensor_bytes.resize(entries.size(), 0);
-  for (size_t t = 0; t < entries.size(); ++t) {
+  std::vector<AllocationEntry> entries(AllocationInfoCount(model, scratch.size()));
+  TFLM_ARENA_RETURN_IF_ERROR(ComputeModelAllocationInfo(  // also checks the requests
+      model, scratch, Span<AllocationEntry>(entries.data(), entries.size())));
+  const size_t num_tensors = model.total_tensors();
+  graph->tensor_bytes.resize(num_tensors, 0);
+  for (size_t t = 0; t < num_tensors; ++t) {
     if (entries[t].needs_allocating) {
       if (entries[t].bytes > kMaxTensorBytes) {
         return Status::Error(StatusCode::kInvalidArgument, "tensor %zu: %zu bytes is too large", t,
@@ -70,6 +75,14 @@ Status BuildOperatorGraph(const Model& model, ReorderGraph* graph) {
     r.inputs.assign(op.inputs.begin(), op.inputs.end());
     r.outputs.assign(op.outputs.begin(), op.outputs.end());
     r.ordered = HasSideEffects(op);
+  }
+  for (const ScratchRequest& req : scratch) {
+    const int64_t bytes = static_cast<int64_t>(AlignSizeUp(req.bytes, kArenaAlignment));
+    if (req.subgraph_idx == 0) {
+      graph->ops[req.node_idx].extra_bytes += bytes;
+    } else {
+      graph->tensor_bytes.push_back(bytes);
+    }
   }
   return Status::Ok();
 }

@@ -13,7 +13,9 @@
 #ifndef TFLM_ARENA_MODEL_OPERATOR_GRAPH_H_
 #define TFLM_ARENA_MODEL_OPERATOR_GRAPH_H_
 
+#include "tflm_arena/core/span.h"
 #include "tflm_arena/core/status.h"
+#include "tflm_arena/model/lifetimes.h"
 #include "tflm_arena/model/model.h"
 #include "tflm_arena/plan/reorder.h"
 
@@ -21,6 +23,12 @@ namespace tflm_arena {
 namespace model {
 
 Status BuildOperatorGraph(const Model& model, ReorderGraph* graph);
+
+// As above, with kernel scratch requests (as ComputeAllocationInfo takes
+// them): a subgraph-0 request adds its 16-aligned bytes to its operator's
+// extra_bytes (live during that operator only, T-13 g); a request of
+// another (never invoked) subgraph becomes a never-referenced tensor.
+Status BuildOperatorGraph(const Model& model, Span<const ScratchRequest> scratch, ReorderGraph* graph);
 
 }  // namespace model
 }  // namespace tflm_arena
