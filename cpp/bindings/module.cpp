@@ -13,4 +13,5 @@ PYBIND11_MODULE(_core, m) {
   tflm_arena::bindings::RegisterModel(m);
   tflm_arena::bindings::RegisterInterpreter(m);
   tflm_arena::bindings::RegisterTflm(m);
+  tflm_arena::bindings::RegisterReorder(m);
 }

@@ -17,6 +17,7 @@ from ._records import RECORD_DTYPE, make_records
 from .interpreter import PLAN_DTYPE, RUNTIME_PLANNERS, Interpreter
 from .model import MODEL_RECORD_DTYPE, Model, Operator, Subgraph, Tensor
 from .tflm_plan import TflmPlan, plan_for_tflm, tflm_scratch_requests
+from .reorder import Reordering, remap_scratch, reorder
 from .tflm_size import TflmArena, tflm_arena
 
 try:
@@ -45,6 +46,9 @@ __all__ = [
     "make_records",
     "plan",
     "plan_for_tflm",
+    "Reordering",
+    "remap_scratch",
+    "reorder",
     "tflm_arena",
     "tflm_scratch_requests",
 ]

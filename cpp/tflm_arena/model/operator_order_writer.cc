@@ -1,0 +1,229 @@
+#include "tflm_arena/model/operator_order_writer.h"
+
+#include <algorithm>
+#include <cstring>
+#include <utility>
+
+#include "tflm_arena/model/flatbuffer_raw.h"
+#include "tflm_arena/model/lifetimes.h"
+#include "tflm_arena/model/model.h"
+#include "tflm_arena/model/offline_plan.h"
+#include "tflm_arena/model/operator_graph.h"
+#include "tflm_arena/plan/plan.h"
+#include "tflm_arena/plan/reorder.h"
+
+namespace tflm_arena {
+namespace model {
+namespace {
+
+// Field ids of the TFLite schema used here.
+constexpr size_t kModelFieldCount = 8;  // version .. signature_defs; 0 is a scalar
+constexpr size_t kModelSubgraphs = 2, kModelBuffers = 4, kModelMetadata = 6;
+constexpr size_t kSubgraphFieldCount = 6;  // tensors .. name (offsets), debug_metadata_index (int)
+constexpr size_t kSubgraphOperators = 3, kSubgraphDebugIndex = 5;
+constexpr size_t kBufferOffset = 1;
+constexpr size_t kMetadataName = 0;
+constexpr size_t kPrefixAlignment = 16;  // Buffer.data is force_align 16
+
+// Little-endian prefix with forward uoffsets (as in offline_plan_writer.cc).
+class Prefix {
+ public:
+  size_t pos() const { return bytes_.size(); }
+  void Align(size_t a) { bytes_.resize((bytes_.size() + a - 1) / a * a, 0); }
+  template <typename T>
+  size_t Put(T v) {
+    const size_t at = bytes_.size();
+    bytes_.resize(at + sizeof(T));
+    std::memcpy(bytes_.data() + at, &v, sizeof(T));
+    return at;
+  }
+  template <typename T>
+  void PutAt(size_t at, T v) { std::memcpy(bytes_.data() + at, &v, sizeof(T)); }
+  void Link(size_t slot, size_t target) { PutAt<uint32_t>(slot, static_cast<uint32_t>(target - slot)); }
+  // vtable + table of 4-byte fields; absent fields (bit clear) get offset 0.
+  size_t Table(size_t nfields, size_t* slots, uint32_t present) {
+    Align(4);
+    const size_t vt = Put<uint16_t>(static_cast<uint16_t>(4 + 2 * nfields));
+    Put<uint16_t>(static_cast<uint16_t>(4 + 4 * nfields));
+    for (size_t i = 0; i < nfields; ++i) {
+      Put<uint16_t>((present >> i) & 1u ? static_cast<uint16_t>(4 + 4 * i) : 0);
+    }
+    Align(4);
+    const size_t table = Put<int32_t>(static_cast<int32_t>(pos() - vt));
+    for (size_t i = 0; i < nfields; ++i) slots[i] = Put<uint32_t>(0);
+    return table;
+  }
+  // Vector of `n` uoffsets; returns the slot of element 0.
+  size_t Vector(size_t n) {
+    Align(4);
+    Put<uint32_t>(static_cast<uint32_t>(n));
+    const size_t first = pos();
+    for (size_t i = 0; i < n; ++i) Put<uint32_t>(0);
+    return first;
+  }
+  std::vector<uint8_t>& bytes() { return bytes_; }
+
+ private:
+  std::vector<uint8_t> bytes_;
+};
+
+Status Malformed(const char* what) {
+  return Status::Error(StatusCode::kInvalidArgument, "cannot rewrite model: %s", what);
+}
+
+uint32_t Present(fbraw::Reader* r, size_t table, size_t nfields) {
+  uint32_t bits = 0;
+  for (size_t id = 0; id < nfields; ++id) {
+    if (r->Field(table, id) != 0) bits |= 1u << id;
+  }
+  return bits;
+}
+
+bool IsPlanEntry(fbraw::Reader* r, const uint8_t* model, size_t size, size_t entry) {
+  const size_t name = r->FieldTarget(entry, kMetadataName);
+  const uint32_t len = name ? r->Read<uint32_t>(name) : 0;
+  return name && len == sizeof(kOfflinePlanMetadataName) - 1 && name + 4 + len <= size &&
+         std::memcmp(model + name + 4, kOfflinePlanMetadataName, len) == 0;
+}
+
+// The prefix + original bytes; see the header.
+Status Rewrite(const uint8_t* model, size_t model_size, Span<const int32_t> order, bool drop_plan,
+               std::vector<uint8_t>* out) {
+  fbraw::Reader r(model, model_size);
+  const size_t root = r.Root();
+  for (size_t id = kModelFieldCount; id < r.FieldCount(root); ++id) {
+    if (r.Field(root, id) != 0) return Malformed("the Model table has fields newer than this tool");
+  }
+  const size_t subgraphs = r.FieldTarget(root, kModelSubgraphs);
+  const uint32_t nsub = r.VectorLength(subgraphs);
+  if (nsub == 0) return Malformed("no subgraphs");
+  const size_t sg0 = r.VectorTable(subgraphs, 0);
+  for (size_t id = kSubgraphFieldCount; id < r.FieldCount(sg0); ++id) {
+    if (r.Field(sg0, id) != 0) return Malformed("the SubGraph table has fields newer than this tool");
+  }
+  const size_t ops = r.FieldTarget(sg0, kSubgraphOperators);
+  if (r.VectorLength(ops) != order.size()) return Malformed("operator count changed");
+  const size_t metadata = r.FieldTarget(root, kModelMetadata);
+  std::vector<uint32_t> kept_meta;  // metadata entries of the copy
+  for (uint32_t m = 0; m < r.VectorLength(metadata) && r.ok(); ++m) {
+    if (!(drop_plan && IsPlanEntry(&r, model, model_size, r.VectorTable(metadata, m)))) kept_meta.push_back(m);
+  }
+  if (!r.ok()) return Malformed("offsets point outside the file");
+
+  Prefix p;
+  const size_t root_slot = p.Put<uint32_t>(0);
+  p.Put<uint32_t>(0x334C4654);  // "TFL3"
+  const uint32_t model_present = Present(&r, root, kModelFieldCount) | (1u << kModelSubgraphs);
+  size_t model_slots[kModelFieldCount];
+  p.Link(root_slot, p.Table(kModelFieldCount, model_slots, model_present));
+  const size_t version_field = r.Field(root, 0);
+  p.PutAt<uint32_t>(model_slots[0], version_field ? r.Read<uint32_t>(version_field) : 0);
+
+  const size_t sub_slots = p.Vector(nsub);
+  p.Link(model_slots[kModelSubgraphs], sub_slots - 4);
+  const uint32_t sg_present = Present(&r, sg0, kSubgraphFieldCount) | (1u << kSubgraphOperators);
+  size_t sg_slots[kSubgraphFieldCount];
+  p.Link(sub_slots, p.Table(kSubgraphFieldCount, sg_slots, sg_present));
+  const size_t debug_field = r.Field(sg0, kSubgraphDebugIndex);
+  if (debug_field) p.PutAt<int32_t>(sg_slots[kSubgraphDebugIndex], r.Read<int32_t>(debug_field));
+  const size_t op_slots = p.Vector(order.size());
+  p.Link(sg_slots[kSubgraphOperators], op_slots - 4);
+  size_t meta_slots = 0;
+  if (drop_plan && metadata != 0) {
+    meta_slots = p.Vector(kept_meta.size());
+    p.Link(model_slots[kModelMetadata], meta_slots - 4);
+  }
+  p.Align(kPrefixAlignment);
+
+  // Point the remaining slots into the original bytes, shifted by the prefix.
+  const size_t shift = p.pos();
+  if (model_size > UINT32_MAX - shift) return Malformed("model too large to rewrite");
+  for (size_t id = 1; id < kModelFieldCount; ++id) {
+    if (id == kModelSubgraphs || (id == kModelMetadata && meta_slots != 0)) continue;
+    const size_t target = r.FieldTarget(root, id);
+    if (target != 0) p.Link(model_slots[id], shift + target);
+  }
+  for (uint32_t s = 1; s < nsub; ++s) p.Link(sub_slots + 4 * s, shift + r.VectorTable(subgraphs, s));
+  for (size_t id = 0; id < kSubgraphDebugIndex; ++id) {
+    if (id == kSubgraphOperators) continue;
+    const size_t target = r.FieldTarget(sg0, id);
+    if (target != 0) p.Link(sg_slots[id], shift + target);
+  }
+  for (size_t k = 0; k < order.size(); ++k) p.Link(op_slots + 4 * k, shift + r.VectorTable(ops, order[k]));
+  for (size_t k = 0; meta_slots != 0 && k < kept_meta.size(); ++k) {
+    p.Link(meta_slots + 4 * k, shift + r.VectorTable(metadata, kept_meta[k]));
+  }
+  if (!r.ok()) return Malformed("offsets point outside the file");
+
+  std::vector<uint8_t>& bytes = p.bytes();
+  bytes.insert(bytes.end(), model, model + model_size);
+  // Data stored after the flatbuffer is addressed from the file start.
+  const size_t buffers = r.FieldTarget(root, kModelBuffers);
+  for (uint32_t i = 0; i < r.VectorLength(buffers); ++i) {
+    const size_t f = r.Field(r.VectorTable(buffers, i), kBufferOffset);
+    const uint64_t off = f ? r.Read<uint64_t>(f) : 0;
+    if (off > 1) {  // 1 is a "not set" marker in some writers
+      const uint64_t moved = off + shift;
+      std::memcpy(bytes.data() + shift + f, &moved, sizeof(moved));
+    }
+  }
+  if (!r.ok()) return Malformed("offsets point outside the file");
+  *out = std::move(bytes);
+  return Status::Ok();
+}
+
+// Usage records of `m` (no scratch) in TFLM's order.
+Status Records(const Model& m, std::vector<UsageRecord>* records) {
+  std::vector<AllocationEntry> entries(AllocationInfoCount(m, 0));
+  TFLM_ARENA_RETURN_IF_ERROR(ComputeModelAllocationInfo(
+      m, Span<const ScratchRequest>(), Span<AllocationEntry>(entries.data(), entries.size())));
+  Span<const AllocationEntry> all(entries.data(), entries.size());
+  records->resize(PlannedBufferCount(all));
+  size_t count = 0;
+  return BuildUsageRecords(all, Span<UsageRecord>(records->data(), records->size()), Span<uint32_t>(), &count);
+}
+
+// The offline plan must not make fixed tensors share bytes that the
+// original order kept apart.
+Status CheckPlanStillValid(const Model& before, const Model& after) {
+  std::vector<UsageRecord> a, b;
+  TFLM_ARENA_RETURN_IF_ERROR(Records(before, &a));
+  TFLM_ARENA_RETURN_IF_ERROR(Records(after, &b));
+  if (a.size() != b.size()) return Status::Error(StatusCode::kInternal, "record count changed by reordering");
+  const auto old_pairs = FixedAliases(Span<const UsageRecord>(a.data(), a.size()));
+  for (const auto& pair : FixedAliases(Span<const UsageRecord>(b.data(), b.size()))) {
+    if (std::find(old_pairs.begin(), old_pairs.end(), pair) != old_pairs.end()) continue;
+    return Status::Error(StatusCode::kInvalidArgument,
+                         "the model's offline plan is not valid in the new operator order: planned "
+                         "buffers %zu and %zu would share bytes while both live (drop the plan to reorder)",
+                         pair.first, pair.second);
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+Status WriteOperatorOrder(const uint8_t* model, size_t model_size, Span<const int32_t> order,
+                          bool drop_offline_plan, std::vector<uint8_t>* out) {
+  Model original;
+  TFLM_ARENA_RETURN_IF_ERROR(Model::FromBuffer(model, model_size, &original));
+  ReorderGraph graph;
+  TFLM_ARENA_RETURN_IF_ERROR(BuildOperatorGraph(original, &graph));
+  TFLM_ARENA_RETURN_IF_ERROR(CheckOperatorOrder(graph, order));
+  OfflinePlanView plan;
+  bool has_plan = false;
+  TFLM_ARENA_RETURN_IF_ERROR(DecodeOfflinePlan(original, &plan, &has_plan));
+  std::vector<uint8_t> bytes;
+  TFLM_ARENA_RETURN_IF_ERROR(Rewrite(model, model_size, order, drop_offline_plan && has_plan, &bytes));
+  Model rewritten;
+  Status s = Model::FromBuffer(bytes.data(), bytes.size(), &rewritten);
+  if (!s.ok()) {
+    return Status::Error(StatusCode::kInternal, "reordered model does not verify: %s", s.message());
+  }
+  if (has_plan && !drop_offline_plan) TFLM_ARENA_RETURN_IF_ERROR(CheckPlanStillValid(original, rewritten));
+  *out = std::move(bytes);
+  return Status::Ok();
+}
+
+}  // namespace model
+}  // namespace tflm_arena
