@@ -4,6 +4,7 @@
 #include <string>
 
 #include "tflm_arena/model/flatbuffer_raw.h"
+#include "tflm_arena/model/prefix_builder.h"
 
 namespace tflm_arena {
 namespace model {
@@ -17,45 +18,8 @@ constexpr size_t kBufferOffset = 1;
 constexpr size_t kMetadataName = 0, kMetadataBuffer = 1;
 constexpr size_t kShiftAlignment = 16;  // Buffer.data is force_align 16
 
-// Appends little-endian values and patches forward uoffsets.
-class Prefix {
- public:
-  size_t pos() const { return bytes_.size(); }
-  void Align(size_t a) { bytes_.resize((bytes_.size() + a - 1) / a * a, 0); }
-  template <typename T>
-  size_t Put(T v) {
-    size_t at = bytes_.size();
-    bytes_.resize(at + sizeof(T));
-    std::memcpy(bytes_.data() + at, &v, sizeof(T));
-    return at;
-  }
-  template <typename T>
-  void PutAt(size_t at, T v) { std::memcpy(bytes_.data() + at, &v, sizeof(T)); }
-  // The uoffset stored at `slot` now points to `target`.
-  void Link(size_t slot, size_t target) { PutAt<uint32_t>(slot, static_cast<uint32_t>(target - slot)); }
-  // Writes a vtable + table of 4-byte fields; returns the slot of each field.
-  // Fields whose bit in `present` is clear are marked absent in the vtable.
-  size_t Table(size_t nfields, size_t* slots, uint32_t present = ~0u) {
-    Align(4);
-    size_t vt = Put<uint16_t>(static_cast<uint16_t>(4 + 2 * nfields));
-    Put<uint16_t>(static_cast<uint16_t>(4 + 4 * nfields));
-    for (size_t i = 0; i < nfields; ++i) {
-      Put<uint16_t>((present >> i) & 1u ? static_cast<uint16_t>(4 + 4 * i) : 0);
-    }
-    Align(4);
-    size_t table = Put<int32_t>(static_cast<int32_t>(pos() - vt));
-    for (size_t i = 0; i < nfields; ++i) slots[i] = Put<uint32_t>(0);
-    return table;
-  }
-  std::vector<uint8_t>& bytes() { return bytes_; }
 
- private:
-  std::vector<uint8_t> bytes_;
-};
-
-Status Malformed(const char* what) {
-  return Status::Error(StatusCode::kInvalidArgument, "cannot rewrite model: %s", what);
-}
+Status Malformed(const char* what) { return MalformedForRewrite(what); }
 
 }  // namespace
 
@@ -128,7 +92,7 @@ Status WriteOfflinePlanMetadata(const uint8_t* model, size_t model_size,
   if (reuse_buffer < nbuf && referenced[reuse_buffer]) reuse_buffer = nbuf;
 
   // --- build the prefix (all references point forward) ---
-  Prefix p;
+  PrefixBuilder p;
   size_t root_slot = p.Put<uint32_t>(0);
   p.Put<uint32_t>(0x334C4654);  // "TFL3"
   uint32_t present = (1u << 0) | (1u << kModelBuffers) | (1u << kModelMetadata);

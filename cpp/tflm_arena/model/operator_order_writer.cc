@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "tflm_arena/model/flatbuffer_raw.h"
+#include "tflm_arena/model/prefix_builder.h"
 #include "tflm_arena/model/lifetimes.h"
 #include "tflm_arena/model/model.h"
 #include "tflm_arena/model/offline_plan.h"
@@ -25,51 +26,8 @@ constexpr size_t kBufferOffset = 1;
 constexpr size_t kMetadataName = 0;
 constexpr size_t kPrefixAlignment = 16;  // Buffer.data is force_align 16
 
-// Little-endian prefix with forward uoffsets (as in offline_plan_writer.cc).
-class Prefix {
- public:
-  size_t pos() const { return bytes_.size(); }
-  void Align(size_t a) { bytes_.resize((bytes_.size() + a - 1) / a * a, 0); }
-  template <typename T>
-  size_t Put(T v) {
-    const size_t at = bytes_.size();
-    bytes_.resize(at + sizeof(T));
-    std::memcpy(bytes_.data() + at, &v, sizeof(T));
-    return at;
-  }
-  template <typename T>
-  void PutAt(size_t at, T v) { std::memcpy(bytes_.data() + at, &v, sizeof(T)); }
-  void Link(size_t slot, size_t target) { PutAt<uint32_t>(slot, static_cast<uint32_t>(target - slot)); }
-  // vtable + table of 4-byte fields; absent fields (bit clear) get offset 0.
-  size_t Table(size_t nfields, size_t* slots, uint32_t present) {
-    Align(4);
-    const size_t vt = Put<uint16_t>(static_cast<uint16_t>(4 + 2 * nfields));
-    Put<uint16_t>(static_cast<uint16_t>(4 + 4 * nfields));
-    for (size_t i = 0; i < nfields; ++i) {
-      Put<uint16_t>((present >> i) & 1u ? static_cast<uint16_t>(4 + 4 * i) : 0);
-    }
-    Align(4);
-    const size_t table = Put<int32_t>(static_cast<int32_t>(pos() - vt));
-    for (size_t i = 0; i < nfields; ++i) slots[i] = Put<uint32_t>(0);
-    return table;
-  }
-  // Vector of `n` uoffsets; returns the slot of element 0.
-  size_t Vector(size_t n) {
-    Align(4);
-    Put<uint32_t>(static_cast<uint32_t>(n));
-    const size_t first = pos();
-    for (size_t i = 0; i < n; ++i) Put<uint32_t>(0);
-    return first;
-  }
-  std::vector<uint8_t>& bytes() { return bytes_; }
 
- private:
-  std::vector<uint8_t> bytes_;
-};
-
-Status Malformed(const char* what) {
-  return Status::Error(StatusCode::kInvalidArgument, "cannot rewrite model: %s", what);
-}
+Status Malformed(const char* what) { return MalformedForRewrite(what); }
 
 uint32_t Present(fbraw::Reader* r, size_t table, size_t nfields) {
   uint32_t bits = 0;
@@ -110,7 +68,7 @@ Status Rewrite(const uint8_t* model, size_t model_size, Span<const int32_t> orde
   }
   if (!r.ok()) return Malformed("offsets point outside the file");
 
-  Prefix p;
+  PrefixBuilder p;
   const size_t root_slot = p.Put<uint32_t>(0);
   p.Put<uint32_t>(0x334C4654);  // "TFL3"
   const uint32_t model_present = Present(&r, root, kModelFieldCount) | (1u << kModelSubgraphs);
