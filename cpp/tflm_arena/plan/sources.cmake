@@ -32,5 +32,7 @@ tflm_arena_host_library(tflm_arena_plan
     ${TFLM_ARENA_SRC}/plan/min_cost_flow.cc
     ${TFLM_ARENA_SRC}/plan/objects_to_offsets.cc
     ${TFLM_ARENA_SRC}/plan/offsets_greedy_by_size.cc
+    ${TFLM_ARENA_SRC}/plan/optimal_search.cc
+    ${TFLM_ARENA_SRC}/plan/optimal.cc
   DEPS tflm_arena_plan_runtime)
 
