@@ -12,6 +12,7 @@ namespace optimal_internal {
 namespace {
 
 constexpr int64_t kInf = std::numeric_limits<int64_t>::max();
+constexpr int kMaxDepth = 16384;  // recursion (placements + bans on one path)
 
 int64_t AlignUp(int64_t v, int64_t a) { return a <= 1 ? v : (v + a - 1) / a * a; }
 
@@ -209,10 +210,12 @@ class Search {
     placed_.assign(m_, 0);
     offset_.assign(m_, 0);
     eff_.assign(m_, 0);
+    ban_.assign(m_, -1);
     floor_.assign(S_, 0);
     rem_.assign(S_, 0);
     stamp_.assign(S_, 0);
     cuts_.assign(S_, 0);
+    counts_.assign(S_ + 1, 0);
     pool_.resize(m_ + 1);
     trail_.reserve(4 * m_ + 1024);
     for (size_t a = 0; a < m_; ++a) {
@@ -232,7 +235,7 @@ class Search {
   }
 
  private:
-  enum Kind : int8_t { kEff, kFloor, kPlace };
+  enum Kind : int8_t { kEff, kFloor, kBan, kPlace };
   struct Change {
     Kind kind;
     int32_t index;
@@ -254,7 +257,7 @@ class Search {
     int64_t best = kInf;
     for (int32_t k = p_.mem_begin[s]; k < p_.mem_begin[s + 1]; ++k) {
       const int32_t a = p_.mem[k];
-      if (!placed_[a]) best = std::min(best, eff_[a]);
+      if (!placed_[a]) best = std::min(best, EffP(a));
     }
     return best == kInf ? floor : std::max(floor, best);
   }
@@ -276,56 +279,138 @@ class Search {
     for (size_t k = 0; k < starts.size(); ++k) {
       if (pieces[k].empty()) continue;
       const int32_t end = k + 1 < starts.size() ? starts[k + 1] - 1 : hi;
-      if (!Feasible(0, starts[k], end)) return SearchOutcome::kInfeasible;
-      const SearchOutcome o = Dfs(pieces[k], starts[k], end, 0, -1);
+      if (!Feasible(starts[k], end, 0)) return SearchOutcome::kInfeasible;
+      const SearchOutcome o = Dfs(pieces[k], starts[k], end, 0);
       if (o != SearchOutcome::kFound) return o;
     }
     return SearchOutcome::kFound;
   }
 
-  // Canonical depth-first search over `buffers` (sections [lo, hi]); the
-  // last buffer placed in this piece sat at (o_last, r_last).
-  SearchOutcome Dfs(const std::vector<int32_t>& buffers, int32_t lo, int32_t hi, int64_t o_last,
-                    int32_t r_last) {
+  // Depth-first search over `buffers` (sections [lo, hi]), placing buffers
+  // in non-decreasing offset order: `level` is the offset being filled.
+  // Candidates are the unplaced buffers whose eff is `level` (not banned
+  // from it). Branch on the leftmost section where a candidate starts:
+  // either one of the candidates starting there sits at `level` (one branch
+  // each), or none does (they are banned from `level`). Once no candidate is
+  // left, the level rises to the next eff. Every plan slid down into
+  // canonical form is reached: all its buffers below `level` are placed, and
+  // at `level` each section is covered by one candidate or by none.
+  SearchOutcome Dfs(const std::vector<int32_t>& buffers, int32_t lo, int32_t hi, int64_t level) {
     if (++nodes_ % 64 == 0 && Stop()) return SearchOutcome::kAborted;
-    int64_t min_height = kInf;
+    if (depth_ >= kMaxDepth) return SearchOutcome::kAborted;  // bounded stack
+    struct Deeper {
+      explicit Deeper(int* d) : d_(d) { ++*d_; }
+      ~Deeper() { --*d_; }
+      int* d_;
+    } deeper(&depth_);
+    int32_t best = -1;  // best-ranked candidate
+    int64_t next = kInf;
     bool any = false;
     for (int32_t a : buffers) {
       if (placed_[a]) continue;
       any = true;
-      min_height = std::min(min_height, eff_[a] + p_.size[a]);
+      const int64_t e = eff_[a];
+      if (e == level && ban_[a] != level) {
+        if (best < 0 || rank_[a] < rank_[best]) best = a;
+      } else if (e > level) {
+        next = std::min(next, e);
+      }
     }
     if (!any) return SearchOutcome::kFound;
-    std::vector<std::pair<int64_t, int32_t>>& cand = pool_[placed_count_];
+    if (best < 0) {
+      // Nothing more at this level: everything below `next` is sealed.
+      if (next == kInf || !Feasible(lo, hi, next)) return SearchOutcome::kInfeasible;
+      return Dfs(buffers, lo, hi, next);
+    }
+    // The section decided here: the one with the fewest choices (candidates
+    // covering it, plus "none" where it has room to spare), so forced moves
+    // come first; ties go to the best-ranked candidate's first section.
+    int32_t at = p_.sec_lo[best];
+    {
+      std::vector<int32_t>& count = counts_;
+      std::fill(count.begin() + lo, count.begin() + hi + 2, 0);
+      for (int32_t a : buffers) {
+        if (placed_[a] || eff_[a] != level || ban_[a] == level) continue;
+        ++count[p_.sec_lo[a]];
+        --count[p_.sec_hi[a] + 1];
+      }
+      int32_t run = 0;
+      int64_t best_score = kInf;
+      for (int32_t s = lo; s <= hi; ++s) {
+        run += count[s];
+        if (run == 0) continue;
+        const bool room = cap_ - std::max(floor_[s], level) - rem_[s] >= p_.alignment;
+        const int64_t score = run + (room ? 1 : 0);
+        if (score < best_score || (score == best_score && s == p_.sec_lo[best])) {
+          best_score = score;
+          at = s;
+        }
+      }
+    }
+    std::vector<int32_t>& cand = pool_[placed_count_];
     cand.clear();
     for (int32_t a : buffers) {
-      if (placed_[a]) continue;
-      const int64_t e = eff_[a];
-      if (e >= min_height) continue;  // dominated: buffer `argmin` fits below
-      if (e < o_last || (e == o_last && rank_[a] < r_last)) continue;  // not canonical order
-      cand.emplace_back(e, a);
+      if (!placed_[a] && eff_[a] == level && ban_[a] != level && p_.sec_lo[a] <= at &&
+          at <= p_.sec_hi[a]) {
+        cand.push_back(a);
+      }
     }
-    std::sort(cand.begin(), cand.end(), [&](const std::pair<int64_t, int32_t>& x,
-                                            const std::pair<int64_t, int32_t>& y) {
-      return x.first != y.first ? x.first < y.first : rank_[x.second] < rank_[y.second];
-    });
-    // Deeper calls use deeper pool entries (more buffers placed), never this one.
-    for (const auto& c : cand) {
-      const int32_t a = c.second;
+    std::sort(cand.begin(), cand.end(), [&](int32_t x, int32_t y) { return rank_[x] < rank_[y]; });
+    // Deeper calls use deeper pool entries (more buffers placed); the ban
+    // branch below runs at this depth, so it copies the list first.
+    for (size_t i = 0; i < cand.size(); ++i) {
+      const int32_t a = cand[i];
       const size_t mark = trail_.size();
       SearchOutcome o = SearchOutcome::kInfeasible;
-      if (Place(a, lo, hi)) {
+      if (Place(a, lo, hi, level)) {
         bool split = false;
         for (int32_t s = std::max(p_.sec_lo[a], lo); s < std::min(p_.sec_hi[a], hi); ++s) {
           if (cuts_[s] == 0) split = true;
         }
-        o = split ? SolveSplit(buffers, lo, hi) : Dfs(buffers, lo, hi, c.first, rank_[a]);
+        o = split ? SolveSplit(buffers, lo, hi) : Dfs(buffers, lo, hi, level);
       }
       if (o == SearchOutcome::kFound) return o;
       UndoTo(mark);
       if (o == SearchOutcome::kAborted) return o;
     }
-    return SearchOutcome::kInfeasible;
+    const size_t mark = trail_.size();
+    ++gen_;
+    affected_.clear();
+    const std::vector<int32_t> banned(cand);
+    for (int32_t a : banned) {
+      trail_.push_back({kBan, a, ban_[a]});
+      ban_[a] = level;
+      MarkAffected(a, level);
+    }
+    Refresh();
+    SearchOutcome o =
+        Feasible(lo, hi, level) ? Dfs(buffers, lo, hi, level) : SearchOutcome::kInfeasible;
+    if (o == SearchOutcome::kFound) return o;
+    UndoTo(mark);
+    return o;
+  }
+
+  // The lowest offset buffer a may still take: eff, or just above it when
+  // it is banned from eff.
+  int64_t EffP(int32_t a) const {
+    return ban_[a] == eff_[a] ? eff_[a] + p_.alignment : eff_[a];
+  }
+
+  // Sections of a whose floor may change because a's EffP rose from `old`.
+  void MarkAffected(int32_t a, int64_t old) {
+    for (int32_t s = p_.sec_lo[a]; s <= p_.sec_hi[a]; ++s) {
+      if (old <= floor_[s] && stamp_[s] != gen_) {
+        stamp_[s] = gen_;
+        affected_.push_back(s);
+      }
+    }
+  }
+
+  void Refresh() {
+    for (int32_t s : affected_) {
+      const int64_t v = MinEffOf(s, floor_[s]);
+      if (v > floor_[s]) SetFloor(s, v);
+    }
   }
 
   void SetEff(int32_t a, int64_t v) {
@@ -339,7 +424,7 @@ class Search {
 
   // Places c at eff[c]; false if the inference check on sections [lo, hi]
   // fails (the change is on the trail either way).
-  bool Place(int32_t c, int32_t lo, int32_t hi) {
+  bool Place(int32_t c, int32_t lo, int32_t hi, int64_t level) {
     const int64_t o = eff_[c];
     const int64_t top = o + p_.size[c];
     const int64_t atop = AlignUp(top, p_.alignment);
@@ -347,37 +432,27 @@ class Search {
     placed_[c] = 1;
     offset_[c] = o;
     ++placed_count_;
-    for (int32_t s = p_.sec_lo[c]; s <= p_.sec_hi[c]; ++s) {
-      rem_[s] -= p_.size[c];
-      if (floor_[s] < top) SetFloor(s, top);
-    }
-    for (int32_t s = p_.sec_lo[c]; s < p_.sec_hi[c]; ++s) --cuts_[s];
-    if (top > cap_) return false;
     ++gen_;
     affected_.clear();
     for (int32_t s = p_.sec_lo[c]; s <= p_.sec_hi[c]; ++s) {
+      rem_[s] -= p_.size[c];
+      if (floor_[s] < top) SetFloor(s, top);
       stamp_[s] = gen_;
       affected_.push_back(s);
     }
+    for (int32_t s = p_.sec_lo[c]; s < p_.sec_hi[c]; ++s) --cuts_[s];
+    if (top > cap_) return false;
     for (int32_t k = p_.ov_begin[c]; k < p_.ov_begin[c + 1]; ++k) {
       const int32_t j = p_.ov[k];
       if (placed_[j] || eff_[j] >= atop) continue;
-      const int64_t old = eff_[j];
+      const int64_t old = EffP(j);
       SetEff(j, Lift(j, atop));
-      // floor_[s] is the smallest eff of s's unplaced buffers: it can only
+      // floor_[s] is the smallest EffP of s's unplaced buffers: it can only
       // change where j was that smallest.
-      for (int32_t s = p_.sec_lo[j]; s <= p_.sec_hi[j]; ++s) {
-        if (old <= floor_[s] && stamp_[s] != gen_) {
-          stamp_[s] = gen_;
-          affected_.push_back(s);
-        }
-      }
+      MarkAffected(j, old);
     }
-    for (int32_t s : affected_) {
-      const int64_t v = MinEffOf(s, floor_[s]);
-      if (v > floor_[s]) SetFloor(s, v);
-    }
-    return Feasible(o, lo, hi);
+    Refresh();
+    return Feasible(lo, hi, level);
   }
 
   void UndoTo(size_t mark) {
@@ -388,6 +463,8 @@ class Search {
         eff_[t.index] = t.old;
       } else if (t.kind == kFloor) {
         floor_[t.index] = t.old;
+      } else if (t.kind == kBan) {
+        ban_[t.index] = t.old;
       } else {
         const int32_t c = t.index;
         for (int32_t s = p_.sec_lo[c]; s <= p_.sec_hi[c]; ++s) rem_[s] += p_.size[c];
@@ -398,9 +475,9 @@ class Search {
     }
   }
 
-  // Section inference on sections [lo, hi]; `level` = this piece's last
-  // placed offset (later buffers of the piece go at or above it).
-  bool Feasible(int64_t level, int32_t lo, int32_t hi) const {
+  // Section inference on sections [lo, hi]: the unplaced buffers of a
+  // section all go at or above its floor and `level`, beside its fixed bytes.
+  bool Feasible(int32_t lo, int32_t hi, int64_t level) const {
     for (int32_t s = lo; s <= hi; ++s) {
       int64_t lvl = floor_[s];
       if (rem_[s] == 0) {
@@ -447,15 +524,17 @@ class Search {
   const SearchLimits& limits_;
   const size_t m_, S_;
   std::vector<char> placed_;
-  std::vector<int64_t> offset_, eff_, floor_, rem_;
+  std::vector<int64_t> offset_, eff_, ban_, floor_, rem_;  // ban_: level a buffer may not take
+  std::vector<int32_t> counts_;  // scratch for choosing a section
   std::vector<int32_t> cuts_;  // unplaced buffers crossing boundary s | s + 1
   std::vector<uint32_t> stamp_;
   uint32_t gen_ = 0;
   std::vector<int32_t> affected_;
   std::vector<Change> trail_;
-  std::vector<std::vector<std::pair<int64_t, int32_t>>> pool_;  // candidate lists by depth
+  std::vector<std::vector<int32_t>> pool_;  // candidate lists by depth
   size_t placed_count_ = 0;
   int64_t nodes_ = 0;
+  int depth_ = 0;
   std::chrono::steady_clock::time_point last_check_;
 };
 
