@@ -5,11 +5,14 @@ recursively into smaller rectangles; each rectangle is one buffer (size = its
 height, lifetime = its columns, inclusive). The rectangles tile the whole
 area, so at every step the live sizes add up to exactly ``capacity``: the
 lower bound (max live bytes) is ``capacity`` and the tiling itself is a plan
-of that size, so the optimum equals ``capacity``. Sizes are multiples of 16.
+of that size, so the optimum equals ``capacity``.
 
-Greedy planners land far above the bound on these (see
-``python benchmarks/hard_instances.py``), like on MiniMalloc's published
-"challenging" suite (planning_landscape.md 3.5).
+The default shape follows MiniMalloc's published "challenging" suite
+(planning_landscape.md 3.5): capacity 1,048,576, 1,024 time steps, sizes
+multiples of 1,024 bytes (so of 16), 200-450 buffers. Greedy planners land
+far above the bound on these (``python benchmarks/hard_instances.py``).
+``fine=True`` gives a harder variant: sizes multiples of 16 and only about
+buffers / 2 steps, so many more buffers share each step.
 
 Importable by tests and benchmarks::
 
@@ -26,20 +29,26 @@ from typing import Dict, List
 import numpy as np
 
 CAPACITY = 1_048_576
-GRAIN = 16
+STEPS = 1024
+GRAIN = 1024
+FINE_GRAIN = 16
 
 
 def hard_instance(seed: int, buffers: int = 0, steps: int = 0,
-                  capacity: int = CAPACITY) -> Dict[str, object]:
+                  capacity: int = CAPACITY, fine: bool = False) -> Dict[str, object]:
     """One instance: ``sizes``, ``first``, ``last`` (numpy arrays), the
     ``capacity`` (= lower bound = optimum) and ``offsets`` of the tiling
     (a plan of exactly ``capacity`` bytes). ``buffers`` 0 picks 200..450 from
-    the seed; ``steps`` 0 picks about buffers / 2."""
+    the seed; ``steps`` 0 picks 1,024 (``fine``: about buffers / 2)."""
     rng = random.Random(seed)
     n = buffers or rng.randint(200, 450)
-    t = steps or max(8, n // 2 + rng.randint(-n // 8, n // 8))
-    if capacity % GRAIN or capacity < GRAIN * 2:
-        raise ValueError(f"capacity must be a multiple of {GRAIN} and >= {2 * GRAIN}")
+    grain = FINE_GRAIN if fine else GRAIN
+    if fine:
+        t = steps or max(8, n // 2 + rng.randint(-n // 8, n // 8))
+    else:
+        t = steps or STEPS
+    if capacity % grain or capacity < grain * 2:
+        raise ValueError(f"capacity must be a multiple of {grain} and >= {2 * grain}")
     # rectangles: [t0, t1) x [y0, y1), half-open; cut the largest ones first,
     # with a random direction and a random cut point, so shapes vary from
     # wide-and-flat to tall-and-short.
@@ -49,7 +58,7 @@ def hard_instance(seed: int, buffers: int = 0, steps: int = 0,
         i = rng.choices(range(len(rects)), weights=weights)[0]
         t0, t1, y0, y1 = rects[i]
         can_time = t1 - t0 >= 2
-        can_space = (y1 - y0) >= 2 * GRAIN
+        can_space = (y1 - y0) >= 2 * grain
         if not (can_time or can_space):
             continue
         # favour cutting the longer side (in relative terms), not always
@@ -61,8 +70,8 @@ def hard_instance(seed: int, buffers: int = 0, steps: int = 0,
             rects[i] = [t0, c, y0, y1]
             rects.append([c, t1, y0, y1])
         else:
-            cells = (y1 - y0) // GRAIN
-            c = y0 + GRAIN * rng.randint(1, cells - 1)
+            cells = (y1 - y0) // grain
+            c = y0 + grain * rng.randint(1, cells - 1)
             rects[i] = [t0, t1, y0, c]
             rects.append([t0, t1, c, y1])
     rng.shuffle(rects)
@@ -74,22 +83,24 @@ def hard_instance(seed: int, buffers: int = 0, steps: int = 0,
             "capacity": capacity, "offsets": offsets}
 
 
-def hard_instances(count: int = 10, first_seed: int = 1) -> List[Dict[str, object]]:
+def hard_instances(count: int = 10, first_seed: int = 1,
+                   fine: bool = False) -> List[Dict[str, object]]:
     """``count`` instances with seeds first_seed, first_seed + 1, ..."""
-    return [hard_instance(s) for s in range(first_seed, first_seed + count)]
+    return [hard_instance(s, fine=fine) for s in range(first_seed, first_seed + count)]
 
 
 def _main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--count", type=int, default=10)
     ap.add_argument("--first-seed", type=int, default=1)
+    ap.add_argument("--fine", action="store_true", help="the harder fine-grained variant")
     args = ap.parse_args(argv)
     import tflm_arena as ta
 
     print(f"{'seed':>4} {'buffers':>7} {'steps':>5} {'bound':>9} {'tflm_greedy':>12} "
           f"{'gap':>7} {'greedy_by_size':>14} {'gap':>7}")
     gaps = []
-    for inst in hard_instances(args.count, args.first_seed):
+    for inst in hard_instances(args.count, args.first_seed, args.fine):
         cols = (inst["sizes"], inst["first"], inst["last"])
         lb = ta.plan(*cols, strategy="tflm_greedy").lower_bound
         assert lb == inst["capacity"]

@@ -12,6 +12,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdint>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -30,6 +31,7 @@ using optimal_internal::SearchResult;
 
 constexpr size_t kMaxGreedyBySizeBuffers = 5000;  // it is O(n^2) and not cancellable
 constexpr int64_t kMaxTotalBytes = int64_t{1} << 62;
+constexpr double kNoise = 0.05;  // rank perturbation, in units of n
 
 int64_t AlignUp(int64_t v, int64_t a) { return a <= 1 ? v : (v + a - 1) / a * a; }
 
@@ -192,14 +194,27 @@ class Optimizer {
     return plan;
   }
 
-  SearchResult Probe(size_t heuristic, int64_t capacity, int64_t budget) {
+  // A rank close to `base`: random restarts explore other tie orders.
+  std::vector<int32_t> Perturbed(const std::vector<int32_t>& base) {
+    const size_t m = base.size();
+    std::vector<double> key(m);
+    std::normal_distribution<double> noise(0.0, kNoise * static_cast<double>(m));
+    for (size_t a = 0; a < m; ++a) key[a] = base[a] + noise(rng_);
+    std::vector<int32_t> order(m);
+    for (size_t a = 0; a < m; ++a) order[a] = static_cast<int32_t>(a);
+    std::sort(order.begin(), order.end(), [&](int32_t x, int32_t y) { return key[x] < key[y]; });
+    std::vector<int32_t> rank(m);
+    for (size_t r = 0; r < m; ++r) rank[order[r]] = static_cast<int32_t>(r);
+    return rank;
+  }
+
+  SearchResult Probe(const std::vector<int32_t>& rank, int64_t capacity, int64_t budget) {
     SearchLimits limits;
     limits.deadline = deadline_;
     limits.node_budget = budget;
     limits.cancel = options_.cancel;
     limits.cancelled = &cancelled_;
-    SearchResult r = optimal_internal::SearchAtCapacity(problem_, ranks_[heuristic], capacity,
-                                                        limits);
+    SearchResult r = optimal_internal::SearchAtCapacity(problem_, rank, capacity, limits);
     nodes_ += r.nodes;
     Report(false);
     return r;
@@ -210,13 +225,14 @@ class Optimizer {
   void LowestFirst() {
     const int64_t unlimited = kMaxTotalBytes;
     for (size_t h = 0; h < ranks_.size() && TimeLeft(); ++h) {
-      SearchResult r = Probe(h, unlimited, static_cast<int64_t>(problem_.ids.size()) + 2);
+      SearchResult r = Probe(ranks_[h], unlimited, 64 * static_cast<int64_t>(problem_.ids.size()) + 64);
       if (r.outcome == SearchOutcome::kFound) Offer(ToPlan(r), "lowest_first");
     }
   }
 
   void CapacitySearch() {
     int64_t budget = std::max<int64_t>(256, 4 * static_cast<int64_t>(problem_.ids.size()));
+    int round = 0;
     while (lower_ < best_.arena_bytes && TimeLeft()) {
       int64_t a = lower_, b = best_.arena_bytes - 1;
       bool first = true;
@@ -225,7 +241,7 @@ class Optimizer {
         first = false;
         bool decided = false;
         for (size_t h = 0; h < ranks_.size() && TimeLeft() && !decided; ++h) {
-          SearchResult r = Probe(h, mid, budget);
+          SearchResult r = Probe(round == 0 ? ranks_[h] : Perturbed(ranks_[h]), mid, budget);
           if (r.outcome == SearchOutcome::kFound) {
             Offer(ToPlan(r), "search");
             b = std::min(b, best_.arena_bytes - 1);
@@ -239,6 +255,7 @@ class Optimizer {
         if (!decided) a = mid + 1;
       }
       budget = budget > (int64_t{1} << 40) ? budget : budget * 2;
+      ++round;
     }
   }
 
@@ -254,6 +271,7 @@ class Optimizer {
   int64_t lower_ = 0;
   int64_t nodes_ = 0;
   bool cancelled_ = false;
+  std::mt19937 rng_{20261123};  // fixed seed: same input, same plan
 };
 
 }  // namespace
