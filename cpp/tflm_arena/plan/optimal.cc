@@ -54,11 +54,12 @@ class Optimizer {
   }
 
   Status Run(PlanResult* out, OptimalStats* stats) {
+    // The bound first, so every progress report has it.
+    const bool searchable = optimal_internal::BuildSearchProblem(records_, alignment_, &problem_);
+    lower_ = searchable ? problem_.lower_bound : FallbackLowerBound();
     Stacked();
     TFLM_ARENA_RETURN_IF_ERROR(TflmGreedy());
     GreedyBySize();
-    const bool searchable = optimal_internal::BuildSearchProblem(records_, alignment_, &problem_);
-    lower_ = searchable ? problem_.lower_bound : FallbackLowerBound();
     if (searchable) {
       for (int h = 0; h < optimal_internal::kNumRankHeuristics; ++h) {
         ranks_.push_back(optimal_internal::RankBuffers(problem_, h));
