@@ -10,6 +10,7 @@
 
 #include "gtest/gtest.h"
 #include "test_util.h"
+#include "tflm_arena/plan/optimal_search.h"
 #include "tflm_arena/plan/plan.h"
 #include "tflm_arena/plan/shared_objects.h"
 
@@ -346,6 +347,27 @@ TEST(PlanOptimal, HugeInputsSkipTheSearchAndStayValid) {
   EXPECT_LT(took, 10.0);
   ExpectValidAligned(r, p, 16);
   EXPECT_EQ(st.nodes, 0);  // too many buffers to search
+}
+
+TEST(PlanOptimal, TheDeepestSearchFitsTheStack) {
+  // The most buffers the search takes, all live together: every dive is
+  // kMaxSearchBuffers placements deep (recursion), here at capacity =
+  // bound, where the first dive fits them all.
+  const size_t n = optimal_internal::kMaxSearchBuffers;
+  std::vector<UsageRecord> r;
+  for (size_t i = 0; i < n; ++i) r.push_back(Rec(16 * static_cast<int64_t>(1 + i % 7), 0, 3));
+  optimal_internal::SearchProblem problem;
+  ASSERT_TRUE(optimal_internal::BuildSearchProblem(Span<const UsageRecord>(r.data(), r.size()),
+                                                   16, &problem));
+  optimal_internal::SearchLimits limits;
+  limits.deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  const auto rank = optimal_internal::RankBuffers(problem, 0);
+  auto found = optimal_internal::SearchAtCapacity(problem, rank, problem.lower_bound, limits);
+  ASSERT_EQ(found.outcome, optimal_internal::SearchOutcome::kFound);
+  EXPECT_EQ(found.arena_bytes, problem.lower_bound);
+  // One byte less cannot fit: proven at once by the section bound.
+  auto none = optimal_internal::SearchAtCapacity(problem, rank, problem.lower_bound - 1, limits);
+  EXPECT_EQ(none.outcome, optimal_internal::SearchOutcome::kInfeasible);
 }
 
 }  // namespace
