@@ -303,6 +303,10 @@ class Search {
       ~Deeper() { --*d_; }
       int* d_;
     } deeper(&depth_);
+    // One pass: the candidates at this level, the best-ranked one, the next
+    // level.
+    std::vector<int32_t>& cand = pool_[placed_count_];
+    cand.clear();
     int32_t best = -1;  // best-ranked candidate
     int64_t next = kInf;
     bool any = false;
@@ -311,6 +315,7 @@ class Search {
       any = true;
       const int64_t e = eff_[a];
       if (e == level && ban_[a] != level) {
+        cand.push_back(a);
         if (best < 0 || rank_[a] < rank_[best]) best = a;
       } else if (e > level) {
         next = std::min(next, e);
@@ -329,32 +334,31 @@ class Search {
     {
       std::vector<int32_t>& count = counts_;
       std::fill(count.begin() + lo, count.begin() + hi + 2, 0);
-      for (int32_t a : buffers) {
-        if (placed_[a] || eff_[a] != level || ban_[a] == level) continue;
+      for (int32_t a : cand) {
         ++count[p_.sec_lo[a]];
         --count[p_.sec_hi[a] + 1];
       }
       int32_t run = 0;
-      int64_t best_score = kInf;
+      int64_t best_score = kInf, best_slack = kInf;
       for (int32_t s = lo; s <= hi; ++s) {
         run += count[s];
         if (run == 0) continue;
-        const bool room = cap_ - std::max(floor_[s], level) - rem_[s] >= p_.alignment;
+        const int64_t slack = cap_ - std::max(floor_[s], level) - rem_[s];
+        const bool room = slack >= p_.alignment;
         const int64_t score = run + (room ? 1 : 0);
-        if (score < best_score || (score == best_score && s == p_.sec_lo[best])) {
+        if (score < best_score || (score == best_score && slack < best_slack)) {
           best_score = score;
+          best_slack = slack;
           at = s;
         }
       }
     }
-    std::vector<int32_t>& cand = pool_[placed_count_];
-    cand.clear();
-    for (int32_t a : buffers) {
-      if (!placed_[a] && eff_[a] == level && ban_[a] != level && p_.sec_lo[a] <= at &&
-          at <= p_.sec_hi[a]) {
-        cand.push_back(a);
-      }
+    // Keep the candidates that cover `at`.
+    size_t kept = 0;
+    for (int32_t a : cand) {
+      if (p_.sec_lo[a] <= at && at <= p_.sec_hi[a]) cand[kept++] = a;
     }
+    cand.resize(kept);
     std::sort(cand.begin(), cand.end(), [&](int32_t x, int32_t y) { return rank_[x] < rank_[y]; });
     // Deeper calls use deeper pool entries (more buffers placed); the ban
     // branch below runs at this depth, so it copies the list first.
