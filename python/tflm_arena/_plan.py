@@ -51,7 +51,8 @@ class Plan:
     lower_bound: int = field(init=False)
     #: True when arena_bytes is provably the smallest possible: it equals the
     #: lower bound (with no offline aliases, which the bound counts twice) or
-    #: the optimal planner's search proved it.
+    #: the optimal planner's search proved it (among plans whose offsets are
+    #: multiples of the alignment it was given).
     optimal: bool = field(init=False)
 
     def __post_init__(self) -> None:
@@ -115,7 +116,9 @@ def plan(
     ``tflm_greedy_runtime`` is quadratic and cannot be interrupted.
 
     ``optimal`` searches for up to ``time_limit`` seconds (Ctrl-C stops it);
-    its planner-placed offsets are multiples of ``alignment``. ``progress``,
+    its planner-placed offsets are multiples of ``alignment``, so with sizes
+    that are not multiples of it (models' sizes always are) it can need more
+    than ``tflm_greedy``, whose offsets then are not aligned. ``progress``,
     if given, is called as ``progress(best_bytes, lower_bound, seconds)`` at
     most about 10 times a second. Both are used by ``optimal`` only.
     """
