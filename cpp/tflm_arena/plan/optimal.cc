@@ -7,7 +7,12 @@
 // fits lowers `hi` to the arena it found; a complete search that fails raises
 // `lo` (the proof does not depend on the heuristic). Rounds double the budget
 // until lo == hi (proven) or time runs out. Each round starts with a probe at
-// `lo` itself, because real models usually reach their lower bound.
+// `lo` itself, because real models usually reach their lower bound. Orders
+// tried at a probe: the best plan's own (buffers by offset, so the search
+// retraces it and backtracks near its top) and four static ones (section
+// load, size, lifetime, area); after the first round they are randomly
+// perturbed (fixed seed: the same input gives the same plan for the same
+// amount of search).
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -209,6 +214,20 @@ class Optimizer {
     return rank;
   }
 
+  // Search buffers ranked by their offset in the best plan (then size).
+  std::vector<int32_t> IncumbentRank() const {
+    const size_t m = problem_.ids.size();
+    std::vector<int32_t> order(m);
+    for (size_t a = 0; a < m; ++a) order[a] = static_cast<int32_t>(a);
+    std::sort(order.begin(), order.end(), [&](int32_t x, int32_t y) {
+      const int64_t ox = best_.offsets[problem_.ids[x]], oy = best_.offsets[problem_.ids[y]];
+      return ox != oy ? ox < oy : problem_.size[x] > problem_.size[y];
+    });
+    std::vector<int32_t> rank(m);
+    for (size_t r = 0; r < m; ++r) rank[order[r]] = static_cast<int32_t>(r);
+    return rank;
+  }
+
   SearchResult Probe(const std::vector<int32_t>& rank, int64_t capacity, int64_t budget) {
     SearchLimits limits;
     limits.deadline = deadline_;
@@ -241,8 +260,13 @@ class Optimizer {
         const int64_t mid = first ? a : a + (b - a) / 2;
         first = false;
         bool decided = false;
-        for (size_t h = 0; h < ranks_.size() && TimeLeft() && !decided; ++h) {
-          SearchResult r = Probe(round == 0 ? ranks_[h] : Perturbed(ranks_[h]), mid, budget);
+        // First an order led by the best plan so far (its buffers by offset:
+        // the search retraces it and backtracks near its top), then the base
+        // orders.
+        for (size_t h = 0; h <= ranks_.size() && TimeLeft() && !decided; ++h) {
+          std::vector<int32_t> rank = h == 0 ? IncumbentRank() : ranks_[h - 1];
+          if (round > 0) rank = Perturbed(rank);
+          SearchResult r = Probe(rank, mid, budget);
           if (r.outcome == SearchOutcome::kFound) {
             Offer(ToPlan(r), "search");
             b = std::min(b, best_.arena_bytes - 1);
