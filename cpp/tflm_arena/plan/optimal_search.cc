@@ -329,7 +329,7 @@ class Search {
     }
     // The section decided here: the one with the fewest choices (candidates
     // covering it, plus "none" where it has room to spare), so forced moves
-    // come first; ties go to the best-ranked candidate's first section.
+    // come first; ties go to the one with the least room.
     int32_t at = p_.sec_lo[best];
     {
       std::vector<int32_t>& count = counts_;

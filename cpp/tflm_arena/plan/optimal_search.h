@@ -9,19 +9,22 @@
 // The search (ideas from MiniMalloc, our own code) enumerates only canonical
 // plans: every buffer sits at the lowest aligned offset its time-neighbours
 // placed so far and the fixed obstacles allow ("eff"), and buffers are placed
-// in non-decreasing offset order (ties by a heuristic rank), so no buffer can
-// slide down. That is complete: any plan can be slid down into a canonical
-// one no larger. Pruning, each sound:
-//  * section inference: the unplaced buffers of a section all land at or above
-//    max(section floor, last placed offset, their smallest eff), so that level
-//    plus their sizes plus the fixed bytes above it must fit the capacity;
-//  * dominance: placing a buffer at or above some unplaced buffer's eff + size
-//    would leave room for that buffer below it, so such a plan is not
-//    canonical.
+// in non-decreasing offset order, one level (offset) at a time. That is
+// complete: any plan can be slid down into such a plan, no larger.
+//  * branching: at the current level, pick the section with the fewest
+//    choices (candidates covering it, plus "none" if it has room to spare);
+//    either one of its candidates (buffers whose eff is the level) sits
+//    there, one branch each in rank order, or none does (they are banned
+//    from this level and must later rest on something higher). A section
+//    with one candidate and no room is a forced move.
+//  * section inference: the unplaced buffers of a section all land at or
+//    above max(its floor, the level, their smallest eff), so that plus their
+//    sizes plus the fixed bytes above it must fit the capacity;
 //  * decomposition: once no unplaced buffer crosses a section boundary, the
 //    two sides are independent and are solved one after the other (a failure
 //    on one side never re-enumerates the other).
-// Recursive, depth <= buffers; memory O(n + overlaps + trail).
+// Recursive, depth <= kMaxDepth (placements plus bans on one path); memory
+// O(n + overlaps + trail).
 #ifndef TFLM_ARENA_PLAN_OPTIMAL_SEARCH_H_
 #define TFLM_ARENA_PLAN_OPTIMAL_SEARCH_H_
 
