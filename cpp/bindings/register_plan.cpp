@@ -78,6 +78,32 @@ PlanFn Strategy(const std::string& name) {
                         "greedy_by_size_objects, greedy_best_objects, mincostflow_objects)");
 }
 
+// plan_optimal's hooks: Ctrl-C and an optional Python progress callable.
+// An exception from the callable stops the search and is raised afterwards.
+struct OptimalHooks {
+  py::object progress;
+  bool failed = false;
+};
+
+bool OptimalStop(void* context) {
+  auto* hooks = static_cast<OptimalHooks*>(context);
+  if (hooks->failed) return true;
+  py::gil_scoped_acquire gil;
+  return PyErr_CheckSignals() != 0;
+}
+
+void OptimalProgress(void* context, int64_t best, int64_t lower, double elapsed) {
+  auto* hooks = static_cast<OptimalHooks*>(context);
+  if (hooks->failed) return;
+  py::gil_scoped_acquire gil;
+  try {
+    hooks->progress(best, lower, elapsed);
+  } catch (py::error_already_set& e) {
+    e.restore();
+    hooks->failed = true;
+  }
+}
+
 }  // namespace
 
 void RegisterPlan(py::module_& m) {
@@ -114,6 +140,41 @@ void RegisterPlan(py::module_& m) {
         },
         py::arg("sizes"), py::arg("first"), py::arg("last"), py::arg("fixed"),
         py::arg("strategy"));
+  m.def("plan_optimal",
+        [](I64Array sizes, I32Array first, I32Array last, I64Array fixed, int64_t alignment,
+           double time_limit, py::object progress) {
+          auto records = ToRecords(sizes, first, last, fixed);
+          OptimalHooks hooks;
+          hooks.progress = progress;
+          OptimalOptions options;
+          options.time_limit_seconds = time_limit;
+          options.alignment = alignment;
+          options.cancel.stop = &OptimalStop;
+          options.cancel.context = &hooks;
+          if (!progress.is_none()) {
+            options.progress = &OptimalProgress;
+            options.progress_context = &hooks;
+          }
+          PlanResult result;
+          OptimalStats stats;
+          Status status;
+          {
+            py::gil_scoped_release release;
+            status = PlanOptimal(Span<const UsageRecord>(records.data(), records.size()), options,
+                                 &result, &stats);
+          }
+          if (PyErr_Occurred() != nullptr) throw py::error_already_set();
+          ThrowIfError(status);
+          py::dict info;
+          info["proven_optimal"] = stats.proven_optimal;
+          info["lower_bound"] = stats.lower_bound;
+          info["nodes"] = stats.nodes;
+          info["seconds"] = stats.seconds;
+          info["source"] = stats.incumbent_source;
+          return py::make_tuple(ToArray(result.offsets), result.arena_bytes, info);
+        },
+        py::arg("sizes"), py::arg("first"), py::arg("last"), py::arg("fixed"),
+        py::arg("alignment"), py::arg("time_limit"), py::arg("progress") = py::none());
   m.def("lower_bound",
         [](I64Array sizes, I32Array first, I32Array last, I64Array fixed) {
           auto records = ToRecords(sizes, first, last, fixed);

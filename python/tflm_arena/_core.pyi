@@ -1,5 +1,5 @@
 # Type stubs for the C++ extension tflm_arena._core (kept in step by tests_py/test_stubs.py).
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 import numpy as np
 import numpy.typing as npt
@@ -20,6 +20,11 @@ def plan(
     sizes: npt.ArrayLike, first: npt.ArrayLike, last: npt.ArrayLike, fixed: npt.ArrayLike,
     strategy: str,
 ) -> Tuple[npt.NDArray[np.int64], int]: ...
+def plan_optimal(
+    sizes: npt.ArrayLike, first: npt.ArrayLike, last: npt.ArrayLike, fixed: npt.ArrayLike,
+    alignment: int, time_limit: float,
+    progress: Optional[Callable[[int, int, float], None]] = None,
+) -> Tuple[npt.NDArray[np.int64], int, Dict[str, Any]]: ...
 def assign_objects(
     sizes: npt.ArrayLike, first: npt.ArrayLike, last: npt.ArrayLike, fixed: npt.ArrayLike,
     strategy: str,

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
 import numpy as np
 
@@ -29,6 +29,11 @@ STRATEGIES = (
     "greedy_by_size_objects",
     "greedy_best_objects",
     "mincostflow_objects",
+    # Exact search (MiniMalloc-style canonical placements): the smallest arena
+    # it can prove within ``time_limit`` seconds, else the best plan found;
+    # never worse than tflm_greedy (with sizes that are multiples of the
+    # alignment, as models' records are).
+    "optimal",
 )
 
 
@@ -40,13 +45,26 @@ class Plan:
     offsets: np.ndarray
     arena_bytes: int
     strategy: str
+    #: The planner proved no smaller arena exists (strategy "optimal": its
+    #: search closed the gap). Use :attr:`optimal` to read the verdict.
+    proven: bool = False
     lower_bound: int = field(init=False)
+    #: True when arena_bytes is provably the smallest possible: it equals the
+    #: lower bound (with no offline aliases, which the bound counts twice) or
+    #: the optimal planner's search proved it (among plans whose offsets are
+    #: multiples of the alignment it was given).
+    optimal: bool = field(init=False)
 
     def __post_init__(self) -> None:
         offsets = np.array(self.offsets, dtype=np.int64)  # own copy, read-only
         offsets.setflags(write=False)
         object.__setattr__(self, "offsets", offsets)
-        object.__setattr__(self, "lower_bound", int(_core.lower_bound(*columns(self.records))))
+        cols = columns(self.records)
+        object.__setattr__(self, "lower_bound", int(_core.lower_bound(*cols)))
+        at_bound = int(self.arena_bytes) == self.lower_bound
+        if at_bound and bool(np.any(cols[3] >= 0)) and _core.fixed_aliases(*cols):
+            at_bound = False
+        object.__setattr__(self, "optimal", bool(self.proven) or at_bound)
         self.validate()
 
     def validate(self) -> None:
@@ -68,7 +86,8 @@ class Plan:
     def __repr__(self) -> str:
         return (
             f"Plan(strategy={self.strategy!r}, buffers={len(self)}, "
-            f"arena_bytes={self.arena_bytes}, lower_bound={self.lower_bound})"
+            f"arena_bytes={self.arena_bytes}, lower_bound={self.lower_bound}, "
+            f"optimal={self.optimal})"
         )
 
 
@@ -80,6 +99,8 @@ def plan(
     strategy: str = "tflm_greedy",
     *,
     alignment: int = 16,
+    time_limit: float = 1.0,
+    progress: Optional[Callable[[int, int, float], None]] = None,
 ) -> Plan:
     """Plans buffers into one arena.
 
@@ -93,6 +114,13 @@ def plan(
     ``tflm_greedy`` plans a million buffers in seconds even with hundreds live
     at every step, and Ctrl-C stops it within milliseconds (KeyboardInterrupt).
     ``tflm_greedy_runtime`` is quadratic and cannot be interrupted.
+
+    ``optimal`` searches for up to ``time_limit`` seconds (Ctrl-C stops it);
+    its planner-placed offsets are multiples of ``alignment``, so with sizes
+    that are not multiples of it (models' sizes always are) it can need more
+    than ``tflm_greedy``, whose offsets then are not aligned. ``progress``,
+    if given, is called as ``progress(best_bytes, lower_bound, seconds)`` at
+    most about 10 times a second. Both are used by ``optimal`` only.
     """
     if strategy not in STRATEGIES:
         raise ValueError(f"unknown strategy {strategy!r}; choose one of {', '.join(STRATEGIES)}")
@@ -101,5 +129,12 @@ def plan(
     rec = records_from_args(sizes, first, last, offline_offsets)
     cols = columns(rec)
     _core.validate_records(*cols, alignment)
+    if strategy == "optimal":
+        if not time_limit >= 0:
+            raise ValueError(f"time_limit must be >= 0 seconds, got {time_limit}")
+        offsets, arena_bytes, info = _core.plan_optimal(*cols, alignment, float(time_limit),
+                                                        progress)
+        return Plan(records=rec, offsets=offsets, arena_bytes=int(arena_bytes),
+                    strategy=strategy, proven=bool(info["proven_optimal"]))
     offsets, arena_bytes = _core.plan(*cols, strategy)
     return Plan(records=rec, offsets=offsets, arena_bytes=int(arena_bytes), strategy=strategy)

@@ -38,6 +38,7 @@ def _plan_json(m: Model, p: Plan) -> dict:
         "strategy": p.strategy,
         "arena_bytes": int(p.arena_bytes),
         "lower_bound": int(p.lower_bound),
+        "optimal": bool(p.optimal),
         "buffers": [
             {"subgraph": int(r["subgraph"]), "tensor": int(r["tensor"]),
              "size": int(r["size"]), "first": int(r["first"]), "last": int(r["last"]),
@@ -89,14 +90,38 @@ def _cmd_inspect(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
+def _progress_printer(err: TextIO):
+    """progress(best, lower, seconds) for the optimal search: one line on
+    stderr about once a second, only once the search has run for a second."""
+    last = [0.0]
+
+    def progress(best: int, lower: int, seconds: float) -> None:
+        if seconds < 1.0 or seconds - last[0] < 1.0:
+            return
+        last[0] = seconds
+        gap = 100.0 * (best / lower - 1.0) if lower else 0.0
+        err.write(f"searching: best {best} bytes, lower bound {lower} ({gap:.1f} % above), "
+                  f"{seconds:.1f} s\n")
+        err.flush()
+
+    return progress
+
+
 def _cmd_plan(args: argparse.Namespace, out: TextIO) -> int:
     m = Model.load(args.model)
-    p = m.plan(args.strategy)
+    if args.strategy == "optimal":
+        p = m.plan("optimal", time_limit=args.time_limit,
+                   progress=_progress_printer(sys.stderr))
+    else:
+        p = m.plan(args.strategy)
     if args.json:
         json.dump(_plan_json(m, p), out, indent=1)
         out.write("\n")
         return 0
     _plan_table(p, out)
+    if args.strategy == "optimal":
+        out.write("proven optimal\n" if p.optimal else
+                  f"best found in {args.time_limit:g} s (not proven)\n")
     out.write("note: this is the head (activations + scratch) only; for the whole arena "
               "stock TFLM needs, run `tflm-arena size MODEL`\n")
     if args.ascii:
@@ -153,6 +178,8 @@ def _parser() -> argparse.ArgumentParser:
     pl.add_argument("--strategy", choices=STRATEGIES, default="tflm_greedy")
     pl.add_argument("--ascii", action="store_true", help="draw the plan like TFLM")
     pl.add_argument("--json", action="store_true", help="machine-readable output")
+    pl.add_argument("--time-limit", type=float, default=1.0, metavar="S",
+                    help="seconds the optimal strategy may search (default 1)")
     pl.set_defaults(func=_cmd_plan)
     sz = sub.add_parser("size", help="the arena stock TFLM needs (kTensorArenaSize)")
     sz.add_argument("model", nargs="+")

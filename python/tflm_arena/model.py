@@ -7,7 +7,7 @@ import stat
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Dict, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -254,9 +254,10 @@ class Model:
                              + (f" of subgraph {sg}" if sg else ""))
         return msg + (f" ({'; '.join(names)})" if names else "")
 
-    def plan(self, strategy: str = "tflm_greedy") -> Plan:
-        """Plans this model's usage records (see :func:`tflm_arena.plan`)."""
-        return _plan(self.usage_records(), strategy=strategy)
+    def plan(self, strategy: str = "tflm_greedy", **kwargs: Any) -> Plan:
+        """Plans this model's usage records (see :func:`tflm_arena.plan`;
+        keyword options such as ``time_limit`` are passed on)."""
+        return _plan(self.usage_records(), strategy=strategy, **kwargs)
 
     def with_offline_plan(self, plan: Plan) -> "Model":
         """A new Model whose OfflineMemoryAllocation metadata holds ``plan``.

@@ -83,6 +83,49 @@ Status ValidatePlan(Span<const UsageRecord> records, Span<const ByteOffset> offs
 // TFLM; any other input renders without crashing (columns are clamped).
 std::string RenderAscii(Span<const UsageRecord> records, Span<const ByteOffset> offsets);
 
+
+// optimal.cc (+ optimal_search.cc). An exact offset planner: the smallest
+// arena it can prove within the time limit, else the best plan found.
+//
+// Starts from the best of TFLM's greedy (PlanTflmGreedy), the GPU delegate's
+// best fit (PlanOffsetsGreedyBySize, inputs without fixed offsets) and a
+// lowest-offset-first greedy, so it is never worse than TFLM greedy whenever
+// that plan meets `alignment` (always with sizes that are multiples of it).
+// Then it searches canonical placements (optimal_search.h) at capacities
+// between the lower bound and the best plan, with growing node budgets,
+// until the gap is closed: the result is proven optimal when it equals the
+// lower bound or a complete search showed that one byte less cannot fit.
+//
+// Fixed buffers are obstacles and may alias each other; every planner-placed
+// offset is a multiple of `alignment` (0 or 1: any); sizes are used as given.
+// The time limit bounds everything but TFLM greedy itself (near-linear, it
+// always runs, cancellable); inputs over 4,096 buffers to place (or with
+// more than ~8M overlapping pairs) are not searched. Bad input: the
+// ValidateRecords message naming the buffer; a cancel stops it with
+// kFailedPrecondition "planning cancelled ...".
+struct OptimalOptions {
+  double time_limit_seconds = 1.0;  // >= 0; 0: heuristics only
+  int64_t alignment = 0;
+  PlanCancel cancel;
+  // Optional, called at most about 10 times a second while searching and
+  // once at the end: best arena so far, lower bound, seconds since the start.
+  void (*progress)(void* context, int64_t best_bytes, int64_t lower_bound,
+                   double elapsed_seconds) = nullptr;
+  void* progress_context = nullptr;
+};
+
+struct OptimalStats {
+  bool proven_optimal = false;
+  int64_t lower_bound = 0;  // proven: no plan needs less (fixed aliases counted once)
+  int64_t nodes = 0;        // search nodes visited
+  double seconds = 0;
+  std::string incumbent_source;  // who found the returned plan: "tflm_greedy",
+                                 // "greedy_by_size", "lowest_first", "search", "stacked"
+};
+
+Status PlanOptimal(Span<const UsageRecord> records, const OptimalOptions& options,
+                   PlanResult* out, OptimalStats* stats = nullptr);
+
 }  // namespace tflm_arena
 
 #endif  // TFLM_ARENA_PLAN_PLAN_H_

@@ -34,5 +34,7 @@ tflm_arena_host_library(tflm_arena_plan
     ${TFLM_ARENA_SRC}/plan/offsets_greedy_by_size.cc
     ${TFLM_ARENA_SRC}/plan/reorder_graph.cc
     ${TFLM_ARENA_SRC}/plan/reorder.cc
+    ${TFLM_ARENA_SRC}/plan/optimal_search.cc
+    ${TFLM_ARENA_SRC}/plan/optimal.cc
   DEPS tflm_arena_plan_runtime)
 

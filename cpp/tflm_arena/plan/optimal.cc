@@ -1,0 +1,332 @@
+// PlanOptimal: heuristic incumbents, then the capacity search (plan.h).
+//
+// Capacity search: `lo` is proven (nothing smaller fits), `hi` is the best
+// plan's arena. Each round bisects [lo, hi - 1] with a node budget per probe,
+// trying every rank heuristic at a probe before giving up on it (a probe that
+// runs out of budget says nothing: the round moves up past it). A probe that
+// fits lowers `hi` to the arena it found; a complete search that fails raises
+// `lo` (the proof does not depend on the heuristic). Rounds double the budget
+// until lo == hi (proven) or time runs out. Each round starts with a probe at
+// `lo` itself, because real models usually reach their lower bound. Orders
+// tried at a probe: the best plan's own (buffers by offset, so the search
+// retraces it and backtracks near its top) and four static ones (section
+// load, size, lifetime, area); after the first round they are randomly
+// perturbed (fixed seed: the same input gives the same plan for the same
+// amount of search).
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "tflm_arena/plan/optimal_search.h"
+#include "tflm_arena/plan/plan.h"
+#include "tflm_arena/plan/shared_objects.h"
+
+namespace tflm_arena {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using optimal_internal::SearchLimits;
+using optimal_internal::SearchOutcome;
+using optimal_internal::SearchProblem;
+using optimal_internal::SearchResult;
+
+constexpr size_t kMaxGreedyBySizeBuffers = 5000;  // it is O(n^2) and not cancellable
+constexpr int64_t kMaxTotalBytes = int64_t{1} << 62;
+constexpr double kNoise = 0.05;  // rank perturbation, in units of n
+
+int64_t AlignUp(int64_t v, int64_t a) { return a <= 1 ? v : (v + a - 1) / a * a; }
+
+int64_t ArenaOf(Span<const UsageRecord> records, const std::vector<ByteOffset>& offsets) {
+  int64_t end = 0;
+  for (size_t i = 0; i < records.size(); ++i) {
+    end = std::max(end, offsets[i] + records[i].size);
+  }
+  return end;
+}
+
+class Optimizer {
+ public:
+  Optimizer(Span<const UsageRecord> records, const OptimalOptions& options)
+      : records_(records), options_(options), start_(Clock::now()) {
+    const double limit = std::min(options.time_limit_seconds, 1e7);
+    deadline_ = start_ + std::chrono::duration_cast<Clock::duration>(
+                             std::chrono::duration<double>(limit));
+    alignment_ = options.alignment <= 1 ? 1 : options.alignment;
+  }
+
+  Status Run(PlanResult* out, OptimalStats* stats) {
+    // The bound first, so every progress report has it.
+    const bool searchable = optimal_internal::BuildSearchProblem(records_, alignment_, &problem_);
+    lower_ = searchable ? problem_.lower_bound : FallbackLowerBound();
+    Stacked();
+    TFLM_ARENA_RETURN_IF_ERROR(TflmGreedy());
+    GreedyBySize();
+    if (searchable) {
+      for (int h = 0; h < optimal_internal::kNumRankHeuristics; ++h) {
+        ranks_.push_back(optimal_internal::RankBuffers(problem_, h));
+      }
+      LowestFirst();
+      CapacitySearch();
+    }
+    if (cancelled_) {
+      return Status::Error(StatusCode::kFailedPrecondition,
+                           "planning cancelled after %.3f s (best so far %lld bytes)", Elapsed(),
+                           static_cast<long long>(best_.arena_bytes));
+    }
+    Status valid = ValidatePlan(records_, Span<const ByteOffset>(best_.offsets.data(),
+                                                                  best_.offsets.size()),
+                                best_.arena_bytes);
+    if (!valid.ok()) {
+      return Status::Error(StatusCode::kInternal, "optimal planner made an invalid plan (%s): %s",
+                           source_.c_str(), valid.message());
+    }
+    Report(true);
+    *out = best_;
+    if (stats != nullptr) {
+      stats->proven_optimal = best_.arena_bytes <= lower_;
+      stats->lower_bound = std::min(lower_, best_.arena_bytes);
+      stats->nodes = nodes_;
+      stats->seconds = Elapsed();
+      stats->incumbent_source = source_;
+    }
+    return Status::Ok();
+  }
+
+ private:
+  double Elapsed() const { return std::chrono::duration<double>(Clock::now() - start_).count(); }
+  bool TimeLeft() const { return !cancelled_ && Clock::now() < deadline_; }
+
+  void Report(bool force) {
+    if (options_.progress == nullptr) return;
+    const auto now = Clock::now();
+    if (!force && now - last_report_ < std::chrono::milliseconds(100)) return;
+    last_report_ = now;
+    options_.progress(options_.progress_context, best_.arena_bytes, std::min(lower_, best_.arena_bytes),
+                      Elapsed());
+  }
+
+  // Keeps `candidate` if it is valid, aligned and smaller than the best.
+  void Offer(PlanResult candidate, const char* source) {
+    for (size_t i = 0; i < records_.size(); ++i) {
+      if (records_[i].fixed_offset < 0 && candidate.offsets[i] % alignment_ != 0) return;
+    }
+    candidate.arena_bytes = ArenaOf(records_, candidate.offsets);
+    if (have_best_ && candidate.arena_bytes >= best_.arena_bytes) return;
+    if (!ValidatePlan(records_, Span<const ByteOffset>(candidate.offsets.data(),
+                                                       candidate.offsets.size()),
+                      candidate.arena_bytes)
+             .ok()) {
+      return;
+    }
+    best_ = std::move(candidate);
+    have_best_ = true;
+    source_ = source;
+    Report(false);
+  }
+
+  // Always valid: planner buffers end to end above every fixed buffer.
+  void Stacked() {
+    PlanResult plan;
+    plan.offsets.assign(records_.size(), 0);
+    int64_t top = 0;
+    for (const UsageRecord& r : records_) {
+      if (r.fixed_offset >= 0) top = std::max(top, r.fixed_offset + r.size);
+    }
+    for (size_t i = 0; i < records_.size(); ++i) {
+      const UsageRecord& r = records_[i];
+      if (r.fixed_offset >= 0) {
+        plan.offsets[i] = r.fixed_offset;
+      } else if (r.size > 0) {
+        top = AlignUp(top, alignment_);
+        plan.offsets[i] = top;
+        top += r.size;
+      }
+    }
+    Offer(std::move(plan), "stacked");
+  }
+
+  // Not bounded by the deadline (see plan.h), only by the caller's cancel.
+  Status TflmGreedy() {
+    PlanResult plan;
+    Status s = PlanTflmGreedy(records_, &plan, options_.cancel);
+    if (s.ok()) {
+      Offer(std::move(plan), "tflm_greedy");
+      return Status::Ok();
+    }
+    // Its own limits (int32 sizes) only mean no incumbent from it; a cancel
+    // is the caller's.
+    if (s.code() == StatusCode::kFailedPrecondition) return s;
+    return Status::Ok();
+  }
+
+  void GreedyBySize() {
+    if (records_.size() > kMaxGreedyBySizeBuffers || !TimeLeft()) return;
+    for (const UsageRecord& r : records_) {
+      if (r.fixed_offset >= 0) return;  // it does not take fixed offsets
+    }
+    PlanResult plan;
+    if (PlanOffsetsGreedyBySize(records_, alignment_, &plan).ok()) {
+      Offer(std::move(plan), "greedy_by_size");
+    }
+  }
+
+  int64_t FallbackLowerBound() const {
+    // Not searched (too large): fixed buffers may alias, so count only the
+    // planner-placed ones live together, and the highest fixed end.
+    std::vector<UsageRecord> placed;
+    int64_t fixed_end = 0;
+    for (const UsageRecord& r : records_) {
+      if (r.fixed_offset >= 0) {
+        fixed_end = std::max(fixed_end, r.fixed_offset + r.size);
+      } else {
+        placed.push_back(r);
+      }
+    }
+    return std::max(fixed_end, LowerBound(placed));
+  }
+
+  PlanResult ToPlan(const SearchResult& r) const {
+    PlanResult plan;
+    plan.offsets.assign(records_.size(), 0);
+    for (size_t i = 0; i < records_.size(); ++i) {
+      if (records_[i].fixed_offset >= 0) plan.offsets[i] = records_[i].fixed_offset;
+    }
+    for (size_t a = 0; a < problem_.ids.size(); ++a) plan.offsets[problem_.ids[a]] = r.offsets[a];
+    plan.arena_bytes = r.arena_bytes;
+    return plan;
+  }
+
+  // A rank close to `base`: random restarts explore other tie orders.
+  std::vector<int32_t> Perturbed(const std::vector<int32_t>& base) {
+    const size_t m = base.size();
+    std::vector<double> key(m);
+    std::normal_distribution<double> noise(0.0, kNoise * static_cast<double>(m));
+    for (size_t a = 0; a < m; ++a) key[a] = base[a] + noise(rng_);
+    std::vector<int32_t> order(m);
+    for (size_t a = 0; a < m; ++a) order[a] = static_cast<int32_t>(a);
+    std::sort(order.begin(), order.end(), [&](int32_t x, int32_t y) { return key[x] < key[y]; });
+    std::vector<int32_t> rank(m);
+    for (size_t r = 0; r < m; ++r) rank[order[r]] = static_cast<int32_t>(r);
+    return rank;
+  }
+
+  // Search buffers ranked by their offset in the best plan (then size).
+  std::vector<int32_t> IncumbentRank() const {
+    const size_t m = problem_.ids.size();
+    std::vector<int32_t> order(m);
+    for (size_t a = 0; a < m; ++a) order[a] = static_cast<int32_t>(a);
+    std::sort(order.begin(), order.end(), [&](int32_t x, int32_t y) {
+      const int64_t ox = best_.offsets[problem_.ids[x]], oy = best_.offsets[problem_.ids[y]];
+      return ox != oy ? ox < oy : problem_.size[x] > problem_.size[y];
+    });
+    std::vector<int32_t> rank(m);
+    for (size_t r = 0; r < m; ++r) rank[order[r]] = static_cast<int32_t>(r);
+    return rank;
+  }
+
+  SearchResult Probe(const std::vector<int32_t>& rank, int64_t capacity, int64_t budget) {
+    SearchLimits limits;
+    limits.deadline = deadline_;
+    limits.node_budget = budget;
+    limits.cancel = options_.cancel;
+    limits.cancelled = &cancelled_;
+    SearchResult r = optimal_internal::SearchAtCapacity(problem_, rank, capacity, limits);
+    nodes_ += r.nodes;
+    Report(false);
+    return r;
+  }
+
+  // The search's first dive with no capacity limit never backtracks: it puts
+  // the lowest-placeable buffer next, a cheap and often good plan.
+  void LowestFirst() {
+    const int64_t unlimited = kMaxTotalBytes;
+    for (size_t h = 0; h < ranks_.size() && TimeLeft(); ++h) {
+      SearchResult r = Probe(ranks_[h], unlimited, 64 * static_cast<int64_t>(problem_.ids.size()) + 64);
+      if (r.outcome == SearchOutcome::kFound) Offer(ToPlan(r), "lowest_first");
+    }
+  }
+
+  void CapacitySearch() {
+    int64_t budget = std::max<int64_t>(256, 4 * static_cast<int64_t>(problem_.ids.size()));
+    int round = 0;
+    while (lower_ < best_.arena_bytes && TimeLeft()) {
+      int64_t a = lower_, b = best_.arena_bytes - 1;
+      bool first = true;
+      while (a <= b && TimeLeft()) {
+        const int64_t mid = first ? a : a + (b - a) / 2;
+        first = false;
+        bool decided = false;
+        // First an order led by the best plan so far (its buffers by offset:
+        // the search retraces it and backtracks near its top), then the base
+        // orders.
+        for (size_t h = 0; h <= ranks_.size() && TimeLeft() && !decided; ++h) {
+          std::vector<int32_t> rank = h == 0 ? IncumbentRank() : ranks_[h - 1];
+          if (round > 0) rank = Perturbed(rank);
+          SearchResult r = Probe(rank, mid, budget);
+          if (r.outcome == SearchOutcome::kFound) {
+            Offer(ToPlan(r), "search");
+            b = std::min(b, best_.arena_bytes - 1);
+            decided = true;
+          } else if (r.outcome == SearchOutcome::kInfeasible) {
+            lower_ = std::max(lower_, mid + 1);
+            a = std::max(a, mid + 1);
+            decided = true;
+          }
+        }
+        if (!decided) a = mid + 1;
+      }
+      budget = budget > (int64_t{1} << 40) ? budget : budget * 2;
+      ++round;
+    }
+  }
+
+  Span<const UsageRecord> records_;
+  const OptimalOptions& options_;
+  Clock::time_point start_, deadline_, last_report_;
+  int64_t alignment_ = 1;
+  PlanResult best_;
+  bool have_best_ = false;
+  std::string source_;
+  SearchProblem problem_;
+  std::vector<std::vector<int32_t>> ranks_;
+  int64_t lower_ = 0;
+  int64_t nodes_ = 0;
+  bool cancelled_ = false;
+  std::mt19937 rng_{20261123};  // fixed seed: same input, same plan
+};
+
+}  // namespace
+
+Status PlanOptimal(Span<const UsageRecord> records, const OptimalOptions& options,
+                   PlanResult* out, OptimalStats* stats) {
+  TFLM_ARENA_RETURN_IF_ERROR(ValidateRecords(records, options.alignment));
+  if (options.alignment > (int64_t{1} << 32)) {
+    return Status::Error(StatusCode::kInvalidArgument, "alignment %lld is over 2^32",
+                         static_cast<long long>(options.alignment));
+  }
+  if (!(options.time_limit_seconds >= 0)) {  // also NaN
+    return Status::Error(StatusCode::kInvalidArgument, "time limit %g s is not >= 0",
+                         options.time_limit_seconds);
+  }
+  // Sums stay far from overflow: every size and fixed end, and their total.
+  int64_t total = 0;
+  for (size_t i = 0; i < records.size(); ++i) {
+    const UsageRecord& r = records[i];
+    const int64_t base = r.fixed_offset >= 0 ? r.fixed_offset : 0;
+    if (r.size > kMaxTotalBytes - base || (r.size + base) > kMaxTotalBytes - total) {
+      return Status::Error(StatusCode::kInvalidArgument,
+                           "buffer %zu: sizes and fixed offsets up to here add up to more than "
+                           "2^62 bytes",
+                           i);
+    }
+    total += r.size + base;
+  }
+  Optimizer optimizer(records, options);
+  return optimizer.Run(out, stats);
+}
+
+}  // namespace tflm_arena
