@@ -172,7 +172,7 @@ def test_offsets_are_readonly_int64():
         (dict(sizes=[16, 16], first=[0, 0], last=[1]), "same length"),
         (dict(sizes=[16], first=[0], last=[1], offline_offsets=[-2]), "buffer 0"),
         (dict(sizes=[16], first=[0], last=[1], offline_offsets=[8]), "buffer 0"),
-        (dict(sizes=[16], first=[0], last=[1], strategy="best"), "unknown strategy"),
+        (dict(sizes=[16], first=[0], last=[1], strategy="smallest"), "unknown strategy"),
         (dict(sizes=[1.5], first=[0], last=[1]), "integers"),
     ],
 )

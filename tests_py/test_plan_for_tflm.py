@@ -14,7 +14,7 @@ from tflm_arena.tflm_plan import simulate_tflm
 import tflm_reference as ref
 
 #: Strategies checked against the wheel on every shared model.
-STRATEGIES = ["greedy_by_size"]
+STRATEGIES = ["greedy_by_size", "optimal"]
 
 
 def _wheel_head(data: bytes) -> int:

@@ -12,13 +12,14 @@ from importlib.metadata import PackageNotFoundError, version as _version
 from . import _core
 from ._core import ArenaTooSmallError
 from ._objects import OBJECT_STRATEGIES, SharedObjects, assign_objects
-from ._plan import STRATEGIES, Plan, plan
+from ._plan import BEST_STRATEGIES, STRATEGIES, Plan, plan
 from ._records import RECORD_DTYPE, make_records
 from .interpreter import PLAN_DTYPE, RUNTIME_PLANNERS, Interpreter
 from .model import MODEL_RECORD_DTYPE, Model, Operator, Subgraph, Tensor
 from .tflm_plan import TflmPlan, plan_for_tflm, tflm_scratch_requests
 from .reorder import Reordering, remap_scratch, reorder
 from .tflm_size import TflmArena, tflm_arena
+from .optimize import Attempt, Optimization, optimize
 
 try:
     __version__ = _version("tflm_arena")
@@ -27,6 +28,8 @@ except PackageNotFoundError:  # running from a source tree
 
 __all__ = [
     "ArenaTooSmallError",
+    "Attempt",
+    "BEST_STRATEGIES",
     "OBJECT_STRATEGIES",
     "SharedObjects",
     "assign_objects",
@@ -36,6 +39,7 @@ __all__ = [
     "MODEL_RECORD_DTYPE",
     "Model",
     "Operator",
+    "Optimization",
     "Subgraph",
     "Tensor",
     "TflmArena",
@@ -44,6 +48,7 @@ __all__ = [
     "RECORD_DTYPE",
     "STRATEGIES",
     "make_records",
+    "optimize",
     "plan",
     "plan_for_tflm",
     "Reordering",

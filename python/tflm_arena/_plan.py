@@ -36,6 +36,15 @@ STRATEGIES = (
     "optimal",
 )
 
+#: What ``best`` tries, in this order (ties keep the earlier one, so TFLM's
+#: own plan wins a tie): every strategy that can win. ``tflm_greedy_runtime``
+#: gives ``tflm_greedy``'s plan; ``linear`` reuses nothing.
+BEST_STRATEGIES = tuple(s for s in STRATEGIES if s not in ("tflm_greedy_runtime", "linear"))
+
+#: ``best``: the smallest arena of all :data:`BEST_STRATEGIES` (``optimal``
+#: with ``time_limit``); the returned plan names the strategy that made it.
+STRATEGIES = STRATEGIES + ("best",)
+
 
 @dataclass(frozen=True)
 class Plan:
@@ -115,6 +124,10 @@ def plan(
     at every step, and Ctrl-C stops it within milliseconds (KeyboardInterrupt).
     ``tflm_greedy_runtime`` is quadratic and cannot be interrupted.
 
+    ``best`` runs every strategy of :data:`BEST_STRATEGIES` and returns the
+    smallest plan; its ``strategy`` names the one that made it (ties go to
+    the earlier one, TFLM's own greedy first).
+
     ``optimal`` searches for up to ``time_limit`` seconds (Ctrl-C stops it);
     its planner-placed offsets are multiples of ``alignment``, so with sizes
     that are not multiples of it (models' sizes always are) it can need more
@@ -129,6 +142,8 @@ def plan(
     rec = records_from_args(sizes, first, last, offline_offsets)
     cols = columns(rec)
     _core.validate_records(*cols, alignment)
+    if strategy == "best":
+        return _best(rec, alignment, time_limit, progress)
     if strategy == "optimal":
         if not time_limit >= 0:
             raise ValueError(f"time_limit must be >= 0 seconds, got {time_limit}")
@@ -138,3 +153,21 @@ def plan(
                     strategy=strategy, proven=bool(info["proven_optimal"]))
     offsets, arena_bytes = _core.plan(*cols, strategy)
     return Plan(records=rec, offsets=offsets, arena_bytes=int(arena_bytes), strategy=strategy)
+
+
+def _best(rec: np.ndarray, alignment: int, time_limit: float,
+          progress: Optional[Callable[[int, int, float], None]]) -> Plan:
+    best: Optional[Plan] = None
+    refused = []
+    for s in BEST_STRATEGIES:
+        try:
+            p = plan(rec, strategy=s, alignment=alignment, time_limit=time_limit,
+                     progress=progress)
+        except ValueError as e:  # not applicable here (fixed offsets, too many buffers)
+            refused.append(f"{s}: {str(e).splitlines()[0]}")
+            continue
+        if best is None or p.arena_bytes < best.arena_bytes:
+            best = p
+    if best is None:  # tflm_greedy takes every valid input, so this is a bug
+        raise RuntimeError("internal error: no strategy planned these records: " + "; ".join(refused))
+    return best

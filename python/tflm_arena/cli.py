@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
+import time
 from pathlib import Path
 from typing import List, Optional, TextIO
 
@@ -164,6 +166,46 @@ def _cmd_write_plan(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
+def _cmd_optimize(args: argparse.Namespace, out: TextIO) -> int:
+    from .optimize import optimize  # imports the reorder and TFLM-plan machinery
+
+    src = Path(args.model)
+    dest = Path(args.output)
+    if dest.exists() and dest.resolve() == src.resolve():
+        raise ValueError(f"refusing to write over the source model {src}; choose another OUTPUT")
+    if os.path.lexists(dest) and not args.overwrite:
+        raise ValueError(f"{dest} exists; pass --overwrite to replace it")
+    m = Model.load(src)
+    start = time.monotonic()
+
+    def progress(msg: str) -> None:  # quiet for runs that take under a second
+        if not args.quiet and time.monotonic() - start >= 1.0:
+            sys.stderr.write(f"tflm-arena optimize: {msg}\n")
+            sys.stderr.flush()
+
+    r = optimize(m, reorder=args.reorder, time_limit=args.time_limit, target=args.target,
+                 progress=progress,
+                 search_progress=None if args.quiet else _progress_printer(sys.stderr))
+    r.model.save(dest, overwrite=args.overwrite)
+    if args.json:
+        json.dump({
+            "model": str(src), "output": str(dest), "target": r.target,
+            "improved": r.improved, "original_head": r.original_head, "head": r.head,
+            "lower_bound": r.original_lower_bound, "reason": r.reason,
+            "attempts": [{"strategy": a.strategy, "reordered": a.reordered,
+                          "head": a.head if a.model is not None else None,
+                          "seconds": round(a.seconds, 4), "proven_optimal": a.optimal,
+                          "note": a.note} for a in r.attempts],
+        }, out, indent=1)
+        out.write("\n")
+        return 0
+    out.write(r.table() + "\n")
+    what = "with the best plan" if r.improved else "unchanged (no plan beats TFLM's own)"
+    out.write(f"wrote {dest}: the model {what}; stock TFLM head {r.head} bytes "
+              f"(target {r.target})\n")
+    return 0
+
+
 def _parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog="tflm-arena", description=__doc__.splitlines()[0])
     sub = ap.add_subparsers(dest="command", required=True)
@@ -196,6 +238,25 @@ def _parser() -> argparse.ArgumentParser:
     wp.add_argument("--strategy", choices=STRATEGIES, default="tflm_greedy")
     wp.add_argument("--overwrite", action="store_true", help="allow replacing OUTPUT")
     wp.set_defaults(func=_cmd_write_plan)
+    op = sub.add_parser(
+        "optimize", help="write the plan that makes stock TFLM's head smallest",
+        description="Tries every planning strategy (the optimal search for --time-limit "
+                    "seconds; with --reorder also on a reordered operator order), judges each "
+                    "by the head stock TFLM uses with it (kernel scratch buffers included), "
+                    "prints a table and writes the best model to OUTPUT. When nothing beats "
+                    "TFLM's own plan, OUTPUT is an unchanged copy of MODEL.")
+    op.add_argument("model")
+    op.add_argument("-o", "--output", required=True, help="where to write the model")
+    op.add_argument("--reorder", action="store_true",
+                    help="also try an operator order with a lower peak")
+    op.add_argument("--time-limit", type=float, default=1.0, metavar="S",
+                    help="seconds for the optimal search (and the reordering search)")
+    op.add_argument("--target", choices=TARGETS, default="cortex-m",
+                    help="the TFLM build whose head is minimised (scratch sizes differ)")
+    op.add_argument("--overwrite", action="store_true", help="allow replacing OUTPUT")
+    op.add_argument("--json", action="store_true", help="machine-readable output")
+    op.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
+    op.set_defaults(func=_cmd_optimize)
     return ap
 
 
