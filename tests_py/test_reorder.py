@@ -13,7 +13,8 @@ import pytest
 import tflm_arena as ta
 from conftest import shared_models
 from tflm_arena import _core
-from tflm_arena.builder import ModelBuilder, offline_plan_metadata
+from tflm_arena.builder import ModelBuilder
+from tflm_arena.examples import branchy_model_bytes
 import tflm_reference as ref
 
 
@@ -127,30 +128,7 @@ def test_every_shared_model_reorders_and_runs_identically_in_tflm():
 def branchy_model(with_plan=None) -> ta.Model:
     """x -> FC -> big A1 -> FC -> A2; x -> FC -> big B1 -> FC -> B2;
     A2 + B2 -> y. Written with both big tensors made first."""
-    rng = np.random.default_rng(7)
-    mb = ModelBuilder()
-    x = mb.add_tensor([1, 16], "float32", "x")
-
-    def fc(src, n_in, n_out, name):
-        w = mb.add_tensor([n_out, n_in], "float32", name + "_w",
-                          data=rng.standard_normal((n_out, n_in)).astype(np.float32))
-        out = mb.add_tensor([1, n_out], "float32", name)
-        return w, out
-
-    wa1, a1 = fc(x, 16, 256, "a1")
-    wb1, b1 = fc(x, 16, 256, "b1")
-    wa2, a2 = fc(a1, 256, 16, "a2")
-    wb2, b2 = fc(b1, 256, 16, "b2")
-    y = mb.add_tensor([1, 16], "float32", "y")
-    mb.add_operator("FULLY_CONNECTED", [x, wa1, -1], [a1])
-    mb.add_operator("FULLY_CONNECTED", [x, wb1, -1], [b1])
-    mb.add_operator("FULLY_CONNECTED", [a1, wa2, -1], [a2])
-    mb.add_operator("FULLY_CONNECTED", [b1, wb2, -1], [b2])
-    mb.add_operator("ADD", [a2, b2], [y])
-    mb.set_io([x], [y])
-    if with_plan is not None:
-        mb.add_metadata("OfflineMemoryAllocation", offline_plan_metadata(with_plan))
-    return ta.Model.from_bytes(mb.build())
+    return ta.Model.from_bytes(branchy_model_bytes(with_plan))
 
 
 def test_branchy_model_gets_a_lower_peak_proven_in_tflm(tmp_path):

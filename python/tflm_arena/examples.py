@@ -51,3 +51,37 @@ def demo_model_bytes(seed: int = 0) -> bytes:
         x = y
     mb.set_io([inp], [x])
     return mb.build()
+
+
+def branchy_model_bytes(offline_plan=None) -> bytes:
+    """Two FULLY_CONNECTED branches with 1 KB intermediates joined by ADD,
+    written with both big tensors made first (x -> A1 -> A2, x -> B1 -> B2,
+    A2 + B2 -> y; operators A1, B1, A2, B2, ADD): running one branch to its
+    end first lowers the peak (2,112 -> 1,152 bytes), the case
+    :func:`tflm_arena.reorder` exists for. ``offline_plan`` (offsets per
+    tensor, -1 = online) is written as OfflineMemoryAllocation metadata."""
+    from .builder import ModelBuilder, offline_plan_metadata
+
+    rng = np.random.default_rng(7)
+    mb = ModelBuilder(description="tflm_arena example: two branches")
+    x = mb.add_tensor([1, 16], "float32", "x")
+
+    def fc(n_in, n_out, name):
+        w = mb.add_tensor([n_out, n_in], "float32", name + "_w",
+                          data=rng.standard_normal((n_out, n_in)).astype(np.float32))
+        return w, mb.add_tensor([1, n_out], "float32", name)
+
+    wa1, a1 = fc(16, 256, "a1")
+    wb1, b1 = fc(16, 256, "b1")
+    wa2, a2 = fc(256, 16, "a2")
+    wb2, b2 = fc(256, 16, "b2")
+    y = mb.add_tensor([1, 16], "float32", "y")
+    mb.add_operator("FULLY_CONNECTED", [x, wa1, -1], [a1])
+    mb.add_operator("FULLY_CONNECTED", [x, wb1, -1], [b1])
+    mb.add_operator("FULLY_CONNECTED", [a1, wa2, -1], [a2])
+    mb.add_operator("FULLY_CONNECTED", [b1, wb2, -1], [b2])
+    mb.add_operator("ADD", [a2, b2], [y])
+    mb.set_io([x], [y])
+    if offline_plan is not None:
+        mb.add_metadata("OfflineMemoryAllocation", offline_plan_metadata(offline_plan))
+    return mb.build()
