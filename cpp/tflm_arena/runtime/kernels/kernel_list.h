@@ -33,6 +33,7 @@
   KERNEL(LEAKY_RELU)                    \
   KERNEL(SVDF)                          \
   KERNEL(TRANSPOSE_CONV)                \
+  KERNEL(UNIDIRECTIONAL_SEQUENCE_LSTM)  \
   /* end of the list */
 // clang-format on
 
