@@ -31,6 +31,7 @@
   KERNEL(QUANTIZE)                      \
   KERNEL(DEQUANTIZE)                    \
   KERNEL(LEAKY_RELU)                    \
+  KERNEL(BATCH_MATMUL)                  \
   KERNEL(SVDF)                          \
   KERNEL(TRANSPOSE_CONV)                \
   KERNEL(UNIDIRECTIONAL_SEQUENCE_LSTM)  \
