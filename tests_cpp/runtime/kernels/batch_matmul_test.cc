@@ -68,6 +68,18 @@ TEST(BatchMatMulMath, Int8SubtractsZeroPointsAndRequantizes) {
   EXPECT_EQ(y[0], 6);
 }
 
+TEST(BatchMatMulPrepare, MultiplierTakesTheScaleProductInFloat) {
+  // TFLM: double(float(lhs_scale * rhs_scale)) / double(out_scale). For
+  // 0.05 x 0.01 / 0.7 that is 1570730998 x 2^-10 (all in double: 1570730912);
+  // the wheel's outputs do not tell them apart, so this pins TFLM's source.
+  TestTensor lhs(TensorType::kInt8, {2, 2}, {0.05f}), rhs(TensorType::kInt8, {2, 2}, {0.01f});
+  TestTensor out(TensorType::kInt8, {2, 2}, {0.7f});
+  BatchMatMulQuant q;
+  ASSERT_TRUE(PrepareBatchMatMul(BatchMatMulOptions(), lhs.info, rhs.info, out.info, &q).ok());
+  EXPECT_EQ(q.multiplier, 1570730998);
+  EXPECT_EQ(q.shift, -10);
+}
+
 TEST(BatchMatMulPrepare, RefusesWhatInvokeCouldNotRun) {
   BatchMatMulOptions o;
   BatchMatMulQuant q;

@@ -90,6 +90,25 @@ TEST(SvdfMath, Int8WithInt16StateUsesZeroPointsAndScales) {
   EXPECT_EQ(y[1], 3);  // 8 - 10 + 5
 }
 
+TEST(SvdfPrepare, EffectiveScalesAreComputedInFloatAsTflmWrites) {
+  // TFLM: double(in_scale * wf_scale / state_scale) with float operands.
+  // For 0.05 x 0.01 / 0.003 that is 1431655808 x 2^-2 (in double it would
+  // be 1431655742): the wheel cannot tell them apart on int8 outputs (about
+  // one rounding flip in 10^5 values), so this pins TFLM's source.
+  TestTensor in(TensorType::kInt8, {1, 2}, {0.05f}), wf(TensorType::kInt8, {2, 2}, {0.01f});
+  TestTensor wt(TensorType::kInt16, {2, 2}, {0.1f}), state(TensorType::kInt16, {1, 4}, {0.003f});
+  TestTensor out(TensorType::kInt8, {1, 2}, {0.7f});
+  state.info.is_variable = true;
+  SvdfTensors t{&in.info, &wf.info, &wt.info, nullptr, &state.info, &out.info};
+  SvdfOptions o;
+  o.rank = 1;
+  SvdfDims d;
+  SvdfOpData data;
+  ASSERT_TRUE(PrepareSvdf(o, t, &d, &data).ok());
+  EXPECT_EQ(data.effective_scale_1_a, 1431655808);
+  EXPECT_EQ(data.effective_scale_1_b, -2);
+}
+
 TEST(SvdfPrepare, RefusesWhatInvokeCouldNotRun) {
   TestTensor in(TensorType::kFloat32, {1, 2}), wf(TensorType::kFloat32, {2, 2});
   TestTensor wt(TensorType::kFloat32, {2, 2}), state(TensorType::kFloat32, {1, 4});

@@ -85,25 +85,50 @@ TEST(LstmMath, FloatStepFollowsTheEquationsAndCarriesTheState) {
   EXPECT_LE(std::fabs(c), 0.1f);
 }
 
-// A valid float node's operand infos (batch 1, time 2, input 3, state 4).
+// A valid node's operand infos (batch 1, time 2, input 3, state 4): float,
+// or int8 (input scale 0.05, weights 0.01, hidden 2^-7, cell 2^-11).
 struct FloatNode {
   std::vector<TestTensor> owned;
   LstmTensorInfos infos;
-  FloatNode() {
+  explicit FloatNode(bool int8 = false) {
+    const TensorType act = int8 ? TensorType::kInt8 : TensorType::kFloat32;
+    const TensorType bias = int8 ? TensorType::kInt32 : TensorType::kFloat32;
+    const TensorType cell = int8 ? TensorType::kInt16 : TensorType::kFloat32;
+    auto q = [int8](float s) { return int8 ? std::vector<float>{s} : std::vector<float>{}; };
     owned.reserve(26);
-    owned.emplace_back(TensorType::kFloat32, std::vector<int32_t>{1, 2, 3});
-    for (int i = 0; i < 4; ++i) owned.emplace_back(TensorType::kFloat32, std::vector<int32_t>{4, 3});
-    for (int i = 0; i < 4; ++i) owned.emplace_back(TensorType::kFloat32, std::vector<int32_t>{4, 4});
-    for (int i = 0; i < 4; ++i) owned.emplace_back(TensorType::kFloat32, std::vector<int32_t>{4});
-    owned.emplace_back(TensorType::kFloat32, std::vector<int32_t>{1, 4});  // hidden
-    owned.emplace_back(TensorType::kFloat32, std::vector<int32_t>{1, 4});  // cell
-    owned.emplace_back(TensorType::kFloat32, std::vector<int32_t>{1, 2, 4});  // output
+    owned.emplace_back(act, std::vector<int32_t>{1, 2, 3}, q(0.05f));
+    for (int i = 0; i < 4; ++i) owned.emplace_back(act, std::vector<int32_t>{4, 3}, q(0.01f));
+    for (int i = 0; i < 4; ++i) owned.emplace_back(act, std::vector<int32_t>{4, 4}, q(0.01f));
+    for (int i = 0; i < 4; ++i) owned.emplace_back(bias, std::vector<int32_t>{4}, q(1e-5f));
+    owned.emplace_back(act, std::vector<int32_t>{1, 4}, q(0.0078125f));       // hidden
+    owned.emplace_back(cell, std::vector<int32_t>{1, 4}, q(0.00048828125f));  // cell
+    owned.emplace_back(act, std::vector<int32_t>{1, 2, 4}, q(0.0078125f));    // output
     const int operand_of[15] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 12, 13, 14, 15, 18, 19};
     for (int k = 0; k < 15; ++k) infos.operand[operand_of[k]] = &owned[k].info;
     owned[13].info.is_variable = owned[14].info.is_variable = true;
     infos.output = &owned[15].info;
   }
 };
+
+TEST(LstmPrepare, Int8MultipliersFollowTflmsExpressions) {
+  FloatNode n(/*int8=*/true);
+  LstmOptions o;
+  o.activation = model::Activation::kTanh;
+  o.cell_clip = 3.0f;
+  LstmParams p;
+  const Status st = PrepareLstm(o, n.infos, &p);
+  ASSERT_TRUE(st.ok()) << st.message();
+  // double(float(0.05 * 0.01)) / 2^-12 = 1099511680 x 2^2 (the product in
+  // double would give 1099511620): TFLM's float product.
+  EXPECT_EQ(p.input_fc[kForgetGate].multiplier, 1099511680);
+  EXPECT_EQ(p.input_fc[kForgetGate].shift, 2);
+  EXPECT_EQ(p.cell_scale_power, -11);
+  EXPECT_EQ(p.quantized_cell_clip, 6144);  // 3.0 / 2^-11
+  // forget x cell: 2^-15 x c / c = 2^-15 -> 2^30 x 2^-14.
+  EXPECT_EQ(p.forget_cell_mul.multiplier, 1 << 30);
+  EXPECT_EQ(p.forget_cell_mul.shift, -14);
+  EXPECT_EQ(p.output_mul.act_min, -128);
+}
 
 TEST(LstmPrepare, RefusesWhatTflmDoesNotRun) {
   LstmOptions o;
