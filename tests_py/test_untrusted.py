@@ -131,7 +131,7 @@ def _bad_name_model() -> bytes:
     mb = ModelBuilder()
     x = mb.add_tensor([1, 4], "float32", "input_UNIQUE_NAME")
     y = mb.add_tensor([1, 4], "float32", "y")
-    mb.add_operator("SVDF", [x], [y])  # no kernel: errors quote names
+    mb.add_operator("LSH_PROJECTION", [x], [y])  # no kernel: errors quote names
     mb.set_io([x], [y])
     data = mb.build()
     bad = b"input_\xff\xfe_NAME\xc3(xx"
@@ -148,7 +148,7 @@ def test_non_utf8_names_are_decoded_with_replacement(tmp_path, capsys):
     assert cli(["inspect", str(path)]) == 0
     assert "input_\ufffd" in capsys.readouterr().out
     # An error message quoting the name keeps its real cause.
-    with pytest.raises(NotImplementedError, match="no kernel for 1 operator type: SVDF"):
+    with pytest.raises(NotImplementedError, match="no kernel for 1 operator type: LSH_PROJECTION"):
         ta.Interpreter(m)
 
 
@@ -159,14 +159,14 @@ def test_missing_kernels_raise_not_implemented_naming_each():
     a = mb.add_tensor([1, 4], "float32", "a")
     b = mb.add_tensor([1, 4], "float32", "b")
     y = mb.add_tensor([1, 4], "float32", "y")
-    mb.add_operator("SVDF", [x], [a])
+    mb.add_operator("LSH_PROJECTION", [x], [a])
     mb.add_operator("TANH", [a], [b])
-    mb.add_operator("SVDF", [b], [y])
+    mb.add_operator("LSH_PROJECTION", [b], [y])
     mb.set_io([x], [y])
     m = ta.Model.from_bytes(mb.build())
     with pytest.raises(NotImplementedError) as e:
         ta.Interpreter(m)
-    assert str(e.value) == ("no kernel for 2 operator types: SVDF (operator 0 of subgraph 0, "
+    assert str(e.value) == ("no kernel for 2 operator types: LSH_PROJECTION (operator 0 of subgraph 0, "
                             "2 uses), TANH (operator 1 of subgraph 0)")
 
 

@@ -204,6 +204,44 @@ _OPTIONS: dict[int, _OptionsSpec] = {
             "quantized_bias_type": (4, _tensor_type, "i8"),
         },
     ),
+    BUILTIN_OPERATORS["SVDF"]: _OptionsSpec(
+        "SVDFOptions",
+        {
+            "rank": (0, _norm_int, "i32"),
+            "fused_activation_function": (1, _norm_activation, "i8"),
+            "asymmetric_quantize_inputs": (2, _norm_bool, "bool"),
+        },
+    ),
+    BUILTIN_OPERATORS["TRANSPOSE_CONV"]: _OptionsSpec(
+        "TransposeConvOptions",
+        {
+            "padding": (0, _norm_padding, "i8"),
+            "stride_w": (1, _norm_int, "i32"),
+            "stride_h": (2, _norm_int, "i32"),
+            "fused_activation_function": (3, _norm_activation, "i8"),
+            "quantized_bias_type": (4, _tensor_type, "i8"),
+        },
+        defaults={"stride_w": 1, "stride_h": 1},
+    ),
+    BUILTIN_OPERATORS["UNIDIRECTIONAL_SEQUENCE_LSTM"]: _OptionsSpec(
+        "UnidirectionalSequenceLSTMOptions",
+        {
+            "fused_activation_function": (0, _norm_activation, "i8"),
+            "cell_clip": (1, float, "f32"),
+            "proj_clip": (2, float, "f32"),
+            "time_major": (3, _norm_bool, "bool"),
+            "asymmetric_quantize_inputs": (4, _norm_bool, "bool"),
+            "diagonal_recurrent_tensors": (5, _norm_bool, "bool"),
+        },
+    ),
+    BUILTIN_OPERATORS["BATCH_MATMUL"]: _OptionsSpec(
+        "BatchMatMulOptions",
+        {
+            "adj_x": (0, _norm_bool, "bool"),
+            "adj_y": (1, _norm_bool, "bool"),
+            "asymmetric_quantize_inputs": (2, _norm_bool, "bool"),
+        },
+    ),
     BUILTIN_OPERATORS["RESHAPE"]: _OptionsSpec(
         "ReshapeOptions", {"new_shape": (0, _norm_int_list, "ivec")}
     ),

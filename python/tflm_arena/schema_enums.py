@@ -267,13 +267,17 @@ BUILTIN_OPTIONS_TYPES: dict[str, int] = {
     "Conv2DOptions": 1,
     "DepthwiseConv2DOptions": 2,
     "Pool2DOptions": 5,
+    "SVDFOptions": 6,
     "FullyConnectedOptions": 8,
     "SoftmaxOptions": 9,
     "AddOptions": 11,
     "ReshapeOptions": 17,
+    "TransposeConvOptions": 49,
+    "UnidirectionalSequenceLSTMOptions": 71,
     "LeakyReluOptions": 75,
     "IfOptions": 92,
     "WhileOptions": 93,
+    "BatchMatMulOptions": 101,
     "CallOnceOptions": 103,
 }
 

@@ -31,6 +31,10 @@
   KERNEL(QUANTIZE)                      \
   KERNEL(DEQUANTIZE)                    \
   KERNEL(LEAKY_RELU)                    \
+  KERNEL(BATCH_MATMUL)                  \
+  KERNEL(SVDF)                          \
+  KERNEL(TRANSPOSE_CONV)                \
+  KERNEL(UNIDIRECTIONAL_SEQUENCE_LSTM)  \
   /* end of the list */
 // clang-format on
 
