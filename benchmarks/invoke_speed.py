@@ -19,7 +19,9 @@ QUANTIZE, ...):
            (parsed once). Median of interleaved rounds; ratio = ours / TFLM.
            from_bytes also pays fixed costs that are not allocation (its op
            resolver, the Python wrapper): 'net' divides by TFLM's time minus
-           its time on a one-operator model (a conservative ratio), and
+           its time on a one-operator model (a conservative ratio; shown
+           only where that difference is at least the fixed cost, as for
+           tiny models it is noise), and
            'x fixed' is ours with arena_size=None over ours with the exact
            size given (the cost of measuring: one extra allocation run).
 
@@ -264,7 +266,7 @@ def measure(name: str, data: bytes, rounds: int, target_s: float, alloc_rounds: 
 
     a_ours, a_theirs = interleaved_medians(alloc_ours, alloc_theirs, alloc_rounds, target_s)
     a_none, a_fixed = interleaved_medians(alloc_ours, alloc_fixed, alloc_rounds, target_s)
-    net = a_theirs - tflm_fixed
+    net = a_theirs - tflm_fixed if a_theirs >= 2 * tflm_fixed else 0.0
     return {"name": name, "same": same, "ours": t_ours, "tflm": t_theirs,
             "ratio": t_ours / t_theirs, "alloc_ours": a_ours, "alloc_tflm": a_theirs,
             "alloc_ratio": a_ours / a_theirs,
@@ -274,6 +276,10 @@ def measure(name: str, data: bytes, rounds: int, target_s: float, alloc_rounds: 
 
 def _fmt_s(s: float) -> str:
     return f"{s * 1e6:,.1f} us" if s < 1e-3 else f"{s * 1e3:,.2f} ms"
+
+
+def _fmt_ratio(x: float) -> str:
+    return "-" if x != x else f"{x:.3f}"  # NaN: not measured
 
 
 def print_table(rows: List[dict]) -> None:
@@ -287,7 +293,7 @@ def print_table(rows: List[dict]) -> None:
         print(f"{r['name']:<34} {_fmt_s(r['ours']):>11} {_fmt_s(r['tflm']):>11} "
               f"{r['ratio']:>6.3f} {'yes' if r['same'] else 'NO':>5} | "
               f"{_fmt_s(r['alloc_ours']):>11} {_fmt_s(r['alloc_tflm']):>11} "
-              f"{r['alloc_ratio']:>6.3f} {r['alloc_net']:>6.3f} {r['x_fixed']:>7.2f} "
+              f"{r['alloc_ratio']:>6.3f} {_fmt_ratio(r['alloc_net']):>6} {r['x_fixed']:>7.2f} "
               f"{r['arena']:>10,}")
     done = [r for r in rows if "skip" not in r]
     if done:
@@ -296,7 +302,7 @@ def print_table(rows: List[dict]) -> None:
         print(f"geometric mean ratio: invoke {gm:.3f}, allocation {ga:.3f} "
               f"(max: invoke {max(r['ratio'] for r in done):.3f}, allocation "
               f"{max(r['alloc_ratio'] for r in done):.3f}, net "
-              f"{max(r['alloc_net'] for r in done):.3f})")
+              f"{_fmt_ratio(max((r['alloc_net'] for r in done if r['alloc_net'] == r['alloc_net']), default=float('nan')))})")
 
 
 def main(argv: Optional[List[str]] = None) -> None:
