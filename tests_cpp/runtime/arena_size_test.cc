@@ -3,7 +3,9 @@
 // TFLM's greedy plan of their usage records.
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <string>
+#include <vector>
 
 #include "runtime_test_util.h"
 #include "tflm_arena/runtime/required_arena_size.h"
@@ -67,6 +69,43 @@ void SweepSizes(const model::Model& m, const runtime::OpResolver& resolver,
     }
     ASSERT_TRUE(arena.GuardIntact()) << "size " << size;
   }
+}
+
+// The smallest arena (16-aligned start) with which AllocateTensors()
+// succeeds, by doubling then bisection over real runs: an independent
+// reference for RequiredArenaSize (which measures in one run).
+size_t BisectMinimum(const model::Model& m, const runtime::OpResolver& resolver,
+                     const InterpreterOptions& options) {
+  auto fits = [&](size_t size) {
+    std::vector<uint8_t> storage(size + 16);
+    uint8_t* p = storage.data();
+    p += (16 - reinterpret_cast<uintptr_t>(p) % 16) % 16;
+    Interpreter it(m, resolver, p, size, options);
+    return it.AllocateTensors().ok();
+  };
+  size_t hi = 1024;
+  while (!fits(hi)) hi *= 2;
+  size_t lo = 0;  // fails (an empty arena holds nothing)
+  while (hi - lo > 1) {
+    const size_t mid = lo + (hi - lo) / 2;
+    (fits(mid) ? hi : lo) = mid;
+  }
+  return hi;
+}
+
+int& PrepareCalls() {
+  static int calls = 0;
+  return calls;
+}
+
+// A copy kernel that counts its prepare calls (one per node per run).
+runtime::KernelRegistration CountingKernel() {
+  runtime::KernelRegistration k = CopyKernel();
+  k.prepare = [](runtime::KernelContext&, runtime::Node&) {
+    ++PrepareCalls();
+    return Status::Ok();
+  };
+  return k;
 }
 
 class ArenaSizeTest : public ::testing::TestWithParam<int> {
@@ -144,6 +183,50 @@ TEST(ArenaSizeRequired, RequiredIsThePeakNotTheFinalUse) {
   EXPECT_EQ(small.AllocateTensors().code(), StatusCode::kArenaTooSmall);
 }
 
+TEST(ArenaSizeRequired, OneRunMeasuresTheExactSize) {
+  // The helper used to grow heap arenas from 16 KiB and confirm with a
+  // second run; now a single run in a generous arena gives the exact size.
+  Config() = TestKernelConfig();
+  Loaded l = BuildAndLoad(ChainModel({kReshapeCode}, 30, 64));
+  TestResolver r;
+  r.Add(CountingKernel());
+  PrepareCalls() = 0;
+  size_t required = 0;
+  ASSERT_TRUE(runtime::RequiredArenaSize(l.model, r.resolver, InterpreterOptions(),
+                                         Span<const runtime::Preallocation>(), &required)
+                  .ok());
+  EXPECT_EQ(PrepareCalls(), 30);  // one run: each of the 30 nodes prepared once
+  EXPECT_EQ(required, BisectMinimum(l.model, r.resolver, InterpreterOptions()));
+}
+
+TEST(ArenaSizeRequired, ScratchBeyondTheFirstEstimateStillExact) {
+  // Kernel scratch (1 MiB per node) is invisible in the model: the first,
+  // model-sized arena is too small and the helper grows; still exact.
+  Config() = TestKernelConfig();
+  Config().scratch_bytes = size_t{1} << 20;
+  Config().scratch_requests = 3;
+  Loaded l = BuildAndLoad(ChainModel({kConvCode}, 2, 8));
+  TestResolver r;
+  r.Add(ScratchKernel());
+  size_t required = 0;
+  ASSERT_TRUE(runtime::RequiredArenaSize(l.model, r.resolver, InterpreterOptions(),
+                                         Span<const runtime::Preallocation>(), &required)
+                  .ok());
+  EXPECT_GT(required, size_t{3} << 20);
+  EXPECT_EQ(required, BisectMinimum(l.model, r.resolver, InterpreterOptions()));
+}
+
+TEST_P(ArenaSizeTest, OneRunEqualsBisection) {
+  Loaded l = BuildAndLoad(EverythingModel());
+  TestResolver r;
+  AddEverythingKernels(&r);
+  size_t required = 0;
+  ASSERT_TRUE(runtime::RequiredArenaSize(l.model, r.resolver, Options(),
+                                         Span<const runtime::Preallocation>(), &required)
+                  .ok());
+  EXPECT_EQ(required, BisectMinimum(l.model, r.resolver, Options()));
+}
+
 TEST(ArenaSizeRequired, HelperPassesOtherErrorsThrough) {
   Loaded l = BuildAndLoad(ChainModel({kSvdfCode}, 1, 4));
   TestResolver r;
@@ -186,6 +269,7 @@ TEST_P(RealModelTest, HeadIsGreedyPlanAndRequiredIsExact) {
   Interpreter fails(m, r.resolver, less.data(), less.size());
   EXPECT_EQ(fails.AllocateTensors().code(), StatusCode::kArenaTooSmall);
   EXPECT_TRUE(less.GuardIntact());
+  EXPECT_EQ(required, BisectMinimum(m, r.resolver, InterpreterOptions()));
 }
 
 INSTANTIATE_TEST_SUITE_P(

@@ -24,12 +24,14 @@ struct Preallocation {
   size_t bytes = 0;
 };
 
-// Runs AllocateTensors() in heap arenas, growing until it succeeds, then
-// confirms the result with an arena of exactly that size, and returns
-// required_arena_bytes() in *bytes: the smallest arena (16-aligned start)
-// with which AllocateTensors() succeeds. Kernels' init and prepare run (more
-// than once); nothing is invoked. Errors other than kArenaTooSmall (missing
-// kernel, bad preallocation, kernel failure, ...) are returned as they are.
+// Runs AllocateTensors() once in a generous heap arena (sized from the
+// model's tensors and operators; grown and retried only if a model needs
+// more) and returns required_arena_bytes() in *bytes: the smallest arena
+// (16-aligned start) with which AllocateTensors() succeeds. That one run is
+// exact because the allocation sequence does not depend on the arena size
+// (interpreter.h). Kernels' init and prepare run; nothing is invoked. Errors
+// other than kArenaTooSmall (missing kernel, bad preallocation, kernel
+// failure, ...) are returned as they are.
 Status RequiredArenaSize(const model::Model& model, const OpResolver& resolver,
                          const InterpreterOptions& options,
                          Span<const Preallocation> preallocations,

@@ -21,46 +21,102 @@ bool SmallerThanOne(double real, int32_t* multiplier, int32_t* shift) {
   return s <= 0;
 }
 
-inline int32_t ScaleInput(int32_t value, int32_t offset, int32_t left_shift, int32_t multiplier,
-                          int32_t shift) {
-  return MultiplyByQuantizedMultiplier((offset + value) * (1 << left_shift), multiplier, shift);
-}
+// The quantized parameters copied into locals: the loops write int8 /
+// int16 outputs, which may alias anything, so reading AddParams through the
+// reference would reload every field for every element.
+struct QuantizedAdd {
+  explicit QuantizedAdd(const AddParams& p)
+      : offset1(p.input1_offset), offset2(p.input2_offset), output_offset(p.output_offset),
+        left_shift(p.left_shift), multiplier1(p.input1_multiplier),
+        multiplier2(p.input2_multiplier), output_multiplier(p.output_multiplier),
+        shift1(-p.input1_shift), shift2(-p.input2_shift), output_shift(-p.output_shift),
+        act_min(p.quantized_activation_min), act_max(p.quantized_activation_max) {}
 
-template <typename T>
-inline T AddOneQuantized(const AddParams& p, T a, T b) {
-  const int32_t x1 = ScaleInput(a, p.input1_offset, p.left_shift, p.input1_multiplier,
-                                p.input1_shift);
-  const int32_t x2 = ScaleInput(b, p.input2_offset, p.left_shift, p.input2_multiplier,
-                                p.input2_shift);
-  const int32_t raw =
-      WrappingAdd(MultiplyByQuantizedMultiplier(x1 + x2, p.output_multiplier, p.output_shift),
-                  p.output_offset);
-  return static_cast<T>(
-      ApplyActivation(raw, p.quantized_activation_min, p.quantized_activation_max));
-}
+  // MultiplyByQuantizedMultiplier for the multipliers ADD uses: in (0, 1),
+  // so the mantissa is positive (never INT32_MIN: no saturation) and the
+  // shift a right shift. Then (a * b + nudge) / 2^31 with TFLite's sign-
+  // dependent nudge, truncated toward zero, equals floor((a * b + 2^30) /
+  // 2^31) for either sign: the same bits, without the branch.
+  static int32_t Scale(int32_t x, int32_t multiplier, int right_shift) {
+    const int64_t ab = static_cast<int64_t>(x) * static_cast<int64_t>(multiplier);
+    const int32_t high = static_cast<int32_t>((ab + (int64_t{1} << 30)) >> 31);
+    return RoundingDivideByPOT(high, right_shift);
+  }
+  int32_t ScaleInput1(int32_t x) const {
+    return Scale((offset1 + x) * (1 << left_shift), multiplier1, shift1);
+  }
+  int32_t ScaleInput2(int32_t x) const {
+    return Scale((offset2 + x) * (1 << left_shift), multiplier2, shift2);
+  }
+  // Both inputs already scaled.
+  int32_t Combine(int32_t x1, int32_t x2) const {
+    const int32_t raw = WrappingAdd(Scale(x1 + x2, output_multiplier, output_shift),
+                                    output_offset);
+    return ApplyActivation(raw, act_min, act_max);
+  }
+  template <typename T>
+  T operator()(T a, T b) const {
+    return static_cast<T>(Combine(ScaleInput1(a), ScaleInput2(b)));
+  }
+
+  int32_t offset1, offset2, output_offset, left_shift;
+  int32_t multiplier1, multiplier2, output_multiplier;
+  int shift1, shift2, output_shift;
+  int32_t act_min, act_max;
+};
 
 inline int32_t AddOneInt32(int32_t a, int32_t b) { return WrappingAdd(a, b); }
 
-inline float AddOneFloat(const AddParams& p, float a, float b) {
-  return ApplyActivation(a + b, p.float_activation_min, p.float_activation_max);
+// The float range as values: float stores could alias AddParams' fields.
+struct FloatAdd {
+  explicit FloatAdd(const AddParams& p)
+      : act_min(p.float_activation_min), act_max(p.float_activation_max) {}
+  float operator()(float a, float b) const { return ApplyActivation(a + b, act_min, act_max); }
+  float act_min, act_max;
+};
+
+// From this many int8 outputs on, tabulating both inputs' 256 scaled
+// values (2 KiB on the stack, rebuilt per invoke: no arena bytes, so the
+// arena figures stay TFLM's) is cheaper than scaling every element.
+constexpr size_t kInt8TableMinElements = 1024;
+
+struct Int8Tables {
+  void Fill(const QuantizedAdd& add) {
+    for (int v = -128; v < 128; ++v) {
+      scaled1[v + 128] = add.ScaleInput1(v);
+      scaled2[v + 128] = add.ScaleInput2(v);
+    }
+  }
+  int32_t Input1(int8_t v) const { return scaled1[v + 128]; }
+  int32_t Input2(int8_t v) const { return scaled2[v + 128]; }
+  int32_t scaled1[256];
+  int32_t scaled2[256];
+};
+
+size_t ElementCount(const BroadcastDims& d) {
+  size_t total = 1;
+  for (int k = 0; k < kMaxBroadcastRank; ++k) total *= static_cast<size_t>(d.output[k]);
+  return total;
 }
 
 // Visits the output in row-major order; `f` combines the two inputs.
 template <typename T, typename F>
 void BroadcastLoop(const BroadcastDims& d, const T* in1, const T* in2, T* out, F f) {
   constexpr int kLast = kMaxBroadcastRank - 1;
-  size_t total = 1;
-  for (int k = 0; k < kMaxBroadcastRank; ++k) total *= static_cast<size_t>(d.output[k]);
+  const size_t total = ElementCount(d);
   if (total == 0) return;
   const size_t inner = static_cast<size_t>(d.output[kLast]);
+  // Locals: stores through `out` may alias `d` as far as the compiler knows.
+  const size_t inner_stride1 = d.stride1[kLast];
+  const size_t inner_stride2 = d.stride2[kLast];
   int32_t index[kMaxBroadcastRank] = {0};
   size_t base1 = 0, base2 = 0;
   for (size_t o = 0; o < total; o += inner) {
     size_t p1 = base1, p2 = base2;
     for (size_t c = 0; c < inner; ++c) {
       out[o + c] = f(in1[p1], in2[p2]);
-      p1 += d.stride1[kLast];
-      p2 += d.stride2[kLast];
+      p1 += inner_stride1;
+      p2 += inner_stride2;
     }
     for (int k = kLast - 1; k >= 0; --k) {  // odometer over the outer dims
       base1 += d.stride1[k];
@@ -206,12 +262,23 @@ Status PrepareAdd(const AddOptions& options, const model::TensorInfo& input1,
 
 void AddInt8(const AddParams& params, size_t size, const int8_t* input1, const int8_t* input2,
              int8_t* output) {
-  for (size_t i = 0; i < size; ++i) output[i] = AddOneQuantized(params, input1[i], input2[i]);
+  const QuantizedAdd add(params);
+  if (size < kInt8TableMinElements) {
+    for (size_t i = 0; i < size; ++i) output[i] = add(input1[i], input2[i]);
+    return;
+  }
+  // Each input's scaled value depends on its 256 possible bytes only.
+  Int8Tables tables;
+  tables.Fill(add);
+  for (size_t i = 0; i < size; ++i) {
+    output[i] = static_cast<int8_t>(add.Combine(tables.Input1(input1[i]), tables.Input2(input2[i])));
+  }
 }
 
 void AddInt16(const AddParams& params, size_t size, const int16_t* input1,
               const int16_t* input2, int16_t* output) {
-  for (size_t i = 0; i < size; ++i) output[i] = AddOneQuantized(params, input1[i], input2[i]);
+  const QuantizedAdd add(params);
+  for (size_t i = 0; i < size; ++i) output[i] = add(input1[i], input2[i]);
 }
 
 void AddInt32(size_t size, const int32_t* input1, const int32_t* input2, int32_t* output) {
@@ -220,19 +287,27 @@ void AddInt32(size_t size, const int32_t* input1, const int32_t* input2, int32_t
 
 void AddFloat(const AddParams& params, size_t size, const float* input1, const float* input2,
               float* output) {
-  for (size_t i = 0; i < size; ++i) output[i] = AddOneFloat(params, input1[i], input2[i]);
+  const FloatAdd add(params);
+  for (size_t i = 0; i < size; ++i) output[i] = add(input1[i], input2[i]);
 }
 
 void BroadcastAddInt8(const AddParams& params, const BroadcastDims& dims, const int8_t* input1,
                       const int8_t* input2, int8_t* output) {
-  BroadcastLoop(dims, input1, input2, output,
-                [&params](int8_t a, int8_t b) { return AddOneQuantized(params, a, b); });
+  const QuantizedAdd add(params);
+  if (ElementCount(dims) < kInt8TableMinElements) {
+    BroadcastLoop(dims, input1, input2, output, add);
+    return;
+  }
+  Int8Tables tables;
+  tables.Fill(add);
+  BroadcastLoop(dims, input1, input2, output, [&add, &tables](int8_t a, int8_t b) {
+    return static_cast<int8_t>(add.Combine(tables.Input1(a), tables.Input2(b)));
+  });
 }
 
 void BroadcastAddInt16(const AddParams& params, const BroadcastDims& dims,
                        const int16_t* input1, const int16_t* input2, int16_t* output) {
-  BroadcastLoop(dims, input1, input2, output,
-                [&params](int16_t a, int16_t b) { return AddOneQuantized(params, a, b); });
+  BroadcastLoop(dims, input1, input2, output, QuantizedAdd(params));
 }
 
 void BroadcastAddInt32(const BroadcastDims& dims, const int32_t* input1, const int32_t* input2,
@@ -242,8 +317,7 @@ void BroadcastAddInt32(const BroadcastDims& dims, const int32_t* input1, const i
 
 void BroadcastAddFloat(const AddParams& params, const BroadcastDims& dims, const float* input1,
                        const float* input2, float* output) {
-  BroadcastLoop(dims, input1, input2, output,
-                [&params](float a, float b) { return AddOneFloat(params, a, b); });
+  BroadcastLoop(dims, input1, input2, output, FloatAdd(params));
 }
 
 }  // namespace runtime

@@ -44,22 +44,41 @@ inline size_t OutputIndex(const PoolGeometry& g, int32_t b, int32_t y, int32_t x
   return ((static_cast<size_t>(b) * g.output_height + y) * g.output_width + x) * g.depth + c;
 }
 
+// Calls visit(value) for channel c of every input position of window `w`
+// (batch b), rows then columns, as TFLM's loops do; walks pointers instead
+// of recomputing the 4-D index per value.
+template <typename T, typename Visit>
+inline void ForEachInWindow(const PoolGeometry& g, int32_t b, const Window& w, int32_t c,
+                            const T* input, Visit visit) {
+  if (w.fy_begin >= w.fy_end || w.fx_begin >= w.fx_end) return;
+  const size_t depth = static_cast<size_t>(g.depth);
+  const size_t row_stride = static_cast<size_t>(g.input_width) * depth;
+  const int32_t columns = w.fx_end - w.fx_begin;
+  const T* row = input + InputIndex(g, b, w.in_y0 + w.fy_begin, w.in_x0 + w.fx_begin, c);
+  for (int32_t fy = w.fy_begin; fy < w.fy_end; ++fy, row += row_stride) {
+    const T* p = row;
+    for (int32_t i = 0; i < columns; ++i, p += depth) visit(*p);
+  }
+}
+
+// Values in a window (0 for an empty one).
+inline int32_t WindowCount(const Window& w) {
+  if (w.fy_begin >= w.fy_end || w.fx_begin >= w.fx_end) return 0;
+  return (w.fy_end - w.fy_begin) * (w.fx_end - w.fx_begin);
+}
+
 template <typename T>
-bool AveragePoolInteger(const PoolGeometry& g, int32_t act_min, int32_t act_max,
+bool AveragePoolInteger(const PoolGeometry& geometry, int32_t act_min, int32_t act_max,
                         const T* input, T* output) {
+  const PoolGeometry g = geometry;  // a local: output stores cannot alias it
   for (int32_t b = 0; b < g.batches; ++b) {
     for (int32_t oy = 0; oy < g.output_height; ++oy) {
       for (int32_t ox = 0; ox < g.output_width; ++ox) {
         const Window w = WindowAt(g, oy, ox);
         for (int32_t c = 0; c < g.depth; ++c) {
           int32_t sum = 0;
-          int32_t count = 0;
-          for (int32_t fy = w.fy_begin; fy < w.fy_end; ++fy) {
-            for (int32_t fx = w.fx_begin; fx < w.fx_end; ++fx) {
-              sum = WrapAdd(sum, input[InputIndex(g, b, w.in_y0 + fy, w.in_x0 + fx, c)]);
-              ++count;
-            }
-          }
+          ForEachInWindow(g, b, w, c, input, [&sum](T v) { sum = WrapAdd(sum, v); });
+          const int32_t count = WindowCount(w);
           if (count == 0) return false;
           int32_t avg = RoundedAverage(sum, count);
           avg = std::min(std::max(avg, act_min), act_max);
@@ -72,18 +91,16 @@ bool AveragePoolInteger(const PoolGeometry& g, int32_t act_min, int32_t act_max,
 }
 
 template <typename T>
-void MaxPoolTyped(const PoolGeometry& g, T act_min, T act_max, const T* input, T* output) {
+void MaxPoolTyped(const PoolGeometry& geometry, T act_min, T act_max, const T* input,
+                  T* output) {
+  const PoolGeometry g = geometry;  // a local: output stores cannot alias it
   for (int32_t b = 0; b < g.batches; ++b) {
     for (int32_t oy = 0; oy < g.output_height; ++oy) {
       for (int32_t ox = 0; ox < g.output_width; ++ox) {
         const Window w = WindowAt(g, oy, ox);
         for (int32_t c = 0; c < g.depth; ++c) {
           T best = std::numeric_limits<T>::lowest();
-          for (int32_t fy = w.fy_begin; fy < w.fy_end; ++fy) {
-            for (int32_t fx = w.fx_begin; fx < w.fx_end; ++fx) {
-              best = std::max(best, input[InputIndex(g, b, w.in_y0 + fy, w.in_x0 + fx, c)]);
-            }
-          }
+          ForEachInWindow(g, b, w, c, input, [&best](T v) { best = std::max(best, v); });
           best = std::max(best, act_min);
           best = std::min(best, act_max);
           output[OutputIndex(g, b, oy, ox, c)] = best;
@@ -104,21 +121,18 @@ T NarrowBound(int32_t v) {
 
 }  // namespace
 
-bool AveragePoolFloat(const PoolGeometry& g, float act_min, float act_max, const float* input,
-                      float* output) {
+bool AveragePoolFloat(const PoolGeometry& geometry, float act_min, float act_max,
+                      const float* input, float* output) {
+  const PoolGeometry g = geometry;
   for (int32_t b = 0; b < g.batches; ++b) {
     for (int32_t oy = 0; oy < g.output_height; ++oy) {
       for (int32_t ox = 0; ox < g.output_width; ++ox) {
         const Window w = WindowAt(g, oy, ox);
         for (int32_t c = 0; c < g.depth; ++c) {
           float sum = 0.0f;
-          float count = 0.0f;
-          for (int32_t fy = w.fy_begin; fy < w.fy_end; ++fy) {
-            for (int32_t fx = w.fx_begin; fx < w.fx_end; ++fx) {
-              sum += input[InputIndex(g, b, w.in_y0 + fy, w.in_x0 + fx, c)];
-              count += 1.0f;
-            }
-          }
+          ForEachInWindow(g, b, w, c, input, [&sum](float v) { sum += v; });
+          // An exact integer, as TFLM's int filter_count converted to float.
+          const float count = static_cast<float>(WindowCount(w));
           if (count == 0.0f) return false;
           const float avg = sum / count;
           output[OutputIndex(g, b, oy, ox, c)] = std::min(std::max(avg, act_min), act_max);

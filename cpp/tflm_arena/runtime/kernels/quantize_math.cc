@@ -1,6 +1,5 @@
 // QUANTIZE math (see quantize.h).
 #include <algorithm>
-#include <cmath>
 #include <limits>
 
 #include "tflm_arena/runtime/kernels/quant_util.h"
@@ -14,10 +13,16 @@ namespace {
 // what the unguarded conversion in TFLM's reference produces on x86 (the
 // host its golden data comes from); then the zero point is added with
 // wrap-around, again as that build computes it.
+// Computed without std::round (a libm call per element on x86-64): truncate,
+// then step away from zero when the exact fraction v - trunc(v) reaches
+// one half. Identical to (int32)std::round(v) with the range check for every
+// float (checked exhaustively); round(v) lies in [-2^31, 2^31) exactly when
+// v does, as no float lies within one half of those bounds.
 inline int32_t RoundToInt32(float v) {
-  const float r = std::round(v);
-  if (!(r >= -2147483648.0f && r < 2147483648.0f)) return std::numeric_limits<int32_t>::min();
-  return static_cast<int32_t>(r);
+  if (!(v >= -2147483648.0f && v < 2147483648.0f)) return std::numeric_limits<int32_t>::min();
+  const int32_t truncated = static_cast<int32_t>(v);
+  const float fraction = v - static_cast<float>(truncated);  // exact
+  return truncated + (fraction >= 0.5f ? 1 : 0) - (fraction <= -0.5f ? 1 : 0);
 }
 
 inline int32_t WrapAdd(int32_t a, int32_t b) {

@@ -62,12 +62,43 @@ inline int32_t ScaleDiff(int32_t diff, int32_t multiplier, int32_t left_shift) {
   return Mul(static_cast<int32_t>(static_cast<uint32_t>(shifted)), multiplier);
 }
 
+// exp(scaled diff) in Q0.31 for every int8 difference diff = x - row max in
+// [-255, 0], indexed by -diff; differences below diff_min contribute 0 (and
+// give the output minimum). The value depends on the difference only, so
+// the table (1 KiB on the stack, built per invoke: no arena bytes) replaces
+// TFLM's two exp evaluations per element with 256 in all.
+struct Int8ExpTable {
+  static constexpr int32_t kBelowMin = 0;  // never an exp value (those are > 0)
+  Int8ExpTable(const SoftmaxInt8Params& params, int32_t entries) {
+    for (int32_t k = 0; k < entries; ++k) {
+      const int32_t diff = -k;
+      exp_q0[k] = diff >= params.diff_min
+                      ? SoftmaxExpOnNegativeValuesQ5(
+                            ScaleDiff(diff, params.input_multiplier, params.input_left_shift))
+                      : kBelowMin;
+    }
+  }
+  int32_t exp_q0[256];
+};
+
 template <typename OutT>
 void SoftmaxFromInt8(const SoftmaxInt8Params& params, int32_t outer, int32_t depth,
                      const int8_t* input, OutT* output) {
   constexpr int32_t kOutMin = std::numeric_limits<OutT>::min();
   constexpr int32_t kOutMax = std::numeric_limits<OutT>::max();
   constexpr int kOutBits = static_cast<int>(sizeof(OutT) * 8);
+  // Building the table costs 256 exps; a tiny tensor needs fewer.
+  const int64_t elements = static_cast<int64_t>(outer) * depth;
+  const int32_t entries = elements >= 128 ? 256 : 0;
+  const Int8ExpTable table(params, entries);
+  const int32_t diff_min = params.diff_min;
+  const int32_t input_multiplier = params.input_multiplier;
+  const int32_t input_left_shift = params.input_left_shift;
+  auto exp_of = [&](int32_t diff) {  // diff >= diff_min
+    return entries != 0 ? table.exp_q0[-diff]
+                        : SoftmaxExpOnNegativeValuesQ5(
+                              ScaleDiff(diff, input_multiplier, input_left_shift));
+  };
   for (int32_t row = 0; row < outer; ++row) {
     const int8_t* in = input + static_cast<size_t>(row) * depth;
     OutT* out = output + static_cast<size_t>(row) * depth;
@@ -77,10 +108,9 @@ void SoftmaxFromInt8(const SoftmaxInt8Params& params, int32_t outer, int32_t dep
     int32_t sum_of_exps = 0;  // Q12.19
     for (int32_t c = 0; c < depth; ++c) {
       const int32_t diff = static_cast<int32_t>(in[c]) - max_in_row;
-      if (diff >= params.diff_min) {
-        const int32_t scaled = ScaleDiff(diff, params.input_multiplier, params.input_left_shift);
-        const int32_t e = SoftmaxExpOnNegativeValuesQ5(scaled);
-        sum_of_exps = Add(sum_of_exps, SaturatingRoundingMulByPOT(e, -kAccumulationIntegerBits));
+      if (diff >= diff_min) {
+        sum_of_exps =
+            Add(sum_of_exps, SaturatingRoundingMulByPOT(exp_of(diff), -kAccumulationIntegerBits));
       }
     }
 
@@ -93,10 +123,8 @@ void SoftmaxFromInt8(const SoftmaxInt8Params& params, int32_t outer, int32_t dep
 
     for (int32_t c = 0; c < depth; ++c) {
       const int32_t diff = static_cast<int32_t>(in[c]) - max_in_row;
-      if (diff >= params.diff_min) {
-        const int32_t scaled = ScaleDiff(diff, params.input_multiplier, params.input_left_shift);
-        const int32_t e = SoftmaxExpOnNegativeValuesQ5(scaled);
-        const int32_t unsat = RoundingDivideByPOT(Mul(reciprocal, e), exponent);
+      if (diff >= diff_min) {
+        const int32_t unsat = RoundingDivideByPOT(Mul(reciprocal, exp_of(diff)), exponent);
         const int32_t shifted = unsat + kOutMin;
         out[c] = static_cast<OutT>(std::max(std::min(shifted, kOutMax), kOutMin));
       } else {

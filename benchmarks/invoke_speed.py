@@ -1,0 +1,338 @@
+"""Invoke and allocation speed: our Interpreter vs tflite-micro's, same process.
+
+For every shared model our interpreter runs (models with a missing kernel are
+listed with the reason and skipped) and for single-kernel micro-models built
+here with the model builder (ADD int8 / int16 / float32 with and without
+broadcasting, CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED, pooling, SOFTMAX,
+QUANTIZE, ...):
+
+  invoke   both interpreters get the same random inputs; the time of one
+           invoke() is the median over many rounds, each round timing a batch
+           of invokes of ours and then of theirs (interleaved, so that drift
+           of a shared machine hits both); ratio = ours / TFLM (< 1: faster).
+           The outputs are compared once ('same': int exact, float 1e-5).
+  alloc    ours: Interpreter(model) + allocate_tensors() with arena_size=None
+           (the exact size is computed, then the arena of that size
+           allocated); TFLM: runtime.Interpreter.from_bytes(data,
+           arena_size=8 MiB), which builds the interpreter and allocates.
+           Both exclude reading the file; ours also excludes Model.from_bytes
+           (parsed once). Median of interleaved rounds; ratio = ours / TFLM.
+           from_bytes also pays fixed costs that are not allocation (its op
+           resolver, the Python wrapper): 'net' divides by TFLM's time minus
+           its time on a one-operator model (a conservative ratio; shown
+           only where that difference is at least the fixed cost, as for
+           tiny models it is noise), and
+           'x fixed' is ours with arena_size=None over ours with the exact
+           size given (the cost of measuring: one extra allocation run).
+
+Absolute times on a shared machine are noisy; quote the ratios.
+
+    python benchmarks/invoke_speed.py [--models-dir ../shared/models]
+        [--rounds 31] [--target-ms 2] [--only NAME ...] [--no-micro] [--no-shared]
+"""
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Callable, List, Optional, Tuple
+
+import numpy as np
+
+import tflm_arena as ta
+from tflm_arena.builder import ModelBuilder
+
+TFLM_ARENA = 8 << 20
+
+
+def default_models_dir() -> Path:
+    return Path(__file__).resolve().parents[2] / "shared" / "models"
+
+
+# ---- micro-models (one kernel each) ------------------------------------------
+
+def _q(mb, shape, name, scale, zp, dtype="int8"):
+    return mb.add_tensor(shape, dtype, name, scale=[scale], zero_point=[zp])
+
+
+def _add(dtype: str, shape_a, shape_b, act: str = "NONE") -> bytes:
+    mb = ModelBuilder()
+    out_shape = list(np.broadcast_shapes(tuple(shape_a), tuple(shape_b)))
+    if dtype == "float32":
+        a, b = mb.add_tensor(shape_a, dtype, "a"), mb.add_tensor(shape_b, dtype, "b")
+        y = mb.add_tensor(out_shape, dtype, "y")
+    else:
+        zp = 0 if dtype == "int16" else 3
+        a = _q(mb, shape_a, "a", 0.05, zp, dtype)
+        b = _q(mb, shape_b, "b", 0.02, -zp, dtype)
+        y = _q(mb, out_shape, "y", 0.06, -zp // 2 if zp else 0, dtype)
+    mb.add_operator("ADD", [a, b], [y], options={"fused_activation_function": act})
+    mb.set_io([a, b], [y])
+    return mb.build()
+
+
+def _conv(op: str, in_shape, filt_shape, out_shape, opts, per_channel_dim: int) -> bytes:
+    rng = np.random.default_rng(1)
+    mb = ModelBuilder()
+    x = _q(mb, in_shape, "x", 0.05, -3)
+    cout = filt_shape[per_channel_dim]
+    w = mb.add_tensor(filt_shape, "int8", "w", data=rng.integers(-127, 128, filt_shape),
+                      scale=list(rng.uniform(0.002, 0.02, cout)), zero_point=[0] * cout,
+                      quantized_dimension=per_channel_dim)
+    b = mb.add_tensor([cout], "int32", "b", data=rng.integers(-2000, 2000, cout))
+    y = _q(mb, out_shape, "y", 0.1, 5)
+    mb.add_operator(op, [x, w, b], [y], options=opts)
+    mb.set_io([x], [y])
+    return mb.build()
+
+
+def _fc(batch: int, n_in: int, n_out: int) -> bytes:
+    rng = np.random.default_rng(2)
+    mb = ModelBuilder()
+    x = _q(mb, [batch, n_in], "x", 0.03, 1)
+    w = mb.add_tensor([n_out, n_in], "int8", "w", data=rng.integers(-127, 128, (n_out, n_in)),
+                      scale=[0.01], zero_point=[0])
+    b = mb.add_tensor([n_out], "int32", "b", data=rng.integers(-500, 500, n_out))
+    y = _q(mb, [batch, n_out], "y", 0.2, -10)
+    mb.add_operator("FULLY_CONNECTED", [x, w, b], [y])
+    mb.set_io([x], [y])
+    return mb.build()
+
+
+def _pool(op: str, dtype: str) -> bytes:
+    mb = ModelBuilder()
+    if dtype == "int8":
+        x, y = _q(mb, [1, 48, 48, 16], "x", 0.1, 2), _q(mb, [1, 24, 24, 16], "y", 0.1, 2)
+    else:
+        x = mb.add_tensor([1, 48, 48, 16], dtype, "x")
+        y = mb.add_tensor([1, 24, 24, 16], dtype, "y")
+    mb.add_operator(op, [x], [y], options={"padding": "SAME", "stride_w": 2, "stride_h": 2,
+                                           "filter_width": 3, "filter_height": 3})
+    mb.set_io([x], [y])
+    return mb.build()
+
+
+def _unary(op: str, in_dtype: str, out_dtype: str, shape, opts=None) -> bytes:
+    mb = ModelBuilder()
+    qin = {"int8": (0.05, 3), "int16": (0.001, 0)}
+    qout = {"int8": (1.0 / 256, -128) if op == "SOFTMAX" else (0.04, -2),
+            "int16": (1.0 / 32768, 0) if op == "SOFTMAX" else (0.002, 0)}
+    x = (_q(mb, shape, "x", *qin[in_dtype], in_dtype) if in_dtype in qin
+         else mb.add_tensor(shape, in_dtype, "x"))
+    y = (_q(mb, shape, "y", *qout[out_dtype], out_dtype) if out_dtype in qout
+         else mb.add_tensor(shape, out_dtype, "y"))
+    mb.add_operator(op, [x], [y], options=opts or {})
+    mb.set_io([x], [y])
+    return mb.build()
+
+
+def micro_models() -> List[Tuple[str, Callable[[], bytes]]]:
+    big, row = [1, 64, 64, 32], [1, 1, 1, 32]
+    same = {"padding": "SAME"}
+    return [
+        ("add int8", lambda: _add("int8", big, big)),
+        ("add int8 relu", lambda: _add("int8", big, big, "RELU")),
+        ("add int8 broadcast", lambda: _add("int8", big, row)),
+        ("add int8 small", lambda: _add("int8", [1, 8, 8, 8], [1, 8, 8, 8])),
+        ("add int16", lambda: _add("int16", big, big)),
+        ("add int16 broadcast", lambda: _add("int16", big, row)),
+        ("add float32", lambda: _add("float32", big, big)),
+        ("add float32 broadcast", lambda: _add("float32", big, row)),
+        ("conv int8 3x3", lambda: _conv("CONV_2D", [1, 24, 24, 16], [16, 3, 3, 16],
+                                        [1, 24, 24, 16], same, 0)),
+        ("depthwise int8 3x3", lambda: _conv("DEPTHWISE_CONV_2D", [1, 48, 48, 32],
+                                             [1, 3, 3, 32], [1, 48, 48, 32],
+                                             {"padding": "SAME", "depth_multiplier": 1}, 3)),
+        ("fully_connected int8", lambda: _fc(4, 512, 256)),
+        ("max_pool int8", lambda: _pool("MAX_POOL_2D", "int8")),
+        ("avg_pool int8", lambda: _pool("AVERAGE_POOL_2D", "int8")),
+        ("avg_pool float32", lambda: _pool("AVERAGE_POOL_2D", "float32")),
+        ("softmax int8", lambda: _unary("SOFTMAX", "int8", "int8", [64, 256], {"beta": 1.0})),
+        ("softmax float32", lambda: _unary("SOFTMAX", "float32", "float32", [64, 256],
+                                           {"beta": 1.0})),
+        ("quantize f32->int8", lambda: _unary("QUANTIZE", "float32", "int8", big)),
+        ("dequantize int8->f32", lambda: _unary("DEQUANTIZE", "int8", "float32", big)),
+        ("reshape int8", lambda: _reshape()),
+    ]
+
+
+def _reshape() -> bytes:
+    mb = ModelBuilder()
+    x = _q(mb, [1, 64, 64, 32], "x", 0.05, 3)
+    y = _q(mb, [4096, 32], "y", 0.05, 3)
+    mb.add_operator("RESHAPE", [x], [y])
+    mb.set_io([x], [y])
+    return mb.build()
+
+
+# ---- timing --------------------------------------------------------------------
+
+def _inputs(theirs, n: int, rng) -> list:
+    xs = []
+    for i in range(n):
+        d = theirs.get_input_details(i)
+        if np.issubdtype(d["dtype"], np.integer):
+            info = np.iinfo(d["dtype"])
+            x = rng.integers(info.min, info.max, size=d["shape"], endpoint=True)
+        else:
+            x = rng.standard_normal(d["shape"])
+        xs.append(np.asarray(x, dtype=d["dtype"]))
+    return xs
+
+
+def _same(a: np.ndarray, b: np.ndarray) -> bool:
+    if a.shape != b.shape or a.dtype != b.dtype:
+        return False
+    if a.dtype.kind == "f":
+        return bool(np.allclose(a, b, rtol=1e-5, atol=1e-6))
+    return bool(np.array_equal(a, b))
+
+
+def _batch_time(fn: Callable[[], None], k: int) -> float:
+    t0 = time.perf_counter()
+    for _ in range(k):
+        fn()
+    return (time.perf_counter() - t0) / k
+
+
+def interleaved_medians(ours: Callable[[], None], theirs: Callable[[], None], rounds: int,
+                        target_s: float) -> Tuple[float, float]:
+    """Median seconds per call of each, batches sized to ~target_s, alternating
+    which goes first."""
+    one = max(_batch_time(ours, 1), _batch_time(theirs, 1), 1e-7)
+    k = max(1, min(10000, int(target_s / one)))
+    a, b = [], []
+    for r in range(rounds):
+        if r % 2:
+            b.append(_batch_time(theirs, k))
+            a.append(_batch_time(ours, k))
+        else:
+            a.append(_batch_time(ours, k))
+            b.append(_batch_time(theirs, k))
+    return statistics.median(a), statistics.median(b)
+
+
+def tflm_fixed_cost(rounds: int, target_s: float) -> float:
+    """Median from_bytes time of a one-operator model with one-element
+    tensors: TFLM's per-interpreter cost that is not allocating a model."""
+    from tflite_micro import runtime
+
+    mb = ModelBuilder()
+    x, y = _q(mb, [1], "x", 0.05, 3), _q(mb, [1], "y", 0.05, 3)
+    mb.add_operator("RESHAPE", [x], [y])
+    mb.set_io([x], [y])
+    data = mb.build()
+    t, _ = interleaved_medians(lambda: runtime.Interpreter.from_bytes(data, arena_size=TFLM_ARENA),
+                               lambda: None, rounds, target_s)
+    return t
+
+
+def measure(name: str, data: bytes, rounds: int, target_s: float, alloc_rounds: int,
+            tflm_fixed: float) -> dict:
+    from tflite_micro import runtime
+
+    m = ta.Model.from_bytes(data)
+    try:
+        ours = ta.Interpreter(m)
+        ours.allocate_tensors()
+    except (NotImplementedError, ValueError, RuntimeError) as e:
+        return {"name": name, "skip": f"ours: {str(e).splitlines()[0][:90]}"}
+    try:
+        theirs = runtime.Interpreter.from_bytes(data, arena_size=TFLM_ARENA)
+    except Exception as e:  # the wheel raises plain RuntimeError / ValueError
+        return {"name": name, "skip": f"TFLM: {str(e).splitlines()[0][:90]}"}
+    rng = np.random.default_rng(0)
+    xs = _inputs(theirs, len(m.inputs), rng)
+    for i, x in enumerate(xs):
+        ours.set_input(x, i)
+        theirs.set_input(x, i)
+    ours.invoke()
+    theirs.invoke()
+    same = all(_same(ours.get_output(o), theirs.get_output(o)) for o in range(len(m.outputs)))
+    t_ours, t_theirs = interleaved_medians(ours.invoke, theirs.invoke, rounds, target_s)
+
+    def alloc_ours():
+        ta.Interpreter(m).allocate_tensors()
+
+    def alloc_theirs():
+        runtime.Interpreter.from_bytes(data, arena_size=TFLM_ARENA)
+
+    exact = ours.arena_size
+
+    def alloc_fixed():
+        ta.Interpreter(m, arena_size=exact).allocate_tensors()
+
+    a_ours, a_theirs = interleaved_medians(alloc_ours, alloc_theirs, alloc_rounds, target_s)
+    a_none, a_fixed = interleaved_medians(alloc_ours, alloc_fixed, alloc_rounds, target_s)
+    net = a_theirs - tflm_fixed if a_theirs >= 2 * tflm_fixed else 0.0
+    return {"name": name, "same": same, "ours": t_ours, "tflm": t_theirs,
+            "ratio": t_ours / t_theirs, "alloc_ours": a_ours, "alloc_tflm": a_theirs,
+            "alloc_ratio": a_ours / a_theirs,
+            "alloc_net": a_ours / net if net > 0 else float("nan"),
+            "x_fixed": a_none / a_fixed, "arena": exact}
+
+
+def _fmt_s(s: float) -> str:
+    return f"{s * 1e6:,.1f} us" if s < 1e-3 else f"{s * 1e3:,.2f} ms"
+
+
+def _fmt_ratio(x: float) -> str:
+    return "-" if x != x else f"{x:.3f}"  # NaN: not measured
+
+
+def print_table(rows: List[dict]) -> None:
+    print(f"{'model':<34} {'ours':>11} {'TFLM':>11} {'ratio':>6} {'same':>5} | "
+          f"{'alloc ours':>11} {'alloc TFLM':>11} {'ratio':>6} {'net':>6} {'x fixed':>7} "
+          f"{'arena':>10}")
+    for r in rows:
+        if "skip" in r:
+            print(f"{r['name']:<34} skipped: {r['skip']}")
+            continue
+        print(f"{r['name']:<34} {_fmt_s(r['ours']):>11} {_fmt_s(r['tflm']):>11} "
+              f"{r['ratio']:>6.3f} {'yes' if r['same'] else 'NO':>5} | "
+              f"{_fmt_s(r['alloc_ours']):>11} {_fmt_s(r['alloc_tflm']):>11} "
+              f"{r['alloc_ratio']:>6.3f} {_fmt_ratio(r['alloc_net']):>6} {r['x_fixed']:>7.2f} "
+              f"{r['arena']:>10,}")
+    done = [r for r in rows if "skip" not in r]
+    if done:
+        gm = float(np.exp(np.mean(np.log([r["ratio"] for r in done]))))
+        ga = float(np.exp(np.mean(np.log([r["alloc_ratio"] for r in done]))))
+        print(f"geometric mean ratio: invoke {gm:.3f}, allocation {ga:.3f} "
+              f"(max: invoke {max(r['ratio'] for r in done):.3f}, allocation "
+              f"{max(r['alloc_ratio'] for r in done):.3f}, net "
+              f"{_fmt_ratio(max((r['alloc_net'] for r in done if r['alloc_net'] == r['alloc_net']), default=float('nan')))})")
+
+
+def main(argv: Optional[List[str]] = None) -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--models-dir", type=Path, default=default_models_dir())
+    p.add_argument("--rounds", type=int, default=31, help="interleaved invoke rounds")
+    p.add_argument("--alloc-rounds", type=int, default=15, help="interleaved allocation rounds")
+    p.add_argument("--target-ms", type=float, default=2.0, help="time per timed batch")
+    p.add_argument("--only", nargs="*", help="model names (file stems / micro names)")
+    p.add_argument("--no-micro", action="store_true")
+    p.add_argument("--no-shared", action="store_true")
+    args = p.parse_args(argv)
+    target = args.target_ms / 1e3
+    work: List[Tuple[str, Callable[[], bytes]]] = []
+    if not args.no_shared:
+        for f in sorted(args.models_dir.glob("*.tflite")):
+            work.append((f.stem, f.read_bytes))
+    if not args.no_micro:
+        work += [(f"[micro] {n}", fn) for n, fn in micro_models()]
+    rows = []
+    fixed = tflm_fixed_cost(args.alloc_rounds, target)
+    print(f"TFLM from_bytes on a one-operator model (fixed cost): {_fmt_s(fixed)}")
+    for name, make in work:
+        if args.only and not any(o in name for o in args.only):
+            continue
+        row = measure(name, make(), args.rounds, target, args.alloc_rounds, fixed)
+        rows.append(row)
+        print(f"measured {name}", file=sys.stderr, flush=True)
+    print_table(rows)
+
+
+if __name__ == "__main__":
+    main()
