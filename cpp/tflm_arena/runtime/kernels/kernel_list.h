@@ -32,6 +32,8 @@
   KERNEL(DEQUANTIZE)                    \
   KERNEL(LEAKY_RELU)                    \
   KERNEL(STRIDED_SLICE)                 \
+  KERNEL(PAD)                           \
+  KERNEL(PADV2)                         \
   /* end of the list */
 // clang-format on
 
