@@ -54,9 +54,10 @@ def compare(data: bytes, n_runs: int = 3, seed: int = 0):
     return ours, theirs
 
 
-def tflm_persistent_requested(theirs) -> int:
+def tflm_persistent_requested(theirs, n_io: int = 2) -> int:
     """'Persistent buffer data' requested bytes of TFLM's print_allocations()
-    minus its interpreter's input and output pointer arrays (8 bytes each)."""
+    minus its interpreter's input and output pointer arrays (8 bytes per
+    model input and output: n_io of them)."""
     with tempfile.TemporaryFile() as f:
         saved = os.dup(2)
         try:
@@ -69,7 +70,7 @@ def tflm_persistent_requested(theirs) -> int:
         text = f.read().decode()
     m = re.search(r"'Persistent buffer data' used \d+ bytes with alignment overhead "
                   r"\(requested (\d+) bytes", text)
-    return (int(m.group(1)) if m else 0) - 16
+    return (int(m.group(1)) if m else 0) - 8 * n_io
 
 
 def ours_persistent_requested(ours) -> int:
@@ -80,7 +81,8 @@ def ours_persistent_requested(ours) -> int:
 def assert_memory_matches(ours, theirs, persistent: int):
     """The kernel's persistent bytes are TFLM's and the heads are equal."""
     assert ours_persistent_requested(ours) == persistent
-    assert tflm_persistent_requested(theirs) == persistent
+    n_io = len(ours.model.inputs) + len(ours.model.outputs)
+    assert tflm_persistent_requested(theirs, n_io) == persistent
     assert ours.allocations()["head"] == ref.allocations(theirs)["head"]
 
 

@@ -34,6 +34,7 @@
   KERNEL(STRIDED_SLICE)                 \
   KERNEL(PAD)                           \
   KERNEL(PADV2)                         \
+  KERNEL(CONCATENATION)                 \
   /* end of the list */
 // clang-format on
 
