@@ -35,6 +35,7 @@
   KERNEL(PAD)                           \
   KERNEL(PADV2)                         \
   KERNEL(CONCATENATION)                 \
+  KERNEL(MEAN)                          \
   /* end of the list */
 // clang-format on
 
