@@ -36,6 +36,7 @@
   KERNEL(PADV2)                         \
   KERNEL(CONCATENATION)                 \
   KERNEL(MEAN)                          \
+  KERNEL(TRANSPOSE)                     \
   /* end of the list */
 // clang-format on
 
