@@ -37,6 +37,7 @@
   KERNEL(CONCATENATION)                 \
   KERNEL(MEAN)                          \
   KERNEL(TRANSPOSE)                     \
+  KERNEL(SQUEEZE)                       \
   /* end of the list */
 // clang-format on
 
