@@ -38,6 +38,7 @@
   KERNEL(MEAN)                          \
   KERNEL(TRANSPOSE)                     \
   KERNEL(SQUEEZE)                       \
+  KERNEL(EXPAND_DIMS)                   \
   /* end of the list */
 // clang-format on
 
