@@ -39,6 +39,8 @@
   KERNEL(TRANSPOSE)                     \
   KERNEL(SQUEEZE)                       \
   KERNEL(EXPAND_DIMS)                   \
+  KERNEL(PACK)                          \
+  KERNEL(UNPACK)                        \
   /* end of the list */
 // clang-format on
 
