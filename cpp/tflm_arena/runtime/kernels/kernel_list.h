@@ -41,6 +41,7 @@
   KERNEL(EXPAND_DIMS)                   \
   KERNEL(PACK)                          \
   KERNEL(UNPACK)                        \
+  KERNEL(SPLIT)                         \
   /* end of the list */
 // clang-format on
 
