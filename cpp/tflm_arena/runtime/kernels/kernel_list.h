@@ -42,6 +42,7 @@
   KERNEL(PACK)                          \
   KERNEL(UNPACK)                        \
   KERNEL(SPLIT)                         \
+  KERNEL(GATHER)                        \
   /* end of the list */
 // clang-format on
 
