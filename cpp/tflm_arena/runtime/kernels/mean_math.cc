@@ -9,10 +9,14 @@ namespace tflm_arena {
 namespace runtime {
 namespace {
 
-// Calls f(input_index, output_index) over the input in row-major order;
-// the output index skips reduced dimensions. Returns the reduced count.
+// Walks the input in row-major order one innermost row at a time:
+// row(input_offset, output_offset, length, last_reduced). Along a reduced
+// innermost axis every element of the row adds into one output; along a
+// kept one, element j adds into output_offset + j. Either way each output
+// receives its inputs in row-major order, as TFLM's per-element walk does.
+// Returns the number of elements reduced into each output.
 template <typename F>
-int64_t Walk(const int32_t* shape, int rank, const bool* reduced, F f) {
+int64_t WalkRows(const int32_t* shape, int rank, const bool* reduced, F row) {
   int64_t out_stride[kMeanMaxRank];
   int64_t stride = 1, count = 1, total = 1;
   for (int d = rank - 1; d >= 0; --d) {
@@ -22,12 +26,18 @@ int64_t Walk(const int32_t* shape, int rank, const bool* reduced, F f) {
     total *= shape[d];
   }
   if (total == 0) return count;
+  if (rank == 0) {
+    row(0, 0, 1, false);
+    return count;
+  }
+  const int last = rank - 1;
+  const int64_t length = shape[last];
   int32_t index[kMeanMaxRank] = {};
   int64_t out = 0;
-  for (int64_t i = 0; i < total; ++i) {
-    f(i, out);
-    // Increment the multi-index (innermost first), tracking the output offset.
-    for (int d = rank - 1; d >= 0; --d) {
+  for (int64_t in = 0; in < total; in += length) {
+    row(in, out, length, reduced[last]);
+    // Next row: increment the multi-index above the innermost axis.
+    for (int d = last - 1; d >= 0; --d) {
       if (++index[d] < shape[d]) {
         out += out_stride[d];
         break;
@@ -49,11 +59,20 @@ template <typename T>
 void MeanQuantized(const MeanOpData& data, const T* input, const int32_t* shape, int rank,
                    const bool* reduced, size_t output_count, int32_t* sum, T* output) {
   for (size_t i = 0; i < output_count; ++i) sum[i] = 0;
-  const int64_t count = Walk(shape, rank, reduced, [&](int64_t i, int64_t o) {
-    // int32 addition that wraps, as TFLM's AddTensorValuesWithExpectedOverflow.
-    sum[o] = static_cast<int32_t>(static_cast<uint32_t>(sum[o]) +
-                                  static_cast<uint32_t>(static_cast<int32_t>(input[i])));
-  });
+  // int32 additions that wrap, as TFLM's AddTensorValuesWithExpectedOverflow.
+  uint32_t* acc = reinterpret_cast<uint32_t*>(sum);
+  const int64_t count =
+      WalkRows(shape, rank, reduced, [&](int64_t i, int64_t o, int64_t n, bool along) {
+        const T* x = input + i;
+        if (along) {
+          uint32_t a = acc[o];
+          for (int64_t j = 0; j < n; ++j) a += static_cast<uint32_t>(static_cast<int32_t>(x[j]));
+          acc[o] = a;
+        } else {
+          uint32_t* a = acc + o;
+          for (int64_t j = 0; j < n; ++j) a[j] += static_cast<uint32_t>(static_cast<int32_t>(x[j]));
+        }
+      });
   for (size_t i = 0; i < output_count; ++i) output[i] = 0;
   if (count == 0) return;
   int shift = 63 - CountLeadingZeros64(static_cast<uint64_t>(count));
@@ -94,7 +113,17 @@ void MeanFloat(const float* input, const int32_t* shape, int rank, const bool* r
                size_t output_count, float* output) {
   for (size_t i = 0; i < output_count; ++i) output[i] = 0.0f;
   const int64_t count =
-      Walk(shape, rank, reduced, [&](int64_t i, int64_t o) { output[o] += input[i]; });
+      WalkRows(shape, rank, reduced, [&](int64_t i, int64_t o, int64_t n, bool along) {
+        const float* x = input + i;
+        if (along) {
+          float a = output[o];
+          for (int64_t j = 0; j < n; ++j) a += x[j];  // in order: no reassociation
+          output[o] = a;
+        } else {
+          float* a = output + o;
+          for (int64_t j = 0; j < n; ++j) a[j] += x[j];
+        }
+      });
   if (count <= 0) return;
   const float n = static_cast<float>(count);
   for (size_t i = 0; i < output_count; ++i) output[i] = output[i] / n;
