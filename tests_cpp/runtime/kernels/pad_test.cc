@@ -29,6 +29,27 @@ TEST(PadMath, PadsEveryAxis) {
   EXPECT_EQ(out, (std::vector<int16_t>{-7, -7, -7, -7, -7, -7, 1, 2, -7, -7, -7, 3, 4, -7, -7}));
 }
 
+TEST(PadMath, UnpaddedTrailingDimensionsJoinTheRow) {
+  // [2, 1, 2] padded (1, 1) on axis 1 only: rows of 2 become one run.
+  const int32_t in_shape[3] = {2, 1, 2}, out_shape[3] = {2, 3, 2};
+  const int32_t paddings[6] = {0, 0, 1, 1, 0, 0};
+  PadOpData data;
+  ASSERT_TRUE(PreparePad("PAD", in_shape, 3, out_shape, 3, paddings, 6, &data).ok());
+  const int8_t in[4] = {1, 2, 3, 4};
+  const int8_t pad = 9;
+  std::vector<int8_t> out(12, 0);
+  PadCopy(data, in_shape, 3, 1, reinterpret_cast<const uint8_t*>(in), &pad,
+          reinterpret_cast<uint8_t*>(out.data()));
+  EXPECT_EQ(out, (std::vector<int8_t>{9, 9, 1, 2, 9, 9, 9, 9, 3, 4, 9, 9}));
+  // Nothing padded at all: a plain copy.
+  const int32_t none[6] = {0, 0, 0, 0, 0, 0};
+  ASSERT_TRUE(PreparePad("PAD", in_shape, 3, in_shape, 3, none, 6, &data).ok());
+  std::vector<int8_t> same(4, 0);
+  PadCopy(data, in_shape, 3, 1, reinterpret_cast<const uint8_t*>(in), &pad,
+          reinterpret_cast<uint8_t*>(same.data()));
+  EXPECT_EQ(same, (std::vector<int8_t>{1, 2, 3, 4}));
+}
+
 TEST(PadMath, PrepareRefusesBadPaddings) {
   const int32_t in_shape[2] = {2, 2}, out_shape[2] = {3, 5};
   PadOpData data;

@@ -97,6 +97,23 @@ void PadCopy(const PadOpData& data, const int32_t* input_shape, int rank, size_t
       right[i] = data.right_padding[i - lead];
     }
   }
+  // Unpadded trailing dimensions join the innermost padded one, so that rows
+  // are long (seanet_pad0 pads [1, 2, 160, 2] along 160: rows of 2
+  // elements become rows of 320). Same output, fewer, longer copies.
+  int d = kPadMaxDims - 1;
+  int64_t joined = 1;
+  while (d > 0 && left[d] == 0 && right[d] == 0) joined *= shape[d--];
+  if (joined > 1) {
+    const int shift = kPadMaxDims - 1 - d;
+    for (int i = kPadMaxDims - 1; i >= 0; --i) {
+      const int from = i - shift;
+      const bool inside = from >= 0;
+      const int64_t scale = from == d ? joined : 1;
+      shape[i] = inside ? static_cast<int32_t>(shape[from] * scale) : 1;
+      left[i] = inside ? static_cast<int32_t>(left[from] * scale) : 0;
+      right[i] = inside ? static_cast<int32_t>(right[from] * scale) : 0;
+    }
+  }
   switch (element_bytes) {
     case 1: {
       uint8_t v;

@@ -176,9 +176,10 @@ size_t Walk(const StridedSliceOpData& p, const int32_t* shape, const T* input, T
               out += n4;
             }
           } else {
-            for (int64_t i4 = start[4]; in_range(i4, stop[4], step[4]); i4 += step[4]) {
-              *out++ = row[i4];
-            }
+            // n4 elements (Steps counts exactly the loop's iterations).
+            const T* src = row + start[4];
+            for (int64_t j = 0; j < n4; ++j) out[j] = src[j * step[4]];
+            out += n4;
           }
         }
       }
