@@ -1,6 +1,6 @@
 // GATHER glue: options parsing, prepare / invoke over KernelContext (math in
-// gather_math.cc). No init and no OpData, as TFLM: invoke recomputes the
-// geometry from the tensors and the options.
+// gather_math.cc). No init, as TFLM: invoke recomputes the geometry from
+// the tensors and the options.
 #include "tflm_arena/runtime/kernels/gather.h"
 
 #include <new>
@@ -59,9 +59,15 @@ Status GatherPrepare(KernelContext& context, Node& node) {
     TFLM_ARENA_RETURN_IF_ERROR(CheckGatherPositions(g, c->as<const int32_t>()));
   }
   // TFLM copies the output dims into persistent memory here; the same
-  // request keeps the arena figures equal (our dims stay in the model).
-  void* dims_copy = nullptr;
-  return context.AllocatePersistentBuffer(sizeof(int32_t) * (1 + out.shape.size()), &dims_copy);
+  // request keeps the arena figures equal. Our dims stay in the model, so
+  // the buffer's first int says instead whether the positions are constant
+  // and were checked above (invoke then skips the check).
+  void* memory = nullptr;
+  TFLM_ARENA_RETURN_IF_ERROR(
+      context.AllocatePersistentBuffer(sizeof(int32_t) * (1 + out.shape.size()), &memory));
+  static_cast<int32_t*>(memory)[0] = coords.has_constant_data ? 1 : 0;
+  node.user_data = memory;
+  return Status::Ok();
 }
 
 Status GatherInvoke(KernelContext& context, Node& node) {
@@ -76,8 +82,10 @@ Status GatherInvoke(KernelContext& context, Node& node) {
   Status s = PrepareGather(Options(node), in->dims, in->rank, coords->dims, coords->rank,
                            out->dims, out->rank, &g);
   if (!s.ok()) return NodeNotPrepared(kOp);
-  // Positions may be an activation: checked on every invoke.
-  TFLM_ARENA_RETURN_IF_ERROR(CheckGatherPositions(g, coords->as<const int32_t>()));
+  // Positions that are an activation are checked on every invoke.
+  const bool checked =
+      node.user_data != nullptr && static_cast<const int32_t*>(node.user_data)[0] == 1;
+  if (!checked) TFLM_ARENA_RETURN_IF_ERROR(CheckGatherPositions(g, coords->as<const int32_t>()));
   GatherCopy(g, model::ElementByteSize(in->type), in->data, coords->as<const int32_t>(),
              out->data);
   return Status::Ok();
