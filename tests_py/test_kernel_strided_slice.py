@@ -127,3 +127,11 @@ def test_hostile_models_are_refused_by_name():
     mb.add_operator("STRIDED_SLICE", [x, b, e, s], [y])
     mb.set_io([x], [y])
     _fails(mb.build(), r"STRIDED_SLICE: begin has 1 entries, the input rank is 2")
+
+
+@pytest.mark.parametrize("masks", [{"offset": True}, {"ellipsis_mask": 1}, {"new_axis_mask": 2}])
+def test_options_tflm_ignores_are_ignored(masks):
+    # TFLM's prepare never copies offset and zeroes ellipsis / new_axis
+    # masks: the slice [1:2, 1:3] keeps its plain meaning, as in the wheel.
+    compare(_model("float32", [4, 6], [1, 1], [2, 3], [1, 1], out_shape=[1, 2], **masks),
+            n_runs=2)
