@@ -52,8 +52,8 @@ Status PackPrepare(KernelContext& context, Node& node) {
     TFLM_ARENA_RETURN_IF_ERROR(context.input_info(node, i, &in));
     TFLM_ARENA_RETURN_IF_ERROR(RequireSameType(kOp, "an input", in, "the output", out));
     if (!SameShape(in.shape, first.shape)) {
-      return Status::Error(StatusCode::kInvalidArgument, "%s: input %zu's shape differs from input 0's",
-                           kOp, i);
+      return Status::Error(StatusCode::kInvalidArgument,
+                           "%s: input %zu's shape differs from input 0's", kOp, i);
     }
   }
   int axis = 0;
