@@ -242,6 +242,45 @@ _OPTIONS: dict[int, _OptionsSpec] = {
             "asymmetric_quantize_inputs": (2, _norm_bool, "bool"),
         },
     ),
+    BUILTIN_OPERATORS["CONCATENATION"]: _OptionsSpec(
+        "ConcatenationOptions",
+        {
+            "axis": (0, _norm_int, "i32"),
+            "fused_activation_function": (1, _norm_activation, "i8"),
+        },
+    ),
+    BUILTIN_OPERATORS["GATHER"]: _OptionsSpec(
+        "GatherOptions",
+        {"axis": (0, _norm_int, "i32"), "batch_dims": (1, _norm_int, "i32")},
+    ),
+    BUILTIN_OPERATORS["MEAN"]: _OptionsSpec(
+        "ReducerOptions", {"keep_dims": (0, _norm_bool, "bool")}
+    ),
+    BUILTIN_OPERATORS["PACK"]: _OptionsSpec(
+        "PackOptions",
+        {"values_count": (0, _norm_int, "i32"), "axis": (1, _norm_int, "i32")},
+    ),
+    BUILTIN_OPERATORS["SPLIT"]: _OptionsSpec(
+        "SplitOptions", {"num_splits": (0, _norm_int, "i32")}
+    ),
+    BUILTIN_OPERATORS["SQUEEZE"]: _OptionsSpec(
+        "SqueezeOptions", {"squeeze_dims": (0, _norm_int_list, "ivec")}
+    ),
+    BUILTIN_OPERATORS["STRIDED_SLICE"]: _OptionsSpec(
+        "StridedSliceOptions",
+        {
+            "begin_mask": (0, _norm_int, "i32"),
+            "end_mask": (1, _norm_int, "i32"),
+            "ellipsis_mask": (2, _norm_int, "i32"),
+            "new_axis_mask": (3, _norm_int, "i32"),
+            "shrink_axis_mask": (4, _norm_int, "i32"),
+            "offset": (5, _norm_bool, "bool"),
+        },
+    ),
+    BUILTIN_OPERATORS["UNPACK"]: _OptionsSpec(
+        "UnpackOptions",
+        {"num": (0, _norm_int, "i32"), "axis": (1, _norm_int, "i32")},
+    ),
     BUILTIN_OPERATORS["RESHAPE"]: _OptionsSpec(
         "ReshapeOptions", {"new_shape": (0, _norm_int_list, "ivec")}
     ),

@@ -35,6 +35,18 @@
   KERNEL(SVDF)                          \
   KERNEL(TRANSPOSE_CONV)                \
   KERNEL(UNIDIRECTIONAL_SEQUENCE_LSTM)  \
+  KERNEL(STRIDED_SLICE)                 \
+  KERNEL(PAD)                           \
+  KERNEL(PADV2)                         \
+  KERNEL(CONCATENATION)                 \
+  KERNEL(MEAN)                          \
+  KERNEL(TRANSPOSE)                     \
+  KERNEL(SQUEEZE)                       \
+  KERNEL(EXPAND_DIMS)                   \
+  KERNEL(PACK)                          \
+  KERNEL(UNPACK)                        \
+  KERNEL(SPLIT)                         \
+  KERNEL(GATHER)                        \
   /* end of the list */
 // clang-format on
 
