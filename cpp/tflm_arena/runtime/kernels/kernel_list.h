@@ -31,6 +31,7 @@
   KERNEL(QUANTIZE)                      \
   KERNEL(DEQUANTIZE)                    \
   KERNEL(LEAKY_RELU)                    \
+  KERNEL(SUB)                           \
   /* end of the list */
 // clang-format on
 
