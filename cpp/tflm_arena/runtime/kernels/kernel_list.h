@@ -32,6 +32,7 @@
   KERNEL(DEQUANTIZE)                    \
   KERNEL(LEAKY_RELU)                    \
   KERNEL(SUB)                           \
+  KERNEL(MUL)                           \
   /* end of the list */
 // clang-format on
 
