@@ -33,6 +33,8 @@
   KERNEL(LEAKY_RELU)                    \
   KERNEL(SUB)                           \
   KERNEL(MUL)                           \
+  KERNEL(RELU)                          \
+  KERNEL(RELU6)                         \
   /* end of the list */
 // clang-format on
 
