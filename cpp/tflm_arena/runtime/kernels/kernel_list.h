@@ -35,6 +35,8 @@
   KERNEL(MUL)                           \
   KERNEL(RELU)                          \
   KERNEL(RELU6)                         \
+  KERNEL(MAXIMUM)                       \
+  KERNEL(MINIMUM)                       \
   /* end of the list */
 // clang-format on
 
