@@ -37,6 +37,7 @@
   KERNEL(RELU6)                         \
   KERNEL(MAXIMUM)                       \
   KERNEL(MINIMUM)                       \
+  KERNEL(DIV)                           \
   /* end of the list */
 // clang-format on
 
