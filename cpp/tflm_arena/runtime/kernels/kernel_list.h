@@ -38,6 +38,8 @@
   KERNEL(MAXIMUM)                       \
   KERNEL(MINIMUM)                       \
   KERNEL(DIV)                           \
+  KERNEL(LOGISTIC)                      \
+  KERNEL(TANH)                          \
   /* end of the list */
 // clang-format on
 
