@@ -40,6 +40,7 @@
   KERNEL(DIV)                           \
   KERNEL(LOGISTIC)                      \
   KERNEL(TANH)                          \
+  KERNEL(HARD_SWISH)                    \
   /* end of the list */
 // clang-format on
 
