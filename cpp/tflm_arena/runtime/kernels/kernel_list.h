@@ -41,6 +41,7 @@
   KERNEL(LOGISTIC)                      \
   KERNEL(TANH)                          \
   KERNEL(HARD_SWISH)                    \
+  KERNEL(CAST)                          \
   /* end of the list */
 // clang-format on
 
