@@ -6,7 +6,9 @@
 
 #include <cstdint>
 #include <limits>
+#include <vector>
 
+#include "golden/sub_golden.h"
 #include "kernel_test_util.h"
 #include "tflm_arena/runtime/kernels/binary_glue.h"
 #include "tflm_arena/runtime/kernels/registrations.h"
@@ -152,6 +154,54 @@ TEST(SubOptions, ParsesActivationAndPotScale) {
   EXPECT_TRUE(o.pot_scale_int16);
   EXPECT_EQ(Register_SUB().options.table_type, 28);  // SubOptions
 }
+
+// --- golden vectors from TFLM (golden/sub_cases.py) ---------------------------
+
+class SubGolden : public ::testing::TestWithParam<golden::Case> {};
+
+TEST_P(SubGolden, MatchesTflm) {
+  const golden::Case& c = GetParam();
+  ExpectPersistent(kSubPersistentBytes, c);
+  const model::TensorInfo in1 = ToInfo(c.input), in2 = ToInfo(c.input2), out = ToInfo(c.output);
+  SubOptions o;
+  o.activation = static_cast<model::Activation>(c.options.activation);
+  SubOpData d;
+  const Status st = PrepareSub(o, in1, in2, out, &d);
+  ASSERT_TRUE(st.ok()) << st.message();
+  BroadcastDims dims{};
+  const bool b = !SameShape(in1.shape, in2.shape);
+  if (b) ASSERT_TRUE(BinaryBroadcastDims("SUB", in1.shape, in2.shape, out.shape, &dims).ok());
+  const size_t n = Count(c.output);
+  switch (out.type) {
+    case TensorType::kInt8: {
+      std::vector<int8_t> y(n);
+      SubInt8(d, b, dims, n, DataOf<int8_t>(c.input), DataOf<int8_t>(c.input2), y.data());
+      ExpectIdentical(c, y);
+      return ExpectManyDistinct<int8_t>(c);
+    }
+    case TensorType::kInt16: {
+      std::vector<int16_t> y(n);
+      SubInt16(d, b, dims, n, DataOf<int16_t>(c.input), DataOf<int16_t>(c.input2), y.data());
+      ExpectIdentical(c, y);
+      return ExpectManyDistinct<int16_t>(c);
+    }
+    case TensorType::kInt32: {
+      std::vector<int32_t> y(n);
+      SubInt32(d, b, dims, n, DataOf<int32_t>(c.input), DataOf<int32_t>(c.input2), y.data());
+      ExpectIdentical(c, y);
+      return ExpectManyDistinct<int32_t>(c);
+    }
+    default: {
+      std::vector<float> y(n);
+      SubFloat(o.activation, b, dims, n, DataOf<float>(c.input), DataOf<float>(c.input2),
+                 y.data());
+      return ExpectClose(c, y);
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Tflm, SubGolden, ::testing::ValuesIn(golden::sub::kCases),
+                         GoldenName);
 
 }  // namespace
 }  // namespace runtime
