@@ -11,6 +11,7 @@
 #include "golden/sub_golden.h"
 #include "kernel_test_util.h"
 #include "tflm_arena/runtime/kernels/binary_glue.h"
+#include "tflm_arena/runtime/kernels/quant_util.h"
 #include "tflm_arena/runtime/kernels/registrations.h"
 #include "tflm_arena/runtime/kernels/sub.h"
 
@@ -132,6 +133,28 @@ TEST(SubMath, RejectsMultipliersAtOrAboveOne) {
             StatusCode::kInvalidArgument);
   EXPECT_EQ(QuantizedSubParams(TensorType::kInt8, 0.5f, 200, 0.5f, 0, 0.5f, 0, &d).code(),
             StatusCode::kInvalidArgument);
+}
+
+TEST(SubMath, ScaleShiftedInputEqualsTheGenericMultiply) {
+  // Every int16 input offset (left shift 15) and every int8 one (left shift
+  // 20), multipliers in [2^30, 2^31) with shifts 0 .. -31, both signs, the
+  // half-way ties included.
+  const int32_t multipliers[] = {1073741824, 1073741825, 1288490141, 1500000001, 2147483647};
+  const int32_t shifts[] = {0, -1, -2, -7, -18, -31};
+  for (int32_t m : multipliers) {
+    for (int32_t s : shifts) {
+      for (int32_t v = -65535; v <= 65535; ++v) {
+        ASSERT_EQ(ScaleShiftedInput(v, 15, m, s),
+                  MultiplyByQuantizedMultiplier(v * (1 << 15), m, s))
+            << v << " " << m << " " << s;
+      }
+      for (int32_t v = -255; v <= 255; ++v) {
+        ASSERT_EQ(ScaleShiftedInput(v, 20, m, s),
+                  MultiplyByQuantizedMultiplier(v * (1 << 20), m, s))
+            << v << " " << m << " " << s;
+      }
+    }
+  }
 }
 
 TEST(SubPersistent, OpDataIsTflms52Bytes) {

@@ -17,12 +17,14 @@ using model::TensorType;
 template <typename To>
 To Convert(float v) {
   if (v != v) return 0;
-  constexpr double kMin = static_cast<double>(std::numeric_limits<To>::min());
-  constexpr double kMax = static_cast<double>(std::numeric_limits<To>::max());
-  const double t = std::trunc(static_cast<double>(v));
-  if (t <= kMin) return std::numeric_limits<To>::min();
-  if (t >= kMax) return std::numeric_limits<To>::max();
-  return static_cast<To>(t);
+  // The limits as floats: exact for 8 / 16 bits and INT32_MIN / 0; INT32_MAX
+  // and UINT32_MAX round up to 2^31 / 2^32, which is where saturation
+  // starts. In between the truncating cast is defined.
+  constexpr float kMin = static_cast<float>(std::numeric_limits<To>::min());
+  constexpr float kMax = static_cast<float>(std::numeric_limits<To>::max());
+  if (v <= kMin) return std::numeric_limits<To>::min();
+  if (v >= kMax) return std::numeric_limits<To>::max();
+  return static_cast<To>(v);
 }
 template <>
 float Convert<float>(float v) {

@@ -6,7 +6,7 @@
 #include "tflm_arena/runtime/kernels/div.h"
 #include "tflm_arena/runtime/kernels/elementwise_util.h"
 #include "tflm_arena/runtime/kernels/quant_util.h"
-#include "tflm_arena/runtime/kernels/softmax.h"  // SoftmaxReciprocal = GetReciprocal
+#include "tflm_arena/runtime/kernels/softmax.h"  // SoftmaxOneOverOnePlusX
 #include "tflm_arena/runtime/kernels/tensor_checks.h"
 
 namespace tflm_arena {
@@ -17,12 +17,16 @@ constexpr const char* kOp = "DIV";
 constexpr int kMaxOutputShift = 23;  // see div.h
 
 // TFLM's CountLeadingSignBits for int32 (0 -> 31).
-int CountLeadingSignBits(int32_t x) {
-  if (x == 0) return 31;
-  const uint32_t u = x >= 0 ? static_cast<uint32_t>(x) : ~static_cast<uint32_t>(x);
-  int n = 0;
-  for (uint32_t bit = 0x40000000u; bit != 0 && (u & bit) == 0; bit >>= 1) ++n;
-  return n;
+inline int CountLeadingSignBits(int32_t x) { return x == 0 ? 31 : __builtin_clrsb(x); }
+
+// TFLM's GetReciprocal(x, 31, &bits) for x >= 1: 1 / x as a Q0.31 value of
+// 1 / (x / 2^bits) (gemmlowp's one_over_one_plus_x on the normalized x).
+inline int32_t Reciprocal(int32_t x, int* bits_over_unit) {
+  const int headroom_plus_one = __builtin_clz(static_cast<uint32_t>(x));
+  *bits_over_unit = 31 - headroom_plus_one;
+  const int32_t shifted_minus_one = static_cast<int32_t>(
+      (static_cast<uint32_t>(x) << headroom_plus_one) - (uint32_t{1} << 31));
+  return SoftmaxOneOverOnePlusX(shifted_minus_one);
 }
 
 // TFLM's RoundingDivideByPOT (gemmlowp) for any exponent >= 0. Past 31 its
@@ -86,7 +90,18 @@ Status PrepareDiv(const DivOptions& options, const model::TensorInfo& input1,
   return Status::Ok();
 }
 
-int8_t DivOneInt8(const DivOpData& d, int8_t x1, int8_t x2) {
+namespace {
+
+// The divisor's reciprocal and bits over unit for |b| in 1..255 (index 0
+// unused): a function of the divisor's byte alone, so tabulated once per
+// invoke on the stack for large tensors.
+struct ReciprocalTable {
+  int32_t reciprocal[256];
+  int8_t bits[256];
+};
+
+template <bool kTabled>
+inline int8_t DivOne(const DivOpData& d, const ReciprocalTable* table, int8_t x1, int8_t x2) {
   int32_t a = x1 - d.input1_zero_point;
   int32_t b = x2 - d.input2_zero_point;
   int32_t raw;
@@ -98,7 +113,13 @@ int8_t DivOneInt8(const DivOpData& d, int8_t x1, int8_t x2) {
       b = -b;
     }
     int bits_over_unit = 0;
-    const int32_t reciprocal = SoftmaxReciprocal(b, 31, &bits_over_unit);
+    int32_t reciprocal;
+    if (kTabled) {
+      reciprocal = table->reciprocal[b];
+      bits_over_unit = table->bits[b];
+    } else {
+      reciprocal = Reciprocal(b, &bits_over_unit);
+    }
     const int headroom = CountLeadingSignBits(a);
     // |a| <= 255, so a << headroom stays inside int32 (a = 0 stays 0).
     const int32_t normalized = static_cast<int32_t>(static_cast<uint32_t>(a) << headroom);
@@ -110,6 +131,14 @@ int8_t DivOneInt8(const DivOpData& d, int8_t x1, int8_t x2) {
                       -total_shift));
   }
   return static_cast<int8_t>(Clamp32(raw, d.output_activation_min, d.output_activation_max));
+}
+
+constexpr size_t kTableMinElements = 512;
+
+}  // namespace
+
+int8_t DivOneInt8(const DivOpData& d, int8_t x1, int8_t x2) {
+  return DivOne<false>(d, nullptr, x1, x2);
 }
 
 void DivFloat(model::Activation activation, bool broadcast, const BroadcastDims& dims, size_t n,
@@ -138,8 +167,21 @@ void DivInt32(const DivOpData& data, bool broadcast, const BroadcastDims& dims, 
 
 void DivInt8(const DivOpData& data, bool broadcast, const BroadcastDims& dims, size_t n,
              const int8_t* in1, const int8_t* in2, int8_t* out) {
+  const DivOpData d = data;  // by value: int8 stores may alias the fields
+  if (n < kTableMinElements) {
+    return RunBinary(broadcast, dims, n, in1, in2, out,
+                     [d](int8_t a, int8_t b) { return DivOne<false>(d, nullptr, a, b); });
+  }
+  ReciprocalTable table;
+  table.reciprocal[0] = 0;
+  table.bits[0] = 0;
+  for (int b = 1; b < 256; ++b) {
+    int bits = 0;
+    table.reciprocal[b] = Reciprocal(b, &bits);
+    table.bits[b] = static_cast<int8_t>(bits);
+  }
   RunBinary(broadcast, dims, n, in1, in2, out,
-            [&data](int8_t a, int8_t b) { return DivOneInt8(data, a, b); });
+            [d, &table](int8_t a, int8_t b) { return DivOne<true>(d, &table, a, b); });
 }
 
 }  // namespace runtime

@@ -71,6 +71,11 @@ Status QuantizedSubParams(model::TensorType type, float scale1, int32_t zero_poi
                           float scale2, int32_t zero_point2, float output_scale,
                           int32_t output_zero_point, SubOpData* data);
 
+// MultiplyByQuantizedMultiplier(v << left_shift, multiplier, shift) for
+// left_shift in [1, 30], multiplier > 0, shift in [-31, 0] (the input
+// rescaling of the quantized path), computed without a 64-bit division.
+int32_t ScaleShiftedInput(int32_t v, int32_t left_shift, int32_t multiplier, int32_t shift);
+
 // `broadcast` false: same shapes, `n` elements; true: walks `dims`.
 void SubFloat(model::Activation activation, bool broadcast, const BroadcastDims& dims, size_t n,
               const float* in1, const float* in2, float* out);

@@ -21,22 +21,54 @@ bool SmallerThanOne(double real, int32_t* multiplier, int32_t* shift) {
   return s <= 0 && s >= -kMaxMultiplierShift;
 }
 
+// Parameters held by value: int8 stores may alias anything, so fields read
+// through a reference would be reloaded after every store.
 template <typename T>
 struct SubQuantized {
-  const SubOpData& p;
-  T operator()(T a, T b) const {
-    const int32_t x1 = MultiplyByQuantizedMultiplier((p.input1_offset + a) * (1 << p.left_shift),
-                                                     p.input1_multiplier, p.input1_shift);
-    const int32_t x2 = MultiplyByQuantizedMultiplier((p.input2_offset + b) * (1 << p.left_shift),
-                                                     p.input2_multiplier, p.input2_shift);
+  SubOpData p;
+  int32_t Scale1(int32_t a) const {
+    return ScaleShiftedInput(p.input1_offset + a, p.left_shift, p.input1_multiplier,
+                             p.input1_shift);
+  }
+  int32_t Scale2(int32_t b) const {
+    return ScaleShiftedInput(p.input2_offset + b, p.left_shift, p.input2_multiplier,
+                             p.input2_shift);
+  }
+  T Finish(int32_t x1, int32_t x2) const {
     const int32_t raw = WrapAdd(
         MultiplyByQuantizedMultiplier(WrapSub(x1, x2), p.output_multiplier, p.output_shift),
         p.output_offset);
     return static_cast<T>(Clamp32(raw, p.output_activation_min, p.output_activation_max));
   }
+  T operator()(T a, T b) const { return Finish(Scale1(a), Scale2(b)); }
 };
 
+// int8 with many elements: each input's rescaled value depends on its byte
+// alone, so both are tabulated once per invoke (2 x 256 int32 on the stack;
+// same values, a third of the multiplies).
+struct SubInt8Tabled {
+  const int32_t* t1;
+  const int32_t* t2;
+  SubQuantized<int8_t> q;
+  int8_t operator()(int8_t a, int8_t b) const {
+    return q.Finish(t1[static_cast<uint8_t>(a)], t2[static_cast<uint8_t>(b)]);
+  }
+};
+constexpr size_t kTableMinElements = 512;
+
 }  // namespace
+
+int32_t ScaleShiftedInput(int32_t v, int32_t left_shift, int32_t multiplier, int32_t shift) {
+  // SRDHM(v * 2^L, m) = floor((v * m + 2^(30 - L)) / 2^(31 - L)) exactly
+  // (the nudge's round-half-away on the doubled product, with the 2^L
+  // factored out; m > 0 so it never saturates); then the rounding right
+  // shift. Same bits as MultiplyByQuantizedMultiplier(v << L, m, shift)
+  // for shift <= 0, without the 64-bit division.
+  const int64_t product = static_cast<int64_t>(v) * multiplier;
+  const int32_t high = static_cast<int32_t>((product + (int64_t{1} << (30 - left_shift))) >>
+                                            (31 - left_shift));
+  return RoundingDivideByPOT(high, -shift);
+}
 
 Status QuantizedSubParams(model::TensorType type, float scale1, int32_t zero_point1,
                           float scale2, int32_t zero_point2, float output_scale,
@@ -127,7 +159,14 @@ void SubInt32(const SubOpData& data, bool broadcast, const BroadcastDims& dims, 
 
 void SubInt8(const SubOpData& data, bool broadcast, const BroadcastDims& dims, size_t n,
              const int8_t* in1, const int8_t* in2, int8_t* out) {
-  RunBinary(broadcast, dims, n, in1, in2, out, SubQuantized<int8_t>{data});
+  const SubQuantized<int8_t> q{data};
+  if (n < kTableMinElements) return RunBinary(broadcast, dims, n, in1, in2, out, q);
+  int32_t t1[256], t2[256];
+  for (int v = -128; v < 128; ++v) {
+    t1[static_cast<uint8_t>(v)] = q.Scale1(v);
+    t2[static_cast<uint8_t>(v)] = q.Scale2(v);
+  }
+  RunBinary(broadcast, dims, n, in1, in2, out, SubInt8Tabled{t1, t2, q});
 }
 
 void SubInt16(const SubOpData& data, bool broadcast, const BroadcastDims& dims, size_t n,
