@@ -419,7 +419,7 @@ def test_errors_are_raised_early():
     with pytest.raises(ValueError, match="unknown AddOptions"):
         mb.add_operator("ADD", [t, t], [t], options={"beta": 1.0})
     with pytest.raises(ValueError, match="not supported"):
-        mb.add_operator("MUL", [t, t], [t], options={"fused_activation_function": 0})
+        mb.add_operator("SKIP_GRAM", [t], [t], options={"ngram_size": 2})
     with pytest.raises(ValueError, match="IfOptions needs"):
         mb.add_operator("IF", [t], [t], options={"then_subgraph_index": 0})
     with pytest.raises(ValueError, match="custom_code"):

@@ -128,12 +128,12 @@ def test_int16_conv_without_bias_follows_quantized_bias_type(bias_type):
 
 def _model_with_unrunnable_operators() -> bytes:
     """Two custom operators (one used twice) and a builtin without a kernel
-    (LOGISTIC) around a runnable ADD."""
+    (FLOOR) around a runnable ADD."""
     mb = ModelBuilder()
     x = mb.add_tensor([1, 8], "float32", "x")
     a, b, c, d, y = (mb.add_tensor([1, 8], "float32", n) for n in "abcdy")
     mb.add_operator("CUSTOM", [x], [a], custom_code="MyFirstOp")
-    mb.add_operator("LOGISTIC", [a], [b])
+    mb.add_operator("FLOOR", [a], [b])
     mb.add_operator("CUSTOM", [b], [c], custom_code="ethos-u")
     mb.add_operator("CUSTOM", [c], [d], custom_code="MyFirstOp")
     mb.add_operator("ADD", [d, x], [y])
@@ -146,7 +146,7 @@ def test_model_with_unrunnable_operators_loads_plans_and_names_every_missing_one
     # the interpreter refuses once, naming every missing operator type
     # (custom ones by their custom_code) with where it first occurs.
     m = ta.Model.from_bytes(_model_with_unrunnable_operators())
-    assert [o.builtin_code for o in m.operators] == [32, 14, 32, 32, 0]
+    assert [o.builtin_code for o in m.operators] == [32, 8, 32, 32, 0]
     records = m.usage_records()
     assert len(records) == 6
     p = m.plan()
@@ -155,7 +155,7 @@ def test_model_with_unrunnable_operators_loads_plans_and_names_every_missing_one
         ta.Interpreter(m)
     assert str(e.value) == (
         "no kernel for 3 operator types: custom 'MyFirstOp' (operator 0 of subgraph 0, "
-        "2 uses), LOGISTIC (operator 1 of subgraph 0), custom 'ethos-u' (operator 2 of "
+        "2 uses), FLOOR (operator 1 of subgraph 0), custom 'ethos-u' (operator 2 of "
         "subgraph 0)")
     # TFLM's arena for it is not modelled either: said, not guessed.
     with pytest.raises(NotImplementedError, match="custom operator 'MyFirstOp'"):

@@ -284,6 +284,23 @@ _OPTIONS: dict[int, _OptionsSpec] = {
     BUILTIN_OPERATORS["RESHAPE"]: _OptionsSpec(
         "ReshapeOptions", {"new_shape": (0, _norm_int_list, "ivec")}
     ),
+    BUILTIN_OPERATORS["MUL"]: _OptionsSpec(
+        "MulOptions", {"fused_activation_function": (0, _norm_activation, "i8")}
+    ),
+    BUILTIN_OPERATORS["SUB"]: _OptionsSpec(
+        "SubOptions",
+        {
+            "fused_activation_function": (0, _norm_activation, "i8"),
+            "pot_scale_int16": (1, _norm_bool, "bool_true"),
+        },
+    ),
+    BUILTIN_OPERATORS["DIV"]: _OptionsSpec(
+        "DivOptions", {"fused_activation_function": (0, _norm_activation, "i8")}
+    ),
+    BUILTIN_OPERATORS["CAST"]: _OptionsSpec(
+        "CastOptions",
+        {"in_data_type": (0, _tensor_type, "i8"), "out_data_type": (1, _tensor_type, "i8")},
+    ),
     BUILTIN_OPERATORS["LEAKY_RELU"]: _OptionsSpec(
         "LeakyReluOptions", {"alpha": (0, float, "f32")}
     ),

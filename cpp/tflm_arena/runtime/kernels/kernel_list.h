@@ -47,6 +47,17 @@
   KERNEL(UNPACK)                        \
   KERNEL(SPLIT)                         \
   KERNEL(GATHER)                        \
+  KERNEL(SUB)                           \
+  KERNEL(MUL)                           \
+  KERNEL(RELU)                          \
+  KERNEL(RELU6)                         \
+  KERNEL(MAXIMUM)                       \
+  KERNEL(MINIMUM)                       \
+  KERNEL(DIV)                           \
+  KERNEL(LOGISTIC)                      \
+  KERNEL(TANH)                          \
+  KERNEL(HARD_SWISH)                    \
+  KERNEL(CAST)                          \
   /* end of the list */
 // clang-format on
 

@@ -1,0 +1,63 @@
+// HARD_SWISH glue: init / prepare / invoke over KernelContext (math in
+// hard_swish_math.cc). No builtin options.
+#include "tflm_arena/runtime/kernels/hard_swish.h"
+
+#include "tflm_arena/runtime/kernels/kernel_util.h"
+#include "tflm_arena/runtime/kernels/registrations.h"
+#include "tflm_arena/runtime/kernels/tensor_checks.h"
+#include "tflm_arena/runtime/kernels/unary_glue.h"
+
+namespace tflm_arena {
+namespace runtime {
+namespace {
+
+using model::TensorType;
+constexpr const char* kOp = "HARD_SWISH";
+
+Status HardSwishPrepare(KernelContext& context, Node& node) {
+  model::TensorInfo in, out;
+  TFLM_ARENA_RETURN_IF_ERROR(GetUnaryNodeInfo(context, node, kOp, &in, &out));
+  const bool supported = in.type == TensorType::kFloat32 || in.type == TensorType::kInt8;
+  if (!supported || out.type != in.type) {
+    return Status::Error(StatusCode::kUnimplemented, "%s: input %s, output %s not supported", kOp,
+                         model::TensorTypeName(in.type), model::TensorTypeName(out.type));
+  }
+  TFLM_ARENA_RETURN_IF_ERROR(RequireSameElementCount(kOp, in, out));
+  if (in.type == TensorType::kFloat32) return Status::Ok();
+  TFLM_ARENA_RETURN_IF_ERROR(CheckQuantization(kOp, "input", in));
+  TFLM_ARENA_RETURN_IF_ERROR(CheckQuantization(kOp, "output", out));
+  return PrepareHardSwishInt8(TensorScale(in), TensorZeroPoint(in), TensorScale(out),
+                              TensorZeroPoint(out),
+                              static_cast<HardSwishOpData*>(node.user_data));
+}
+
+Status HardSwishInvoke(KernelContext& context, Node& node) {
+  EvalTensor* in = nullptr;
+  EvalTensor* out = nullptr;
+  size_t n = 0;
+  TFLM_ARENA_RETURN_IF_ERROR(GetUnaryTensors(context, node, kOp, &in, &out, &n));
+  const auto& data = *static_cast<const HardSwishOpData*>(node.user_data);
+  switch (in->type) {
+    case TensorType::kFloat32:
+      HardSwishFloat(n, in->as<const float>(), out->as<float>());
+      return Status::Ok();
+    case TensorType::kInt8:
+      HardSwishInt8(data, n, in->as<const int8_t>(), out->as<int8_t>());
+      return Status::Ok();
+    default:
+      return Status::Error(StatusCode::kUnimplemented, "%s: type %s not supported", kOp,
+                           model::TensorTypeName(in->type));
+  }
+}
+
+}  // namespace
+
+const KernelRegistration& Register_HARD_SWISH() {
+  static const KernelRegistration r = {model::kBuiltinHardSwish, kOp,
+                                       InitOpData<HardSwishOpData>, HardSwishPrepare,
+                                       HardSwishInvoke, nullptr, OptionsParser()};
+  return r;
+}
+
+}  // namespace runtime
+}  // namespace tflm_arena

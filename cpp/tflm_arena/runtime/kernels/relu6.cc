@@ -1,0 +1,66 @@
+// RELU6 glue: init / prepare / invoke over KernelContext (math in
+// relu_math.cc). No builtin options.
+#include "tflm_arena/runtime/kernels/relu.h"
+
+#include "tflm_arena/runtime/kernels/kernel_util.h"
+#include "tflm_arena/runtime/kernels/registrations.h"
+#include "tflm_arena/runtime/kernels/tensor_checks.h"
+#include "tflm_arena/runtime/kernels/unary_glue.h"
+
+namespace tflm_arena {
+namespace runtime {
+namespace {
+
+using model::TensorType;
+constexpr const char* kOp = "RELU6";
+
+Status Relu6Prepare(KernelContext& context, Node& node) {
+  model::TensorInfo in, out;
+  TFLM_ARENA_RETURN_IF_ERROR(GetUnaryNodeInfo(context, node, kOp, &in, &out));
+  const bool supported = in.type == TensorType::kFloat32 || in.type == TensorType::kInt8 ||
+                         in.type == TensorType::kInt16;
+  if (!supported || out.type != in.type) {
+    return Status::Error(StatusCode::kUnimplemented, "%s: input %s, output %s not supported", kOp,
+                         model::TensorTypeName(in.type), model::TensorTypeName(out.type));
+  }
+  TFLM_ARENA_RETURN_IF_ERROR(RequireSameElementCount(kOp, in, out));
+  if (in.type == TensorType::kFloat32) return Status::Ok();
+  // TFLM reads only the input's quantization (the output is not rescaled).
+  TFLM_ARENA_RETURN_IF_ERROR(CheckQuantization(kOp, "input", in));
+  PrepareRelu6Quantized(in.type, TensorScale(in), TensorZeroPoint(in),
+                        static_cast<Relu6OpData*>(node.user_data));
+  return Status::Ok();
+}
+
+Status Relu6Invoke(KernelContext& context, Node& node) {
+  EvalTensor* in = nullptr;
+  EvalTensor* out = nullptr;
+  size_t n = 0;
+  TFLM_ARENA_RETURN_IF_ERROR(GetUnaryTensors(context, node, kOp, &in, &out, &n));
+  const auto& data = *static_cast<const Relu6OpData*>(node.user_data);
+  switch (in->type) {
+    case TensorType::kFloat32:
+      Relu6Float(n, in->as<const float>(), out->as<float>());
+      return Status::Ok();
+    case TensorType::kInt8:
+      Relu6Int8(data, n, in->as<const int8_t>(), out->as<int8_t>());
+      return Status::Ok();
+    case TensorType::kInt16:
+      Relu6Int16(data, n, in->as<const int16_t>(), out->as<int16_t>());
+      return Status::Ok();
+    default:
+      return Status::Error(StatusCode::kUnimplemented, "%s: type %s not supported", kOp,
+                           model::TensorTypeName(in->type));
+  }
+}
+
+}  // namespace
+
+const KernelRegistration& Register_RELU6() {
+  static const KernelRegistration r = {model::kBuiltinRelu6, kOp, InitOpData<Relu6OpData>,
+                                       Relu6Prepare, Relu6Invoke, nullptr, OptionsParser{}};
+  return r;
+}
+
+}  // namespace runtime
+}  // namespace tflm_arena
