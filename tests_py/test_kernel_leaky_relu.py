@@ -233,8 +233,7 @@ def test_shared_seanet_leaky_relu_model_matches_tflm(models_dir):
     # The shared model that needed LEAKY_RELU now runs: outputs identical to
     # TFLM's on 20 random inputs, and the same head.
     path = models_dir / "seanet_leaky_relu0.tflite"
-    if not path.exists():
-        pytest.skip(f"{path} not found")
+    assert path.exists(), f"{path} is missing from the shared models"
     data = path.read_bytes()
     m = ta.Model.from_bytes(data)
     ours = ta.Interpreter(m)

@@ -80,8 +80,7 @@ def test_memory_requests_match_tflm(dtype):
 
 def test_shared_seanet_strided_slice_model_matches_tflm(models_dir):
     path = models_dir / "seanet_strided_slice0.tflite"
-    if not path.exists():
-        pytest.skip(f"{path} not found")
+    assert path.exists(), f"{path} is missing from the shared models"
     shared_model_matches(path)
 
 

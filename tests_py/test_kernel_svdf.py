@@ -155,6 +155,5 @@ def test_shared_keyword_scrambled_model_matches_tflm(models_dir):
     # requests): 20 random inputs in sequence, outputs identical to TFLM's
     # (the state carries over in both), and the same head.
     path = models_dir / "keyword_scrambled.tflite"
-    if not path.exists():
-        pytest.skip(f"{path} not found")
+    assert path.exists(), f"{path} is missing from the shared models"
     _sequence(path.read_bytes(), n_runs=20, seed=27)

@@ -169,8 +169,7 @@ def test_shared_seanet_transpose_conv_model_matches_tflm(models_dir):
     # int16 with an INT64 bias and a 41,472-byte int64 scratch: outputs
     # identical to TFLM's on 20 random inputs, and the same head.
     path = models_dir / "seanet_transpose_conv4.tflite"
-    if not path.exists():
-        pytest.skip(f"{path} not found")
+    assert path.exists(), f"{path} is missing from the shared models"
     data = path.read_bytes()
     m = ta.Model.from_bytes(data)
     ours = ta.Interpreter(m)

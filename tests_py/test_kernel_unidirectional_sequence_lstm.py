@@ -142,6 +142,5 @@ def test_shared_trained_lstm_model_matches_tflm(models_dir):
     # RESHAPE, FULLY_CONNECTED, SOFTMAX: 20 random inputs in sequence (the
     # states carry over in both), outputs identical, the same head.
     path = models_dir / "trained_lstm_int8.tflite"
-    if not path.exists():
-        pytest.skip(f"{path} not found")
+    assert path.exists(), f"{path} is missing from the shared models"
     _sequence(path.read_bytes(), n_runs=20, seed=44)

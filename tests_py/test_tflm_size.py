@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 import tflm_arena as ta
-from conftest import MODELS_DIR, require_tflite_micro
+from conftest import _models_dir, require_tflite_micro
 from tflm_arena.builder import ModelBuilder
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
@@ -58,16 +58,13 @@ CATEGORY_KEYS = {
 
 
 def model_path(name: str) -> Path:
-    p = MODELS_DIR / f"{name}.tflite"
-    if not p.exists():
-        pytest.skip(f"shared model {p} not found")
+    p = _models_dir() / f"{name}.tflite"  # skips, or fails under CI, without the folder
+    assert p.exists(), f"{p} is missing from the shared models"
     return p
 
 
 def test_fixture_covers_every_shared_model_and_the_issue_figures():
-    names = {p.stem for p in MODELS_DIR.glob("*.tflite")}
-    if not names:
-        pytest.skip("shared models not found")
+    names = {p.stem for p in _models_dir().glob("*.tflite")}
     assert set(FIXTURE) == names
     for name, n in ISSUE_MINIMA.items():
         assert FIXTURE[name]["min_arena_bytes"] == n, name
