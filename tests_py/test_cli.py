@@ -64,3 +64,228 @@ def test_errors_are_one_line_and_nonzero(tmp_path, capsys):
     assert err.startswith("tflm-arena: error: ") and err.count("\n") == 1
     assert main(["plan", str(tmp_path / "missing.tflite")]) == 1
     assert main(["frobnicate"]) != 0
+
+
+# --- names, peak step, fixed buffers (issue 11 item 5) -------------------
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+from tflm_arena.builder import ModelBuilder
+from tflm_arena.cli import EXIT_CLOSED_PIPE, _parser
+
+HELLO_FC = "sequential/dense/MatMul;sequential/dense/Relu;sequential/dense/BiasAdd"
+
+
+def test_plan_text_names_tensors_operators_model_and_peak(models_dir):
+    path = models_dir / "hello_world_int8.tflite"
+    code, text = run(["plan", str(path)])
+    assert code == 0
+    lines = text.splitlines()
+    assert lines[0] == f"model: {path}"
+    # Buffer 1 is tensor 7, named, planned online at offset 0.
+    row = next(l for l in lines if l.split()[:1] == ["1"])
+    assert row.split()[1:6] == ["16", "1", "2", "0", "-"] and row.endswith(f"0:7 {HELLO_FC}")
+    assert "fixed (offline-planned) buffers: none" in lines
+    # One row per step with the operator that runs then; the peak marked.
+    assert "    0       16       1  model inputs" in lines
+    assert "    1       32       2  operator 0 FULLY_CONNECTED  <- peak" in lines
+    assert "    3       32       2  operator 2 FULLY_CONNECTED" in lines
+    assert "peak: step 1 (operator 0 FULLY_CONNECTED), 32 bytes live in 2 buffers" in lines
+
+
+def test_plan_json_has_model_names_peak_steps_and_fixed(models_dir):
+    path = models_dir / "person_detect.tflite"
+    code, text = run(["plan", str(path), "--json"])
+    assert code == 0
+    data = json.loads(text)
+    m = ta.Model.load(path)
+    assert data["model"] == str(path)
+    assert [b["name"] for b in data["buffers"]] == [
+        m.subgraphs[0].tensors[t].name for t in m.usage_records()["tensor"]]
+    assert data["fixed_buffers"] == [] and not any(b["fixed"] for b in data["buffers"])
+    # The peak is the step with most live bytes; it equals the lower bound.
+    peak = data["peak"]
+    assert peak["live_bytes"] == data["lower_bound"] == 55296
+    assert peak["step"] == 3 and peak["operator"] == {
+        "subgraph": 0, "index": 2, "name": m.subgraphs[0].operators[2].name}
+    assert max(s["live_bytes"] for s in data["steps"]) == 55296
+    assert [s["step"] for s in data["steps"]] == list(range(len(m.operators) + 1))
+    assert data["steps"][0]["operator"] is None
+    assert [s["operator"]["name"] for s in data["steps"][1:]] == [o.name for o in m.operators]
+    assert "ascii" not in data
+
+
+def test_plan_shows_offline_planned_buffers_as_fixed(models_dir, tmp_path):
+    out = tmp_path / "planned.tflite"
+    assert run(["write-plan", str(models_dir / "micro_speech_quantized.tflite"),
+                "-o", str(out)])[0] == 0
+    code, text = run(["plan", str(out)])
+    rec = ta.Model.load(out).usage_records()
+    n = len(rec)
+    assert code == 0 and f"fixed (offline-planned) buffers: {n} of {n}" in text
+    data = json.loads(run(["plan", str(out), "--json"])[1])
+    assert data["fixed_buffers"] == list(range(n))
+    assert all(b["fixed"] for b in data["buffers"])
+    assert [b["offset"] for b in data["buffers"]] == rec["fixed_offset"].tolist()
+
+
+def test_plan_ascii_with_json_is_a_field_not_dropped(models_dir):
+    path = models_dir / "hello_world_int8.tflite"
+    code, text = run(["plan", str(path), "--json", "--ascii"])
+    assert code == 0
+    data = json.loads(text)
+    assert data["ascii"] == ta.Model.load(path).plan().ascii()
+    assert "(id=0)" in data["ascii"]
+
+
+def test_inspect_text_shows_steps_and_peak(models_dir):
+    code, text = run(["inspect", str(models_dir / "hello_world_int8.tflite")])
+    assert code == 0
+    assert "peak: step 1 (operator 0 FULLY_CONNECTED), 32 bytes live in 2 buffers" in text
+    assert "   2     3 FULLY_CONNECTED [8, 2, 1] -> [9]" in text.splitlines()
+
+
+def test_inspect_json(models_dir):
+    path = models_dir / "hello_world_int8.tflite"
+    code, text = run(["inspect", "--json", str(path)])
+    assert code == 0
+    data = json.loads(text)
+    assert data["model"] == str(path) and data["bytes"] == path.stat().st_size
+    assert data["schema_version"] == 3 and data["metadata"]["min_runtime_version"] == 16
+    assert data["peak"]["step"] == 1 and data["peak"]["live_bytes"] == 32
+    sg = data["subgraphs"][0]
+    assert sg["inputs"] == [0] and sg["outputs"] == [9]
+    t7 = sg["tensors"][7]
+    assert t7 == {"index": 7, "name": HELLO_FC, "type": "INT8", "shape": [1, 16], "bytes": 16,
+                  "kind": "arena", "first": 1, "last": 2}
+    assert sg["tensors"][6]["kind"] == "const" and sg["tensors"][6]["first"] is None
+    assert sg["operators"][2] == {"index": 2, "name": "FULLY_CONNECTED", "steps": [3],
+                                  "inputs": [8, 2, 1], "outputs": [9]}
+
+
+def _if_model() -> bytes:
+    """IF(cond): then -> a + b, else -> a + a (two called subgraphs)."""
+    mb = ModelBuilder()
+    c = mb.add_tensor([1], "bool", "cond")
+    a = mb.add_tensor([1, 2], "float32", "a")
+    b = mb.add_tensor([1, 2], "float32", "b")
+    o = mb.add_tensor([1, 2], "float32", "out")
+    branches = (mb.add_subgraph("then"), mb.add_subgraph("else"))
+    for sg in branches:
+        ta_ = mb.add_tensor([1, 2], "float32", "a", subgraph=sg)
+        tb = mb.add_tensor([1, 2], "float32", "b", subgraph=sg)
+        to = mb.add_tensor([1, 2], "float32", f"sum{sg}", subgraph=sg)
+        mb.add_operator("ADD", [ta_, tb], [to], subgraph=sg)
+        mb.set_io([ta_, tb], [to], subgraph=sg)
+    mb.add_operator("IF", [c, a, b], [o], options={"then_subgraph_index": branches[0],
+                                                 "else_subgraph_index": branches[1]})
+    mb.set_io([c, a, b], [o])
+    return mb.build()
+
+
+def test_steps_follow_tflm_scopes_through_called_subgraphs(tmp_path):
+    path = tmp_path / "if.tflite"
+    path.write_bytes(_if_model())
+    data = json.loads(run(["inspect", "--json", str(path)])[1])
+    # IF runs at step 1; each branch gets a step for its inputs, then its ADD.
+    assert data["subgraphs"][0]["operators"][0]["steps"] == [1]
+    assert data["subgraphs"][1]["operators"][0]["steps"] == [3]
+    assert data["subgraphs"][2]["operators"][0]["steps"] == [5]
+    # The planner's lifetimes agree: each ADD's output is created at its step.
+    assert data["subgraphs"][1]["tensors"][2]["first"] == 3
+    assert data["subgraphs"][2]["tensors"][2]["first"] == 5
+    plan = json.loads(run(["plan", "--json", str(path)])[1])
+    ops = {s["step"]: s["operator"] for s in plan["steps"]}
+    assert ops[1] == {"subgraph": 0, "index": 0, "name": "IF"}
+    assert ops[2]["name"] == "IF"  # the then-branch's inputs are set while IF runs
+    assert ops[3] == {"subgraph": 1, "index": 0, "name": "ADD"}
+    assert ops[5] == {"subgraph": 2, "index": 0, "name": "ADD"}
+    names = {b["name"] for b in plan["buffers"]}
+    assert {"sum1", "sum2", "out"} <= names
+    code, text = run(["plan", str(path)])
+    assert "operator 0 ADD of subgraph 2" in text
+
+
+# --- version, help, errors, closed pipe ----------------------------------
+
+def test_version(capsys):
+    assert main(["--version"]) == 0
+    assert capsys.readouterr().out == f"tflm-arena {ta.__version__}\n"
+
+
+def _subparsers():
+    ap = _parser()
+    action = next(a for a in ap._actions if isinstance(a, __import__("argparse")._SubParsersAction))
+    return ap, action
+
+
+def test_every_option_and_command_has_help_without_rest(capsys):
+    ap, sub = _subparsers()
+    assert set(sub.choices) == {"demo", "inspect", "plan", "size", "write-plan", "optimize"}
+    helped = {a.dest: a.help for a in sub._choices_actions}
+    assert all(helped.get(name) for name in sub.choices)
+    for parser in [ap, *sub.choices.values()]:
+        for a in parser._actions:
+            assert a.help, f"{parser.prog} {a.option_strings or a.dest} has no help"
+    for argv in [["--help"]] + [[name, "--help"] for name in sub.choices]:
+        assert main(argv) == 0
+        text = capsys.readouterr().out
+        for rest in ("``", ":func:", ":class:", ":meth:", ":data:", ":attr:"):
+            assert rest not in text, (argv, rest)
+    top = ap.format_help()
+    assert "exit status:" in top and "141" in top and "usage error" in top
+
+
+def test_usage_errors_exit_2(capsys, models_dir):
+    assert main(["frobnicate"]) == 2
+    assert main([]) == 2
+    hello = str(models_dir / "hello_world_int8.tflite")
+    assert main(["plan", hello, "--strategy", "nope"]) == 2
+    assert main(["plan", hello, "--time-limit", "-1"]) == 2
+    assert main(["plan", hello, "--time-limit", "nan"]) == 2
+    err = capsys.readouterr().err
+    assert "usage: tflm-arena" in err
+    assert "tflm-arena plan: error: argument --time-limit: seconds must be finite" in err
+
+
+def _child_env():
+    # The child runs without the sanitizer preload, like benchmarks/tflm_size.py.
+    return {k: v for k, v in os.environ.items()
+            if k not in ("LD_PRELOAD", "ASAN_OPTIONS", "UBSAN_OPTIONS")}
+
+
+def test_closed_pipe_exits_quietly(models_dir):
+    # The reader closes before the child writes anything, so the child's
+    # writes always meet a closed pipe.
+    cmd = [sys.executable, "-m", "tflm_arena", "inspect", str(models_dir / "vww_96_int8.tflite")]
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=_child_env())
+    p.stdout.close()
+    err = p.stderr.read()
+    assert p.wait(timeout=120) == EXIT_CLOSED_PIPE == 141
+    assert err == b""
+
+
+def test_piped_into_head_is_quiet(models_dir):
+    # `python -m tflm_arena inspect MODEL | head -1`: whether the child meets
+    # the closed pipe depends on timing; either way no traceback, status 0 or 141.
+    model = models_dir / "vww_96_int8.tflite"
+    p = subprocess.Popen([sys.executable, "-m", "tflm_arena", "inspect", str(model)],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=_child_env())
+    first = p.stdout.readline()
+    p.stdout.close()
+    err = p.stderr.read()
+    assert p.wait(timeout=120) in (0, EXIT_CLOSED_PIPE)
+    assert first.decode().startswith(f"{model}: ") and err == b""
+
+
+def test_broken_pipe_in_main_returns_141(models_dir, capsys):
+    class Closed(io.StringIO):
+        def write(self, s):
+            raise BrokenPipeError(32, "Broken pipe")
+
+    assert main(["inspect", str(models_dir / "hello_world_int8.tflite")], out=Closed()) == 141
+    assert capsys.readouterr().err == ""

@@ -1,52 +1,178 @@
 """Command line: ``tflm-arena`` / ``python -m tflm_arena``.
 
-``main(argv)`` returns the exit code; user errors print one line
-``tflm-arena: error: ...`` on stderr and return 1, so it can be called from
-tests.
+``main(argv)`` returns the exit status instead of exiting, so tests can call
+it. Exit status (the same table is the ``--help`` epilog and README's CLI
+section):
+
+- 0: success.
+- 1: error; one line ``tflm-arena: error: ...`` on stderr (an unreadable or
+  invalid model, an OUTPUT that exists, ...).
+- 2: usage error; argparse prints the usage and ``tflm-arena: error: ...``
+  on stderr (unknown command or option, bad option value).
+- 141 (128 + SIGPIPE): standard output was closed early (``| head``); the
+  command stops quietly, without a traceback.
+
+``plan --ascii --json`` puts TFLM's picture in the JSON as the string field
+``ascii`` rather than dropping it. The ``--help`` text is written for a
+terminal (no reStructuredText): this docstring is not used by the parser.
 """
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import sys
 import time
 from pathlib import Path
-from typing import List, Optional, TextIO
+from typing import Any, Dict, List, Optional, TextIO, Tuple
 
+import numpy as np
+
+from . import __version__
 from ._plan import STRATEGIES, Plan
 from .examples import demo_model_bytes
 from .model import Model
 from .tflm_size import PLANNERS, TARGETS, tflm_arena
 
 
-def _plan_table(p: Plan, out: TextIO) -> None:
-    has_tensor = p.records.dtype.names is not None and "tensor" in p.records.dtype.names
-    head = f"{'buffer':>6} {'size':>8} {'first':>5} {'last':>5} {'offset':>8}"
-    out.write(head + ("  tensor\n" if has_tensor else "\n"))
+def _jsonable(v: Any) -> Any:
+    """Tuples, numpy scalars and arrays as plain JSON values."""
+    if isinstance(v, dict):
+        return {str(k): _jsonable(x) for k, x in v.items()}
+    if isinstance(v, (list, tuple, np.ndarray)):
+        return [_jsonable(x) for x in v]
+    if isinstance(v, np.integer):
+        return int(v)
+    if isinstance(v, np.floating):
+        return float(v)
+    return v
+
+
+class _Steps:
+    """Which operator runs at each planner step, and the live bytes per step.
+
+    Steps are TFLM's allocation scopes (tflm_facts T-13, T-19): step 0 holds
+    the model inputs, operator k of subgraph 0 runs at step k + 1, and a
+    control-flow operator's called subgraphs take the steps after its own
+    (one extra step each for the called subgraph's inputs)."""
+
+    def __init__(self, m: Model, rec: np.ndarray) -> None:
+        self.model = m
+        self.ops: Dict[int, Any] = {}  # step -> Operator
+        self.op_steps: Dict[Tuple[int, int], List[int]] = {}
+        scope = 0
+
+        def walk(sg: int, stack: Tuple[int, ...]) -> None:
+            nonlocal scope
+            for op in m.subgraphs[sg].operators:
+                scope += 1
+                self.ops[scope] = op
+                self.op_steps.setdefault((sg, op.index), []).append(scope)
+                for c in op.called_subgraphs:
+                    # A subgraph calling itself would never end (TFLM too).
+                    if 0 <= c < len(m.subgraphs) and c not in stack:
+                        scope += 1
+                        self.ops[scope] = op
+                        walk(c, stack + (c,))
+
+        if m.subgraphs:
+            walk(0, (0,))
+        # Live bytes per step: a buffer counts from first to last inclusive.
+        self.live: Dict[int, int] = {}
+        self.count: Dict[int, int] = {}
+        if len(rec):
+            lo, hi = int(rec["first"].min()), int(rec["last"].max())
+            span = hi - lo + 1
+            live = np.zeros(span + 1, dtype=np.int64)
+            count = np.zeros(span + 1, dtype=np.int64)
+            np.add.at(live, rec["first"] - lo, rec["size"])
+            np.add.at(live, rec["last"] - lo + 1, -rec["size"])
+            np.add.at(count, rec["first"] - lo, 1)
+            np.add.at(count, rec["last"] - lo + 1, -1)
+            live, count = np.cumsum(live)[:span], np.cumsum(count)[:span]
+            self.live = {lo + i: int(b) for i, b in enumerate(live)}
+            self.count = {lo + i: int(c) for i, c in enumerate(count)}
+        # The peak: the earliest step with the most live bytes.
+        self.peak: Optional[int] = (max(self.live, key=lambda s: (self.live[s], -s))
+                                    if self.live else None)
+
+    def op_label(self, step: int) -> str:
+        op = self.ops.get(step)
+        if op is None:
+            return "model inputs" if step == 0 else "no operator"
+        where = f" of subgraph {op.subgraph}" if op.subgraph else ""
+        return f"operator {op.index} {op.name}{where}"
+
+    def op_json(self, step: int) -> Optional[dict]:
+        op = self.ops.get(step)
+        return None if op is None else {"subgraph": op.subgraph, "index": op.index,
+                                        "name": op.name}
+
+    def peak_line(self) -> str:
+        if self.peak is None:
+            return "peak: no buffers in the arena\n"
+        s = self.peak
+        return (f"peak: step {s} ({self.op_label(s)}), {self.live[s]} bytes live "
+                f"in {self.count[s]} buffers\n")
+
+    def peak_json(self) -> Optional[dict]:
+        if self.peak is None:
+            return None
+        s = self.peak
+        return {"step": s, "live_bytes": self.live[s], "buffers": self.count[s],
+                "operator": self.op_json(s)}
+
+
+def _buffer_name(m: Model, r: Any) -> Optional[str]:
+    if r["tensor"] < 0:
+        return None
+    return m.subgraphs[int(r["subgraph"])].tensors[int(r["tensor"])].name
+
+
+def _plan_table(m: Model, p: Plan, steps: _Steps, out: TextIO) -> None:
+    out.write(f"{'buffer':>6} {'size':>8} {'first':>5} {'last':>5} {'offset':>8} "
+              f"{'fixed':>5}  tensor\n")
     for i, (r, off) in enumerate(zip(p.records, p.offsets)):
-        line = f"{i:>6} {r['size']:>8} {r['first']:>5} {r['last']:>5} {off:>8}"
-        if has_tensor:
-            line += f"  {r['subgraph']}:{r['tensor']}" if r["tensor"] >= 0 else "  scratch"
-        out.write(line + "\n")
+        fixed = "yes" if r["fixed_offset"] >= 0 else "-"
+        if r["tensor"] >= 0:
+            who = f"{r['subgraph']}:{r['tensor']} {_buffer_name(m, r)}"
+        else:
+            who = f"scratch ({steps.op_label(int(r['first']))})"
+        out.write(f"{i:>6} {r['size']:>8} {r['first']:>5} {r['last']:>5} {off:>8} "
+                  f"{fixed:>5}  {who}\n")
+    n_fixed = int(np.count_nonzero(p.records["fixed_offset"] >= 0))
+    out.write(f"fixed (offline-planned) buffers: {n_fixed} of {len(p)}\n" if n_fixed else
+              "fixed (offline-planned) buffers: none\n")
+    out.write(f"\n{'step':>5} {'live':>8} {'buffers':>7}  operator\n")
+    for s in sorted(steps.live):
+        mark = "  <- peak" if s == steps.peak else ""
+        out.write(f"{s:>5} {steps.live[s]:>8} {steps.count[s]:>7}  {steps.op_label(s)}{mark}\n")
+    out.write(steps.peak_line())
     out.write(
         f"strategy {p.strategy}: arena {p.arena_bytes} bytes, "
         f"lower bound {p.lower_bound} bytes ({100.0 * p.overhead:.1f} % above)\n"
     )
 
 
-def _plan_json(m: Model, p: Plan) -> dict:
+def _plan_json(m: Model, p: Plan, steps: _Steps, model: str) -> dict:
     return {
+        "model": model,
         "strategy": p.strategy,
         "arena_bytes": int(p.arena_bytes),
         "lower_bound": int(p.lower_bound),
         "optimal": bool(p.optimal),
+        "peak": steps.peak_json(),
+        "fixed_buffers": [int(i) for i in np.flatnonzero(p.records["fixed_offset"] >= 0)],
         "buffers": [
             {"subgraph": int(r["subgraph"]), "tensor": int(r["tensor"]),
+             "name": _buffer_name(m, r),
              "size": int(r["size"]), "first": int(r["first"]), "last": int(r["last"]),
-             "offset": int(off)}
+             "offset": int(off), "fixed": bool(r["fixed_offset"] >= 0)}
             for r, off in zip(p.records, p.offsets)
         ],
+        "steps": [{"step": s, "live_bytes": steps.live[s], "buffers": steps.count[s],
+                   "operator": steps.op_json(s)} for s in sorted(steps.live)],
     }
 
 
@@ -54,26 +180,60 @@ def _cmd_demo(args: argparse.Namespace, out: TextIO) -> int:
     m = Model.from_bytes(demo_model_bytes())
     out.write(f"{m.description}: {len(m.operators)} operators, {len(m.tensors)} tensors\n")
     p = m.plan(args.strategy)
-    _plan_table(p, out)
+    _plan_table(m, p, _Steps(m, p.records), out)
     out.write("\n" + p.ascii())
     return 0
 
 
+def _tensor_kind(t: Any, r: Any) -> str:
+    return ("const" if t.is_constant else "variable" if t.is_variable
+            else "arena" if r is not None else "unplanned")
+
+
 def _cmd_inspect(args: argparse.Namespace, out: TextIO) -> int:
     m = Model.load(args.model)
+    rec = m.usage_records()
+    steps = _Steps(m, rec)
+    live = {(int(r["subgraph"]), int(r["tensor"])): r for r in rec if r["tensor"] >= 0}
+    aliases = m.offline_plan_aliases()
+    if args.json:
+        json.dump(_jsonable({
+            "model": str(args.model), "bytes": len(m.data), "schema_version": m.version,
+            "description": m.description,
+            "metadata": {name: len(data) for name, data in m.metadata.items()},
+            "offline_plan_aliases": aliases,
+            "peak": steps.peak_json(),
+            "subgraphs": [{
+                "index": sg.index, "name": sg.name,
+                "inputs": list(sg.inputs), "outputs": list(sg.outputs),
+                "tensors": [{
+                    "index": t.index, "name": t.name, "type": t.type, "shape": list(t.shape),
+                    "bytes": t.bytes, "kind": _tensor_kind(t, live.get((sg.index, t.index))),
+                    "first": (int(live[(sg.index, t.index)]["first"])
+                              if (sg.index, t.index) in live else None),
+                    "last": (int(live[(sg.index, t.index)]["last"])
+                             if (sg.index, t.index) in live else None),
+                } for t in sg.tensors],
+                "operators": [{
+                    "index": o.index, "name": o.name, "steps": steps.op_steps.get((sg.index, o.index), []),
+                    "inputs": list(o.inputs), "outputs": list(o.outputs),
+                } for o in sg.operators],
+            } for sg in m.subgraphs],
+        }), out, indent=1)
+        out.write("\n")
+        return 0
     out.write(f"{args.model}: {len(m.data)} bytes, schema version {m.version}, "
               f"{len(m.subgraphs)} subgraph(s)\n")
     if m.description:
         out.write(f"description: {m.description}\n")
     for name, data in m.metadata.items():
         out.write(f"metadata {name!r}: {len(data)} bytes\n")
-    for a in m.offline_plan_aliases():
+    for a in aliases:
         out.write(f"offline plan alias (deliberate, as NPU compilers write them): tensors "
                   f"{a['tensors'][0]} {a['names'][0]!r} and {a['tensors'][1]} {a['names'][1]!r} "
                   f"share bytes [{a['shared_bytes'][0]}, {a['shared_bytes'][1]}) at steps "
                   f"{a['steps'][0]}..{a['steps'][1]}\n")
-    rec = m.usage_records()
-    live = {(int(r["subgraph"]), int(r["tensor"])): r for r in rec if r["tensor"] >= 0}
+    out.write(steps.peak_line())
     for sg in m.subgraphs:
         out.write(f"\nsubgraph {sg.index} {sg.name!r}: inputs {list(sg.inputs)}, "
                   f"outputs {list(sg.outputs)}\n")
@@ -81,14 +241,14 @@ def _cmd_inspect(args: argparse.Namespace, out: TextIO) -> int:
                   f"{'first':>5} {'last':>5}  name\n")
         for t in sg.tensors:
             r = live.get((sg.index, t.index))
-            kind = ("const" if t.is_constant else "variable" if t.is_variable
-                    else "arena" if r is not None else "unplanned")
             first = f"{r['first']:>5} {r['last']:>5}" if r is not None else f"{'':>5} {'':>5}"
             out.write(f"{t.index:>4} {t.type:<8} {str(list(t.shape)):<18} "
-                      f"{t.bytes if t.bytes is not None else '-':>8} {kind:<9} {first}  {t.name}\n")
-        out.write(f"{'#':>4} operator\n")
+                      f"{t.bytes if t.bytes is not None else '-':>8} {_tensor_kind(t, r):<9} "
+                      f"{first}  {t.name}\n")
+        out.write(f"{'#':>4} {'step':>5} operator\n")
         for o in sg.operators:
-            out.write(f"{o.index:>4} {o.name} {list(o.inputs)} -> {list(o.outputs)}\n")
+            at = ",".join(str(s) for s in steps.op_steps.get((sg.index, o.index), [])) or "-"
+            out.write(f"{o.index:>4} {at:>5} {o.name} {list(o.inputs)} -> {list(o.outputs)}\n")
     return 0
 
 
@@ -116,11 +276,16 @@ def _cmd_plan(args: argparse.Namespace, out: TextIO) -> int:
                    progress=_progress_printer(sys.stderr))
     else:
         p = m.plan(args.strategy)
+    steps = _Steps(m, p.records)
     if args.json:
-        json.dump(_plan_json(m, p), out, indent=1)
+        data = _plan_json(m, p, steps, str(args.model))
+        if args.ascii:  # the picture rides along as one string
+            data["ascii"] = p.ascii()
+        json.dump(data, out, indent=1)
         out.write("\n")
         return 0
-    _plan_table(p, out)
+    out.write(f"model: {args.model}\n")
+    _plan_table(m, p, steps, out)
     if args.strategy == "optimal":
         out.write("proven optimal\n" if p.optimal else
                   f"best found in {args.time_limit:g} s (not proven)\n")
@@ -206,50 +371,99 @@ def _cmd_optimize(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
+def _seconds(text: str) -> float:
+    """argparse type: a finite number of seconds >= 0 (else a usage error)."""
+    try:
+        v = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not (v >= 0 and math.isfinite(v)):
+        raise argparse.ArgumentTypeError(f"seconds must be finite and >= 0, got {text!r}")
+    return v
+
+
+_DESCRIPTION = """\
+Plan, inspect and size the tensor arena of TensorFlow Lite Micro models
+(.tflite files)."""
+
+_EPILOG = """\
+exit status:
+  0    success
+  1    error: one line "tflm-arena: error: ..." on stderr (for example an
+       unreadable or invalid model, or an OUTPUT that exists)
+  2    usage error: argparse prints the usage and "tflm-arena: error: ..."
+       on stderr (unknown command or option, bad option value)
+  141  standard output was closed early (for example piped into head):
+       the command stops quietly, as a program killed by SIGPIPE does
+Run "tflm-arena COMMAND --help" for a command's options."""
+
+
 def _parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(prog="tflm-arena", description=__doc__.splitlines()[0])
-    sub = ap.add_subparsers(dest="command", required=True)
-    demo = sub.add_parser("demo", help="build a small model, plan it and draw the plan")
-    demo.add_argument("--strategy", choices=STRATEGIES, default="tflm_greedy")
+    ap = argparse.ArgumentParser(prog="tflm-arena", description=_DESCRIPTION, epilog=_EPILOG,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--version", action="version", version=f"%(prog)s {__version__}",
+                    help="print the version and exit")
+    sub = ap.add_subparsers(dest="command", required=True, metavar="COMMAND",
+                            title="commands", help="what to do (one of these)")
+
+    def command(name: str, summary: str, **kw: Any) -> argparse.ArgumentParser:
+        kw.setdefault("description", summary[0].upper() + summary[1:] + ".")
+        return sub.add_parser(name, help=summary, epilog='Exit status: 0 success, 1 error, '
+                              '2 usage error (see "tflm-arena --help").', **kw)
+
+    strategy_help = ("planning strategy, one of: " + ", ".join(STRATEGIES)
+                     + " (default tflm_greedy: TFLM's own GreedyMemoryPlanner)")
+    model_help = "the .tflite model file"
+    demo = command("demo", "build a small model, plan it and draw the plan")
+    demo.add_argument("--strategy", choices=STRATEGIES, default="tflm_greedy", metavar="STRATEGY",
+                      help=strategy_help)
     demo.set_defaults(func=_cmd_demo)
-    ins = sub.add_parser("inspect", help="tensors, operators and lifetimes of a model")
-    ins.add_argument("model")
+    ins = command("inspect", "tensors, operators, lifetimes and peak step of a model")
+    ins.add_argument("model", help=model_help)
+    ins.add_argument("--json", action="store_true", help="machine-readable output")
     ins.set_defaults(func=_cmd_inspect)
-    pl = sub.add_parser("plan", help="plan a model's arena")
-    pl.add_argument("model")
-    pl.add_argument("--strategy", choices=STRATEGIES, default="tflm_greedy")
-    pl.add_argument("--ascii", action="store_true", help="draw the plan like TFLM")
+    pl = command("plan", "plan a model's arena: offsets, tensor names, fixed buffers, "
+                         "live bytes per step and the peak step")
+    pl.add_argument("model", help=model_help)
+    pl.add_argument("--strategy", choices=STRATEGIES, default="tflm_greedy", metavar="STRATEGY", help=strategy_help)
+    pl.add_argument("--ascii", action="store_true",
+                    help="draw the plan like TFLM's PrintMemoryPlan (with --json: the "
+                         "picture is the string field \"ascii\")")
     pl.add_argument("--json", action="store_true", help="machine-readable output")
-    pl.add_argument("--time-limit", type=float, default=1.0, metavar="S",
+    pl.add_argument("--time-limit", type=_seconds, default=1.0, metavar="S",
                     help="seconds the optimal strategy may search (default 1)")
     pl.set_defaults(func=_cmd_plan)
-    sz = sub.add_parser("size", help="the arena stock TFLM needs (kTensorArenaSize)")
-    sz.add_argument("model", nargs="+")
+    sz = command("size", "the arena stock TFLM needs (kTensorArenaSize)")
+    sz.add_argument("model", nargs="+", help="one or more .tflite model files")
     sz.add_argument("--target", choices=TARGETS, default="cortex-m",
-                    help="x86-64 = the tflite-micro wheel's build; cortex-m = 32-bit ARM")
+                    help="x86-64 = the tflite-micro wheel's build; cortex-m = 32-bit ARM "
+                         "(default)")
     sz.add_argument("--recording", action="store_true",
                     help="RecordingMicroAllocator (the wheel's default) instead of MicroAllocator")
-    sz.add_argument("--planner", choices=PLANNERS, default="greedy")
+    sz.add_argument("--planner", choices=PLANNERS, default="greedy",
+                    help="the memory planner stock TFLM is built with (default greedy)")
     sz.add_argument("--json", action="store_true", help="machine-readable output")
     sz.set_defaults(func=_cmd_size)
-    wp = sub.add_parser("write-plan", help="write a plan into a copy of the model")
-    wp.add_argument("model")
-    wp.add_argument("-o", "--output", required=True)
-    wp.add_argument("--strategy", choices=STRATEGIES, default="tflm_greedy")
+    wp = command("write-plan", "write a plan into a copy of the model")
+    wp.add_argument("model", help=model_help)
+    wp.add_argument("-o", "--output", required=True,
+                    help="where to write the model with the plan (OfflineMemoryAllocation "
+                         "metadata)")
+    wp.add_argument("--strategy", choices=STRATEGIES, default="tflm_greedy", metavar="STRATEGY", help=strategy_help)
     wp.add_argument("--overwrite", action="store_true", help="allow replacing OUTPUT")
     wp.set_defaults(func=_cmd_write_plan)
-    op = sub.add_parser(
-        "optimize", help="write the plan that makes stock TFLM's head smallest",
+    op = command(
+        "optimize", "write the plan that makes stock TFLM's head smallest",
         description="Tries every planning strategy (the optimal search for --time-limit "
                     "seconds; with --reorder also on a reordered operator order), judges each "
                     "by the head stock TFLM uses with it (kernel scratch buffers included), "
                     "prints a table and writes the best model to OUTPUT. When nothing beats "
                     "TFLM's own plan, OUTPUT is an unchanged copy of MODEL.")
-    op.add_argument("model")
+    op.add_argument("model", help=model_help)
     op.add_argument("-o", "--output", required=True, help="where to write the model")
     op.add_argument("--reorder", action="store_true",
                     help="also try an operator order with a lower peak")
-    op.add_argument("--time-limit", type=float, default=1.0, metavar="S",
+    op.add_argument("--time-limit", type=_seconds, default=1.0, metavar="S",
                     help="seconds for the optimal search (and the reordering search)")
     op.add_argument("--target", choices=TARGETS, default="cortex-m",
                     help="the TFLM build whose head is minimised (scratch sizes differ)")
@@ -260,15 +474,36 @@ def _parser() -> argparse.ArgumentParser:
     return ap
 
 
+#: Exit status when standard output is closed early (128 + SIGPIPE).
+EXIT_CLOSED_PIPE = 141
+
+
+def _closed_pipe(out: TextIO) -> int:
+    """Stdout's reader went away (``| head``): point stdout at /dev/null so the
+    interpreter's final flush cannot fail again, and exit quietly."""
+    if out is sys.stdout:
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            os.close(devnull)
+        except (OSError, ValueError):  # no real file descriptor behind stdout
+            pass
+    return EXIT_CLOSED_PIPE
+
+
 def main(argv: Optional[List[str]] = None, out: Optional[TextIO] = None) -> int:
     out = out or sys.stdout
     ap = _parser()
     try:
         args = ap.parse_args(argv)
-    except SystemExit as e:  # argparse already printed the reason
+    except SystemExit as e:  # argparse already printed the reason (or --help, --version)
         return int(e.code or 0)
     try:
-        return args.func(args, out)
+        code = args.func(args, out)
+        out.flush()  # a closed pipe shows here, not at interpreter exit
+        return code
+    except BrokenPipeError:
+        return _closed_pipe(out)
     except (ValueError, OSError, RuntimeError, MemoryError) as e:
         msg = str(e).splitlines()[0] if str(e) else type(e).__name__
         sys.stderr.write(f"tflm-arena: error: {msg}\n")
