@@ -289,3 +289,28 @@ def test_broken_pipe_in_main_returns_141(models_dir, capsys):
 
     assert main(["inspect", str(models_dir / "hello_world_int8.tflite")], out=Closed()) == 141
     assert capsys.readouterr().err == ""
+
+
+def test_help_into_closed_pipe_is_quiet():
+    # argparse ignores OSError when it prints help, so this exits 0; a guard.
+    p = subprocess.Popen([sys.executable, "-m", "tflm_arena", "--help"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=_child_env())
+    p.stdout.close()
+    err = p.stderr.read()
+    assert p.wait(timeout=120) in (0, EXIT_CLOSED_PIPE) and err == b""
+
+
+def test_step_minus_one_for_tensors_no_operator_produces(tmp_path):
+    # A tensor read but never produced lives from step -1 (tflm_facts T-15).
+    mb = ModelBuilder()
+    a = mb.add_tensor([1, 4], "float32", "a")
+    orphan = mb.add_tensor([1, 4], "float32", "orphan")
+    o = mb.add_tensor([1, 4], "float32", "out")
+    mb.add_operator("ADD", [a, orphan], [o])
+    mb.set_io([a], [o])
+    path = tmp_path / "orphan.tflite"
+    path.write_bytes(mb.build())
+    code, text = run(["plan", str(path)])
+    assert code == 0
+    assert "   -1       16       1  before the model runs" in text.splitlines()
+    assert "    1       48       3  operator 0 ADD  <- peak" in text.splitlines()

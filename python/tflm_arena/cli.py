@@ -99,8 +99,9 @@ class _Steps:
 
     def op_label(self, step: int) -> str:
         op = self.ops.get(step)
-        if op is None:
-            return "model inputs" if step == 0 else "no operator"
+        if op is None:  # step -1: tensors no operator produces (tflm_facts T-15, T-16)
+            return ("model inputs" if step == 0 else
+                    "before the model runs" if step < 0 else "no operator")
         where = f" of subgraph {op.subgraph}" if op.subgraph else ""
         return f"operator {op.index} {op.name}{where}"
 
