@@ -68,6 +68,13 @@ class Interpreter:
     after the interpreter is deleted). :meth:`get_output` returns a copy.
     Views show the tensor's bytes at the moment you read them: activations
     share memory, so read an output before the next :meth:`invoke`.
+
+    >>> import numpy as np, tflm_arena as ta
+    >>> it = ta.Interpreter(model_path="hello_world_int8.tflite")
+    >>> it.set_tensor(it.get_input_details()[0]["index"], np.array([[17]], np.int8))
+    >>> it.invoke()
+    >>> it.get_tensor(it.get_output_details()[0]["index"])
+    array([[-43]], dtype=int8)
     """
 
     def __init__(self, model: Union[Model, PathLike, bytes, None] = None,
@@ -79,7 +86,8 @@ class Interpreter:
         given instead. ``strategy`` is the runtime planner (one of
         :data:`RUNTIME_PLANNERS`; ``planner=`` is its deprecated old name).
 
-        >>> it = Interpreter(model_path="hello_world_int8.tflite")  # doctest: +SKIP
+        >>> Interpreter(model_path="hello_world_int8.tflite").strategy
+        'tflm_greedy'
         """
         model = _one_model(model, model_path, model_content)
         if planner is not None:
@@ -103,7 +111,8 @@ class Interpreter:
     def from_file(cls, path: PathLike, **kwargs: Any) -> "Interpreter":
         """Loads the .tflite file at ``path`` (keywords as for the constructor).
 
-        >>> it = Interpreter.from_file("hello_world_int8.tflite")  # doctest: +SKIP
+        >>> Interpreter.from_file("hello_world_int8.tflite").model.inputs
+        (0,)
         """
         return cls(Model.load(path), **kwargs)
 
@@ -111,7 +120,9 @@ class Interpreter:
     def from_bytes(cls, data: Union[bytes, bytearray, memoryview], **kwargs: Any) -> "Interpreter":
         """Runs the model held in ``data`` (keywords as for the constructor).
 
-        >>> it = Interpreter.from_bytes(open("hello_world_int8.tflite", "rb").read())  # doctest: +SKIP
+        >>> from pathlib import Path
+        >>> Interpreter.from_bytes(Path("hello_world_int8.tflite").read_bytes()).model.outputs
+        (9,)
         """
         return cls(Model.from_bytes(data), **kwargs)
 
@@ -248,7 +259,9 @@ class Interpreter:
         ``sparsity_parameters``); ``get_input_details(i)`` is input ``i``'s
         dict alone (as the tflite_micro wheel does).
 
-        >>> it.set_tensor(it.get_input_details()[0]["index"], x)  # doctest: +SKIP
+        >>> it = Interpreter(model_path="hello_world_int8.tflite")
+        >>> [(d["index"], d["dtype"].__name__) for d in it.get_input_details()]
+        [(0, 'int8')]
         """
         n = len(self.model.inputs)
         if i is None:
