@@ -4,6 +4,31 @@
 >>> p = ta.plan([10, 20], first=[0, 2], last=[1, 3])
 >>> p.arena_bytes
 20
+
+Constants (tuples of names and numpy record layouts):
+
+- ``STRATEGIES``: every strategy :func:`plan` accepts;
+  ``BEST_STRATEGIES``: what ``strategy="best"`` tries;
+  ``OBJECT_STRATEGIES``: what :func:`assign_objects` accepts;
+  ``RUNTIME_PLANNERS``: the planners an :class:`Interpreter` runs with.
+
+>>> "tflm_greedy" in ta.STRATEGIES and "best" in ta.STRATEGIES
+True
+>>> set(ta.BEST_STRATEGIES) <= set(ta.STRATEGIES), ta.RUNTIME_PLANNERS
+(True, ('tflm_greedy', 'linear'))
+>>> ta.OBJECT_STRATEGIES[:2]
+('naive', 'equality')
+
+- ``RECORD_DTYPE``: planner input rows (:func:`make_records`);
+  ``MODEL_RECORD_DTYPE``: a model's rows (:meth:`Model.usage_records`);
+  ``PLAN_DTYPE``: an interpreter's head plan (:meth:`Interpreter.memory_plan`).
+
+>>> ta.RECORD_DTYPE.names
+('size', 'first', 'last', 'fixed_offset')
+>>> ta.MODEL_RECORD_DTYPE.names[4:]
+('subgraph', 'tensor', 'global_tensor', 'scratch')
+>>> ta.PLAN_DTYPE.names
+('tensor', 'offset', 'size', 'first', 'last', 'subgraph', 'scratch')
 """
 from __future__ import annotations
 
@@ -20,6 +45,17 @@ from .tflm_plan import TflmPlan, plan_for_tflm, tflm_scratch_requests
 from .reorder import Reordering, remap_scratch, reorder
 from .tflm_size import TflmArena, tflm_arena
 from .optimize import Attempt, Optimization, optimize
+
+ArenaTooSmallError.__doc__ = """An arena too small for the model; ``needed_bytes`` is the
+exact size it needs (a MemoryError).
+
+>>> import tflm_arena as ta
+>>> try:
+...     ta.Interpreter(model_path="hello_world_int8.tflite", arena_size=100).allocate_tensors()
+... except ta.ArenaTooSmallError as e:
+...     print(e.needed_bytes)
+1376
+"""
 
 try:
     __version__ = _version("tflm_arena")

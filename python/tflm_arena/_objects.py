@@ -27,7 +27,12 @@ OBJECT_STRATEGIES = (
 
 @dataclass(frozen=True)
 class SharedObjects:
-    """``object_ids[i]`` is record i's object; ``total`` = sum of ``object_sizes``."""
+    """``object_ids[i]`` is record i's object; ``total`` = sum of ``object_sizes``.
+
+    >>> import tflm_arena as ta
+    >>> ta.assign_objects([16, 32, 16], first=[0, 1, 2], last=[0, 1, 2]).total
+    32
+    """
 
     records: np.ndarray
     object_ids: np.ndarray
@@ -67,6 +72,11 @@ def assign_objects(
     ``sizes`` is a sizes array (with ``first`` and ``last``), a records array
     or a Model, as for :func:`tflm_arena.plan`. Records with fixed (offline)
     offsets are rejected with ValueError.
+
+    >>> import tflm_arena as ta
+    >>> objs = ta.assign_objects([16, 32, 16], first=[0, 1, 2], last=[0, 1, 2])
+    >>> objs.object_ids.tolist(), objs.object_sizes.tolist()
+    ([0, 0, 0], [32])
     """
     if strategy not in OBJECT_STRATEGIES:
         raise ValueError(

@@ -48,7 +48,13 @@ STRATEGIES = STRATEGIES + ("best",)
 
 @dataclass(frozen=True)
 class Plan:
-    """Offsets for every buffer of ``records`` plus the arena size they need."""
+    """Offsets for every buffer of ``records`` plus the arena size they need.
+
+    >>> import tflm_arena as ta
+    >>> p = ta.plan([10, 20], first=[0, 2], last=[1, 3])
+    >>> p.offsets.tolist(), p.arena_bytes
+    ([0, 0], 20)
+    """
 
     records: np.ndarray
     offsets: np.ndarray
@@ -134,6 +140,10 @@ def plan(
     than ``tflm_greedy``, whose offsets then are not aligned. ``progress``,
     if given, is called as ``progress(best_bytes, lower_bound, seconds)`` at
     most about 10 times a second. Both are used by ``optimal`` only.
+
+    >>> import tflm_arena as ta
+    >>> ta.plan([32, 16], first=[0, 0], last=[1, 1], strategy="linear").offsets.tolist()
+    [0, 32]
     """
     if strategy not in STRATEGIES:
         raise ValueError(f"unknown strategy {strategy!r}; choose one of {', '.join(STRATEGIES)}")

@@ -36,7 +36,12 @@ def make_records(
     last: ArrayLike,
     fixed_offsets: Optional[ArrayLike] = None,
 ) -> np.ndarray:
-    """Builds a RECORD_DTYPE array from columns (sequences or numpy arrays)."""
+    """Builds a RECORD_DTYPE array from columns (sequences or numpy arrays).
+
+    >>> import tflm_arena as ta
+    >>> ta.make_records([10, 20], [0, 2], [1, 3])["size"].tolist()
+    [10, 20]
+    """
     s = _int_column(sizes, "size", "int64")
     f = _int_column(first, "first", "int32")
     l_ = _int_column(last, "last", "int32")

@@ -5,7 +5,7 @@ import os
 import re
 import stat
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any, Dict, Optional, Sequence, Tuple, Union
 
@@ -31,8 +31,29 @@ PathLike = Union[str, "os.PathLike[str]"]
 MAX_MODEL_BYTES = 2**31
 
 
-@dataclass(frozen=True)
+class ModelNotFoundError(FileNotFoundError, ValueError):
+    """Model.load's error for a missing file: a FileNotFoundError, and
+    still a ValueError as every other unreadable model (older callers).
+    """
+
+
+def _frozen_array(values: Any, dtype: Any) -> np.ndarray:
+    """A read-only copy (the caller's array stays writable)."""
+    a = np.array(values, dtype=dtype)
+    a.flags.writeable = False
+    return a
+
+
+@dataclass(frozen=True, eq=False)
 class Tensor:
+    """One tensor of a :class:`Model` (immutable: compares and hashes by
+    value; ``scale`` and ``zero_point`` are read-only arrays).
+
+    >>> t = Model.load("hello_world_int8.tflite").tensors[0]
+    >>> t.type, t.shape
+    ('INT8', (1, 1))
+    """
+
     subgraph: int
     index: int
     name: str
@@ -47,9 +68,32 @@ class Tensor:
     zero_point: np.ndarray
     quantized_dimension: int
 
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "scale", _frozen_array(self.scale, np.float32))
+        object.__setattr__(self, "zero_point", _frozen_array(self.zero_point, np.int64))
+
+    def _key(self) -> Tuple[Any, ...]:
+        return tuple(tuple(v.tolist()) if isinstance(v, np.ndarray) else v
+                     for v in (getattr(self, f.name) for f in fields(self)))
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return self._key() == other._key()  # type: ignore[attr-defined]
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
 
 @dataclass(frozen=True)
 class Operator:
+    """One operator of a :class:`Model` (immutable, compares and hashes).
+
+    >>> op = Model.load("hello_world_int8.tflite").operators[0]
+    >>> op.name, op.inputs
+    ('FULLY_CONNECTED', (0, 6, 5))
+    """
+
     subgraph: int
     index: int
     name: str  # builtin name (e.g. "CONV_2D") or the custom code
@@ -64,12 +108,24 @@ class Operator:
 
 @dataclass(frozen=True)
 class Subgraph:
+    """One subgraph: its tensors and operators (immutable, compares and
+    hashes; its repr is one line, not every tensor).
+
+    >>> Model.load("hello_world_int8.tflite").subgraphs
+    (Subgraph(index=0, name='main', inputs=(0,), outputs=(9,), 10 tensors, 3 operators),)
+    """
+
     index: int
     name: str
     inputs: Tuple[int, ...]
     outputs: Tuple[int, ...]
     tensors: Tuple[Tensor, ...]
     operators: Tuple[Operator, ...]
+
+    def __repr__(self) -> str:
+        return (f"Subgraph(index={self.index}, name={self.name!r}, inputs={self.inputs}, "
+                f"outputs={self.outputs}, {len(self.tensors)} tensors, "
+                f"{len(self.operators)} operators)")
 
 
 def _tensor(s: int, d: dict) -> Tensor:
@@ -97,6 +153,11 @@ class Model:
 
     ``Model.load(path)`` / ``Model.from_bytes(data)`` raise ``ValueError``
     naming what is wrong for malformed input.
+
+    >>> import tflm_arena as ta
+    >>> m = ta.Model.load("hello_world_int8.tflite")
+    >>> len(m.tensors), m.inputs, m.outputs
+    (10, (0,), (9,))
     """
 
     def __init__(self, data: bytes, *, path: Optional[Path] = None) -> None:
@@ -110,7 +171,12 @@ class Model:
     def load(cls, path: PathLike, *, max_bytes: int = MAX_MODEL_BYTES) -> "Model":
         """Reads and verifies a .tflite file. Only regular files of at most
         ``max_bytes`` are read (a device such as /dev/zero, a pipe or a
-        larger file raises ValueError instead of filling memory)."""
+        larger file raises ValueError instead of filling memory). A missing
+        file raises FileNotFoundError (a :class:`ModelNotFoundError`, which
+        is also a ValueError).
+
+        >>> m = Model.load("hello_world_int8.tflite")
+        """
         p = Path(path)
         try:
             with open(p, "rb") as f:
@@ -121,6 +187,9 @@ class Model:
                     raise ValueError(f"cannot read model {p}: {st.st_size} bytes is more than "
                                      f"the limit of {max_bytes} bytes (max_bytes=)")
                 data = f.read(max_bytes + 1)
+        except FileNotFoundError as e:
+            raise ModelNotFoundError(e.errno, f"cannot read model {p}: {e.strerror}",
+                                     str(p)) from None
         except OSError as e:
             raise ValueError(f"cannot read model {p}: {e.strerror}") from e
         if len(data) > max_bytes:  # grew while we read it

@@ -28,7 +28,12 @@ from .tflm_size import tflm_arena
 
 @dataclass(frozen=True)
 class Attempt:
-    """One strategy on one operator order: the head stock TFLM would use."""
+    """One strategy on one operator order: the head stock TFLM would use.
+
+    >>> import tflm_arena as ta
+    >>> ta.optimize("hello_world_int8.tflite", time_limit=0.1).best.head
+    32
+    """
     strategy: str
     reordered: bool
     head: int            # TFLM's head with this plan written (simulated)
@@ -47,6 +52,11 @@ class Optimization:
     ``model`` is what to flash: the model with the best plan written, or the
     original model unchanged when nothing beats TFLM's own plan
     (``improved`` is then False and ``reason`` says so).
+
+    >>> import tflm_arena as ta
+    >>> o = ta.optimize("hello_world_int8.tflite", time_limit=0.1)
+    >>> o.original_head, o.best.head
+    (32, 32)
     """
     model: Model
     original_head: int
@@ -113,7 +123,12 @@ def optimize(model: Union[Model, str, PathLike, bytes], *, reorder: bool = False
     ``search_progress(best, lower_bound, seconds)`` during the optimal
     search (see :func:`plan`).
     Raises NotImplementedError for a model whose memory behaviour in TFLM
-    is not modelled (no prediction, so no plan)."""
+    is not modelled (no prediction, so no plan).
+
+    >>> import tflm_arena as ta
+    >>> ta.optimize("hello_world_int8.tflite", time_limit=0.1).best.strategy
+    'tflm_greedy'
+    """
     if not time_limit > 0:
         raise ValueError(f"time_limit must be > 0 seconds, got {time_limit}")
     if not isinstance(model, Model):

@@ -29,6 +29,11 @@ class Reordering:
     TFLM's greedy arena for each. ``exact`` is True when ``order`` is proven
     peak-optimal. ``order[k]`` is the original index of the operator that
     runs k-th.
+
+    >>> import tflm_arena as ta
+    >>> r = ta.reorder("hello_world_int8.tflite", time_limit=0.1)
+    >>> r.peak_before, r.peak_after
+    (32, 32)
     """
 
     model: Model
@@ -74,6 +79,10 @@ def reorder(model: Union[Model, str, os.PathLike], *, time_limit: float = 1.0,
     TFLM will need; peaks and greedy arenas then include them (the new
     model's requests are the same ones with ``node`` = the operator's new
     position, ``remap_scratch``).
+
+    >>> import tflm_arena as ta
+    >>> ta.reorder("hello_world_int8.tflite", time_limit=0.1).order.tolist()
+    [0, 1, 2]
     """
     if not isinstance(model, Model):
         model = Model.load(model)
@@ -107,7 +116,12 @@ def reorder(model: Union[Model, str, os.PathLike], *, time_limit: float = 1.0,
 def remap_scratch(scratch: Sequence[Tuple[int, int, int]], order) -> List[Tuple[int, int, int]]:
     """Scratch requests ``(bytes, node, subgraph)`` of the original model as
     the model reordered by ``order`` makes them (subgraph-0 nodes move with
-    their operators)."""
+    their operators).
+
+    >>> import tflm_arena as ta
+    >>> ta.remap_scratch([(64, 1, 0)], [1, 0, 2])  # operator 1 now runs first
+    [(64, 0, 0)]
+    """
     position = np.empty(len(order), dtype=np.int64)
     position[np.asarray(order, dtype=np.int64)] = np.arange(len(order))
     return [(int(b), int(position[n]) if s == 0 else int(n), int(s)) for b, n, s in scratch]

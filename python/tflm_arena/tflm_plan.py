@@ -44,7 +44,12 @@ def tflm_scratch_requests(model: Union[Model, str, PathLike, bytes],
                           target: str = "x86-64") -> List[Tuple[int, int, int]]:
     """Scratch buffers stock TFLM's kernels request for ``model``:
     ``[(bytes, operator, subgraph), ...]`` in TFLM's order, as
-    :meth:`Model.usage_records` takes them (``scratch=``)."""
+    :meth:`Model.usage_records` takes them (``scratch=``).
+
+    >>> import tflm_arena as ta
+    >>> ta.tflm_scratch_requests("hello_world_int8.tflite", target="x86-64")
+    []
+    """
     model = _as_model(model)
     _check_target(target)
     return [tuple(int(v) for v in r) for r in _core.tflm_scratch_requests(model._handle, target)]
@@ -70,6 +75,11 @@ class TflmPlan:
     ``plan`` covers tensors and scratch buffers (the usage records with
     scratch): the tensor offsets are what is written, the scratch offsets
     where TFLM will place them.
+
+    >>> import tflm_arena as ta
+    >>> t = ta.plan_for_tflm("hello_world_int8.tflite", target="x86-64")
+    >>> t.original_head, t.predicted_head
+    (32, 32)
     """
     model: Optional[Model]
     predicted_head: int
@@ -117,6 +127,10 @@ def plan_for_tflm(model: Union[Model, str, PathLike, bytes], strategy: str = "gr
     TFLM's head already equals the lower bound, that none can exist).
     A model whose memory behaviour in TFLM is not modelled raises
     ``NotImplementedError`` (no prediction, so no plan).
+
+    >>> import tflm_arena as ta
+    >>> ta.plan_for_tflm("hello_world_int8.tflite", target="x86-64").predicted_min_arena
+    1936
     """
     model = _as_model(model)
     _check_target(target)

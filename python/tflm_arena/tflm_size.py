@@ -41,7 +41,13 @@ class Category:
 
 @dataclass(frozen=True)
 class TflmArena:
-    """Stock TFLM's arena need for one model and build (see module doc)."""
+    """Stock TFLM's arena need for one model and build (see module doc).
+
+    >>> import tflm_arena as ta
+    >>> r = ta.tflm_arena("hello_world_int8.tflite", target="x86-64")
+    >>> r.target, r.min_arena_bytes
+    ('x86-64', 1704)
+    """
     target: str
     recording: bool
     planner: str
@@ -88,7 +94,12 @@ class TflmArena:
 
 def tflm_arena(model: Union[Model, str, PathLike, bytes], target: str = "cortex-m",
                recording: bool = False, planner: str = "greedy") -> TflmArena:
-    """Arena stock TFLM needs for ``model`` (a Model, a path or bytes)."""
+    """Arena stock TFLM needs for ``model`` (a Model, a path or bytes).
+
+    >>> import tflm_arena as ta
+    >>> ta.tflm_arena("hello_world_int8.tflite", target="x86-64").min_arena_bytes
+    1704
+    """
     if not isinstance(model, Model):
         model = Model.from_bytes(model) if isinstance(model, (bytes, bytearray)) \
             else Model.load(model)
