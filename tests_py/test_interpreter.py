@@ -213,7 +213,7 @@ def test_memory_plan_is_the_planner_output(loaded):
 
 def test_linear_planner_uses_no_reuse(loaded):
     m = loaded["hello_world_int8"]
-    it = ta.Interpreter(m, planner="linear")
+    it = ta.Interpreter(m, strategy="linear")
     it.allocate_tensors()
     assert it.allocations()["head"] == ta.plan(m, strategy="linear").arena_bytes == 64
 

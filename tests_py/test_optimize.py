@@ -126,3 +126,10 @@ def test_bad_arguments():
         ta.optimize(m, time_limit=0)
     with pytest.raises(ValueError, match="target"):
         ta.optimize(m, target="risc-v")
+
+
+def test_strategy_is_a_literal_of_the_one_list():
+    from typing import get_args, get_type_hints
+    from tflm_arena._plan import Strategy
+    assert get_args(Strategy) == ta.STRATEGIES
+    assert get_type_hints(ta.plan)["strategy"] == Strategy

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable, Optional
+from typing import Any, Callable, Literal, Optional
 
 import numpy as np
 
@@ -44,6 +44,9 @@ BEST_STRATEGIES = tuple(s for s in STRATEGIES if s not in ("tflm_greedy_runtime"
 #: ``best``: the smallest arena of all :data:`BEST_STRATEGIES` (``optimal``
 #: with ``time_limit``); the returned plan names the strategy that made it.
 STRATEGIES = STRATEGIES + ("best",)
+
+#: The names :func:`plan` accepts, as a type (one list: built from STRATEGIES).
+Strategy = Literal[STRATEGIES]  # type: ignore[valid-type]
 
 
 @dataclass(frozen=True)
@@ -111,7 +114,7 @@ def plan(
     first: Optional[ArrayLike] = None,
     last: Optional[ArrayLike] = None,
     offline_offsets: Optional[ArrayLike] = None,
-    strategy: str = "tflm_greedy",
+    strategy: Strategy = "tflm_greedy",
     *,
     alignment: int = 16,
     time_limit: float = 1.0,
