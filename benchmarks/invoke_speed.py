@@ -4,8 +4,9 @@ For every shared model our interpreter runs (models with a missing kernel are
 listed with the reason and skipped) and for single-kernel micro-models built
 here with the model builder (ADD int8 / int16 / float32 with and without
 broadcasting, CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED, pooling, SOFTMAX,
-QUANTIZE, ... and one per other shipped kernel, int8 / int16 / float32 where
-it takes them: SUB, MUL, DIV, MAXIMUM, LSTM, SVDF, BATCH_MATMUL, shape ops):
+QUANTIZE, ...; then every other kernel of kernel_list.h, in int8 / int16 /
+float32 where both interpreters take it, sized for invokes of tens of
+microseconds or more; `--only "[micro]"` runs just these):
 
   invoke   both interpreters get the same random inputs; the time of one
            invoke() is the median over many rounds, each round timing a batch
