@@ -1,4 +1,5 @@
-// BATCH_MATMUL: hand-checked products (float and int8 with zero points),
+// BATCH_MATMUL: hand-checked products (float, int8 with zero points, int16
+// sums beyond int32),
 // batch broadcasting strides, the row / column transpose, prepare's
 // refusals, TFLM's OpData size and the options parser. Bit-exactness against
 // the real TFLM is tests_py/test_kernel_batch_matmul.py.
@@ -66,6 +67,25 @@ TEST(BatchMatMulMath, Int8SubtractsZeroPointsAndRequantizes) {
   int8_t y[1];
   BatchMatMulInt8(MakeBatchMatMulDims(S(ls, 2), S(rs, 2), false, false), q, l, rt, y);
   EXPECT_EQ(y[0], 6);
+}
+
+TEST(BatchMatMulMath, Int16SumsBeyondInt32AreExact) {
+  // Each product fits int32 (at most 2^30; the int32 multiply of the fast
+  // path), but their sums do not: 4 x 2^30 = 2^32 and 4 x 2^29 = 2^31 must
+  // be summed in 64 bits. Output scale 2^18: 16384 and 8192 exactly.
+  TestTensor lhs(TensorType::kInt16, {1, 4}, {1.0f}, {0});
+  TestTensor rhs(TensorType::kInt16, {4, 2}, {1.0f}, {0});
+  TestTensor out(TensorType::kInt16, {1, 2}, {262144.0f}, {0});
+  BatchMatMulQuant q;
+  ASSERT_TRUE(PrepareBatchMatMul(BatchMatMulOptions(), lhs.info, rhs.info, out.info, &q).ok());
+  const int32_t ls[] = {1, 4}, rs[] = {4, 2};
+  const int16_t l[] = {-32768, -32768, -32768, -32768};
+  const int16_t rt[] = {-32768, -32768, -32768, -32768,   // R^T row 0
+                        -16384, -16384, -16384, -16384};  // R^T row 1
+  int16_t y[2];
+  BatchMatMulInt16(MakeBatchMatMulDims(S(ls, 2), S(rs, 2), false, false), q, l, rt, y);
+  EXPECT_EQ(y[0], 16384);
+  EXPECT_EQ(y[1], 8192);
 }
 
 TEST(BatchMatMulPrepare, MultiplierTakesTheScaleProductInFloat) {
