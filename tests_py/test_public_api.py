@@ -7,6 +7,7 @@ import dataclasses
 import doctest
 import inspect
 import os
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -132,4 +133,4 @@ def test_docstring_examples_run(models_dir, monkeypatch):
         ran += len(test.examples)
     result = runner.summarize(verbose=False)
     assert result.failed == 0
-    assert ran >= 40 and os.getcwd() == str(models_dir)
+    assert ran >= 40 and Path(os.getcwd()).resolve() == models_dir.resolve()
