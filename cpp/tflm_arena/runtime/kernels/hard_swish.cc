@@ -32,22 +32,10 @@ Status HardSwishPrepare(KernelContext& context, Node& node) {
 }
 
 Status HardSwishInvoke(KernelContext& context, Node& node) {
-  EvalTensor* in = nullptr;
-  EvalTensor* out = nullptr;
-  size_t n = 0;
-  TFLM_ARENA_RETURN_IF_ERROR(GetUnaryTensors(context, node, kOp, &in, &out, &n));
-  const auto& data = *static_cast<const HardSwishOpData*>(node.user_data);
-  switch (in->type) {
-    case TensorType::kFloat32:
-      HardSwishFloat(n, in->as<const float>(), out->as<float>());
-      return Status::Ok();
-    case TensorType::kInt8:
-      HardSwishInt8(data, n, in->as<const int8_t>(), out->as<int8_t>());
-      return Status::Ok();
-    default:
-      return Status::Error(StatusCode::kUnimplemented, "%s: type %s not supported", kOp,
-                           model::TensorTypeName(in->type));
-  }
+  // No int16 path (TFLM has none).
+  static constexpr UnaryTypedFns<HardSwishOpData> kFns = {HardSwishFloat, HardSwishInt8,
+                                                          nullptr};
+  return InvokeUnaryTyped(context, node, kOp, kFns);
 }
 
 }  // namespace

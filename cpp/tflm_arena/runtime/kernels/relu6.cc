@@ -33,25 +33,8 @@ Status Relu6Prepare(KernelContext& context, Node& node) {
 }
 
 Status Relu6Invoke(KernelContext& context, Node& node) {
-  EvalTensor* in = nullptr;
-  EvalTensor* out = nullptr;
-  size_t n = 0;
-  TFLM_ARENA_RETURN_IF_ERROR(GetUnaryTensors(context, node, kOp, &in, &out, &n));
-  const auto& data = *static_cast<const Relu6OpData*>(node.user_data);
-  switch (in->type) {
-    case TensorType::kFloat32:
-      Relu6Float(n, in->as<const float>(), out->as<float>());
-      return Status::Ok();
-    case TensorType::kInt8:
-      Relu6Int8(data, n, in->as<const int8_t>(), out->as<int8_t>());
-      return Status::Ok();
-    case TensorType::kInt16:
-      Relu6Int16(data, n, in->as<const int16_t>(), out->as<int16_t>());
-      return Status::Ok();
-    default:
-      return Status::Error(StatusCode::kUnimplemented, "%s: type %s not supported", kOp,
-                           model::TensorTypeName(in->type));
-  }
+  static constexpr UnaryTypedFns<Relu6OpData> kFns = {Relu6Float, Relu6Int8, Relu6Int16};
+  return InvokeUnaryTyped(context, node, kOp, kFns);
 }
 
 }  // namespace
