@@ -190,6 +190,60 @@ inline Status GetBinaryTensors(const KernelContext& context, const Node& node, c
   return Status::Ok();
 }
 
+// Options of a node with builtin options: absent ones read as the format's
+// defaults (TFLM zero-fills them).
+template <typename Options>
+Options OptionsOrDefault(const Node& node) {
+  return node.builtin_data != nullptr ? node.options<Options>() : Options();
+}
+
+// Prepare of a two-input kernel with OpData and options (SUB, MUL, DIV): the
+// preamble, then the operator's own `prepare` over the node's options.
+template <typename Options, typename OpData>
+Status PrepareBinaryOp(const KernelContext& context, Node& node, const char* op,
+                       Status (*prepare)(const Options&, const model::TensorInfo&,
+                                         const model::TensorInfo&, const model::TensorInfo&,
+                                         OpData*)) {
+  model::TensorInfo in1, in2, out;
+  bool broadcast = false;
+  TFLM_ARENA_RETURN_IF_ERROR(
+      GetBinaryNodeInfo(context, node, op, true, &in1, &in2, &out, &broadcast));
+  return prepare(OptionsOrDefault<Options>(node), in1, in2, out,
+                 static_cast<OpData*>(node.user_data));
+}
+
+// The invoke-time tensors of a two-input kernel with OpData.
+struct BinaryTensors {
+  const EvalTensor* in1 = nullptr;
+  const EvalTensor* in2 = nullptr;
+  EvalTensor* out = nullptr;
+  size_t count = 0;
+  bool broadcast = false;
+  BroadcastDims dims;
+
+  // fn(first, broadcast, dims, count, in1, in2, out) over the data as T: the
+  // shape of every SUB / MUL / DIV per-type function.
+  template <typename T, typename Fn, typename First>
+  void Run(Fn fn, const First& first) const {
+    fn(first, broadcast, dims, count, in1->as<const T>(), in2->as<const T>(), out->as<T>());
+  }
+};
+
+// Invoke preamble of such a kernel: NodeNotPrepared without OpData, then
+// GetBinaryTensors.
+inline Status GetBinaryOpTensors(const KernelContext& context, const Node& node, const char* op,
+                                 BinaryTensors* t) {
+  if (node.user_data == nullptr) return NodeNotPrepared(op);
+  return GetBinaryTensors(context, node, op, &t->in1, &t->in2, &t->out, &t->count,
+                          &t->broadcast, &t->dims);
+}
+
+// Invoke: the output type has no path (kUnimplemented naming `op`).
+inline Status BinaryOutputTypeUnsupported(const char* op, model::TensorType type) {
+  return Status::Error(StatusCode::kUnimplemented, "%s: output type %s not supported", op,
+                       model::TensorTypeName(type));
+}
+
 }  // namespace runtime
 }  // namespace tflm_arena
 
