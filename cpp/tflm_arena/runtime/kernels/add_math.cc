@@ -1,6 +1,9 @@
 // ADD: prepare logic and math (glue in add.cc).
+#include <limits>
+
 #include "tflm_arena/runtime/kernels/activation.h"
 #include "tflm_arena/runtime/kernels/add.h"
+#include "tflm_arena/runtime/kernels/add_sub_params.h"
 #include "tflm_arena/runtime/kernels/conv_common.h"
 #include "tflm_arena/runtime/kernels/quant_util.h"
 #include "tflm_arena/runtime/kernels/tensor_checks.h"
@@ -10,16 +13,6 @@ namespace runtime {
 namespace {
 
 constexpr const char* kOp = "ADD";
-
-// QuantizeMultiplier restricted to (0, 1), as TFLM's
-// QuantizeMultiplierSmallerThanOneExp.
-bool SmallerThanOne(double real, int32_t* multiplier, int32_t* shift) {
-  if (!(real > 0.0 && real < 1.0)) return false;
-  int s = 0;
-  QuantizeMultiplier(real, multiplier, &s);
-  *shift = s;
-  return s <= 0;
-}
 
 // The quantized parameters copied into locals: the loops write int8 /
 // int16 outputs, which may alias anything, so reading AddParams through the
@@ -173,34 +166,11 @@ Status QuantizedAddParams(model::TensorType type, float scale1, int32_t zero_poi
     return Status::Error(StatusCode::kInvalidArgument, "%s: %s is not a quantized add type",
                          kOp, model::TensorTypeName(type));
   }
-  // TFLM assumes zero points of the tensor type (it DCHECKs the offsets);
-  // within that range the shifted inputs cannot overflow int32.
-  const int32_t lo = is_int16 ? -32768 : -128;
-  const int32_t hi = is_int16 ? 32767 : 127;
-  if (zero_point1 < lo || zero_point1 > hi || zero_point2 < lo || zero_point2 > hi) {
-    return Status::Error(StatusCode::kInvalidArgument,
-                         "%s: input zero points %d, %d outside [%d, %d]", kOp, zero_point1,
-                         zero_point2, lo, hi);
-  }
-  params->input1_offset = -zero_point1;
-  params->input2_offset = -zero_point2;
-  params->output_offset = output_zero_point;
-  params->left_shift = is_int16 ? 15 : 20;
-  const float max_scale = scale1 > scale2 ? scale1 : scale2;
-  const double twice_max = 2 * static_cast<double>(max_scale);
-  const double real1 = static_cast<double>(scale1) / twice_max;
-  const double real2 = static_cast<double>(scale2) / twice_max;
-  const double real_out =
-      twice_max / ((1 << params->left_shift) * static_cast<double>(output_scale));
-  if (!SmallerThanOne(real1, &params->input1_multiplier, &params->input1_shift) ||
-      !SmallerThanOne(real2, &params->input2_multiplier, &params->input2_shift) ||
-      !SmallerThanOne(real_out, &params->output_multiplier, &params->output_shift)) {
-    return Status::Error(StatusCode::kInvalidArgument,
-                         "%s: scales (%g, %g -> %g) give a multiplier outside (0, 1)", kOp,
-                         static_cast<double>(scale1), static_cast<double>(scale2),
-                         static_cast<double>(output_scale));
-  }
-  return Status::Ok();
+  // TFLM assumes zero points of the tensor type (it DCHECKs the offsets).
+  // ADD takes any shift <= 0 (SUB stops at -kMaxMultiplierShift).
+  return AddSubQuantizedParams(kOp, is_int16, scale1, zero_point1, scale2, zero_point2,
+                               output_scale, output_zero_point,
+                               std::numeric_limits<int>::min(), params);
 }
 
 Status PrepareAdd(const AddOptions& options, const model::TensorInfo& input1,
