@@ -4,6 +4,7 @@
 #include "tflm_arena/runtime/kernels/activation.h"
 #include "tflm_arena/runtime/kernels/add.h"
 #include "tflm_arena/runtime/kernels/add_sub_params.h"
+#include "tflm_arena/runtime/kernels/binary_glue.h"
 #include "tflm_arena/runtime/kernels/conv_common.h"
 #include "tflm_arena/runtime/kernels/quant_util.h"
 #include "tflm_arena/runtime/kernels/tensor_checks.h"
@@ -126,36 +127,7 @@ void BroadcastLoop(const BroadcastDims& d, const T* in1, const T* in2, T* out, F
 
 Status MakeBroadcastDims(Span<const int32_t> in1, Span<const int32_t> in2,
                          Span<const int32_t> out, BroadcastDims* dims) {
-  const size_t max_rank = static_cast<size_t>(kMaxBroadcastRank);
-  if (in1.size() > max_rank || in2.size() > max_rank || out.size() > max_rank) {
-    return Status::Error(StatusCode::kUnimplemented,
-                         "%s: broadcasting needs ranks <= %d (got %zu, %zu -> %zu)", kOp,
-                         kMaxBroadcastRank, in1.size(), in2.size(), out.size());
-  }
-  // Extent of dimension k (0 = outermost) after right-aligning to 6 dims.
-  auto extent = [](Span<const int32_t> s, int k) -> int32_t {
-    const int lead = kMaxBroadcastRank - static_cast<int>(s.size());
-    return k < lead ? 1 : s[static_cast<size_t>(k - lead)];
-  };
-  size_t s1 = 1, s2 = 1;
-  for (int k = kMaxBroadcastRank - 1; k >= 0; --k) {
-    const int32_t e1 = extent(in1, k);
-    const int32_t e2 = extent(in2, k);
-    const int32_t eo = extent(out, k);
-    const int32_t common = e1 == 1 ? e2 : e1;
-    if ((e2 != common && e2 != 1) || eo != common) {
-      return Status::Error(StatusCode::kInvalidArgument,
-                           "%s: shapes do not broadcast: dimension %d has extents %d and %d, "
-                           "output %d",
-                           kOp, k - kMaxBroadcastRank, e1, e2, eo);
-    }
-    dims->output[k] = eo;
-    dims->stride1[k] = e1 == 1 ? 0 : s1;
-    dims->stride2[k] = e2 == 1 ? 0 : s2;
-    s1 *= static_cast<size_t>(e1);
-    s2 *= static_cast<size_t>(e2);
-  }
-  return Status::Ok();
+  return BinaryBroadcastDims(kOp, in1, in2, out, dims, /*allow_negative_extent=*/true);
 }
 
 Status QuantizedAddParams(model::TensorType type, float scale1, int32_t zero_point1,

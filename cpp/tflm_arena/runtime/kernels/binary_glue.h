@@ -27,10 +27,12 @@ namespace runtime {
 
 // Validates broadcasting of `in1` and `in2` to `out` and fills `dims`
 // (kUnimplemented above rank 6, kInvalidArgument when the shapes do not
-// broadcast to `out`), naming `op`.
+// broadcast to `out` or, unless `allow_negative_extent` (ADD's
+// MakeBroadcastDims, which never checked it), an output extent is negative),
+// naming `op`.
 inline Status BinaryBroadcastDims(const char* op, Span<const int32_t> in1,
                                   Span<const int32_t> in2, Span<const int32_t> out,
-                                  BroadcastDims* dims) {
+                                  BroadcastDims* dims, bool allow_negative_extent = false) {
   const size_t max_rank = static_cast<size_t>(kMaxBroadcastRank);
   if (in1.size() > max_rank || in2.size() > max_rank || out.size() > max_rank) {
     return Status::Error(StatusCode::kUnimplemented,
@@ -47,7 +49,7 @@ inline Status BinaryBroadcastDims(const char* op, Span<const int32_t> in1,
     const int32_t e2 = extent(in2, k);
     const int32_t eo = extent(out, k);
     const int32_t common = e1 == 1 ? e2 : e1;
-    if ((e2 != common && e2 != 1) || eo != common || eo < 0) {
+    if ((e2 != common && e2 != 1) || eo != common || (eo < 0 && !allow_negative_extent)) {
       return Status::Error(StatusCode::kInvalidArgument,
                            "%s: shapes do not broadcast: dimension %d has extents %d and %d, "
                            "output %d",
