@@ -50,6 +50,25 @@ inline Status RequireSameElementCount(const char* op, const model::TensorInfo& i
   return Status::Ok();
 }
 
+// Prepare preamble of a same-type elementwise kernel (RELU, RELU6,
+// LEAKY_RELU, HARD_SWISH): GetUnaryNodeInfo, then an input of float32, int8
+// or (when `int16_ok`) int16 and an output of the same type
+// (kUnimplemented otherwise), holding the same number of elements.
+inline Status GetSameTypeUnaryInfo(const KernelContext& context, const Node& node,
+                                   const char* op, bool int16_ok, model::TensorInfo* in,
+                                   model::TensorInfo* out) {
+  TFLM_ARENA_RETURN_IF_ERROR(GetUnaryNodeInfo(context, node, op, in, out));
+  const model::TensorType type = in->type;
+  const bool supported = type == model::TensorType::kFloat32 ||
+                         type == model::TensorType::kInt8 ||
+                         (int16_ok && type == model::TensorType::kInt16);
+  if (!supported || out->type != type) {
+    return Status::Error(StatusCode::kUnimplemented, "%s: input %s, output %s not supported", op,
+                         model::TensorTypeName(type), model::TensorTypeName(out->type));
+  }
+  return RequireSameElementCount(op, *in, *out);
+}
+
 // Invoke preamble: input 0 and output 0 with data, and the OpData —
 // NodeNotPrepared otherwise; `*count` gets the element count, which prepare
 // made equal for both (re-checked here: it costs nothing and keeps invoke
