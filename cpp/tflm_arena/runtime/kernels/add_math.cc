@@ -93,36 +93,6 @@ size_t ElementCount(const BroadcastDims& d) {
   return total;
 }
 
-// Visits the output in row-major order; `f` combines the two inputs.
-template <typename T, typename F>
-void BroadcastLoop(const BroadcastDims& d, const T* in1, const T* in2, T* out, F f) {
-  constexpr int kLast = kMaxBroadcastRank - 1;
-  const size_t total = ElementCount(d);
-  if (total == 0) return;
-  const size_t inner = static_cast<size_t>(d.output[kLast]);
-  // Locals: stores through `out` may alias `d` as far as the compiler knows.
-  const size_t inner_stride1 = d.stride1[kLast];
-  const size_t inner_stride2 = d.stride2[kLast];
-  int32_t index[kMaxBroadcastRank] = {0};
-  size_t base1 = 0, base2 = 0;
-  for (size_t o = 0; o < total; o += inner) {
-    size_t p1 = base1, p2 = base2;
-    for (size_t c = 0; c < inner; ++c) {
-      out[o + c] = f(in1[p1], in2[p2]);
-      p1 += inner_stride1;
-      p2 += inner_stride2;
-    }
-    for (int k = kLast - 1; k >= 0; --k) {  // odometer over the outer dims
-      base1 += d.stride1[k];
-      base2 += d.stride2[k];
-      if (++index[k] < d.output[k]) break;
-      base1 -= d.stride1[k] * static_cast<size_t>(d.output[k]);
-      base2 -= d.stride2[k] * static_cast<size_t>(d.output[k]);
-      index[k] = 0;
-    }
-  }
-}
-
 }  // namespace
 
 Status MakeBroadcastDims(Span<const int32_t> in1, Span<const int32_t> in2,
@@ -237,29 +207,29 @@ void BroadcastAddInt8(const AddParams& params, const BroadcastDims& dims, const 
                       const int8_t* input2, int8_t* output) {
   const QuantizedAdd add(params);
   if (ElementCount(dims) < kInt8TableMinElements) {
-    BroadcastLoop(dims, input1, input2, output, add);
+    BroadcastBinary(dims, input1, input2, output, add);
     return;
   }
   Int8Tables tables;
   tables.Fill(add);
-  BroadcastLoop(dims, input1, input2, output, [&add, &tables](int8_t a, int8_t b) {
+  BroadcastBinary(dims, input1, input2, output, [&add, &tables](int8_t a, int8_t b) {
     return static_cast<int8_t>(add.Combine(tables.Input1(a), tables.Input2(b)));
   });
 }
 
 void BroadcastAddInt16(const AddParams& params, const BroadcastDims& dims,
                        const int16_t* input1, const int16_t* input2, int16_t* output) {
-  BroadcastLoop(dims, input1, input2, output, QuantizedAdd(params));
+  BroadcastBinary(dims, input1, input2, output, QuantizedAdd(params));
 }
 
 void BroadcastAddInt32(const BroadcastDims& dims, const int32_t* input1, const int32_t* input2,
                        int32_t* output) {
-  BroadcastLoop(dims, input1, input2, output, AddOneInt32);
+  BroadcastBinary(dims, input1, input2, output, AddOneInt32);
 }
 
 void BroadcastAddFloat(const AddParams& params, const BroadcastDims& dims, const float* input1,
                        const float* input2, float* output) {
-  BroadcastLoop(dims, input1, input2, output, FloatAdd(params));
+  BroadcastBinary(dims, input1, input2, output, FloatAdd(params));
 }
 
 }  // namespace runtime
