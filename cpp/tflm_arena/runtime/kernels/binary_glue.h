@@ -19,6 +19,7 @@
 #include "tflm_arena/model/model.h"
 #include "tflm_arena/runtime/kernel_api.h"
 #include "tflm_arena/runtime/kernels/add.h"  // BroadcastDims, kMaxBroadcastRank
+#include "tflm_arena/runtime/kernels/elementwise_util.h"
 #include "tflm_arena/runtime/kernels/kernel_util.h"
 #include "tflm_arena/runtime/kernels/tensor_checks.h"
 
@@ -159,6 +160,20 @@ inline Status RequireSameTypes(const char* op, const model::TensorInfo& in1,
                          model::TensorTypeName(in1.type), model::TensorTypeName(in2.type),
                          model::TensorTypeName(out.type));
   }
+  return Status::Ok();
+}
+
+// Prepare of SUB / MUL on int32: TFLM runs only unquantized int32 tensors
+// (kUnimplemented naming `op`), clamped to the activation's int32 range.
+inline Status PrepareUnquantizedInt32(const char* op, model::Activation activation,
+                                      const model::TensorInfo& in1, const model::TensorInfo& in2,
+                                      const model::TensorInfo& out, int32_t* act_min,
+                                      int32_t* act_max) {
+  if (!in1.scale.empty() || !in2.scale.empty() || !out.scale.empty()) {
+    return Status::Error(StatusCode::kUnimplemented, "%s: quantized INT32 tensors not supported",
+                         op);
+  }
+  Int32ActivationRange(activation, act_min, act_max);
   return Status::Ok();
 }
 

@@ -95,13 +95,9 @@ Status PrepareSub(const SubOptions& options, const model::TensorInfo& input1,
           &d.output_activation_min, &d.output_activation_max));
       break;
     case TensorType::kInt32:
-      // TFLM only subtracts unquantized int32 tensors.
-      if (!input1.scale.empty() || !input2.scale.empty() || !output.scale.empty()) {
-        return Status::Error(StatusCode::kUnimplemented,
-                             "%s: quantized INT32 tensors not supported", kOp);
-      }
-      Int32ActivationRange(options.activation, &d.output_activation_min,
-                           &d.output_activation_max);
+      TFLM_ARENA_RETURN_IF_ERROR(
+          PrepareUnquantizedInt32(kOp, options.activation, input1, input2, output,
+                                  &d.output_activation_min, &d.output_activation_max));
       break;
     default:
       break;
