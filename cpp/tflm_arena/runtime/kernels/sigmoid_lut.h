@@ -1,6 +1,6 @@
 // int16 LOGISTIC / TANH lookup: TFLM's sigmoid_table_uint16 and its linear
-// interpolation, shared by the LOGISTIC / TANH kernels (sigmoid_math.cc) and
-// UNIDIRECTIONAL_SEQUENCE_LSTM's gates (unidirectional_sequence_lstm_math.cc).
+// interpolation, used by sigmoid_math.cc (whose LogisticInt16 / TanhInt16
+// UNIDIRECTIONAL_SEQUENCE_LSTM's gates call too).
 #ifndef TFLM_ARENA_RUNTIME_KERNELS_SIGMOID_LUT_H_
 #define TFLM_ARENA_RUNTIME_KERNELS_SIGMOID_LUT_H_
 

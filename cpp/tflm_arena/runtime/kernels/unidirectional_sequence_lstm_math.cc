@@ -9,7 +9,7 @@
 #include "tflm_arena/runtime/kernels/conv_common.h"
 #include "tflm_arena/runtime/kernels/kernel_util.h"
 #include "tflm_arena/runtime/kernels/quant_util.h"
-#include "tflm_arena/runtime/kernels/sigmoid_lut.h"
+#include "tflm_arena/runtime/kernels/sigmoid.h"
 #include "tflm_arena/runtime/kernels/tensor_checks.h"
 #include "tflm_arena/runtime/kernels/unidirectional_sequence_lstm.h"
 
@@ -306,24 +306,17 @@ bool Omittable(int i) { return (i >= 9 && i <= 11) || i == 16 || i == 17 || i >=
 }  // namespace
 
 void LstmSigmoidInt16(size_t count, const int16_t* input, int16_t* output) {
-  for (size_t i = 0; i < count; ++i) {
-    const int32_t x = static_cast<int32_t>(input[i]) * 3;  // range [-8, 8] -> [-10.7, 10.7]
-    output[i] = SigmoidLutInt16(x);
-  }
+  // Inputs in Q3.12: TFLM's int16 logistic with no input rescale (x * 3).
+  LogisticInt16(SigmoidOpData(), count, input, output);
 }
 
 void LstmTanhInt16(int32_t input_multiplier, int32_t input_left_shift, size_t count,
                    const int16_t* input, int16_t* output) {
-  if (input_multiplier == 0) {
-    input_multiplier = 3 << input_left_shift;
-    input_left_shift = 0;
-  }
-  const int32_t round = input_left_shift > 0 ? 1 << (input_left_shift - 1) : 0;
-  for (size_t i = 0; i < count; ++i) {
-    const int32_t x = (static_cast<int32_t>(input[i]) * input_multiplier + round) >>
-                      input_left_shift;
-    output[i] = TanhLutInt16(x);
-  }
+  // TFLM's LSTM calls its int16 tanh kernel with these two fields.
+  SigmoidOpData data;
+  data.input_multiplier = input_multiplier;
+  data.input_left_shift = input_left_shift;
+  TanhInt16(data, count, input, output);
 }
 
 Status PrepareLstm(const LstmOptions& options, const LstmTensorInfos& t, LstmParams* params) {
