@@ -1,6 +1,10 @@
 // ADD: prepare logic and math (glue in add.cc).
+#include <limits>
+
 #include "tflm_arena/runtime/kernels/activation.h"
 #include "tflm_arena/runtime/kernels/add.h"
+#include "tflm_arena/runtime/kernels/add_sub_params.h"
+#include "tflm_arena/runtime/kernels/binary_glue.h"
 #include "tflm_arena/runtime/kernels/conv_common.h"
 #include "tflm_arena/runtime/kernels/quant_util.h"
 #include "tflm_arena/runtime/kernels/tensor_checks.h"
@@ -10,16 +14,6 @@ namespace runtime {
 namespace {
 
 constexpr const char* kOp = "ADD";
-
-// QuantizeMultiplier restricted to (0, 1), as TFLM's
-// QuantizeMultiplierSmallerThanOneExp.
-bool SmallerThanOne(double real, int32_t* multiplier, int32_t* shift) {
-  if (!(real > 0.0 && real < 1.0)) return false;
-  int s = 0;
-  QuantizeMultiplier(real, multiplier, &s);
-  *shift = s;
-  return s <= 0;
-}
 
 // The quantized parameters copied into locals: the loops write int8 /
 // int16 outputs, which may alias anything, so reading AddParams through the
@@ -99,70 +93,11 @@ size_t ElementCount(const BroadcastDims& d) {
   return total;
 }
 
-// Visits the output in row-major order; `f` combines the two inputs.
-template <typename T, typename F>
-void BroadcastLoop(const BroadcastDims& d, const T* in1, const T* in2, T* out, F f) {
-  constexpr int kLast = kMaxBroadcastRank - 1;
-  const size_t total = ElementCount(d);
-  if (total == 0) return;
-  const size_t inner = static_cast<size_t>(d.output[kLast]);
-  // Locals: stores through `out` may alias `d` as far as the compiler knows.
-  const size_t inner_stride1 = d.stride1[kLast];
-  const size_t inner_stride2 = d.stride2[kLast];
-  int32_t index[kMaxBroadcastRank] = {0};
-  size_t base1 = 0, base2 = 0;
-  for (size_t o = 0; o < total; o += inner) {
-    size_t p1 = base1, p2 = base2;
-    for (size_t c = 0; c < inner; ++c) {
-      out[o + c] = f(in1[p1], in2[p2]);
-      p1 += inner_stride1;
-      p2 += inner_stride2;
-    }
-    for (int k = kLast - 1; k >= 0; --k) {  // odometer over the outer dims
-      base1 += d.stride1[k];
-      base2 += d.stride2[k];
-      if (++index[k] < d.output[k]) break;
-      base1 -= d.stride1[k] * static_cast<size_t>(d.output[k]);
-      base2 -= d.stride2[k] * static_cast<size_t>(d.output[k]);
-      index[k] = 0;
-    }
-  }
-}
-
 }  // namespace
 
 Status MakeBroadcastDims(Span<const int32_t> in1, Span<const int32_t> in2,
                          Span<const int32_t> out, BroadcastDims* dims) {
-  const size_t max_rank = static_cast<size_t>(kMaxBroadcastRank);
-  if (in1.size() > max_rank || in2.size() > max_rank || out.size() > max_rank) {
-    return Status::Error(StatusCode::kUnimplemented,
-                         "%s: broadcasting needs ranks <= %d (got %zu, %zu -> %zu)", kOp,
-                         kMaxBroadcastRank, in1.size(), in2.size(), out.size());
-  }
-  // Extent of dimension k (0 = outermost) after right-aligning to 6 dims.
-  auto extent = [](Span<const int32_t> s, int k) -> int32_t {
-    const int lead = kMaxBroadcastRank - static_cast<int>(s.size());
-    return k < lead ? 1 : s[static_cast<size_t>(k - lead)];
-  };
-  size_t s1 = 1, s2 = 1;
-  for (int k = kMaxBroadcastRank - 1; k >= 0; --k) {
-    const int32_t e1 = extent(in1, k);
-    const int32_t e2 = extent(in2, k);
-    const int32_t eo = extent(out, k);
-    const int32_t common = e1 == 1 ? e2 : e1;
-    if ((e2 != common && e2 != 1) || eo != common) {
-      return Status::Error(StatusCode::kInvalidArgument,
-                           "%s: shapes do not broadcast: dimension %d has extents %d and %d, "
-                           "output %d",
-                           kOp, k - kMaxBroadcastRank, e1, e2, eo);
-    }
-    dims->output[k] = eo;
-    dims->stride1[k] = e1 == 1 ? 0 : s1;
-    dims->stride2[k] = e2 == 1 ? 0 : s2;
-    s1 *= static_cast<size_t>(e1);
-    s2 *= static_cast<size_t>(e2);
-  }
-  return Status::Ok();
+  return BinaryBroadcastDims(kOp, in1, in2, out, dims, /*allow_negative_extent=*/true);
 }
 
 Status QuantizedAddParams(model::TensorType type, float scale1, int32_t zero_point1,
@@ -173,34 +108,11 @@ Status QuantizedAddParams(model::TensorType type, float scale1, int32_t zero_poi
     return Status::Error(StatusCode::kInvalidArgument, "%s: %s is not a quantized add type",
                          kOp, model::TensorTypeName(type));
   }
-  // TFLM assumes zero points of the tensor type (it DCHECKs the offsets);
-  // within that range the shifted inputs cannot overflow int32.
-  const int32_t lo = is_int16 ? -32768 : -128;
-  const int32_t hi = is_int16 ? 32767 : 127;
-  if (zero_point1 < lo || zero_point1 > hi || zero_point2 < lo || zero_point2 > hi) {
-    return Status::Error(StatusCode::kInvalidArgument,
-                         "%s: input zero points %d, %d outside [%d, %d]", kOp, zero_point1,
-                         zero_point2, lo, hi);
-  }
-  params->input1_offset = -zero_point1;
-  params->input2_offset = -zero_point2;
-  params->output_offset = output_zero_point;
-  params->left_shift = is_int16 ? 15 : 20;
-  const float max_scale = scale1 > scale2 ? scale1 : scale2;
-  const double twice_max = 2 * static_cast<double>(max_scale);
-  const double real1 = static_cast<double>(scale1) / twice_max;
-  const double real2 = static_cast<double>(scale2) / twice_max;
-  const double real_out =
-      twice_max / ((1 << params->left_shift) * static_cast<double>(output_scale));
-  if (!SmallerThanOne(real1, &params->input1_multiplier, &params->input1_shift) ||
-      !SmallerThanOne(real2, &params->input2_multiplier, &params->input2_shift) ||
-      !SmallerThanOne(real_out, &params->output_multiplier, &params->output_shift)) {
-    return Status::Error(StatusCode::kInvalidArgument,
-                         "%s: scales (%g, %g -> %g) give a multiplier outside (0, 1)", kOp,
-                         static_cast<double>(scale1), static_cast<double>(scale2),
-                         static_cast<double>(output_scale));
-  }
-  return Status::Ok();
+  // TFLM assumes zero points of the tensor type (it DCHECKs the offsets).
+  // ADD takes any shift <= 0 (SUB stops at -kMaxMultiplierShift).
+  return AddSubQuantizedParams(kOp, is_int16, scale1, zero_point1, scale2, zero_point2,
+                               output_scale, output_zero_point,
+                               std::numeric_limits<int>::min(), params);
 }
 
 Status PrepareAdd(const AddOptions& options, const model::TensorInfo& input1,
@@ -295,29 +207,29 @@ void BroadcastAddInt8(const AddParams& params, const BroadcastDims& dims, const 
                       const int8_t* input2, int8_t* output) {
   const QuantizedAdd add(params);
   if (ElementCount(dims) < kInt8TableMinElements) {
-    BroadcastLoop(dims, input1, input2, output, add);
+    BroadcastBinary(dims, input1, input2, output, add);
     return;
   }
   Int8Tables tables;
   tables.Fill(add);
-  BroadcastLoop(dims, input1, input2, output, [&add, &tables](int8_t a, int8_t b) {
+  BroadcastBinary(dims, input1, input2, output, [&add, &tables](int8_t a, int8_t b) {
     return static_cast<int8_t>(add.Combine(tables.Input1(a), tables.Input2(b)));
   });
 }
 
 void BroadcastAddInt16(const AddParams& params, const BroadcastDims& dims,
                        const int16_t* input1, const int16_t* input2, int16_t* output) {
-  BroadcastLoop(dims, input1, input2, output, QuantizedAdd(params));
+  BroadcastBinary(dims, input1, input2, output, QuantizedAdd(params));
 }
 
 void BroadcastAddInt32(const BroadcastDims& dims, const int32_t* input1, const int32_t* input2,
                        int32_t* output) {
-  BroadcastLoop(dims, input1, input2, output, AddOneInt32);
+  BroadcastBinary(dims, input1, input2, output, AddOneInt32);
 }
 
 void BroadcastAddFloat(const AddParams& params, const BroadcastDims& dims, const float* input1,
                        const float* input2, float* output) {
-  BroadcastLoop(dims, input1, input2, output, FloatAdd(params));
+  BroadcastBinary(dims, input1, input2, output, FloatAdd(params));
 }
 
 }  // namespace runtime

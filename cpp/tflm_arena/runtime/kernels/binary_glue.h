@@ -19,6 +19,7 @@
 #include "tflm_arena/model/model.h"
 #include "tflm_arena/runtime/kernel_api.h"
 #include "tflm_arena/runtime/kernels/add.h"  // BroadcastDims, kMaxBroadcastRank
+#include "tflm_arena/runtime/kernels/elementwise_util.h"
 #include "tflm_arena/runtime/kernels/kernel_util.h"
 #include "tflm_arena/runtime/kernels/tensor_checks.h"
 
@@ -27,10 +28,12 @@ namespace runtime {
 
 // Validates broadcasting of `in1` and `in2` to `out` and fills `dims`
 // (kUnimplemented above rank 6, kInvalidArgument when the shapes do not
-// broadcast to `out`), naming `op`.
+// broadcast to `out` or, unless `allow_negative_extent` (ADD's
+// MakeBroadcastDims, which never checked it), an output extent is negative),
+// naming `op`.
 inline Status BinaryBroadcastDims(const char* op, Span<const int32_t> in1,
                                   Span<const int32_t> in2, Span<const int32_t> out,
-                                  BroadcastDims* dims) {
+                                  BroadcastDims* dims, bool allow_negative_extent = false) {
   const size_t max_rank = static_cast<size_t>(kMaxBroadcastRank);
   if (in1.size() > max_rank || in2.size() > max_rank || out.size() > max_rank) {
     return Status::Error(StatusCode::kUnimplemented,
@@ -47,7 +50,7 @@ inline Status BinaryBroadcastDims(const char* op, Span<const int32_t> in1,
     const int32_t e2 = extent(in2, k);
     const int32_t eo = extent(out, k);
     const int32_t common = e1 == 1 ? e2 : e1;
-    if ((e2 != common && e2 != 1) || eo != common || eo < 0) {
+    if ((e2 != common && e2 != 1) || eo != common || (eo < 0 && !allow_negative_extent)) {
       return Status::Error(StatusCode::kInvalidArgument,
                            "%s: shapes do not broadcast: dimension %d has extents %d and %d, "
                            "output %d",
@@ -160,6 +163,20 @@ inline Status RequireSameTypes(const char* op, const model::TensorInfo& in1,
   return Status::Ok();
 }
 
+// Prepare of SUB / MUL on int32: TFLM runs only unquantized int32 tensors
+// (kUnimplemented naming `op`), clamped to the activation's int32 range.
+inline Status PrepareUnquantizedInt32(const char* op, model::Activation activation,
+                                      const model::TensorInfo& in1, const model::TensorInfo& in2,
+                                      const model::TensorInfo& out, int32_t* act_min,
+                                      int32_t* act_max) {
+  if (!in1.scale.empty() || !in2.scale.empty() || !out.scale.empty()) {
+    return Status::Error(StatusCode::kUnimplemented, "%s: quantized INT32 tensors not supported",
+                         op);
+  }
+  Int32ActivationRange(activation, act_min, act_max);
+  return Status::Ok();
+}
+
 // Invoke preamble: both inputs and the output with data (NodeNotPrepared
 // otherwise); `*count` gets the output's element count (0: nothing to do),
 // `*broadcast` whether the input shapes differ, and then `dims` is filled
@@ -188,6 +205,60 @@ inline Status GetBinaryTensors(const KernelContext& context, const Node& node, c
     return NodeNotPrepared(op);
   }
   return Status::Ok();
+}
+
+// Options of a node with builtin options: absent ones read as the format's
+// defaults (TFLM zero-fills them).
+template <typename Options>
+Options OptionsOrDefault(const Node& node) {
+  return node.builtin_data != nullptr ? node.options<Options>() : Options();
+}
+
+// Prepare of a two-input kernel with OpData and options (SUB, MUL, DIV): the
+// preamble, then the operator's own `prepare` over the node's options.
+template <typename Options, typename OpData>
+Status PrepareBinaryOp(const KernelContext& context, Node& node, const char* op,
+                       Status (*prepare)(const Options&, const model::TensorInfo&,
+                                         const model::TensorInfo&, const model::TensorInfo&,
+                                         OpData*)) {
+  model::TensorInfo in1, in2, out;
+  bool broadcast = false;
+  TFLM_ARENA_RETURN_IF_ERROR(
+      GetBinaryNodeInfo(context, node, op, true, &in1, &in2, &out, &broadcast));
+  return prepare(OptionsOrDefault<Options>(node), in1, in2, out,
+                 static_cast<OpData*>(node.user_data));
+}
+
+// The invoke-time tensors of a two-input kernel with OpData.
+struct BinaryTensors {
+  const EvalTensor* in1 = nullptr;
+  const EvalTensor* in2 = nullptr;
+  EvalTensor* out = nullptr;
+  size_t count = 0;
+  bool broadcast = false;
+  BroadcastDims dims;
+
+  // fn(first, broadcast, dims, count, in1, in2, out) over the data as T: the
+  // shape of every SUB / MUL / DIV per-type function.
+  template <typename T, typename Fn, typename First>
+  void Run(Fn fn, const First& first) const {
+    fn(first, broadcast, dims, count, in1->as<const T>(), in2->as<const T>(), out->as<T>());
+  }
+};
+
+// Invoke preamble of such a kernel: NodeNotPrepared without OpData, then
+// GetBinaryTensors.
+inline Status GetBinaryOpTensors(const KernelContext& context, const Node& node, const char* op,
+                                 BinaryTensors* t) {
+  if (node.user_data == nullptr) return NodeNotPrepared(op);
+  return GetBinaryTensors(context, node, op, &t->in1, &t->in2, &t->out, &t->count,
+                          &t->broadcast, &t->dims);
+}
+
+// Invoke: the output type has no path (kUnimplemented naming `op`).
+inline Status BinaryOutputTypeUnsupported(const char* op, model::TensorType type) {
+  return Status::Error(StatusCode::kUnimplemented, "%s: output type %s not supported", op,
+                       model::TensorTypeName(type));
 }
 
 }  // namespace runtime

@@ -38,14 +38,7 @@ Status ExpandDimsPrepare(KernelContext& context, Node& node) {
 }
 
 Status ExpandDimsInvoke(KernelContext& context, Node& node) {
-  const EvalTensor* in = context.input(node, 0);
-  EvalTensor* out = context.output(node, 0);
-  TFLM_ARENA_RETURN_IF_ERROR(RequireData(kOp, in));
-  TFLM_ARENA_RETURN_IF_ERROR(RequireData(kOp, out));
-  const int64_t n = in->num_elements();
-  if (n != out->num_elements() || in->type != out->type) return NodeNotPrepared(kOp);
-  ReshapeCopy(in->data, out->data, static_cast<size_t>(n) * model::ElementByteSize(in->type));
-  return Status::Ok();
+  return InvokeCopyReshaped(context, node, kOp);
 }
 
 }  // namespace

@@ -16,13 +16,8 @@ constexpr const char* kOp = "HARD_SWISH";
 
 Status HardSwishPrepare(KernelContext& context, Node& node) {
   model::TensorInfo in, out;
-  TFLM_ARENA_RETURN_IF_ERROR(GetUnaryNodeInfo(context, node, kOp, &in, &out));
-  const bool supported = in.type == TensorType::kFloat32 || in.type == TensorType::kInt8;
-  if (!supported || out.type != in.type) {
-    return Status::Error(StatusCode::kUnimplemented, "%s: input %s, output %s not supported", kOp,
-                         model::TensorTypeName(in.type), model::TensorTypeName(out.type));
-  }
-  TFLM_ARENA_RETURN_IF_ERROR(RequireSameElementCount(kOp, in, out));
+  TFLM_ARENA_RETURN_IF_ERROR(
+      GetSameTypeUnaryInfo(context, node, kOp, /*int16_ok=*/false, &in, &out));
   if (in.type == TensorType::kFloat32) return Status::Ok();
   TFLM_ARENA_RETURN_IF_ERROR(CheckQuantization(kOp, "input", in));
   TFLM_ARENA_RETURN_IF_ERROR(CheckQuantization(kOp, "output", out));
@@ -32,22 +27,10 @@ Status HardSwishPrepare(KernelContext& context, Node& node) {
 }
 
 Status HardSwishInvoke(KernelContext& context, Node& node) {
-  EvalTensor* in = nullptr;
-  EvalTensor* out = nullptr;
-  size_t n = 0;
-  TFLM_ARENA_RETURN_IF_ERROR(GetUnaryTensors(context, node, kOp, &in, &out, &n));
-  const auto& data = *static_cast<const HardSwishOpData*>(node.user_data);
-  switch (in->type) {
-    case TensorType::kFloat32:
-      HardSwishFloat(n, in->as<const float>(), out->as<float>());
-      return Status::Ok();
-    case TensorType::kInt8:
-      HardSwishInt8(data, n, in->as<const int8_t>(), out->as<int8_t>());
-      return Status::Ok();
-    default:
-      return Status::Error(StatusCode::kUnimplemented, "%s: type %s not supported", kOp,
-                           model::TensorTypeName(in->type));
-  }
+  // No int16 path (TFLM has none).
+  static constexpr UnaryTypedFns<HardSwishOpData> kFns = {HardSwishFloat, HardSwishInt8,
+                                                          nullptr};
+  return InvokeUnaryTyped(context, node, kOp, kFns);
 }
 
 }  // namespace

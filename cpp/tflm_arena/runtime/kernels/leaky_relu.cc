@@ -31,14 +31,8 @@ float Alpha(const Node& node) {
 
 Status LeakyReluPrepare(KernelContext& context, Node& node) {
   model::TensorInfo in, out;
-  TFLM_ARENA_RETURN_IF_ERROR(GetUnaryNodeInfo(context, node, kOp, &in, &out));
-  const bool supported = in.type == TensorType::kFloat32 || in.type == TensorType::kInt8 ||
-                         in.type == TensorType::kInt16;
-  if (!supported || out.type != in.type) {
-    return Status::Error(StatusCode::kUnimplemented, "%s: input %s, output %s not supported", kOp,
-                         model::TensorTypeName(in.type), model::TensorTypeName(out.type));
-  }
-  TFLM_ARENA_RETURN_IF_ERROR(RequireSameElementCount(kOp, in, out));
+  TFLM_ARENA_RETURN_IF_ERROR(
+      GetSameTypeUnaryInfo(context, node, kOp, /*int16_ok=*/true, &in, &out));
   if (in.type == TensorType::kFloat32) return Status::Ok();
   TFLM_ARENA_RETURN_IF_ERROR(CheckQuantization(kOp, "input", in));
   TFLM_ARENA_RETURN_IF_ERROR(CheckQuantization(kOp, "output", out));

@@ -9,7 +9,6 @@ namespace tflm_arena {
 namespace runtime {
 namespace {
 
-using model::TensorType;
 constexpr const char* kOp = "LOGISTIC";
 
 Status LogisticPrepare(KernelContext& context, Node& node) {
@@ -21,25 +20,8 @@ Status LogisticPrepare(KernelContext& context, Node& node) {
 }
 
 Status LogisticInvoke(KernelContext& context, Node& node) {
-  EvalTensor* in = nullptr;
-  EvalTensor* out = nullptr;
-  size_t n = 0;
-  TFLM_ARENA_RETURN_IF_ERROR(GetUnaryTensors(context, node, kOp, &in, &out, &n));
-  const auto& data = *static_cast<const SigmoidOpData*>(node.user_data);
-  switch (in->type) {
-    case TensorType::kFloat32:
-      LogisticFloat(n, in->as<const float>(), out->as<float>());
-      return Status::Ok();
-    case TensorType::kInt8:
-      LogisticInt8(data, n, in->as<const int8_t>(), out->as<int8_t>());
-      return Status::Ok();
-    case TensorType::kInt16:
-      LogisticInt16(data, n, in->as<const int16_t>(), out->as<int16_t>());
-      return Status::Ok();
-    default:
-      return Status::Error(StatusCode::kUnimplemented, "%s: type %s not supported", kOp,
-                           model::TensorTypeName(in->type));
-  }
+  static constexpr UnaryTypedFns<SigmoidOpData> kFns = {LogisticFloat, LogisticInt8, LogisticInt16};
+  return InvokeUnaryTyped(context, node, kOp, kFns);
 }
 
 }  // namespace

@@ -70,12 +70,9 @@ Status PrepareMul(const MulOptions& options, const model::TensorInfo& input1,
       break;
     }
     case TensorType::kInt32:
-      if (!input1.scale.empty() || !input2.scale.empty() || !output.scale.empty()) {
-        return Status::Error(StatusCode::kUnimplemented,
-                             "%s: quantized INT32 tensors not supported", kOp);
-      }
-      Int32ActivationRange(options.activation, &d.output_activation_min,
-                           &d.output_activation_max);
+      TFLM_ARENA_RETURN_IF_ERROR(
+          PrepareUnquantizedInt32(kOp, options.activation, input1, input2, output,
+                                  &d.output_activation_min, &d.output_activation_max));
       break;
     default:
       FloatActivationRange(options.activation, &d.output_activation_min_f32,

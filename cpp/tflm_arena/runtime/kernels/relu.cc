@@ -16,14 +16,8 @@ constexpr const char* kOp = "RELU";
 
 Status ReluPrepare(KernelContext& context, Node& node) {
   model::TensorInfo in, out;
-  TFLM_ARENA_RETURN_IF_ERROR(GetUnaryNodeInfo(context, node, kOp, &in, &out));
-  const bool supported = in.type == TensorType::kFloat32 || in.type == TensorType::kInt8 ||
-                         in.type == TensorType::kInt16;
-  if (!supported || out.type != in.type) {
-    return Status::Error(StatusCode::kUnimplemented, "%s: input %s, output %s not supported", kOp,
-                         model::TensorTypeName(in.type), model::TensorTypeName(out.type));
-  }
-  TFLM_ARENA_RETURN_IF_ERROR(RequireSameElementCount(kOp, in, out));
+  TFLM_ARENA_RETURN_IF_ERROR(
+      GetSameTypeUnaryInfo(context, node, kOp, /*int16_ok=*/true, &in, &out));
   if (in.type == TensorType::kFloat32) return Status::Ok();
   TFLM_ARENA_RETURN_IF_ERROR(CheckQuantization(kOp, "input", in));
   TFLM_ARENA_RETURN_IF_ERROR(CheckQuantization(kOp, "output", out));
@@ -36,25 +30,8 @@ Status ReluPrepare(KernelContext& context, Node& node) {
 }
 
 Status ReluInvoke(KernelContext& context, Node& node) {
-  EvalTensor* in = nullptr;
-  EvalTensor* out = nullptr;
-  size_t n = 0;
-  TFLM_ARENA_RETURN_IF_ERROR(GetUnaryTensors(context, node, kOp, &in, &out, &n));
-  const auto& data = *static_cast<const ReluOpData*>(node.user_data);
-  switch (in->type) {
-    case TensorType::kFloat32:
-      ReluFloat(n, in->as<const float>(), out->as<float>());
-      return Status::Ok();
-    case TensorType::kInt8:
-      ReluInt8(data, n, in->as<const int8_t>(), out->as<int8_t>());
-      return Status::Ok();
-    case TensorType::kInt16:
-      ReluInt16(data, n, in->as<const int16_t>(), out->as<int16_t>());
-      return Status::Ok();
-    default:
-      return Status::Error(StatusCode::kUnimplemented, "%s: type %s not supported", kOp,
-                           model::TensorTypeName(in->type));
-  }
+  static constexpr UnaryTypedFns<ReluOpData> kFns = {ReluFloat, ReluInt8, ReluInt16};
+  return InvokeUnaryTyped(context, node, kOp, kFns);
 }
 
 }  // namespace

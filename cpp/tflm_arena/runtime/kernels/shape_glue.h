@@ -14,6 +14,7 @@
 #include "tflm_arena/model/model.h"
 #include "tflm_arena/runtime/kernel_api.h"
 #include "tflm_arena/runtime/kernels/kernel_util.h"
+#include "tflm_arena/runtime/kernels/reshape.h"  // ReshapeCopy
 #include "tflm_arena/runtime/kernels/tensor_checks.h"
 
 namespace tflm_arena {
@@ -108,6 +109,21 @@ inline Status RequireMaxRank(const char* op, const char* role, const model::Tens
 inline Status RequireData(const char* op, const EvalTensor* t) {
   if (t == nullptr) return NodeNotPrepared(op);
   if (t->data == nullptr && t->num_elements() > 0) return NodeNotPrepared(op);
+  return Status::Ok();
+}
+
+// Invoke of SQUEEZE / EXPAND_DIMS: the input's bytes into the output (prepare
+// made the element counts and types equal; NodeNotPrepared naming `op` when
+// they are not, or a tensor has no data).
+inline Status InvokeCopyReshaped(const KernelContext& context, const Node& node,
+                                 const char* op) {
+  const EvalTensor* in = context.input(node, 0);
+  EvalTensor* out = context.output(node, 0);
+  TFLM_ARENA_RETURN_IF_ERROR(RequireData(op, in));
+  TFLM_ARENA_RETURN_IF_ERROR(RequireData(op, out));
+  const int64_t n = in->num_elements();
+  if (n != out->num_elements() || in->type != out->type) return NodeNotPrepared(op);
+  ReshapeCopy(in->data, out->data, static_cast<size_t>(n) * model::ElementByteSize(in->type));
   return Status::Ok();
 }
 

@@ -24,51 +24,30 @@ Status ParseSub(model::OptionsTable& table, void* out) {
   return Status::Ok();
 }
 
-// Absent options read as the format's defaults (TFLM zero-fills them).
-SubOptions OptionsOf(const Node& node) {
-  return node.builtin_data != nullptr ? node.options<SubOptions>() : SubOptions();
-}
-
 Status SubPrepare(KernelContext& context, Node& node) {
-  model::TensorInfo in1, in2, out;
-  bool broadcast = false;
-  TFLM_ARENA_RETURN_IF_ERROR(
-      GetBinaryNodeInfo(context, node, kOp, true, &in1, &in2, &out, &broadcast));
-  return PrepareSub(OptionsOf(node), in1, in2, out, static_cast<SubOpData*>(node.user_data));
+  return PrepareBinaryOp(context, node, kOp, PrepareSub);
 }
 
 Status SubInvoke(KernelContext& context, Node& node) {
-  if (node.user_data == nullptr) return NodeNotPrepared(kOp);
+  BinaryTensors t;
+  TFLM_ARENA_RETURN_IF_ERROR(GetBinaryOpTensors(context, node, kOp, &t));
+  if (t.count == 0) return Status::Ok();
   const auto& data = *static_cast<const SubOpData*>(node.user_data);
-  const EvalTensor* in1 = nullptr;
-  const EvalTensor* in2 = nullptr;
-  EvalTensor* out = nullptr;
-  size_t n = 0;
-  bool broadcast = false;
-  BroadcastDims dims;
-  TFLM_ARENA_RETURN_IF_ERROR(
-      GetBinaryTensors(context, node, kOp, &in1, &in2, &out, &n, &broadcast, &dims));
-  if (n == 0) return Status::Ok();
-  switch (out->type) {
+  switch (t.out->type) {
     case TensorType::kFloat32:
-      SubFloat(OptionsOf(node).activation, broadcast, dims, n, in1->as<const float>(),
-               in2->as<const float>(), out->as<float>());
+      t.Run<float>(SubFloat, OptionsOrDefault<SubOptions>(node).activation);
       return Status::Ok();
     case TensorType::kInt32:
-      SubInt32(data, broadcast, dims, n, in1->as<const int32_t>(), in2->as<const int32_t>(),
-               out->as<int32_t>());
+      t.Run<int32_t>(SubInt32, data);
       return Status::Ok();
     case TensorType::kInt8:
-      SubInt8(data, broadcast, dims, n, in1->as<const int8_t>(), in2->as<const int8_t>(),
-              out->as<int8_t>());
+      t.Run<int8_t>(SubInt8, data);
       return Status::Ok();
     case TensorType::kInt16:
-      SubInt16(data, broadcast, dims, n, in1->as<const int16_t>(), in2->as<const int16_t>(),
-               out->as<int16_t>());
+      t.Run<int16_t>(SubInt16, data);
       return Status::Ok();
     default:
-      return Status::Error(StatusCode::kUnimplemented, "%s: output type %s not supported", kOp,
-                           model::TensorTypeName(out->type));
+      return BinaryOutputTypeUnsupported(kOp, t.out->type);
   }
 }
 

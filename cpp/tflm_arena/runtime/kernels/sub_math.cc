@@ -1,5 +1,6 @@
 // SUB: prepare logic and math (glue in sub.cc).
 #include "tflm_arena/runtime/kernels/activation.h"
+#include "tflm_arena/runtime/kernels/add_sub_params.h"
 #include "tflm_arena/runtime/kernels/binary_glue.h"
 #include "tflm_arena/runtime/kernels/elementwise_util.h"
 #include "tflm_arena/runtime/kernels/quant_util.h"
@@ -11,15 +12,6 @@ namespace runtime {
 namespace {
 
 constexpr const char* kOp = "SUB";
-
-// TFLM's QuantizeMultiplierSmallerThanOneExp: real in (0, 1), shift <= 0.
-bool SmallerThanOne(double real, int32_t* multiplier, int32_t* shift) {
-  if (!(real > 0.0 && real < 1.0)) return false;
-  int s = 0;
-  QuantizeMultiplier(real, multiplier, &s);
-  *shift = s;
-  return s <= 0 && s >= -kMaxMultiplierShift;
-}
 
 // Parameters held by value: int8 stores may alias anything, so fields read
 // through a reference would be reloaded after every store.
@@ -73,33 +65,9 @@ int32_t ScaleShiftedInput(int32_t v, int32_t left_shift, int32_t multiplier, int
 Status QuantizedSubParams(model::TensorType type, float scale1, int32_t zero_point1,
                           float scale2, int32_t zero_point2, float output_scale,
                           int32_t output_zero_point, SubOpData* data) {
-  const bool is_int16 = type == model::TensorType::kInt16;
-  const int32_t lo = is_int16 ? -32768 : -128;
-  const int32_t hi = is_int16 ? 32767 : 127;
-  // Within the type's range the shifted inputs cannot overflow int32.
-  if (zero_point1 < lo || zero_point1 > hi || zero_point2 < lo || zero_point2 > hi) {
-    return Status::Error(StatusCode::kInvalidArgument,
-                         "%s: input zero points %d, %d outside [%d, %d]", kOp, zero_point1,
-                         zero_point2, lo, hi);
-  }
-  data->input1_offset = -zero_point1;
-  data->input2_offset = -zero_point2;
-  data->output_offset = output_zero_point;
-  data->left_shift = is_int16 ? 15 : 20;
-  const double twice_max = 2 * static_cast<double>(scale1 > scale2 ? scale1 : scale2);
-  const double real1 = static_cast<double>(scale1) / twice_max;
-  const double real2 = static_cast<double>(scale2) / twice_max;
-  const double real_out =
-      twice_max / ((1 << data->left_shift) * static_cast<double>(output_scale));
-  if (!SmallerThanOne(real1, &data->input1_multiplier, &data->input1_shift) ||
-      !SmallerThanOne(real2, &data->input2_multiplier, &data->input2_shift) ||
-      !SmallerThanOne(real_out, &data->output_multiplier, &data->output_shift)) {
-    return Status::Error(StatusCode::kInvalidArgument,
-                         "%s: scales (%g, %g -> %g) give a multiplier outside (0, 1)", kOp,
-                         static_cast<double>(scale1), static_cast<double>(scale2),
-                         static_cast<double>(output_scale));
-  }
-  return Status::Ok();
+  return AddSubQuantizedParams(kOp, type == model::TensorType::kInt16, scale1, zero_point1,
+                               scale2, zero_point2, output_scale, output_zero_point,
+                               -kMaxMultiplierShift, data);
 }
 
 Status PrepareSub(const SubOptions& options, const model::TensorInfo& input1,
@@ -127,13 +95,9 @@ Status PrepareSub(const SubOptions& options, const model::TensorInfo& input1,
           &d.output_activation_min, &d.output_activation_max));
       break;
     case TensorType::kInt32:
-      // TFLM only subtracts unquantized int32 tensors.
-      if (!input1.scale.empty() || !input2.scale.empty() || !output.scale.empty()) {
-        return Status::Error(StatusCode::kUnimplemented,
-                             "%s: quantized INT32 tensors not supported", kOp);
-      }
-      Int32ActivationRange(options.activation, &d.output_activation_min,
-                           &d.output_activation_max);
+      TFLM_ARENA_RETURN_IF_ERROR(
+          PrepareUnquantizedInt32(kOp, options.activation, input1, input2, output,
+                                  &d.output_activation_min, &d.output_activation_max));
       break;
     default:
       break;

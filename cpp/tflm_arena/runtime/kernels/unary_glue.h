@@ -1,10 +1,11 @@
 // KernelContext glue shared by the one-input, one-output kernels (QUANTIZE,
-// DEQUANTIZE, SOFTMAX, LEAKY_RELU): the prepare preamble and the invoke-time
-// tensor lookup.
+// DEQUANTIZE, SOFTMAX, LEAKY_RELU, RELU, ...): the prepare preamble, the
+// invoke-time tensor lookup and the per-type invoke dispatch.
 #ifndef TFLM_ARENA_RUNTIME_KERNELS_UNARY_GLUE_H_
 #define TFLM_ARENA_RUNTIME_KERNELS_UNARY_GLUE_H_
 
 #include <cstddef>
+#include <cstdint>
 
 #include "tflm_arena/core/status.h"
 #include "tflm_arena/model/model.h"
@@ -49,6 +50,25 @@ inline Status RequireSameElementCount(const char* op, const model::TensorInfo& i
   return Status::Ok();
 }
 
+// Prepare preamble of a same-type elementwise kernel (RELU, RELU6,
+// LEAKY_RELU, HARD_SWISH): GetUnaryNodeInfo, then an input of float32, int8
+// or (when `int16_ok`) int16 and an output of the same type
+// (kUnimplemented otherwise), holding the same number of elements.
+inline Status GetSameTypeUnaryInfo(const KernelContext& context, const Node& node,
+                                   const char* op, bool int16_ok, model::TensorInfo* in,
+                                   model::TensorInfo* out) {
+  TFLM_ARENA_RETURN_IF_ERROR(GetUnaryNodeInfo(context, node, op, in, out));
+  const model::TensorType type = in->type;
+  const bool supported = type == model::TensorType::kFloat32 ||
+                         type == model::TensorType::kInt8 ||
+                         (int16_ok && type == model::TensorType::kInt16);
+  if (!supported || out->type != type) {
+    return Status::Error(StatusCode::kUnimplemented, "%s: input %s, output %s not supported", op,
+                         model::TensorTypeName(type), model::TensorTypeName(out->type));
+  }
+  return RequireSameElementCount(op, *in, *out);
+}
+
 // Invoke preamble: input 0 and output 0 with data, and the OpData —
 // NodeNotPrepared otherwise; `*count` gets the element count, which prepare
 // made equal for both (re-checked here: it costs nothing and keeps invoke
@@ -65,6 +85,43 @@ inline Status GetUnaryTensors(const KernelContext& context, const Node& node, co
   if (n > 0 && ((*in)->data == nullptr || (*out)->data == nullptr)) return NodeNotPrepared(op);
   *count = static_cast<size_t>(n);
   return Status::Ok();
+}
+
+// The per-type math of an elementwise kernel whose float path needs no
+// OpData; `int16` is nullptr when the kernel has no int16 path.
+template <typename OpData>
+struct UnaryTypedFns {
+  void (*float32)(size_t n, const float* in, float* out);
+  void (*int8)(const OpData& data, size_t n, const int8_t* in, int8_t* out);
+  void (*int16)(const OpData& data, size_t n, const int16_t* in, int16_t* out);
+};
+
+// Invoke of such a kernel: the preamble, then the input type's math
+// (kUnimplemented naming `op` for any other type).
+template <typename OpData>
+inline Status InvokeUnaryTyped(const KernelContext& context, const Node& node, const char* op,
+                               const UnaryTypedFns<OpData>& fns) {
+  EvalTensor* in = nullptr;
+  EvalTensor* out = nullptr;
+  size_t n = 0;
+  TFLM_ARENA_RETURN_IF_ERROR(GetUnaryTensors(context, node, op, &in, &out, &n));
+  const auto& data = *static_cast<const OpData*>(node.user_data);
+  switch (in->type) {
+    case model::TensorType::kFloat32:
+      fns.float32(n, in->as<const float>(), out->as<float>());
+      return Status::Ok();
+    case model::TensorType::kInt8:
+      fns.int8(data, n, in->as<const int8_t>(), out->as<int8_t>());
+      return Status::Ok();
+    case model::TensorType::kInt16:
+      if (fns.int16 == nullptr) break;
+      fns.int16(data, n, in->as<const int16_t>(), out->as<int16_t>());
+      return Status::Ok();
+    default:
+      break;
+  }
+  return Status::Error(StatusCode::kUnimplemented, "%s: type %s not supported", op,
+                       model::TensorTypeName(in->type));
 }
 
 }  // namespace runtime

@@ -9,6 +9,7 @@
 #include "tflm_arena/runtime/kernels/conv_common.h"
 #include "tflm_arena/runtime/kernels/kernel_util.h"
 #include "tflm_arena/runtime/kernels/quant_util.h"
+#include "tflm_arena/runtime/kernels/sigmoid.h"
 #include "tflm_arena/runtime/kernels/tensor_checks.h"
 #include "tflm_arena/runtime/kernels/unidirectional_sequence_lstm.h"
 
@@ -20,33 +21,6 @@ using model::TensorType;
 constexpr const char* kOp = "UNIDIRECTIONAL_SEQUENCE_LSTM";
 constexpr int32_t kInt16Min = std::numeric_limits<int16_t>::min();
 constexpr int32_t kInt16Max = std::numeric_limits<int16_t>::max();
-
-// sigmoid(i / 24) in unsigned 0.16 fixed point, i = 0..255: the numbers of
-// TFLM's sigmoid_table_uint16 (shared by its int16 sigmoid and tanh).
-constexpr uint16_t kSigmoidTable[256] = {
-    32768, 33451, 34133, 34813, 35493, 36169, 36843, 37513, 38180, 38841, 39498, 40149,
-    40794, 41432, 42064, 42688, 43304, 43912, 44511, 45102, 45683, 46255, 46817, 47369,
-    47911, 48443, 48964, 49475, 49975, 50464, 50942, 51409, 51865, 52311, 52745, 53169,
-    53581, 53983, 54374, 54755, 55125, 55485, 55834, 56174, 56503, 56823, 57133, 57433,
-    57724, 58007, 58280, 58544, 58800, 59048, 59288, 59519, 59743, 59959, 60168, 60370,
-    60565, 60753, 60935, 61110, 61279, 61441, 61599, 61750, 61896, 62036, 62172, 62302,
-    62428, 62549, 62666, 62778, 62886, 62990, 63090, 63186, 63279, 63368, 63454, 63536,
-    63615, 63691, 63765, 63835, 63903, 63968, 64030, 64090, 64148, 64204, 64257, 64308,
-    64357, 64405, 64450, 64494, 64536, 64576, 64614, 64652, 64687, 64721, 64754, 64786,
-    64816, 64845, 64873, 64900, 64926, 64950, 64974, 64997, 65019, 65039, 65060, 65079,
-    65097, 65115, 65132, 65149, 65164, 65179, 65194, 65208, 65221, 65234, 65246, 65258,
-    65269, 65280, 65291, 65301, 65310, 65319, 65328, 65337, 65345, 65352, 65360, 65367,
-    65374, 65381, 65387, 65393, 65399, 65404, 65410, 65415, 65420, 65425, 65429, 65433,
-    65438, 65442, 65445, 65449, 65453, 65456, 65459, 65462, 65465, 65468, 65471, 65474,
-    65476, 65479, 65481, 65483, 65485, 65488, 65489, 65491, 65493, 65495, 65497, 65498,
-    65500, 65501, 65503, 65504, 65505, 65507, 65508, 65509, 65510, 65511, 65512, 65513,
-    65514, 65515, 65516, 65517, 65517, 65518, 65519, 65520, 65520, 65521, 65522, 65522,
-    65523, 65523, 65524, 65524, 65525, 65525, 65526, 65526, 65526, 65527, 65527, 65528,
-    65528, 65528, 65529, 65529, 65529, 65529, 65530, 65530, 65530, 65530, 65531, 65531,
-    65531, 65531, 65531, 65532, 65532, 65532, 65532, 65532, 65532, 65533, 65533, 65533,
-    65533, 65533, 65533, 65533, 65533, 65534, 65534, 65534, 65534, 65534, 65534, 65534,
-    65534, 65534, 65534, 65535,
-};
 
 // --- the step's building blocks (TFLM's lstm_internal) -----------------------
 
@@ -332,44 +306,17 @@ bool Omittable(int i) { return (i >= 9 && i <= 11) || i == 16 || i == 17 || i >=
 }  // namespace
 
 void LstmSigmoidInt16(size_t count, const int16_t* input, int16_t* output) {
-  for (size_t i = 0; i < count; ++i) {
-    const int32_t x = static_cast<int32_t>(input[i]) * 3;  // range [-8, 8] -> [-10.7, 10.7]
-    const uint32_t ax = static_cast<uint32_t>(x < 0 ? -x : x);
-    const uint32_t uh = ax >> 9;
-    uint32_t r;
-    if (uh >= 255) {
-      r = 0x7FFFu << 10;
-    } else {
-      const uint32_t ua = kSigmoidTable[uh], ub = kSigmoidTable[uh + 1];
-      r = (ua << 9) + (ax & 0x1FFu) * (ub - ua);
-    }
-    r = x >= 0 ? r + (1u << 9) : (1u << 25) - r + (1u << 9) - 1;
-    output[i] = static_cast<int16_t>(r >> 10);
-  }
+  // Inputs in Q3.12: TFLM's int16 logistic with no input rescale (x * 3).
+  LogisticInt16(SigmoidOpData(), count, input, output);
 }
 
 void LstmTanhInt16(int32_t input_multiplier, int32_t input_left_shift, size_t count,
                    const int16_t* input, int16_t* output) {
-  if (input_multiplier == 0) {
-    input_multiplier = 3 << input_left_shift;
-    input_left_shift = 0;
-  }
-  const int32_t round = input_left_shift > 0 ? 1 << (input_left_shift - 1) : 0;
-  for (size_t i = 0; i < count; ++i) {
-    const int32_t x = (static_cast<int32_t>(input[i]) * input_multiplier + round) >>
-                      input_left_shift;
-    const uint32_t ax = static_cast<uint32_t>(x < 0 ? -x : x);
-    const uint32_t uh = ax >> 8;
-    int32_t r;
-    if (uh >= 255) {
-      r = 0xFFFF << 8;
-    } else {
-      const uint32_t ua = kSigmoidTable[uh], ub = kSigmoidTable[uh + 1];
-      r = static_cast<int32_t>((ua << 8) + (ax & 0xFFu) * (ub - ua));
-    }
-    r = x >= 0 ? r - (1 << 23) + (1 << 7) : -r + (1 << 23) + (1 << 7) - 1;
-    output[i] = static_cast<int16_t>(r >> 8);
-  }
+  // TFLM's LSTM calls its int16 tanh kernel with these two fields.
+  SigmoidOpData data;
+  data.input_multiplier = input_multiplier;
+  data.input_left_shift = input_left_shift;
+  TanhInt16(data, count, input, output);
 }
 
 Status PrepareLstm(const LstmOptions& options, const LstmTensorInfos& t, LstmParams* params) {
