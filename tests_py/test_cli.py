@@ -253,9 +253,10 @@ def test_usage_errors_exit_2(capsys, models_dir):
 
 
 def _child_env():
-    # The child runs without the sanitizer preload, like benchmarks/tflm_size.py.
-    return {k: v for k, v in os.environ.items()
-            if k not in ("LD_PRELOAD", "ASAN_OPTIONS", "UBSAN_OPTIONS")}
+    # The child imports the same tflm_arena as this process (PYTHONPATH), so it
+    # keeps the sanitizer preload too: an ASan build of the module cannot load
+    # without it (unlike the tflite-micro children, which drop it).
+    return dict(os.environ)
 
 
 def test_closed_pipe_exits_quietly(models_dir):
