@@ -6,9 +6,6 @@ relative (float32); TFLM's persistent request and head for the memory
 checks."""
 from __future__ import annotations
 
-import os
-import re
-import tempfile
 
 import numpy as np
 import pytest
@@ -93,22 +90,7 @@ def compare(data: bytes, n_runs=6, seed=0, make_inputs=None):
 
 
 def tflm_persistent_requested(theirs, n_io: int) -> int:
-    """'Persistent buffer data' requested bytes of TFLM's print_allocations()
-    minus its interpreter's input and output pointer arrays (8 bytes per
-    model input and output on 64-bit): what the kernel asked for."""
-    with tempfile.TemporaryFile() as f:
-        saved = os.dup(2)
-        try:
-            os.dup2(f.fileno(), 2)
-            theirs.print_allocations()
-        finally:
-            os.dup2(saved, 2)
-            os.close(saved)
-        f.seek(0)
-        text = f.read().decode()
-    m = re.search(r"'Persistent buffer data' used \d+ bytes with alignment overhead "
-                  r"\(requested (\d+) bytes", text)
-    return (int(m.group(1)) if m else 0) - 8 * n_io
+    return ref.persistent_requested(theirs, n_io)
 
 
 def our_persistent_requested(ours) -> int:

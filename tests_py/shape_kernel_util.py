@@ -5,9 +5,6 @@ compare every output (integers bit for bit, float32 within 1e-5 relative),
 and read the memory both report."""
 from __future__ import annotations
 
-import os
-import re
-import tempfile
 
 import numpy as np
 
@@ -55,22 +52,7 @@ def compare(data: bytes, n_runs: int = 3, seed: int = 0):
 
 
 def tflm_persistent_requested(theirs, n_io: int = 2) -> int:
-    """'Persistent buffer data' requested bytes of TFLM's print_allocations()
-    minus its interpreter's input and output pointer arrays (8 bytes per
-    model input and output: n_io of them)."""
-    with tempfile.TemporaryFile() as f:
-        saved = os.dup(2)
-        try:
-            os.dup2(f.fileno(), 2)
-            theirs.print_allocations()
-        finally:
-            os.dup2(saved, 2)
-            os.close(saved)
-        f.seek(0)
-        text = f.read().decode()
-    m = re.search(r"'Persistent buffer data' used \d+ bytes with alignment overhead "
-                  r"\(requested (\d+) bytes", text)
-    return (int(m.group(1)) if m else 0) - 8 * n_io
+    return ref.persistent_requested(theirs, n_io)
 
 
 def ours_persistent_requested(ours) -> int:

@@ -5,9 +5,6 @@ int16 bit for bit, float32 within 1e-5 relative, over several shapes, alphas
 memory the kernel asks for: the same persistent bytes and head as TFLM."""
 from __future__ import annotations
 
-import os
-import re
-import tempfile
 
 import numpy as np
 import pytest
@@ -106,21 +103,7 @@ def test_int16(shape, quant, alpha):
 
 
 def _tflm_persistent_requested(theirs) -> int:
-    """'Persistent buffer data' requested bytes of TFLM's print_allocations()
-    (written to the C-level stderr, so fd 2 is captured)."""
-    with tempfile.TemporaryFile() as f:
-        saved = os.dup(2)
-        try:
-            os.dup2(f.fileno(), 2)
-            theirs.print_allocations()
-        finally:
-            os.dup2(saved, 2)
-            os.close(saved)
-        f.seek(0)
-        text = f.read().decode()
-    m = re.search(r"'Persistent buffer data' used \d+ bytes with alignment overhead "
-                  r"\(requested (\d+) bytes", text)
-    return int(m.group(1)) if m else 0
+    return ref.persistent_requested(theirs)
 
 
 @pytest.mark.parametrize("dtype", ["float32", "int8", "int16"])

@@ -31,8 +31,9 @@ def interpreter(data: bytes):
     return runtime.Interpreter.from_bytes(data, arena_size=ARENA)
 
 
-def allocations(it) -> Dict[str, int]:
-    """{'total', 'head', 'tail'} bytes from TFLM's print_allocations()."""
+def allocations_text(it) -> str:
+    """TFLM's print_allocations() output (written to the C-level stderr,
+    so fd 2 is captured while it prints)."""
     with tempfile.TemporaryFile() as f:
         saved = os.dup(2)
         try:
@@ -42,8 +43,22 @@ def allocations(it) -> Dict[str, int]:
             os.dup2(saved, 2)
             os.close(saved)
         f.seek(0)
-        text = f.read().decode()
-    return {k: int(v) for k, v in re.findall(r"Arena allocation (\w+) (\d+) bytes", text)}
+        return f.read().decode()
+
+
+def allocations(it) -> Dict[str, int]:
+    """{'total', 'head', 'tail'} bytes from TFLM's print_allocations()."""
+    return {k: int(v) for k, v in
+            re.findall(r"Arena allocation (\w+) (\d+) bytes", allocations_text(it))}
+
+
+def persistent_requested(it, n_io: int = 0) -> int:
+    """'Persistent buffer data' requested bytes of TFLM's print_allocations()
+    minus its interpreter's input and output pointer arrays (8 bytes per
+    model input and output, n_io of them, on 64-bit): what the kernels asked for."""
+    m = re.search(r"'Persistent buffer data' used \d+ bytes with alignment overhead "
+                  r"\(requested (\d+) bytes", allocations_text(it))
+    return (int(m.group(1)) if m else 0) - 8 * n_io
 
 
 def random_inputs(it, n_inputs: int, rng) -> list:
