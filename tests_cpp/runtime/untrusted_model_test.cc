@@ -94,6 +94,22 @@ TEST_F(UntrustedModelTest, OfflineAliasOfLiveTensorsIsRefused) {
   EXPECT_TRUE(Allocate(shared).ok());
 }
 
+// CI fuzzing: an offline offset that is not a multiple of the element size
+// made a float kernel store misaligned (UBSan); now refused, naming the
+// tensor; an offset that is a multiple of 4 (not of 16) is still accepted.
+TEST_F(UntrustedModelTest, MisalignedOfflineOffsetIsRefused) {
+  TModel t = AddReshapeModel();
+  AddOfflinePlan(&t, {0, 16, 34, -1});
+  Status s = Allocate(t);
+  EXPECT_EQ(s.code(), StatusCode::kInvalidArgument);
+  ExpectMessage(s,
+                "offline plan puts tensor 2 of subgraph 0 (FLOAT32) at offset "
+                "34, not a multiple of its 4-byte elements");
+  TModel ok = AddReshapeModel();
+  AddOfflinePlan(&ok, {0, 16, 36, -1});
+  EXPECT_TRUE(Allocate(ok).ok());
+}
+
 // Defect 2 (alignment): an int64 constant stored 4 bytes past a 16-byte
 // boundary (as in seanet_transpose_conv4) is copied once to aligned memory
 // instead of being read misaligned; its value is unchanged.

@@ -240,6 +240,22 @@ Status Interpreter::AddToPlanner(MemoryPlanner* planner,
                            EntryName(e).text, e.bytes);
     }
     const int size = static_cast<int>(AlignSizeUp(e.bytes, kArenaAlignment));
+    if (e.offline_offset != model::kOfflinePlanOnline && !e.is_scratch) {
+      // The head starts 16-aligned, so an offset that is not a multiple of
+      // the element size makes every kernel access misaligned (undefined
+      // behaviour; a hard fault on Cortex-M0). TFLM does not check this.
+      const EvalTensor* t = LocalTensor(e.subgraph, static_cast<int32_t>(e.index));
+      size_t align = t != nullptr ? model::ElementByteSize(t->type) : 1;
+      if (align > 8) align = 8;
+      if (align > 1 && static_cast<size_t>(e.offline_offset) % align != 0) {
+        return Status::Error(StatusCode::kInvalidArgument,
+                             "offline plan puts %s (%s) at offset %d, not a "
+                             "multiple of its %zu-byte elements: kernels "
+                             "would access it misaligned",
+                             EntryName(e).text, model::TensorTypeName(t->type),
+                             static_cast<int>(e.offline_offset), align);
+      }
+    }
     Status s = e.offline_offset == model::kOfflinePlanOnline
                    ? planner->AddBuffer(size, e.first_created, e.last_used)
                    : planner->AddBuffer(size, e.first_created, e.last_used,
