@@ -138,6 +138,19 @@ TEST(TransposeConvPrepare, RefusesMismatchedShapesTypesAndStrides) {
   EXPECT_TRUE(PrepareTransposeConv(o, in16.info, f.info, &bias16.info, out16.info, &p).ok());
 }
 
+// Fuzzing: an empty filter with one huge extent (8 x 67108867 x 0 x 16)
+// made the scatter loops spin for hours; now refused in prepare.
+TEST(TransposeConvPrepare, RefusesAnEmptyFilter) {
+  TestTensor in(TensorType::kInt8, {1, 2, 2, 3}, {1.0f});
+  TestTensor f(TensorType::kInt8, {4, 67108867, 0, 3}, {1.0f});
+  TestTensor out(TensorType::kInt8, {1, 4, 4, 4}, {1.0f});
+  ConvParams p;
+  const Status st = PrepareTransposeConv(Options(2, model::Padding::kSame), in.info, f.info,
+                                         nullptr, out.info, &p);
+  EXPECT_EQ(st.code(), StatusCode::kInvalidArgument);
+  EXPECT_STREQ(st.message(), "TRANSPOSE_CONV: filter has no elements (shape 4x67108867x0x3)");
+}
+
 TEST(TransposeConvPersistent, OpDataIsTflms88BytesAndOptionsParse) {
   EXPECT_EQ(sizeof(TransposeConvOpData), sizeof(void*) == 8 ? 88u : sizeof(TransposeConvOpData));
   EXPECT_EQ(Register_TRANSPOSE_CONV().builtin_code, model::kBuiltinTransposeConv);

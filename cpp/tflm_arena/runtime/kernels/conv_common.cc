@@ -110,6 +110,15 @@ Status RequireConvShapes(const char* op, const model::TensorInfo& input,
   *in = MakeShape4(input.shape.data());
   *filter_shape = MakeShape4(filter.shape.data());
   *out = MakeShape4(output.shape.data());
+  // The window loops run over the filter's extents one by one: an empty
+  // filter with a huge extent elsewhere (8x67108867x0x16, found by fuzzing)
+  // would spin for hours computing nothing.
+  if (filter.num_elements == 0) {
+    return Status::Error(StatusCode::kInvalidArgument,
+                         "%s: filter has no elements (shape %dx%dx%dx%d)", op,
+                         static_cast<int>(filter.shape[0]), static_cast<int>(filter.shape[1]),
+                         static_cast<int>(filter.shape[2]), static_cast<int>(filter.shape[3]));
+  }
   return Status::Ok();
 }
 
