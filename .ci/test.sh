@@ -7,6 +7,14 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=${JOBS:-2}
 
+# Everything runs in the environment .ci/install.sh made.
+if [ ! -x .venv/bin/python ]; then
+  echo ".ci/test.sh: no .venv here; run 'bash .ci/install.sh' first" >&2
+  exit 2
+fi
+# shellcheck disable=SC1091
+source .venv/bin/activate
+
 python3 -m pip install -q --no-build-isolation --no-deps .
 
 cmake -S . -B build/cpp -DTFLM_ARENA_BUILD_TESTS=ON -DCMAKE_BUILD_TYPE=Release >/dev/null
@@ -33,7 +41,7 @@ LD_PRELOAD="$(gcc -print-file-name=libasan.so) $(gcc -print-file-name=libstdc++.
   ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 \
   UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   PYTHONPATH="$PWD/build/pyasan" \
-  python3 -m pytest -q -p no:cacheprovider
+  python3 -m pytest -q -p no:cacheprovider -m "not install"
 
 # Fuzzing: replay every saved reproducer, then a short run of each harness
 # (fuzz/README.md has the figures of longer runs).

@@ -292,6 +292,46 @@ def test_broken_pipe_in_main_returns_141(models_dir, capsys):
     assert capsys.readouterr().err == ""
 
 
+def test_ctrl_c_exits_130_without_traceback(models_dir, monkeypatch, capsys):
+    import tflm_arena.cli as cli
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli, "_cmd_inspect", interrupted)
+    assert main(["inspect", str(models_dir / "hello_world_int8.tflite")]) == 130
+    assert capsys.readouterr().err == "tflm-arena: interrupted\n"
+
+
+def test_real_sigint_exits_130(models_dir):
+    # A real Ctrl-C: SIGINT to a child busy inside a command.
+    import signal
+    child = ("import sys, time\n"
+             "import tflm_arena.cli as c\n"
+             "def busy(args, out):\n"
+             "    print('busy', flush=True)\n"
+             "    time.sleep(60)\n"
+             "c._cmd_inspect = busy\n"
+             "sys.exit(c.main(sys.argv[1:]))\n")
+    p = subprocess.Popen([sys.executable, "-c", child, "inspect",
+                          str(models_dir / "hello_world_int8.tflite")],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=_child_env())
+    assert p.stdout.readline() == b"busy\n"
+    p.send_signal(signal.SIGINT)
+    err = p.stderr.read()
+    assert p.wait(timeout=60) == 130
+    assert err == b"tflm-arena: interrupted\n"
+
+
+def test_closed_stderr_keeps_the_exit_status(tmp_path):
+    # An error with stderr closed: status 1, no traceback (nowhere to print one).
+    p = subprocess.Popen([sys.executable, "-m", "tflm_arena", "inspect", str(tmp_path / "missing.tflite")],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=_child_env())
+    p.stderr.close()
+    p.stdout.read()
+    assert p.wait(timeout=120) == 1
+
+
 def test_help_into_closed_pipe_is_quiet():
     # argparse ignores OSError when it prints help, so this exits 0; a guard.
     p = subprocess.Popen([sys.executable, "-m", "tflm_arena", "--help"],

@@ -9,8 +9,12 @@ section):
   invalid model, an OUTPUT that exists, ...).
 - 2: usage error; argparse prints the usage and ``tflm-arena: error: ...``
   on stderr (unknown command or option, bad option value).
+- 130 (128 + SIGINT): interrupted by Ctrl-C; one line
+  ``tflm-arena: interrupted`` on stderr, no traceback.
 - 141 (128 + SIGPIPE): standard output was closed early (``| head``); the
   command stops quietly, without a traceback.
+
+A closed standard error loses the message, never the exit status.
 
 ``plan --ascii --json`` puts TFLM's picture in the JSON as the string field
 ``ascii`` rather than dropping it. The ``--help`` text is written for a
@@ -394,6 +398,7 @@ exit status:
        unreadable or invalid model, or an OUTPUT that exists)
   2    usage error: argparse prints the usage and "tflm-arena: error: ..."
        on stderr (unknown command or option, bad option value)
+  130  interrupted (Ctrl-C): "tflm-arena: interrupted" on stderr
   141  standard output was closed early (for example piped into head):
        the command stops quietly, as a program killed by SIGPIPE does
 Run "tflm-arena COMMAND --help" for a command's options."""
@@ -505,10 +510,23 @@ def main(argv: Optional[List[str]] = None, out: Optional[TextIO] = None) -> int:
         return code
     except BrokenPipeError:
         return _closed_pipe(out)
+    except KeyboardInterrupt:  # Ctrl-C (e.g. during a long optimal search)
+        _say("tflm-arena: interrupted")
+        return 130
     except (ValueError, OSError, RuntimeError, MemoryError) as e:
         msg = str(e).splitlines()[0] if str(e) else type(e).__name__
-        sys.stderr.write(f"tflm-arena: error: {msg}\n")
+        _say(f"tflm-arena: error: {msg}")
         return 1
+
+
+def _say(line: str) -> None:
+    """One line on stderr; a closed or broken stderr loses the line, never
+    the exit status."""
+    try:
+        sys.stderr.write(line + "\n")
+        sys.stderr.flush()
+    except (OSError, ValueError, AttributeError):
+        pass
 
 
 def entry() -> None:

