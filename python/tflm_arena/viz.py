@@ -174,6 +174,7 @@ def plot_plan(plan: Any, ax: Any = None, *, model: Any = None, names: bool = Tru
                         ha="center", va="center", fontsize=7, clip_on=True,
                         rotation=90 if upright else 0)
             t.set_clip_path(r)  # a long name is cut at its buffer's edges
+            t.set_clip_box(ax.bbox)  # ... and at the Axes' (a zoomed-in view)
     lb = ax.axhline(int(plan.lower_bound), color="tab:green", linestyle="--", linewidth=1.2,
                     label=f"lower bound {int(plan.lower_bound):,} B")
     lb.set_gid(GID_LOWER_BOUND)
