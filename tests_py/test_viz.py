@@ -96,6 +96,29 @@ def test_zero_size_buffers_are_not_drawn():
     assert len(ax.patches) == 2
 
 
+def test_empty_plan_draws_nothing_but_its_frame():
+    p = ta.plan(np.zeros(0, int), first=np.zeros(0, int), last=np.zeros(0, int))
+    ax = p.plot()
+    assert len(ax.patches) == 0 and viz.peak_step(p) == -1
+    assert [ln.get_gid() for ln in ax.lines] == [viz.GID_LOWER_BOUND, viz.GID_ARENA_TOP]
+    assert "<table>" in p._repr_html_()
+
+
+def test_model_html_names_a_bad_offline_plan_instead_of_raising():
+    from tflm_arena.builder import ModelBuilder, offline_plan_metadata
+
+    mb = ModelBuilder()
+    a = mb.add_tensor([1, 16], "float32", "a")
+    b = mb.add_tensor([1, 16], "float32", "b")
+    mb.add_operator("RELU", [a], [b])
+    mb.set_io([a], [b])
+    mb.add_metadata("OfflineMemoryAllocation", offline_plan_metadata([8, -1]))  # not 16-aligned
+    m = ta.Model.from_bytes(mb.build())
+    with pytest.raises(ValueError):
+        m.offline_plan()
+    assert "invalid (" in m._repr_html_()
+
+
 def test_fixed_buffers_are_hatched():
     p = ta.plan([32, 16], first=[0, 0], last=[1, 1], offline_offsets=[16, -1])
     ax = p.plot()

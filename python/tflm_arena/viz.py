@@ -335,12 +335,16 @@ def model_html(model: Any) -> str:
     True
     """
     rec = model.usage_records()
+    try:
+        offline = "yes" if model.offline_plan() is not None else "no"
+    except ValueError as e:  # a display must not raise: say what is wrong instead
+        offline = f"invalid ({str(e).splitlines()[0]})"
     rows = [("path", model.path or "(bytes)"), ("size", f"{len(model.data):,} bytes"),
             ("subgraphs", len(model.subgraphs)), ("tensors", f"{model.total_tensors:,}"),
             ("operators", f"{sum(len(s.operators) for s in model.subgraphs):,}"),
             ("planned buffers", f"{len(rec):,}"),
             ("planned bytes (sum)", f"{int(rec['size'].sum()):,}"),
-            ("offline plan", "yes" if model.offline_plan() is not None else "no")]
+            ("offline plan", offline)]
     io_rows = "".join(
         f"<tr><td>{kind}</td><td>{t}</td><td>{html.escape(model.tensors[t].name)}</td>"
         f"<td>{html.escape(model.tensors[t].type)}</td><td>{model.tensors[t].shape}</td></tr>"
