@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # clang + its runtime libraries: libFuzzer harnesses (fuzz/run.sh).
-debs=(g++ libgtest-dev flatbuffers-compiler libflatbuffers-dev clang libclang-rt-14-dev)
+debs=(g++ libgtest-dev flatbuffers-compiler libflatbuffers-dev clang libclang-rt-14-dev chromium)
 command -v cmake >/dev/null 2>&1 || debs+=(cmake)  # pip's cmake also does
 missing=()
 for d in "${debs[@]}"; do

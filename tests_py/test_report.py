@@ -224,7 +224,12 @@ def test_untrusted_names_are_escaped():
     for comment in re.findall(r"<!--(.*?)-->", text, flags=re.S):
         assert "<script" not in comment and "--" not in comment.strip("-"), comment
     # A custom operator stock TFLM and our runtime cannot run: said, not fatal.
-    assert "tflm-size" in page.ids
+    assert [r[0] for r in page.tables["tflm-size"]] == list(TARGETS)
+    for r in page.tables["tflm-size"]:
+        assert r[1] == "" and r[6].startswith("not computed: NotImplementedError: custom "
+                                              f"operator '{HOSTILE_OP}'"), r
+    assert page.ids["recording"] == "p" and "recording" not in page.tables
+    assert any(t.startswith("not available: NotImplementedError: no kernel") for t in page.texts)
 
 
 def test_page_is_self_contained(models_dir):

@@ -160,7 +160,9 @@ def report_html(model: ModelLike, *, strategies: Optional[Sequence[str]] = None,
         f'<h1 id="title">tflm-arena report: {_e(name)} ({len(m.data)} bytes)</h1>',
         _summary(m, rec, greedy, best),
         '<section id="plan-plot"><h2>Memory plan: TFLM greedy vs '
-        f"{_e(best.strategy)}</h2><figure>",
+        + (f"{_e(best.strategy)} ({greedy.arena_bytes - best.arena_bytes} bytes smaller)"
+           if best is not greedy else "tflm_arena (no strategy tried beats TFLM's own plan)")
+        + "</h2><figure>",
         _figure(viz.plot_comparison(greedy, best, model=m)),
         "</figure></section>",
         '<section id="live-bytes"><h2>Live bytes per step</h2><figure>',
