@@ -327,8 +327,12 @@ def _chromium() -> str:
 def _browser(args: List[str], profile: Path) -> subprocess.CompletedProcess:
     cmd = [_chromium(), "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
            "--no-first-run", f"--user-data-dir={profile}", *args]
+    # Not the sanitizer preload of an ASan run of this suite (.ci/test.sh):
+    # Chromium is not instrumented and exits at once with libasan preloaded.
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("LD_PRELOAD", "ASAN_OPTIONS", "UBSAN_OPTIONS")}
     return subprocess.run(cmd, capture_output=True, text=True, timeout=180,
-                          env={**os.environ, "HOME": str(profile)})
+                          env={**env, "HOME": str(profile)})
 
 
 def read_png(path: Path) -> np.ndarray:
