@@ -46,6 +46,7 @@ from .reorder import Reordering, remap_scratch, reorder
 from .tflm_size import TflmArena, tflm_arena
 from .optimize import Attempt, Optimization, optimize
 from .report import report_html, write_report
+from . import viz  # pictures; matplotlib is imported only when drawing
 
 ArenaTooSmallError.__doc__ = """An arena too small for the model; ``needed_bytes`` is the
 exact size it needs (a MemoryError).

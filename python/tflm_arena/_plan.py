@@ -101,6 +101,26 @@ class Plan:
     def __len__(self) -> int:
         return len(self.offsets)
 
+    def plot(self, ax: Any = None, **kw: Any) -> Any:
+        """Draws this plan with :func:`tflm_arena.viz.plot_plan` (needs
+        matplotlib; keywords ``model``, ``names``, ``title`` are passed on)
+        and returns the matplotlib Axes.
+
+        >>> import tflm_arena as ta
+        >>> ax = ta.plan([10, 20], first=[0, 2], last=[1, 3]).plot()
+        >>> [r.get_height() for r in ax.patches]
+        [10.0, 20.0]
+        """
+        from . import viz
+
+        return viz.plot_plan(self, ax, **kw)
+
+    def _repr_html_(self) -> str:
+        """Notebook display: key figures and, with matplotlib, the picture."""
+        from . import viz
+
+        return viz.plan_html(self)
+
     def __repr__(self) -> str:
         return (
             f"Plan(strategy={self.strategy!r}, buffers={len(self)}, "

@@ -10,6 +10,8 @@ from typing import Any, Dict, List, Literal, Optional, Tuple, Union
 import numpy as np
 
 from . import _core
+from ._plan import Plan
+from ._records import RECORD_DTYPE
 from .model import Model, PathLike
 
 #: Largest arena an Interpreter allocates (TFLM's planner offsets are int32).
@@ -335,6 +337,35 @@ class Interpreter:
         for name in PLAN_DTYPE.names:
             out[name] = cols[name]
         return out
+
+    def plot_memory(self, ax: Any = None, **kw: Any) -> Any:
+        """Draws the head plan of :meth:`memory_plan` (allocating first if
+        needed) with :func:`tflm_arena.viz.plot_plan`, tensor names from the
+        model; returns the matplotlib Axes (needs matplotlib). Keywords
+        ``names`` and ``title`` are passed on.
+
+        >>> it = Interpreter(model_path="hello_world_int8.tflite")
+        >>> ax = it.plot_memory()
+        >>> len(ax.patches) == len(it.memory_plan())
+        True
+        """
+        from . import viz
+
+        kw.setdefault("model", self.model)
+        return viz.plot_plan(self._head_plan(), ax, **kw)
+
+    def _head_plan(self) -> Plan:
+        """The head plan as a :class:`Plan` (records keep subgraph, tensor
+        and scratch columns so the picture can name the buffers)."""
+        mp = self.memory_plan()
+        rec = np.empty(len(mp), dtype=RECORD_DTYPE.descr + [
+            ("subgraph", "<i4"), ("tensor", "<i4"), ("scratch", "<i4")])
+        rec["size"], rec["first"], rec["last"] = mp["size"], mp["first"], mp["last"]
+        rec["fixed_offset"] = -1
+        rec["subgraph"], rec["tensor"], rec["scratch"] = mp["subgraph"], mp["tensor"], mp["scratch"]
+        top = int((mp["offset"] + mp["size"]).max()) if len(mp) else 0
+        return Plan(records=rec, offsets=mp["offset"], arena_bytes=top,
+                    strategy=f"interpreter head ({self._planner})")
 
 
 def _one_model(model: Any, model_path: Optional[PathLike], model_content: Optional[bytes]) -> Model:

@@ -400,6 +400,12 @@ class Model:
             raise
         return dest
 
+    def _repr_html_(self) -> str:
+        """Notebook display: key figures, inputs/outputs, operator counts."""
+        from . import viz
+
+        return viz.model_html(self)
+
     def __repr__(self) -> str:
         where = f" {self.path}" if self.path else ""
         return (f"<Model{where}: {self._handle.num_subgraphs} subgraph(s), "

@@ -1,0 +1,356 @@
+"""Pictures of an arena plan (matplotlib, imported only when you draw).
+
+Every plotting function takes an optional matplotlib ``Axes`` (a new figure
+is made when it is None) and returns the Axes it drew on, so pictures
+compose with the rest of a notebook or a report.
+
+- :func:`plot_plan`: one rectangle per buffer, x = operator step (the
+  lifetime ``[first, last + 1)``), y = arena offset ``[offset, offset + size)``;
+  the lower bound and the arena top are horizontal lines, the peak step a
+  vertical one.
+- :func:`plot_live_bytes`: bytes live at every step, peak marked.
+- :func:`plot_comparison`: two plans side by side on one y scale.
+- :func:`figure_svg`: a figure as self-contained ``<svg>`` text for HTML.
+
+``import tflm_arena`` works without matplotlib; drawing without it raises
+ImportError saying ``pip install matplotlib``.
+
+>>> import tflm_arena as ta
+>>> p = ta.plan([10, 20], first=[0, 2], last=[1, 3])
+>>> live_bytes(p).tolist(), peak_step(p)
+([10, 10, 20, 20], 2)
+"""
+from __future__ import annotations
+
+import html
+import io
+import re
+from typing import Any, List, Optional, Sequence, Tuple
+
+import numpy as np
+
+# Drawn objects carry these gids so that tests and callers can find them.
+GID_BUFFER = "buffer"          # rectangles: "buffer:<row>"
+GID_LOWER_BOUND = "lower_bound"
+GID_ARENA_TOP = "arena_top"
+GID_PEAK = "peak"
+
+#: A buffer gets its name written inside it when its rectangle covers at
+#: least this share of the picture's height (smaller names would overlap).
+LABEL_MIN_FRACTION = 0.06
+
+
+def _matplotlib():
+    """matplotlib, or ImportError telling how to get it."""
+    try:
+        import matplotlib
+    except ImportError as e:
+        raise ImportError("tflm_arena.viz needs matplotlib: pip install matplotlib "
+                          "(or pip install 'tflm_arena[viz]')") from e
+    return matplotlib
+
+
+def _new_axes(ax: Any, figsize: Tuple[float, float] = (8.0, 4.5)) -> Any:
+    """``ax``, or the Axes of a new pyplot figure (so Jupyter shows it)."""
+    _matplotlib()
+    if ax is not None:
+        return ax
+    import matplotlib.pyplot as plt
+
+    _fig, new = plt.subplots(figsize=figsize, layout="constrained")
+    return new
+
+
+def _columns(plan: Any):
+    rec = plan.records
+    return (np.asarray(rec["size"], dtype=np.int64), np.asarray(rec["first"], dtype=np.int64),
+            np.asarray(rec["last"], dtype=np.int64), np.asarray(plan.offsets, dtype=np.int64))
+
+
+def live_bytes(plan: Any) -> np.ndarray:
+    """Bytes live at every step ``0 .. max(last)`` (sum of the sizes of the
+    buffers whose inclusive lifetime holds the step).
+
+    >>> import tflm_arena as ta
+    >>> live_bytes(ta.plan([16, 32], first=[0, 1], last=[1, 2])).tolist()
+    [16, 48, 32]
+    """
+    size, first, last, _ = _columns(plan)
+    if len(size) == 0:
+        return np.zeros(0, dtype=np.int64)
+    steps = int(last.max()) + 1
+    delta = np.zeros(steps + 1, dtype=np.int64)
+    np.add.at(delta, first, size)
+    np.add.at(delta, last + 1, -size)
+    return np.cumsum(delta[:-1])
+
+
+def peak_step(plan: Any) -> int:
+    """The first step with the most live bytes (-1 for an empty plan).
+
+    >>> import tflm_arena as ta
+    >>> peak_step(ta.plan([16, 32], first=[0, 1], last=[1, 2]))
+    1
+    """
+    live = live_bytes(plan)
+    return int(np.argmax(live)) if len(live) else -1
+
+
+def buffer_names(plan: Any, model: Any = None) -> List[str]:
+    """One label per buffer of ``plan``: the tensor's name when ``model`` is
+    given and the plan came from its records, ``t<index>`` / ``scratch <k>``
+    from the records alone, else ``#<row>``.
+
+    >>> import tflm_arena as ta
+    >>> buffer_names(ta.plan([16], first=[0], last=[0]))
+    ['#0']
+    """
+    rec = plan.records
+    names = rec.dtype.names or ()
+    out = []
+    for i in range(len(rec)):
+        label = f"#{i}"
+        if "tensor" in names and rec["tensor"][i] >= 0:
+            sg = int(rec["subgraph"][i]) if "subgraph" in names else 0
+            t = int(rec["tensor"][i])
+            label = f"t{t}" if sg == 0 else f"sg{sg}:t{t}"
+            if model is not None:
+                try:
+                    label = model.subgraphs[sg].tensors[t].name or label
+                except IndexError:
+                    pass
+        elif "scratch" in names and rec["scratch"][i] >= 0:
+            label = f"scratch {int(rec['scratch'][i])}"
+        out.append(label)
+    return out
+
+
+def _short(name: str, limit: int = 20) -> str:
+    """A label that fits in a rectangle: TFLite names are long paths
+    (``model/conv2d/Conv2D;model/...``), so keep the last part of the first."""
+    name = "/".join(name.split(";")[0].rstrip("/").split("/")[-2:]) or name
+    return name if len(name) <= limit else name[:limit - 1] + "\u2026"
+
+
+def plot_plan(plan: Any, ax: Any = None, *, model: Any = None, names: bool = True,
+              title: Optional[str] = None) -> Any:
+    """Draws ``plan`` (a :class:`tflm_arena.Plan`) on ``ax`` and returns it.
+
+    One rectangle per buffer with bytes: x from ``first`` to ``last + 1``
+    (operator steps), y from ``offset`` to ``offset + size``; a colour per
+    buffer, offline-planned (fixed) buffers hatched. With ``names`` the big
+    ones are labelled (tensor names when ``model`` is given). Dashed lines:
+    the lower bound (most bytes ever live at once) and the arena top; a
+    dotted vertical line marks the peak step.
+
+    >>> import tflm_arena as ta
+    >>> p = ta.plan([32, 16, 48], first=[0, 1, 2], last=[1, 2, 3])
+    >>> ax = plot_plan(p)
+    >>> len(ax.patches), ax.patches[2].get_xy(), ax.patches[2].get_height()
+    (3, (2.0, 0.0), 48.0)
+    """
+    mpl = _matplotlib()
+    from matplotlib.patches import Rectangle
+
+    ax = _new_axes(ax)
+    size, first, last, offset = _columns(plan)
+    fixed = (np.asarray(plan.records["fixed_offset"]) >= 0) if len(size) else np.zeros(0, bool)
+    labels = buffer_names(plan, model) if names else []
+    cmap = mpl.colormaps["tab20"]
+    top = int(plan.arena_bytes)
+    height = max(top, int(plan.lower_bound), 1)
+    steps = int(last.max()) + 1 if len(last) else 1
+    box = ax.get_window_extent()  # the Axes' size in pixels (before layout: close enough)
+    for i in np.flatnonzero(size > 0):
+        x, w = float(first[i]), float(last[i] - first[i] + 1)
+        r = Rectangle((x, float(offset[i])), w, float(size[i]), facecolor=cmap(i % cmap.N),
+                      edgecolor="black", linewidth=0.4, hatch="//" if fixed[i] else None,
+                      gid=f"{GID_BUFFER}:{i}")
+        ax.add_patch(r)
+        if names and size[i] >= LABEL_MIN_FRACTION * height and w >= LABEL_MIN_FRACTION * steps:
+            # Write along the longer side of the rectangle as it appears.
+            upright = size[i] / height * box.height > w / steps * box.width
+            t = ax.text(x + w / 2, float(offset[i] + size[i] / 2), _short(labels[i]),
+                        ha="center", va="center", fontsize=7, clip_on=True,
+                        rotation=90 if upright else 0)
+            t.set_clip_path(r)  # a long name is cut at its buffer's edges
+    lb = ax.axhline(int(plan.lower_bound), color="tab:green", linestyle="--", linewidth=1.2,
+                    label=f"lower bound {int(plan.lower_bound):,} B")
+    lb.set_gid(GID_LOWER_BOUND)
+    at = ax.axhline(top, color="tab:red", linestyle="--", linewidth=1.2,
+                    label=f"arena top {top:,} B")
+    at.set_gid(GID_ARENA_TOP)
+    peak = peak_step(plan)
+    if peak >= 0:
+        pk = ax.axvline(peak + 0.5, color="black", linestyle=":", linewidth=1.2,
+                        label=f"peak step {peak}")
+        pk.set_gid(GID_PEAK)
+    ax.set_xlim(0, steps)
+    ax.set_ylim(0, height * 1.08)
+    ax.set_xlabel("operator step")
+    ax.set_ylabel("arena offset (bytes)")
+    if title is None:
+        title = (f"{plan.strategy}: {top:,} bytes for {len(size)} buffers "
+                 f"(lower bound {int(plan.lower_bound):,})")
+    ax.set_title(title, fontsize=10)
+    ax.legend(loc="upper right", fontsize=7, framealpha=0.85)
+    return ax
+
+
+def plot_live_bytes(plan: Any, ax: Any = None, *, title: Optional[str] = None) -> Any:
+    """Draws the bytes live at every step of ``plan`` (one bar per step),
+    the peak step's bar outlined and marked, the arena size as a dashed line.
+
+    >>> import tflm_arena as ta
+    >>> ax = plot_live_bytes(ta.plan([16, 32], first=[0, 1], last=[1, 2]))
+    >>> [int(b.get_height()) for b in ax.containers[0]]
+    [16, 48, 32]
+    """
+    _matplotlib()
+    ax = _new_axes(ax, figsize=(8.0, 3.0))
+    live = live_bytes(plan)
+    steps = np.arange(len(live))
+    bars = ax.bar(steps.tolist(), live.tolist(), width=0.9, color="tab:blue", label="live bytes")
+    peak = peak_step(plan)
+    if peak >= 0:
+        bars[peak].set_color("tab:orange")
+        bars[peak].set_gid(GID_PEAK)
+        ax.annotate(f"peak {int(live[peak]):,} B at step {peak}", (peak, float(live[peak])),
+                    xytext=(0, 4), textcoords="offset points", ha="center", fontsize=8)
+    at = ax.axhline(int(plan.arena_bytes), color="tab:red", linestyle="--", linewidth=1.2,
+                    label=f"arena {int(plan.arena_bytes):,} B")
+    at.set_gid(GID_ARENA_TOP)
+    ax.set_ylim(0, max(int(plan.arena_bytes), int(live.max()) if len(live) else 0, 1) * 1.12)
+    ax.set_xlabel("operator step")
+    ax.set_ylabel("live bytes")
+    ax.set_title(title if title is not None else f"live bytes per step ({plan.strategy})",
+                 fontsize=10)
+    ax.legend(loc="upper right", fontsize=7)
+    return ax
+
+
+def plot_comparison(plan_a: Any, plan_b: Any, axes: Optional[Sequence[Any]] = None, *,
+                    model: Any = None,
+                    labels: Tuple[str, str] = ("TFLM greedy", "tflm_arena")) -> Tuple[Any, Any]:
+    """Draws two plans of the same buffers side by side on one y scale
+    (``axes``: two Axes, or None for a new figure); returns both Axes.
+
+    >>> import tflm_arena as ta
+    >>> rec = ta.make_records([32, 16, 48], [0, 1, 2], [1, 2, 3])
+    >>> a, b = plot_comparison(ta.plan(rec), ta.plan(rec, strategy="linear"))
+    >>> a.get_ylim() == b.get_ylim()
+    True
+    """
+    _matplotlib()
+    if axes is None:
+        import matplotlib.pyplot as plt
+
+        _fig, axes = plt.subplots(1, 2, figsize=(12.0, 4.5), sharey=True, layout="constrained")
+    ax_a, ax_b = axes
+    for ax, p, label in ((ax_a, plan_a, labels[0]), (ax_b, plan_b, labels[1])):
+        plot_plan(p, ax, model=model,
+                  title=f"{label} ({p.strategy}): {int(p.arena_bytes):,} bytes")
+    top = max(int(plan_a.arena_bytes), int(plan_b.arena_bytes),
+              int(plan_a.lower_bound), int(plan_b.lower_bound), 1) * 1.08
+    for ax in (ax_a, ax_b):
+        ax.set_ylim(0, top)
+    return ax_a, ax_b
+
+
+def figure_svg(fig_or_axes: Any) -> str:
+    """The figure (or the figure of an Axes) as self-contained ``<svg>``
+    text: text drawn as paths, no external references, no XML prologue, so
+    it can be pasted into HTML as is.
+
+    >>> import tflm_arena as ta
+    >>> svg = figure_svg(plot_plan(ta.plan([16], first=[0], last=[0])))
+    >>> svg.startswith("<svg"), 'href="http' in svg
+    (True, False)
+    """
+    mpl = _matplotlib()
+    fig = fig_or_axes
+    while not hasattr(fig, "savefig"):  # an Axes (or a SubFigure): up to the Figure
+        fig = fig.figure
+    buf = io.StringIO()
+    with mpl.rc_context({"svg.fonttype": "path", "svg.hashsalt": "tflm_arena"}):
+        fig.savefig(buf, format="svg", metadata={"Date": None})
+    text = buf.getvalue()
+    start = text.find("<svg")
+    if start < 0:
+        raise RuntimeError("matplotlib wrote no <svg> element")
+    svg = text[start:]
+    # The RDF metadata block names dublincore/creativecommons URLs; drop it.
+    return re.sub(r"\s*<metadata>.*?</metadata>", "", svg, flags=re.S)
+
+
+def _table(rows: Sequence[Tuple[str, Any]]) -> str:
+    cells = "".join(f"<tr><th style='text-align:left'>{html.escape(str(k))}</th>"
+                    f"<td style='text-align:right'>{html.escape(str(v))}</td></tr>"
+                    for k, v in rows)
+    return f"<table>{cells}</table>"
+
+
+#: Plans with more buffers than this get no inline picture in notebooks
+#: (the SVG would be megabytes).
+HTML_SVG_MAX_BUFFERS = 3000
+
+
+def plan_html(plan: Any) -> str:
+    """Small HTML for a Plan: its key figures as a table and, when matplotlib
+    is installed, the plan's picture as inline SVG (else a note saying so).
+
+    >>> import tflm_arena as ta
+    >>> "<table>" in plan_html(ta.plan([16], first=[0], last=[0]))
+    True
+    """
+    size, first, last, offset = _columns(plan)
+    peak = peak_step(plan)
+    rows = [("strategy", plan.strategy), ("buffers", f"{len(size):,}"),
+            ("arena bytes", f"{int(plan.arena_bytes):,}"),
+            ("lower bound", f"{int(plan.lower_bound):,}"),
+            ("overhead", f"{100 * plan.overhead:.1f}%"),
+            ("provably optimal", "yes" if plan.optimal else "not proven"),
+            ("peak step", peak)]
+    head = f"<div class='tflm-arena-plan'><b>Plan</b>{_table(rows)}"
+    if len(size) > HTML_SVG_MAX_BUFFERS:
+        return head + f"<p>(no picture: more than {HTML_SVG_MAX_BUFFERS} buffers)</p></div>"
+    try:
+        _matplotlib()
+    except ImportError:
+        return head + "<p>(pip install matplotlib for a picture of the plan)</p></div>"
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(7.0, 3.6), layout="constrained")  # not pyplot: no second display
+    plot_plan(plan, fig.add_subplot())
+    return head + figure_svg(fig) + "</div>"
+
+
+def model_html(model: Any) -> str:
+    """Small HTML for a Model: key figures, then its inputs and outputs and
+    operator counts as tables.
+
+    >>> import tflm_arena as ta
+    >>> "FULLY_CONNECTED" in model_html(ta.Model.load("hello_world_int8.tflite"))
+    True
+    """
+    rec = model.usage_records()
+    rows = [("path", model.path or "(bytes)"), ("size", f"{len(model.data):,} bytes"),
+            ("subgraphs", len(model.subgraphs)), ("tensors", f"{model.total_tensors:,}"),
+            ("operators", f"{sum(len(s.operators) for s in model.subgraphs):,}"),
+            ("planned buffers", f"{len(rec):,}"),
+            ("planned bytes (sum)", f"{int(rec['size'].sum()):,}"),
+            ("offline plan", "yes" if model.offline_plan() is not None else "no")]
+    io_rows = "".join(
+        f"<tr><td>{kind}</td><td>{t}</td><td>{html.escape(model.tensors[t].name)}</td>"
+        f"<td>{html.escape(model.tensors[t].type)}</td><td>{model.tensors[t].shape}</td></tr>"
+        for kind, ts in (("input", model.inputs), ("output", model.outputs)) for t in ts)
+    counts: dict = {}
+    for s in model.subgraphs:
+        for op in s.operators:
+            counts[op.name] = counts.get(op.name, 0) + 1
+    op_rows = "".join(f"<tr><td>{html.escape(k)}</td><td style='text-align:right'>{v}</td></tr>"
+                      for k, v in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
+    return ("<div class='tflm-arena-model'><b>Model</b>" + _table(rows)
+            + "<table><tr><th></th><th>tensor</th><th>name</th><th>type</th><th>shape</th></tr>"
+            + io_rows + "</table><table><tr><th>operator</th><th>count</th></tr>" + op_rows
+            + "</table></div>")
