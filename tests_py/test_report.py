@@ -324,15 +324,18 @@ def _chromium() -> str:
     pytest.skip("chromium is not installed (apt-get install chromium) for the browser test")
 
 
-def _browser(args: List[str], profile: Path) -> subprocess.CompletedProcess:
+def _browser(args: List[str], profile: Path, timeout: float = 120) -> subprocess.CompletedProcess:
     cmd = [_chromium(), "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
            "--no-first-run", f"--user-data-dir={profile}", *args]
     # Not the sanitizer preload of an ASan run of this suite (.ci/test.sh):
     # Chromium is not instrumented and exits at once with libasan preloaded.
     env = {k: v for k, v in os.environ.items()
            if k not in ("LD_PRELOAD", "ASAN_OPTIONS", "UBSAN_OPTIONS")}
-    return subprocess.run(cmd, capture_output=True, text=True, timeout=180,
-                          env={**env, "HOME": str(profile)})
+    try:
+        return subprocess.run(cmd, capture_output=True, text=True, timeout=timeout,
+                              env={**env, "HOME": str(profile)})
+    except subprocess.TimeoutExpired:  # e.g. an alert() dialog waits for a click forever
+        pytest.fail(f"chromium did not finish in {timeout} s (a script dialog on the page?)")
 
 
 def read_png(path: Path) -> np.ndarray:
@@ -456,3 +459,20 @@ def test_report_in_headless_chromium(models_dir, tmp_path):
     bare.write_text(re.sub(r"<svg.*?</svg>", "", html_path.read_text(), flags=re.S))
     bare_img = _screenshot(bare, tmp_path / "bare.png", tmp_path / "profile-bare")
     assert int((_colourful_rows(bare_img) >= 3).sum()) < 20
+
+
+def test_hostile_names_stay_text_in_chromium(tmp_path):
+    """What a browser makes of the escaped names: text, no elements."""
+    _chromium()
+    OUTPUT_DIR.mkdir(parents=True, exist_ok=True)
+    html_path = OUTPUT_DIR / "report_hostile_names.html"
+    ta.write_report(_hostile_model(), html_path, overwrite=True,
+                    strategies=["tflm_greedy", "linear"])
+    print(f"\nreport: {html_path}")
+    r = _browser(["--dump-dom", html_path.as_uri()], tmp_path / "profile", timeout=30)
+    assert "<body" in r.stdout, r.stderr[-2000:]
+    page = Page(r.stdout)
+    assert "script" not in page.tags and "img" not in page.tags and "b" not in page.tags
+    assert _column(page, "tensors", "name")[:2] == [HOSTILE, 'b"><b>bold</b> & -->']
+    assert _column(page, "operators", "name")[1] == HOSTILE_OP
+    assert r.stdout.count("<svg") == 2
