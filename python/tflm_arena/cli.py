@@ -376,6 +376,27 @@ def _cmd_optimize(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
+def _cmd_report(args: argparse.Namespace, out: TextIO) -> int:
+    from .report import write_report  # needs matplotlib; the other commands do not
+
+    src = Path(args.model)
+    dest = Path(args.output)
+    if dest.exists() and dest.resolve() == src.resolve():
+        raise ValueError(f"refusing to write over the source model {src}; choose another OUTPUT")
+    if os.path.lexists(dest) and not args.overwrite:
+        raise ValueError(f"{dest} exists; pass --overwrite to replace it")
+    m = Model.load(src)
+    try:
+        write_report(m, dest, overwrite=args.overwrite, strategies=args.strategy,
+                     targets=args.target, time_limit=args.time_limit)
+    except FileExistsError:  # appeared while the report was made
+        raise ValueError(f"{dest} exists; pass --overwrite to replace it") from None
+    except ImportError as e:  # matplotlib missing: an error, not a traceback
+        raise RuntimeError(str(e)) from None
+    out.write(f"wrote {dest}: report on {src} ({dest.stat().st_size} bytes of HTML)\n")
+    return 0
+
+
 def _seconds(text: str) -> float:
     """argparse type: a finite number of seconds >= 0 (else a usage error)."""
     try:
@@ -477,6 +498,23 @@ def _parser() -> argparse.ArgumentParser:
     op.add_argument("--json", action="store_true", help="machine-readable output")
     op.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
     op.set_defaults(func=_cmd_optimize)
+    rp = command(
+        "report", "write one self-contained HTML page about a model's arena",
+        description="Writes one HTML page (no external files or URLs) with the plan plot "
+                    "(TFLM greedy vs the smallest plan found), live bytes per step, the "
+                    "tensors, operators, every strategy's arena, stock TFLM's arena size per "
+                    "target and the recording allocator's categories. Needs matplotlib.")
+    rp.add_argument("model", help=model_help)
+    rp.add_argument("-o", "--output", required=True, help="where to write the HTML page")
+    rp.add_argument("--overwrite", action="store_true", help="allow replacing OUTPUT")
+    rp.add_argument("--strategy", action="append", choices=STRATEGIES, metavar="STRATEGY",
+                    help="a strategy to compare (repeat for several; default all of: "
+                         + ", ".join(STRATEGIES) + ")")
+    rp.add_argument("--target", action="append", choices=TARGETS,
+                    help="a stock TFLM build to size (repeat for several; default all)")
+    rp.add_argument("--time-limit", type=_seconds, default=1.0, metavar="S",
+                    help="seconds the optimal and best strategies may search (default 1)")
+    rp.set_defaults(func=_cmd_report)
     return ap
 
 

@@ -1,0 +1,478 @@
+"""The HTML report (issue 11 item 4): structure and values equal the API's,
+untrusted names escaped, the CLI's conventions, and a real browser
+(headless Chromium) that draws the plot and the tables."""
+from __future__ import annotations
+
+import io
+import os
+import re
+import shutil
+import struct
+import subprocess
+import zlib
+from html.parser import HTMLParser
+from pathlib import Path
+from typing import Dict, List, Optional
+
+import numpy as np
+import pytest
+
+import tflm_arena as ta
+from tflm_arena.builder import ModelBuilder
+from tflm_arena.cli import _parser, main
+from tflm_arena.tflm_size import TARGETS
+
+from conftest import REPO
+
+HOSTILE = "<script>alert(1)</script>"
+HOSTILE_OP = '<img src=x onerror="alert(2)">'
+OUTPUT_DIR = REPO / "build" / "test-output"
+UNDER_CI = os.environ.get("CI", "").lower() == "true"
+
+
+@pytest.fixture(autouse=True)
+def _need_matplotlib():
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        if UNDER_CI:
+            pytest.fail("matplotlib is missing under CI (the report's plots need it)")
+        pytest.skip("matplotlib is not installed (the report's plots need it)")
+    import matplotlib
+    matplotlib.use("Agg")
+
+
+# --- reading the page -------------------------------------------------------
+
+class Page(HTMLParser):
+    """Ids, start-tag counts, and every table's body rows as cell texts."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__(convert_charrefs=True)
+        self.ids: Dict[str, str] = {}  # id -> tag
+        self.tags: Dict[str, int] = {}
+        self.tables: Dict[str, List[List[str]]] = {}
+        self.heads: Dict[str, List[str]] = {}
+        self.texts: List[str] = []
+        self._table: Optional[str] = None
+        self._in_body = False
+        self._cell: Optional[List[str]] = None
+        self._svg = 0
+        self.feed(text)
+        self.close()
+
+    def handle_starttag(self, tag, attrs):
+        self.tags[tag] = self.tags.get(tag, 0) + 1
+        a = dict(attrs)
+        if tag == "svg":
+            self._svg += 1
+        # The page's own ids are unique; matplotlib's inside the SVGs (glyphs,
+        # clip paths, viz's per-buffer groups) are not ours to check.
+        if "id" in a and not self._svg:
+            assert a["id"] not in self.ids, f"duplicate id {a['id']}"
+            self.ids[a["id"]] = tag
+        if tag == "table":
+            self._table = a.get("id", "")
+            self.tables[self._table], self.heads[self._table] = [], []
+        elif tag == "tbody":
+            self._in_body = True
+        elif tag == "tr" and self._in_body:
+            self.tables[self._table].append([])
+        elif tag in ("td", "th"):
+            self._cell = []
+
+    def handle_endtag(self, tag):
+        if tag == "svg":
+            self._svg -= 1
+        if tag in ("td", "th") and self._cell is not None:
+            text = "".join(self._cell)
+            if tag == "th":
+                self.heads[self._table].append(text)
+            else:
+                self.tables[self._table][-1].append(text)
+            self._cell = None
+        elif tag == "tbody":
+            self._in_body = False
+        elif tag == "table":
+            self._table = None
+
+    def handle_data(self, data):
+        self.texts.append(data)
+        if self._cell is not None:
+            self._cell.append(data)
+
+
+def _column(page: Page, table: str, head: str) -> List[str]:
+    k = page.heads[table].index(head)
+    return [row[k] for row in page.tables[table]]
+
+
+def _hostile_model() -> bytes:
+    """Names no page may run: in a tensor, a custom operator, the description."""
+    mb = ModelBuilder(description=HOSTILE + " & \"quoted\" -->")
+    a = mb.add_tensor([1, 4], "float32", HOSTILE)
+    b = mb.add_tensor([1, 4], "float32", 'b"><b>bold</b> & -->')
+    y = mb.add_tensor([1, 4], "float32", "y")
+    z = mb.add_tensor([1, 4], "float32", "z")
+    mb.add_operator("ADD", [a, b], [y])
+    mb.add_operator("CUSTOM", [y], [z], custom_code=HOSTILE_OP)
+    mb.set_io([a, b], [z])
+    return mb.build()
+
+
+# --- structure and values ---------------------------------------------------
+
+@pytest.mark.parametrize("name", ["hello_world_int8", "keyword_scrambled"])
+def test_report_tables_equal_the_api(models_dir, name):
+    path = models_dir / f"{name}.tflite"
+    page = Page(ta.report_html(path, time_limit=0.2))
+    m = ta.Model.load(path)
+    for i in ("title", "summary", "plan-plot", "live-bytes", "tensors", "operators",
+              "strategies", "tflm-size", "recording"):
+        assert i in page.ids, i
+    assert page.ids["tensors"] == "table" and page.ids["plan-plot"] == "section"
+    assert str(path) in "".join(page.texts) and f"({len(m.data)} bytes)" in "".join(page.texts)
+
+    # Tensors: one row per tensor of every subgraph, values as the API has them.
+    rows = page.tables["tensors"]
+    assert len(rows) == m.total_tensors == sum(len(sg.tensors) for sg in m.subgraphs)
+    every = [t for sg in m.subgraphs for t in sg.tensors]
+    assert _column(page, "tensors", "name") == [t.name for t in every]
+    assert _column(page, "tensors", "type") == [t.type for t in every]
+    assert _column(page, "tensors", "bytes") == [str(t.bytes) for t in every]
+    assert _column(page, "tensors", "shape") == [str(list(t.shape)) for t in every]
+    rec = m.usage_records()
+    greedy = m.plan("tflm_greedy")
+    want = {(int(r["subgraph"]), int(r["tensor"])): (str(r["first"]), str(r["last"]), str(o))
+            for r, o in zip(rec, greedy.offsets) if r["tensor"] >= 0}
+    got = {(int(r[0]), int(r[1])): (r[6], r[7], r[8]) for r in rows if r[6] != ""}
+    assert got == want and len(want) == len(rec)
+
+    # Operators, in order, every subgraph.
+    ops = [o for sg in m.subgraphs for o in sg.operators]
+    assert len(page.tables["operators"]) == len(ops) > 0
+    assert _column(page, "operators", "name") == [o.name for o in ops]
+    assert _column(page, "operators", "inputs") == [str(list(o.inputs)) for o in ops]
+
+    # Strategies: every name of the package's one list, arena equal to plan().
+    strategies = page.tables["strategies"]
+    assert [r[0] for r in strategies] == list(ta.STRATEGIES)
+    for r in strategies:
+        if r[0] in ("optimal", "best"):  # searches: never worse than TFLM's greedy
+            assert int(r[1]) <= greedy.arena_bytes
+            continue
+        try:
+            assert int(r[1]) == m.plan(r[0]).arena_bytes, r
+        except ValueError:
+            assert r[1] == "" and r[5].startswith("refused: ")
+        assert int(r[2] or greedy.lower_bound) == greedy.lower_bound
+    best = min(int(r[1]) for r in strategies if r[1])
+    # A second offset column only when a plan beats TFLM's own.
+    extra = page.heads["tensors"][9:]
+    assert extra == ([] if best == greedy.arena_bytes else [extra[0]])
+
+    # Stock TFLM per target: every target the API supports, its numbers.
+    size = page.tables["tflm-size"]
+    assert [r[0] for r in size] == list(TARGETS)
+    for r in size:
+        a = ta.tflm_arena(m, target=r[0])
+        assert (int(r[1]), int(r[2]), int(r[3]), int(r[4])) == (
+            a.min_arena_bytes, a.min_arena_bytes_16, a.head, a.tail)
+
+    # Recording categories: the Interpreter's allocations() table.
+    cats = ta.Interpreter(m).allocations()["categories"]
+    assert [r[0] for r in page.tables["recording"]] == list(cats)
+    assert [(int(r[1]), int(r[2]), int(r[3])) for r in page.tables["recording"]] == [
+        (c["requested_bytes"], c["used_bytes"], c["count"]) for c in cats.values()]
+    assert best <= greedy.arena_bytes
+
+
+def test_report_best_column_is_the_smallest_plan(models_dir):
+    path = models_dir / "person_detect.tflite"
+    page = Page(ta.report_html(path, strategies=["tflm_greedy", "greedy_by_size", "linear"],
+                               targets=["x86-64"]))
+    m = ta.Model.load(path)
+    by_size, greedy = m.plan("greedy_by_size"), m.plan("tflm_greedy")
+    assert [r[0] for r in page.tables["strategies"]] == ["tflm_greedy", "greedy_by_size",
+                                                         "linear"]
+    assert [r[0] for r in page.tables["tflm-size"]] == ["x86-64"]
+    # Whichever is smaller is shown (ties: TFLM's own greedy).
+    best = by_size if by_size.arena_bytes < greedy.arena_bytes else greedy
+    col = f"offset ({best.strategy})"
+    rec = m.usage_records()
+    offsets = {int(r["tensor"]): str(o) for r, o in zip(rec, best.offsets)}
+    got = {int(r[1]): r[page.heads["tensors"].index(col)] for r in page.tables["tensors"]
+           if r[6] != ""}
+    assert got == offsets
+    highlighted = [r for r in page.tables["strategies"] if int(r[1]) == best.arena_bytes]
+    assert highlighted
+
+
+def test_untrusted_names_are_escaped():
+    data = _hostile_model()
+    text = ta.report_html(data, strategies=["tflm_greedy", "linear"])
+    page = Page(text)
+    # The browser-visible page holds no element the model named: no script,
+    # no img, no b, in the page or inside the SVG.
+    assert "script" not in page.tags and "img" not in page.tags and "b" not in page.tags
+    assert HOSTILE not in text and "<b>bold" not in text and "<img" not in text
+    # ... and the names are shown as text, exactly.
+    assert _column(page, "tensors", "name")[:2] == [HOSTILE, 'b"><b>bold</b> & -->']
+    assert _column(page, "operators", "name") == ["ADD", HOSTILE_OP]
+    assert any(HOSTILE + ' & "quoted" -->' in t for t in page.texts)  # the description
+    # Comments in the SVG (matplotlib names its text in them) stay closed.
+    for comment in re.findall(r"<!--(.*?)-->", text, flags=re.S):
+        assert "<script" not in comment and "--" not in comment.strip("-"), comment
+    # A custom operator stock TFLM and our runtime cannot run: said, not fatal.
+    assert [r[0] for r in page.tables["tflm-size"]] == list(TARGETS)
+    for r in page.tables["tflm-size"]:
+        assert r[1] == "" and r[6].startswith("not computed: NotImplementedError: custom "
+                                              f"operator '{HOSTILE_OP}'"), r
+    assert page.ids["recording"] == "p" and "recording" not in page.tables
+    assert any(t.startswith("not available: NotImplementedError: no kernel") for t in page.texts)
+
+
+def test_page_is_self_contained(models_dir):
+    text = ta.report_html(models_dir / "hello_world_int8.tflite", strategies=["tflm_greedy"])
+    assert text.startswith("<!DOCTYPE html>")
+    # Only XML namespace names may look like URLs; nothing is fetched.
+    urls = set(re.findall(r"(?:https?:)?//[\w.-]+[^\s\"'<>)]*", text))
+    assert urls <= {"http://www.w3.org/2000/svg", "http://www.w3.org/1999/xlink",
+                    "http://purl.org/dc/elements/1.1/", "http://creativecommons.org/ns#",
+                    "http://www.w3.org/1999/02/22-rdf-syntax-ns#"}, urls
+    assert not re.search(r"<(script|link|img|iframe|object|embed)\b", text, flags=re.I)
+    assert "@import" not in text and "url(" not in text.replace("url(#", "")
+    assert text.count("<svg") == 2
+
+
+# --- write_report and the CLI -------------------------------------------------
+
+def test_write_report_refuses_to_overwrite(models_dir, tmp_path):
+    path = models_dir / "hello_world_int8.tflite"
+    out = tmp_path / "r.html"
+    assert ta.write_report(path, out, strategies=["linear"]) == out
+    first = out.read_bytes()
+    assert first.startswith(b"<!DOCTYPE html>")
+    with pytest.raises(FileExistsError, match="r.html exists"):
+        ta.write_report(path, out, strategies=["tflm_greedy"])
+    assert out.read_bytes() == first
+    ta.write_report(path, out, overwrite=True, strategies=["tflm_greedy"])
+    assert out.read_bytes() != first
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["r.html"]  # no temp files left
+
+
+def run(argv):
+    out = io.StringIO()
+    return main(argv, out=out), out.getvalue()
+
+
+def test_cli_report_writes_refuses_and_overwrites(models_dir, tmp_path, capsys):
+    model = models_dir / "micro_speech_quantized.tflite"
+    before = model.read_bytes()
+    out = tmp_path / "report.html"
+    code, text = run(["report", str(model), "-o", str(out), "--strategy", "tflm_greedy",
+                      "--strategy", "greedy_by_size", "--target", "cortex-m"])
+    assert code == 0, capsys.readouterr().err
+    assert text.startswith(f"wrote {out}: report on {model}")
+    page = Page(out.read_text(encoding="utf-8"))
+    assert [r[0] for r in page.tables["strategies"]] == ["tflm_greedy", "greedy_by_size"]
+    assert [r[0] for r in page.tables["tflm-size"]] == ["cortex-m"]
+    written = out.read_bytes()
+
+    # An existing OUTPUT is an error (exit 1, one line) unless --overwrite.
+    capsys.readouterr()
+    code, _ = run(["report", str(model), "-o", str(out)])
+    err = capsys.readouterr().err
+    assert code == 1 and err == f"tflm-arena: error: {out} exists; pass --overwrite to replace it\n"
+    assert out.read_bytes() == written
+    code, _ = run(["report", str(model), "-o", str(out), "--overwrite", "--strategy", "linear"])
+    assert code == 0 and out.read_bytes() != written
+    assert [r[0] for r in Page(out.read_text()).tables["strategies"]] == ["linear"]
+
+    # Never over the model itself, even with --overwrite.
+    code, _ = run(["report", str(model), "-o", str(model), "--overwrite"])
+    assert code == 1 and "refusing to write over the source model" in capsys.readouterr().err
+    assert model.read_bytes() == before
+
+    # Usage errors: exit 2.
+    assert run(["report", str(model), "-o", str(tmp_path / "x.html"),
+                "--strategy", "nonsense"])[0] == 2
+    assert run(["report", str(model)])[0] == 2  # -o is required
+    assert not (tmp_path / "x.html").exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["report.html"]
+
+
+def test_cli_report_help_describes_every_option():
+    sub = next(a for a in _parser()._actions if a.dest == "command").choices["report"]
+    for action in sub._actions:
+        assert action.help and "``" not in action.help, action.dest
+    text = sub.format_help()
+    for opt in ("-o OUTPUT, --output OUTPUT", "--overwrite", "--strategy STRATEGY",
+                "--target", "--time-limit S"):
+        assert opt in text, opt
+
+
+# --- a real browser -------------------------------------------------------------
+
+def _chromium() -> str:
+    for name in ("chromium", "chromium-browser"):
+        found = shutil.which(name)
+        if found:
+            return found
+    if UNDER_CI:
+        pytest.fail("chromium is missing under CI (apt-get install chromium; .ci/install.sh)")
+    pytest.skip("chromium is not installed (apt-get install chromium) for the browser test")
+
+
+def _browser(args: List[str], profile: Path, timeout: float = 120) -> subprocess.CompletedProcess:
+    cmd = [_chromium(), "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+           "--no-first-run", f"--user-data-dir={profile}", *args]
+    # Not the sanitizer preload of an ASan run of this suite (.ci/test.sh):
+    # Chromium is not instrumented and exits at once with libasan preloaded.
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("LD_PRELOAD", "ASAN_OPTIONS", "UBSAN_OPTIONS")}
+    try:
+        return subprocess.run(cmd, capture_output=True, text=True, timeout=timeout,
+                              env={**env, "HOME": str(profile)})
+    except subprocess.TimeoutExpired:  # e.g. an alert() dialog waits for a click forever
+        pytest.fail(f"chromium did not finish in {timeout} s (a script dialog on the page?)")
+
+
+def read_png(path: Path) -> np.ndarray:
+    """An 8-bit RGB or RGBA PNG as an (h, w, channels) uint8 array (no deps:
+    zlib and the five PNG row filters)."""
+    data = path.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
+    pos, idat, header = 8, [], None
+    while pos < len(data):
+        n, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        body = data[pos + 8:pos + 8 + n]
+        if kind == b"IHDR":
+            header = struct.unpack(">IIBBBBB", body)
+        elif kind == b"IDAT":
+            idat.append(body)
+        elif kind == b"IEND":
+            break
+        pos += 12 + n
+    w, h, depth, color, _c, _f, interlace = header
+    assert depth == 8 and color in (2, 6) and interlace == 0, header
+    ch = 3 if color == 2 else 4
+    raw = np.frombuffer(zlib.decompress(b"".join(idat)), dtype=np.uint8)
+    raw = raw.reshape(h, 1 + w * ch)
+    out = np.zeros((h, w * ch), dtype=np.uint8)
+    prev = np.zeros(w * ch, dtype=np.int32)
+    for y in range(h):
+        f, line = raw[y, 0], raw[y, 1:].astype(np.int32)
+        if f == 0:  # none
+            cur = line
+        elif f == 1:  # sub: a running sum per channel along the row
+            cur = (np.cumsum(line.reshape(w, ch), axis=0) & 0xFF).reshape(-1)
+        elif f == 2:  # up
+            cur = (line + prev) & 0xFF
+        else:  # average, Paeth: sequential along the row (slow, rare in Chromium's)
+            cur = _average_or_paeth(int(f), line.tolist(), prev.tolist(), ch)
+        out[y] = cur
+        prev = cur
+    return out.reshape(h, w, ch)[:, :, :3]
+
+
+def _average_or_paeth(f: int, line: List[int], prev: List[int], ch: int) -> np.ndarray:
+    cur = [0] * len(line)
+    for x, v in enumerate(line):
+        a = cur[x - ch] if x >= ch else 0
+        b = prev[x]
+        if f == 3:
+            pred = (a + b) >> 1
+        elif f == 4:
+            c = prev[x - ch] if x >= ch else 0
+            p = a + b - c
+            pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+            pred = a if pa <= pb and pa <= pc else b if pb <= pc else c
+        else:
+            raise AssertionError(f"bad PNG filter {f}")
+        cur[x] = (v + pred) & 0xFF
+    return np.array(cur, dtype=np.int32)
+
+
+def _colourful_rows(img: np.ndarray) -> np.ndarray:
+    """Per pixel row: distinct saturated colours (max - min channel > 60).
+    Text and table lines are grey; the plot's rectangles are coloured."""
+    px = img.astype(np.int16)
+    sat = (px.max(axis=2) - px.min(axis=2)) > 60
+    packed = (px[..., 0].astype(np.int32) << 16) | (px[..., 1] << 8) | px[..., 2]
+    return np.array([len(np.unique(packed[y][sat[y]])) for y in range(img.shape[0])])
+
+
+def _screenshot(html_path: Path, png: Path, profile: Path) -> np.ndarray:
+    r = _browser([f"--screenshot={png}", "--window-size=1280,2400", html_path.as_uri()], profile)
+    assert png.is_file(), f"chromium wrote no screenshot: {r.stderr[-2000:]}"
+    return read_png(png)
+
+
+def test_report_in_headless_chromium(models_dir, tmp_path):
+    """Chromium draws the report: the plot region is full of colours, the
+    DOM it parsed has the SVG plots (as SVG) and every table's rows. The
+    page and the screenshot stay in build/test-output/ for CI."""
+    _chromium()
+    OUTPUT_DIR.mkdir(parents=True, exist_ok=True)
+    model = models_dir / "person_detect.tflite"
+    html_path = OUTPUT_DIR / "report_person_detect.html"
+    png = OUTPUT_DIR / "report_person_detect.png"
+    for p in (html_path, png):
+        p.unlink(missing_ok=True)
+    ta.write_report(model, html_path, time_limit=0.5)
+    print(f"\nreport: {html_path}\nscreenshot: {png}")
+    m = ta.Model.load(model)
+
+    # What Chromium parsed: inline SVG in the SVG namespace (case-sensitive
+    # names such as viewBox and clipPath survive; as unknown HTML elements
+    # they would be lower-cased), the tables with all their rows.
+    r = _browser(["--dump-dom", html_path.as_uri()], tmp_path / "profile-dom")
+    dom = r.stdout
+    assert "<body" in dom, r.stderr[-2000:]
+    page = Page(dom)
+    assert dom.count("<svg") == 2 and dom.count("viewBox=") >= 2 and "viewbox=" not in dom
+    plot = dom[dom.index('id="plan-plot"'):dom.index('id="live-bytes"')]
+    assert plot.count("<path") > 2 * len(m.usage_records())  # a rectangle per buffer, + axes
+    assert len(page.tables["tensors"]) == len(m.tensors)
+    assert len(page.tables["operators"]) == len(m.operators)
+    assert len(page.tables["strategies"]) == len(ta.STRATEGIES)
+    assert len(page.tables["tflm-size"]) == len(TARGETS)
+    assert len(page.tables["recording"]) == len(ta.Interpreter(m).allocations()["categories"])
+
+    img = _screenshot(html_path, png, tmp_path / "profile-shot")
+    assert img.shape[:2] == (2400, 1280)
+    assert len(np.unique(img.reshape(-1, 3), axis=0)) > 100  # not blank
+    colours = _colourful_rows(img)
+    rows = np.flatnonzero(colours >= 3)
+    assert len(rows) > 200, "no coloured plot drawn"
+    # The plan plot comes first: right under the title and summary.
+    assert rows[0] < 600, rows[0]
+    plot_band = img[rows[0]:rows[0] + 300]
+    px = plot_band.reshape(-1, 3).astype(np.int16)
+    sat = px[(px.max(axis=1) - px.min(axis=1)) > 60]
+    assert len(np.unique(sat, axis=0)) >= 20, "the plot region has few colours"
+
+    # Control: the same page without its figures has no coloured region, so
+    # the check above sees the plot, not the page's styling.
+    bare = tmp_path / "bare.html"
+    bare.write_text(re.sub(r"<svg.*?</svg>", "", html_path.read_text(), flags=re.S))
+    bare_img = _screenshot(bare, tmp_path / "bare.png", tmp_path / "profile-bare")
+    assert int((_colourful_rows(bare_img) >= 3).sum()) < 20
+
+
+def test_hostile_names_stay_text_in_chromium(tmp_path):
+    """What a browser makes of the escaped names: text, no elements."""
+    _chromium()
+    OUTPUT_DIR.mkdir(parents=True, exist_ok=True)
+    html_path = OUTPUT_DIR / "report_hostile_names.html"
+    ta.write_report(_hostile_model(), html_path, overwrite=True,
+                    strategies=["tflm_greedy", "linear"])
+    print(f"\nreport: {html_path}")
+    r = _browser(["--dump-dom", html_path.as_uri()], tmp_path / "profile", timeout=30)
+    assert "<body" in r.stdout, r.stderr[-2000:]
+    page = Page(r.stdout)
+    assert "script" not in page.tags and "img" not in page.tags and "b" not in page.tags
+    assert _column(page, "tensors", "name")[:2] == [HOSTILE, 'b"><b>bold</b> & -->']
+    assert _column(page, "operators", "name")[1] == HOSTILE_OP
+    assert r.stdout.count("<svg") == 2
