@@ -6,7 +6,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # clang + its runtime libraries: libFuzzer harnesses (fuzz/run.sh).
-debs=(g++ libgtest-dev flatbuffers-compiler libflatbuffers-dev clang libclang-rt-14-dev)
+# gcc-arm-none-eabi + newlib: the Cortex-M footprint programs (benchmarks/code_size).
+debs=(g++ libgtest-dev flatbuffers-compiler libflatbuffers-dev clang libclang-rt-14-dev
+      gcc-arm-none-eabi libnewlib-arm-none-eabi)
 command -v cmake >/dev/null 2>&1 || debs+=(cmake)  # pip's cmake also does
 missing=()
 for d in "${debs[@]}"; do
