@@ -1,7 +1,8 @@
 #include "tflm_arena/arena/recording_allocator.h"
 
 #include <cstdarg>
-#include <cstdio>
+
+#include "tflm_arena/core/format.h"
 
 namespace tflm_arena {
 namespace {
@@ -41,7 +42,7 @@ bool Append(char* out, size_t out_size, size_t* length, const char* format, ...)
   }
   va_list args;
   va_start(args, format);
-  const int n = vsnprintf(dest, room, format, args);
+  const int n = FormatV(dest, room, format, args);
   va_end(args);
   if (n < 0) return false;
   *length += static_cast<size_t>(n);

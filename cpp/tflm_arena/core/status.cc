@@ -1,7 +1,8 @@
 #include "tflm_arena/core/status.h"
 
 #include <cstdarg>
-#include <cstdio>
+
+#include "tflm_arena/core/format.h"
 
 namespace tflm_arena {
 
@@ -23,7 +24,7 @@ Status Status::Error(StatusCode code, const char* format, ...) {
   s.code_ = code;
   va_list args;
   va_start(args, format);
-  vsnprintf(s.message_, kMaxMessage, format, args);  // no heap: fixed buffer
+  FormatV(s.message_, kMaxMessage, format, args);  // no heap: fixed buffer
   va_end(args);
   return s;
 }
@@ -34,7 +35,7 @@ Status Status::TooSmall(size_t needed_bytes, const char* format, ...) {
   s.needed_bytes_ = needed_bytes;
   va_list args;
   va_start(args, format);
-  vsnprintf(s.message_, kMaxMessage, format, args);
+  FormatV(s.message_, kMaxMessage, format, args);
   va_end(args);
   return s;
 }

@@ -45,6 +45,12 @@ class MemoryPlanner {
   virtual int PrintMemoryPlan(char* out, size_t out_size);
 
  protected:
+  // Planners are never heap-allocated. This class-scope delete (TFLM's
+  // TF_LITE_REMOVE_VIRTUAL_DELETE) is what the virtual destructor's deleting
+  // variant calls, so the runtime links no global operator delete; being
+  // protected, `delete planner` does not compile outside the hierarchy.
+  static void operator delete(void*) {}
+
   // Checks shared by every planner's AddBuffer for buffer number `index`:
   // capacity (kArenaTooSmall "Too many buffers (max is N)", as TFLM),
   // size >= 0 and first_step <= last_step (kInvalidArgument naming it).

@@ -1,8 +1,9 @@
 #include "tflm_arena/plan/plan_text.h"
 
 #include <cstdarg>
-#include <cstdio>
 #include <cstring>
+
+#include "tflm_arena/core/format.h"
 
 namespace tflm_arena {
 namespace plan_text {
@@ -51,7 +52,7 @@ void TextWriter::Printf(const char* format, ...) {
   char line[kMaxLineChars];
   va_list args;
   va_start(args, format);
-  int n = vsnprintf(line, sizeof(line), format, args);
+  int n = FormatV(line, sizeof(line), format, args);
   va_end(args);
   if (n < 0) return;
   size_t len = static_cast<size_t>(n) < sizeof(line) ? static_cast<size_t>(n) : sizeof(line) - 1;

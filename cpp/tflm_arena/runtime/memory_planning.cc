@@ -11,10 +11,10 @@
 //   head  scratch-request records  (requests + 12) x 16 B (64-bit)
 // then temp is released and the head becomes the plan.
 #include <climits>
-#include <cstdio>
 #include <new>
 
 #include "tflm_arena/core/align.h"
+#include "tflm_arena/core/format.h"
 #include "tflm_arena/model/offline_aliases.h"
 #include "tflm_arena/plan/greedy_planner.h"
 #include "tflm_arena/plan/linear_planner.h"
@@ -33,9 +33,9 @@ struct EntryName {
   char text[48];
   explicit EntryName(const AllocationEntry& e) {
     if (e.is_scratch) {
-      snprintf(text, sizeof(text), "scratch buffer %u", e.index);
+      Format(text, sizeof(text), "scratch buffer %u", e.index);
     } else {
-      snprintf(text, sizeof(text), "tensor %u of subgraph %u", e.index,
+      Format(text, sizeof(text), "tensor %u of subgraph %u", e.index,
                e.subgraph);
     }
   }

@@ -2,7 +2,8 @@
 
 #include <cinttypes>
 #include <cstdarg>
-#include <cstdio>
+
+#include "tflm_arena/core/format.h"
 
 namespace tflm_arena {
 namespace runtime {
@@ -88,7 +89,7 @@ void Append(char* out, size_t size, size_t* used, const char* format, ...) {
   if (*used >= size) return;
   va_list args;
   va_start(args, format);
-  const int n = vsnprintf(out + *used, size - *used, format, args);
+  const int n = FormatV(out + *used, size - *used, format, args);
   va_end(args);
   if (n > 0) *used += static_cast<size_t>(n);
   if (*used >= size) *used = size - 1;

@@ -1,7 +1,8 @@
 #include "tflm_arena/runtime/runtime_util.h"
 
 #include <cstdarg>
-#include <cstdio>
+
+#include "tflm_arena/core/format.h"
 
 namespace tflm_arena {
 namespace runtime {
@@ -11,7 +12,7 @@ Status Annotate(const Status& error, const char* format, ...) {
   char prefix[Status::kMaxMessage];
   va_list args;
   va_start(args, format);
-  vsnprintf(prefix, sizeof(prefix), format, args);
+  FormatV(prefix, sizeof(prefix), format, args);
   va_end(args);
   const StatusCode code =
       error.ok() ? StatusCode::kInternal : error.code();  // never turn OK

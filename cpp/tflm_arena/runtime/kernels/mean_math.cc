@@ -77,7 +77,7 @@ void MeanQuantized(const MeanOpData& data, const T* input, const int32_t* shape,
   if (count == 0) return;
   int shift = 63 - CountLeadingZeros64(static_cast<uint64_t>(count));
   shift = std::min(shift, 32);
-  shift = std::min(shift, 31 + data.shift);
+  shift = std::min<int>(shift, 31 + data.shift);
   const int32_t multiplier =
       static_cast<int32_t>((static_cast<int64_t>(data.multiplier) << shift) / count);
   const int out_shift = data.shift - shift;

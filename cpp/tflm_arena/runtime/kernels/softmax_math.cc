@@ -325,7 +325,7 @@ void SoftmaxInt16(const SoftmaxInt16Params& params, int32_t outer, int32_t depth
       const int32_t scaled =
           MultiplyByQuantizedMultiplier(diff, params.input_multiplier, params.input_left_shift);
       const int32_t centred = scaled + 32767;  // [-65535, 0] -> [-32768, 32767]
-      const int16_t clamped = static_cast<int16_t>(std::min(std::max(centred, -32768), 32767));
+      const int16_t clamped = static_cast<int16_t>(std::min<int32_t>(std::max<int32_t>(centred, -32768), 32767));
       out[c] = SoftmaxLutLookup(clamped, params.exp_lut);
       sum_of_exps += out[c];
     }
@@ -336,7 +336,7 @@ void SoftmaxInt16(const SoftmaxInt16Params& params, int32_t outer, int32_t depth
         ((static_cast<int64_t>(sum_of_exps) << (headroom_plus_one - 1)) + (1 << 13)) >> 14);
     const int32_t centred_sum = shifted_sum - ((1 << 15) + (1 << 16));
     const int16_t clamped_sum =
-        static_cast<int16_t>(std::min(std::max(centred_sum, -32768), 32767));
+        static_cast<int16_t>(std::min<int32_t>(std::max<int32_t>(centred_sum, -32768), 32767));
     const int16_t reciprocal = SoftmaxLutLookup(clamped_sum, params.one_over_one_plus_x_lut);
 
     const int right_shift = 31 - headroom_plus_one;
@@ -345,7 +345,7 @@ void SoftmaxInt16(const SoftmaxInt16Params& params, int32_t outer, int32_t depth
       const int32_t result = static_cast<int32_t>(
           (static_cast<int64_t>(out[c]) * static_cast<int64_t>(reciprocal) + round) >>
           right_shift);
-      out[c] = static_cast<int16_t>(std::min(std::max(result, 0), 32767));
+      out[c] = static_cast<int16_t>(std::min<int32_t>(std::max<int32_t>(result, 0), 32767));
     }
   }
 }

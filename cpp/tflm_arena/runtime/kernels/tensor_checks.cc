@@ -1,9 +1,9 @@
 #include "tflm_arena/runtime/kernels/tensor_checks.h"
 
 #include <cmath>
-#include <cstdio>
 #include <limits>
 
+#include "tflm_arena/core/format.h"
 #include "tflm_arena/runtime/kernels/quant_util.h"
 
 namespace tflm_arena {
@@ -130,15 +130,15 @@ const char* FormatShape(Span<const int32_t> shape, char* buffer, size_t size) {
   for (size_t i = 0; i <= shape.size() && used < size; ++i) {
     int w = 0;
     if (i == shape.size()) {
-      w = std::snprintf(buffer + used, size - used, "]");
+      w = Format(buffer + used, size - used, "]");
     } else {
-      w = std::snprintf(buffer + used, size - used, "%s%d", i == 0 ? "[" : ", ",
+      w = Format(buffer + used, size - used, "%s%d", i == 0 ? "[" : ", ",
                         static_cast<int>(shape[i]));
     }
     if (w < 0) break;
     used += static_cast<size_t>(w);
   }
-  if (shape.empty()) std::snprintf(buffer, size, "[]");
+  if (shape.empty()) Format(buffer, size, "[]");
   return buffer;
 }
 

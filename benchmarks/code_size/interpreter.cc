@@ -1,0 +1,43 @@
+// Footprint program (TFLM's interpreter_memory_footprint): loads the model
+// with full verification, builds our Interpreter with an op resolver, runs
+// AllocateTensors and Invoke, and reads the status. Built as
+//   footprint_framework         no kernel registered (no kernel code links;
+//                               AllocateTensors reports the missing ADD)
+//   footprint_kernel_<NAME>     the kernel <NAME> registered
+//                               (-DTFLM_ARENA_FOOTPRINT_KERNEL=<NAME>)
+// Build only on Cortex-M; never run there.
+#include <cstdint>
+
+#include "footprint_model.h"
+#include "tflm_arena/core/status.h"
+#include "tflm_arena/model/model.h"
+#include "tflm_arena/runtime/interpreter.h"
+#include "tflm_arena/runtime/op_resolver.h"
+#ifdef TFLM_ARENA_FOOTPRINT_KERNEL
+#include "tflm_arena/runtime/kernels/registrations.h"
+#define TFLM_ARENA_FOOTPRINT_CAT(a, b) a##b
+#define TFLM_ARENA_FOOTPRINT_REGISTER(name) TFLM_ARENA_FOOTPRINT_CAT(Register_, name)
+#endif
+
+namespace {
+alignas(16) uint8_t g_arena[1024];  // TFLM's example uses 1024 bytes too
+}  // namespace
+
+int main() {
+  using namespace tflm_arena;
+  model::Model model;
+  Status status = model::Model::FromBuffer(g_footprint_model, g_footprint_model_size, &model);
+  if (!status.ok()) return 1;
+  runtime::MutableOpResolver<6> resolver;  // capacity as in TFLM's example
+#ifdef TFLM_ARENA_FOOTPRINT_KERNEL
+  status = resolver.AddBuiltin(runtime::TFLM_ARENA_FOOTPRINT_REGISTER(TFLM_ARENA_FOOTPRINT_KERNEL)());
+  if (!status.ok()) return 2;
+#endif
+  runtime::Interpreter interpreter(model, resolver, g_arena, sizeof(g_arena));
+  status = interpreter.AllocateTensors();
+  if (status.ok()) status = interpreter.Invoke();
+  // The message is part of what an application reads: keep it live.
+  const char* volatile message = status.message();
+  (void)message;
+  return status.ok() ? 0 : 3;
+}
