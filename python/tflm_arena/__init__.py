@@ -45,6 +45,7 @@ from .tflm_plan import TflmPlan, plan_for_tflm, tflm_scratch_requests
 from .reorder import Reordering, remap_scratch, reorder
 from .tflm_size import TflmArena, tflm_arena
 from .optimize import Attempt, Optimization, optimize
+from .resolver import resolver_ops, runtime_resolver_cpp, tflm_resolver_cpp
 
 ArenaTooSmallError.__doc__ = """An arena too small for the model; ``needed_bytes`` is the
 exact size it needs (a MemoryError).
@@ -90,6 +91,9 @@ __all__ = [
     "Reordering",
     "remap_scratch",
     "reorder",
+    "resolver_ops",
+    "runtime_resolver_cpp",
     "tflm_arena",
+    "tflm_resolver_cpp",
     "tflm_scratch_requests",
 ]
