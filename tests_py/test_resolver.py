@@ -387,6 +387,12 @@ def _need(tool: str) -> str:
     return path
 
 
+def _plain_env() -> dict:
+    # Compilers and the test program are not instrumented: they do not get the
+    # ASan runtime the sanitizer pytest run preloads for the module.
+    return {k: v for k, v in os.environ.items() if k != "LD_PRELOAD"}
+
+
 def _write_if_changed(path: Path, text: str) -> None:
     # An unchanged header keeps its time stamp, so a rerun rebuilds nothing.
     if not path.exists() or path.read_text() != text:
@@ -414,7 +420,7 @@ def resolver_programs(models_dir):
                  f"-DRESOLVER_HEADERS={headers}", "-DCMAKE_BUILD_TYPE=Release"],
                 [cmake, "--build", str(build), "-j2", "--target", "resolver_main_full",
                  "resolver_main_missing"]):
-        r = subprocess.run(cmd, capture_output=True, text=True)
+        r = subprocess.run(cmd, capture_output=True, text=True, env=_plain_env())
         assert r.returncode == 0, f"{' '.join(cmd)} failed:\n{r.stdout[-4000:]}\n{r.stderr[-4000:]}"
     seconds = time.monotonic() - start
     print(f"resolver programs configured and built in {seconds:.1f} s")
@@ -423,7 +429,7 @@ def resolver_programs(models_dir):
 
 def _run(program: Path, models_dir: Path) -> subprocess.CompletedProcess:
     return subprocess.run([str(program)] + [str(models_dir / n) for n in RUN_MODELS],
-                          capture_output=True, text=True, timeout=120)
+                          capture_output=True, text=True, timeout=120, env=_plain_env())
 
 
 def test_generated_resolver_runs_the_models(resolver_programs, models_dir):
