@@ -226,7 +226,7 @@ def _subparsers():
 def test_every_option_and_command_has_help_without_rest(capsys):
     ap, sub = _subparsers()
     assert set(sub.choices) == {"demo", "inspect", "plan", "size", "write-plan", "optimize",
-                                "report"}
+                                "report", "resolver"}
     helped = {a.dest: a.help for a in sub._choices_actions}
     assert all(helped.get(name) for name in sub.choices)
     for parser in [ap, *sub.choices.values()]:

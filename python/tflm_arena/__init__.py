@@ -47,6 +47,7 @@ from .tflm_size import TflmArena, tflm_arena
 from .optimize import Attempt, Optimization, optimize
 from .report import report_html, write_report
 from . import viz  # pictures; matplotlib is imported only when drawing
+from .resolver import resolver_ops, runtime_resolver_cpp, tflm_resolver_cpp
 
 ArenaTooSmallError.__doc__ = """An arena too small for the model; ``needed_bytes`` is the
 exact size it needs (a MemoryError).
@@ -93,7 +94,10 @@ __all__ = [
     "remap_scratch",
     "reorder",
     "report_html",
+    "resolver_ops",
+    "runtime_resolver_cpp",
     "tflm_arena",
+    "tflm_resolver_cpp",
     "tflm_scratch_requests",
     "write_report",
 ]

@@ -397,6 +397,36 @@ def _cmd_report(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
+def _cmd_resolver(args: argparse.Namespace, out: TextIO) -> int:
+    from . import resolver as rs
+
+    models = [Model.load(p) for p in args.model]  # each file read once
+    gen = rs.tflm_resolver_cpp if args.runtime == "tflm" else rs.runtime_resolver_cpp
+    text = gen(*models, name=args.name)  # ValueError names unsupported operators
+    ops = rs.resolver_ops(*models)
+    custom = rs.resolver_ops(*models, custom=True)  # only TFLM gets this far with any
+    if args.output is not None:
+        dest = Path(args.output)
+        if os.path.lexists(dest) and not args.overwrite:
+            raise ValueError(f"{dest} exists; pass --overwrite to replace it")
+        dest.write_text(text)
+    if args.json:
+        calls = ([rs.TFLM_METHODS[op] for op in ops] if args.runtime == "tflm"
+                 else [f"Register_{op}" for op in ops])
+        calls += [rs.TFLM_CUSTOM_METHODS.get(c, "AddCustom") for c in custom]
+        json.dump({"models": [str(p) for p in args.model], "runtime": args.runtime,
+                   "name": args.name, "operators": ops, "custom_operators": custom,
+                   "calls": calls, "output": args.output,
+                   "cpp": text if args.output is None else None}, out, indent=1)
+        out.write("\n")
+    elif args.output is not None:
+        out.write(f"wrote {args.output}: {args.name}() registers "
+                  f"{len(ops) + len(custom)} operators ({args.runtime})\n")
+    else:
+        out.write(text)
+    return 0
+
+
 def _seconds(text: str) -> float:
     """argparse type: a finite number of seconds >= 0 (else a usage error)."""
     try:
@@ -515,6 +545,27 @@ def _parser() -> argparse.ArgumentParser:
     rp.add_argument("--time-limit", type=_seconds, default=1.0, metavar="S",
                     help="seconds the optimal and best strategies may search (default 1)")
     rp.set_defaults(func=_cmd_report)
+
+    rv = command(
+        "resolver", "print C++ that registers exactly the operators the models use",
+        description="Prints a C++ header defining a function that adds to an op resolver "
+                    "one kernel per distinct operator the models use (all subgraphs): TFLM's "
+                    "MicroMutableOpResolver<N> with its Add* methods (--runtime tflm), or "
+                    "tflm_arena's MutableOpResolver<N> with AddBuiltin(Register_X()) "
+                    "(--runtime tflm_arena). Fails naming every operator the chosen runtime "
+                    "has no kernel for.")
+    rv.add_argument("model", nargs="+", help="one or more .tflite model files")
+    rv.add_argument("--runtime", choices=("tflm", "tflm_arena"), default="tflm",
+                    help="whose resolver: tflm = stock TFLM (default), tflm_arena = ours")
+    rv.add_argument("--name", default="AddModelOps",
+                    help="name of the generated C++ function (default AddModelOps); its "
+                         "operator count is k<Name>Count")
+    rv.add_argument("-o", "--output", help="write the header to this file instead of "
+                                           "standard output")
+    rv.add_argument("--overwrite", action="store_true", help="allow replacing OUTPUT")
+    rv.add_argument("--json", action="store_true",
+                    help="machine-readable output: the operators, the calls and the C++")
+    rv.set_defaults(func=_cmd_resolver)
     return ap
 
 
