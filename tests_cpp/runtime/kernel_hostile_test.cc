@@ -446,7 +446,11 @@ TEST(HostileDepthwise, LyingOutputShapeIsRejected) {  // old: accepted
 TEST(HostileDepthwise, FilterWithoutBatchIsRejected) {  // old: read 18 values from 0
   HModel m = Depthwise();
   m.tensors[1] = Activation({0, 3, 3, 2}, kI8, {1.0f}, {0});
-  ExpectRejected(m, "DEPTHWISE_CONV_2D: filter 't1' batch dimension is 0, expected 1");
+  // An empty filter is refused first (conv_common.cc: RequireConvShapes).
+  ExpectRejected(m, "DEPTHWISE_CONV_2D: filter has no elements (shape 0x3x3x2)");
+  HModel two = Depthwise();
+  two.tensors[1] = Activation({2, 3, 3, 2}, kI8, {1.0f}, {0});
+  ExpectRejected(two, "DEPTHWISE_CONV_2D: filter 't1' batch dimension is 2, expected 1");
 }
 
 TEST(HostileDepthwise, AbsurdScalesAreRejected) {  // old: shift exponent 100 (UB)
