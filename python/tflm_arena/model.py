@@ -4,7 +4,6 @@ from __future__ import annotations
 import os
 import re
 import stat
-import tempfile
 from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any, Dict, Optional, Sequence, Tuple, Union
@@ -12,6 +11,7 @@ from typing import Any, Dict, Optional, Sequence, Tuple, Union
 import numpy as np
 
 from . import _core
+from ._atomic_write import write_atomic
 from ._plan import Plan, plan as _plan
 from ._records import RECORD_DTYPE, columns
 
@@ -366,39 +366,7 @@ class Model:
         check cannot race (the final step is an exclusive link). A new file
         gets the usual mode (0666 less the umask); an overwritten file keeps
         its mode."""
-        dest = Path(path)
-        if os.path.lexists(dest) and not overwrite:
-            raise FileExistsError(f"{dest} exists; pass overwrite=True to replace it")
-        folder = dest.parent if str(dest.parent) else Path(".")
-        try:
-            mode = stat.S_IMODE(os.stat(dest).st_mode)
-        except OSError:
-            mode = 0o666 & ~_umask()
-        try:
-            fd, tmp = tempfile.mkstemp(prefix=f".{dest.name}.", suffix=".tmp", dir=str(folder))
-        except OSError as e:
-            raise OSError(e.errno, f"cannot write {dest}: {e.strerror}") from None
-        try:
-            with os.fdopen(fd, "wb") as f:
-                f.write(self._data)
-                f.flush()
-                os.fchmod(f.fileno(), mode)
-                os.fsync(f.fileno())
-            if overwrite:
-                os.replace(tmp, dest)
-            else:
-                os.link(tmp, dest)  # fails if dest appeared meanwhile
-                os.unlink(tmp)
-        except FileExistsError:
-            _remove_quietly(tmp)
-            raise FileExistsError(f"{dest} exists; pass overwrite=True to replace it") from None
-        except OSError as e:
-            _remove_quietly(tmp)
-            raise OSError(e.errno, f"cannot write {dest}: {e.strerror}") from None
-        except BaseException:
-            _remove_quietly(tmp)
-            raise
-        return dest
+        return write_atomic(Path(path), self._data, overwrite)
 
     def _repr_html_(self) -> str:
         """Notebook display: key figures, inputs/outputs, operator counts."""
@@ -410,17 +378,3 @@ class Model:
         where = f" {self.path}" if self.path else ""
         return (f"<Model{where}: {self._handle.num_subgraphs} subgraph(s), "
                 f"{self._handle.total_tensors} tensors, {len(self._data)} bytes>")
-
-
-def _umask() -> int:
-    """The process umask (read by setting and restoring it)."""
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return mask
-
-
-def _remove_quietly(path: str) -> None:
-    try:
-        os.unlink(path)
-    except OSError:
-        pass

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import html
 import os
-import tempfile
 import time
 from os import PathLike
 from pathlib import Path
@@ -26,6 +25,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
+from ._atomic_write import write_atomic
 from ._plan import STRATEGIES, Plan
 from .model import Model
 from .tflm_size import TARGETS, tflm_arena
@@ -298,36 +298,4 @@ def write_report(model: ModelLike, path: Union[str, PathLike], overwrite: bool =
     if os.path.lexists(dest) and not overwrite:  # checked before the (slow) report
         raise FileExistsError(f"{dest} exists; pass overwrite=True to replace it")
     data = report_html(model, **kwargs).encode("utf-8")
-    folder = dest.parent if str(dest.parent) else Path(".")
-    fd, tmp = tempfile.mkstemp(prefix=f".{dest.name}.", suffix=".tmp", dir=str(folder))
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fchmod(f.fileno(), 0o666 & ~_umask())
-            os.fsync(f.fileno())
-        if overwrite:
-            os.replace(tmp, dest)
-        else:
-            os.link(tmp, dest)  # fails if dest appeared meanwhile: never replaced
-            os.unlink(tmp)
-    except FileExistsError:
-        _remove_quietly(tmp)
-        raise FileExistsError(f"{dest} exists; pass overwrite=True to replace it") from None
-    except BaseException:
-        _remove_quietly(tmp)
-        raise
-    return dest
-
-
-def _umask() -> int:
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return mask
-
-
-def _remove_quietly(path: str) -> None:
-    try:
-        os.unlink(path)
-    except OSError:
-        pass
+    return write_atomic(dest, data, overwrite)
