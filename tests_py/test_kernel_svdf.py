@@ -60,22 +60,7 @@ def _model(dtype, batch, input_size, units, rank, memory, activation="NONE", bia
 
 def _sequence(data: bytes, n_runs=6, seed=0, check_head=True):
     """Runs the same input sequence through both (state carried over)."""
-    m = ta.Model.from_bytes(data)
-    ours = ta.Interpreter(m)
-    theirs = ref.interpreter(data)
-    rng = np.random.default_rng(seed)
-    for _ in range(n_runs):
-        xs = ref.random_inputs(theirs, len(m.inputs), rng)
-        want = ref.run(theirs, xs, len(m.outputs))
-        for i, x in enumerate(xs):
-            ours.set_input(x, i)
-        ours.invoke()
-        for o, w in enumerate(want):
-            got = ours.get_output(o)
-            if w.dtype.kind == "f":
-                np.testing.assert_allclose(got, w, rtol=1e-5, atol=1e-6)
-            else:
-                np.testing.assert_array_equal(got, w)
+    ours, theirs = ref.compare_runs(data, n_runs, seed)
     if check_head:
         assert ours.allocations()["head"] == ref.allocations(theirs)["head"]
     return ours, theirs

@@ -67,22 +67,7 @@ def _model(dtype, batch, time, n_in, n_state, time_major=False, cell_clip=0.0, s
 
 
 def _sequence(data: bytes, n_runs=4, seed=0):
-    m = ta.Model.from_bytes(data)
-    ours = ta.Interpreter(m)
-    theirs = ref.interpreter(data)
-    rng = np.random.default_rng(seed)
-    for _ in range(n_runs):
-        xs = ref.random_inputs(theirs, len(m.inputs), rng)
-        want = ref.run(theirs, xs, len(m.outputs))
-        for i, x in enumerate(xs):
-            ours.set_input(x, i)
-        ours.invoke()
-        for o, w in enumerate(want):
-            got = ours.get_output(o)
-            if w.dtype.kind == "f":
-                np.testing.assert_allclose(got, w, rtol=1e-5, atol=1e-6)
-            else:
-                np.testing.assert_array_equal(got, w)
+    ours, theirs = ref.compare_runs(data, n_runs, seed)
     assert ours.allocations()["head"] == ref.allocations(theirs)["head"]
     return ours, theirs
 

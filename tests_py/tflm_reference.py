@@ -79,3 +79,28 @@ def run(it, xs, n_outputs: int) -> Tuple[np.ndarray, ...]:
         it.set_input(x, i)
     it.invoke()
     return tuple(it.get_output(i) for i in range(n_outputs))
+
+
+def compare_runs(data: bytes, n_runs: int, seed: int = 0):
+    """Runs one random input sequence through our Interpreter and TFLM's
+    (state carried over between runs) and asserts equal outputs: bit-exact
+    for integer types, within 1e-5 for float. Returns (ours, theirs)."""
+    import tflm_arena as ta
+
+    m = ta.Model.from_bytes(data)
+    ours = ta.Interpreter(m)
+    theirs = interpreter(data)
+    rng = np.random.default_rng(seed)
+    for _ in range(n_runs):
+        xs = random_inputs(theirs, len(m.inputs), rng)
+        want = run(theirs, xs, len(m.outputs))
+        for i, x in enumerate(xs):
+            ours.set_input(x, i)
+        ours.invoke()
+        for o, w in enumerate(want):
+            got = ours.get_output(o)
+            if w.dtype.kind == "f":
+                np.testing.assert_allclose(got, w, rtol=1e-5, atol=1e-6)
+            else:
+                np.testing.assert_array_equal(got, w)
+    return ours, theirs
