@@ -120,21 +120,5 @@ def shared_model_matches(path, seed=10, n=20):
     """The shared model runs with outputs identical to TFLM's on `n` random
     inputs, with the same head."""
     assert path.exists(), f"{path} is missing from the shared models"
-    data = path.read_bytes()
-    m = ta.Model.from_bytes(data)
-    ours = ta.Interpreter(m)
-    theirs = ref.interpreter(data)
-    rng = np.random.default_rng(seed)
-    for _ in range(n):
-        xs = ref.random_inputs(theirs, len(m.inputs), rng)
-        want = ref.run(theirs, xs, len(m.outputs))
-        for i, x in enumerate(xs):
-            ours.set_input(x, i)
-        ours.invoke()
-        for o, y in enumerate(want):
-            got = ours.get_output(o)
-            if y.dtype.kind == "f":
-                np.testing.assert_allclose(got, y, rtol=1e-5, atol=0)
-            else:
-                np.testing.assert_array_equal(got, y)
+    ours, theirs = ref.compare_runs(path.read_bytes(), n, seed, atol=0)
     assert ours.allocations()["head"] == ref.allocations(theirs)["head"]

@@ -71,17 +71,5 @@ def assert_memory_matches(ours, theirs, persistent: int):
 def shared_model_matches(path, runs: int = 20, seed: int = 10):
     """A shared model: outputs identical to TFLM's on `runs` random inputs,
     and the same head."""
-    data = path.read_bytes()
-    m = ta.Model.from_bytes(data)
-    ours = ta.Interpreter(m)
-    theirs = ref.interpreter(data)
-    rng = np.random.default_rng(seed)
-    for _ in range(runs):
-        xs = ref.random_inputs(theirs, len(m.inputs), rng)
-        want = ref.run(theirs, xs, len(m.outputs))
-        for i, x in enumerate(xs):
-            ours.set_input(x, i)
-        ours.invoke()
-        for o, y in enumerate(want):
-            assert_same(ours.get_output(o), y)
+    ours, theirs = ref.compare_runs(path.read_bytes(), runs, seed, atol=0)
     assert ours.allocations()["head"] == ref.allocations(theirs)["head"]

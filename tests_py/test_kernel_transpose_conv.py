@@ -170,17 +170,5 @@ def test_shared_seanet_transpose_conv_model_matches_tflm(models_dir):
     # identical to TFLM's on 20 random inputs, and the same head.
     path = models_dir / "seanet_transpose_conv4.tflite"
     assert path.exists(), f"{path} is missing from the shared models"
-    data = path.read_bytes()
-    m = ta.Model.from_bytes(data)
-    ours = ta.Interpreter(m)
-    theirs = ref.interpreter(data)
-    rng = np.random.default_rng(13)
-    for _ in range(20):
-        xs = ref.random_inputs(theirs, len(m.inputs), rng)
-        want = ref.run(theirs, xs, len(m.outputs))
-        for i, x in enumerate(xs):
-            ours.set_input(x, i)
-        ours.invoke()
-        for o, y in enumerate(want):
-            np.testing.assert_array_equal(ours.get_output(o), y)
+    ours, theirs = ref.compare_runs(path.read_bytes(), 20, 13, atol=0)  # int16: bit-exact
     assert ours.allocations()["head"] == ref.allocations(theirs)["head"]

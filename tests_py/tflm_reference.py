@@ -81,10 +81,11 @@ def run(it, xs, n_outputs: int) -> Tuple[np.ndarray, ...]:
     return tuple(it.get_output(i) for i in range(n_outputs))
 
 
-def compare_runs(data: bytes, n_runs: int, seed: int = 0):
+def compare_runs(data: bytes, n_runs: int, seed: int = 0, atol: float = 1e-6):
     """Runs one random input sequence through our Interpreter and TFLM's
-    (state carried over between runs) and asserts equal outputs: bit-exact
-    for integer types, within 1e-5 for float. Returns (ours, theirs)."""
+    (state carried over between runs) and asserts equal outputs: same shape,
+    bit-exact for integer types, within rtol 1e-5 (+ atol) for float.
+    Returns (ours, theirs)."""
     import tflm_arena as ta
 
     m = ta.Model.from_bytes(data)
@@ -99,8 +100,9 @@ def compare_runs(data: bytes, n_runs: int, seed: int = 0):
         ours.invoke()
         for o, w in enumerate(want):
             got = ours.get_output(o)
+            assert got.shape == w.shape, (o, got.shape, w.shape)
             if w.dtype.kind == "f":
-                np.testing.assert_allclose(got, w, rtol=1e-5, atol=1e-6)
+                np.testing.assert_allclose(got, w, rtol=1e-5, atol=atol)
             else:
                 np.testing.assert_array_equal(got, w)
     return ours, theirs
