@@ -5,15 +5,24 @@ footprint programs, differences against a baseline program.
     python benchmarks/code_size.py --no-build # table from an existing build
 
 Builds the footprint programs (benchmarks/code_size/) with the top-level
-CMake into build/code_size/x86_64 (host g++) and, when arm-none-eabi-g++ is
-found, build/code_size/cortex_m (Cortex-M3, newlib-nano; built, never run):
+CMake for x86-64 (host g++) and, when arm-none-eabi-g++ is found, Cortex-M3
+(newlib-nano; built, never run), each in two configurations:
 
-    framework  = text(footprint_framework) - text(footprint_baseline)
-    kernel X   = text(footprint_kernel_X)  - text(footprint_framework)
+  release    build/code_size/<arch>: error strings stripped
+             (TFLM_ARENA_STRIP_ERROR_STRINGS, as TFLM's `release` build
+             strips them), every program;
+  messages   build/code_size/<arch>_messages: full error messages (the
+             default build), framework programs only.
 
-The last line reads `framework x86-64 N bytes, cortex-m M bytes` (M is `n/a`
-when the cross compiler is missing). Extra CMake arguments:
---cmake-arg=-DNAME=VALUE (repeatable) or TFLM_ARENA_FOOTPRINT_CMAKE_ARGS.
+    framework     = text(footprint_framework) - text(footprint_baseline)
+                    (model loaded unverified, as TFLM loads it)
+    verification  = text(footprint_framework_verified) - text(footprint_framework)
+    kernel X      = text(footprint_kernel_X)  - text(footprint_framework)
+
+The last line reads `framework x86-64 N bytes, cortex-m M bytes` (release
+configuration; M is `n/a` when the cross compiler is missing). Extra CMake
+arguments: --cmake-arg=-DNAME=VALUE (repeatable) or
+TFLM_ARENA_FOOTPRINT_CMAKE_ARGS.
 """
 
 from __future__ import annotations
@@ -38,12 +47,16 @@ TFLM_FRAMEWORK_X86_64 = 20411
 TFLM_FRAMEWORK_CORTEX_M = 9732
 
 
+FRAMEWORK_PROGRAMS = ["footprint_baseline", "footprint_framework", "footprint_framework_verified"]
+
+
 @dataclass
 class ArchBuild:
     name: str  # "x86_64" / "cortex_m"
     build_dir: pathlib.Path
     size_tool: str
     nm_tool: str
+    strip: bool = True  # release configuration (error strings stripped)
     text: dict[str, int] = field(default_factory=dict)  # program -> text bytes
     kernels: list[str] = field(default_factory=list)
 
@@ -57,6 +70,10 @@ class ArchBuild:
     @property
     def framework(self) -> int:
         return self.text["footprint_framework"] - self.text["footprint_baseline"]
+
+    @property
+    def verification(self) -> int:
+        return self.text["footprint_framework_verified"] - self.text["footprint_framework"]
 
     def kernel(self, name: str) -> int:
         return self.text[f"footprint_kernel_{name}"] - self.text["footprint_framework"]
@@ -100,6 +117,7 @@ def configure_and_build(arch: ArchBuild, cmake_args: list[str], jobs: int = 2,
         "-DTFLM_ARENA_BUILD_FOOTPRINT=ON", "-DCMAKE_BUILD_TYPE=MinSizeRel",
         # The device default of core/status.h (the host suites use 1024).
         "-DTFLM_ARENA_STATUS_MESSAGE_BYTES=240",
+        f"-DTFLM_ARENA_STRIP_ERROR_STRINGS={'ON' if arch.strip else 'OFF'}",
     ]
     if arch.name == "cortex_m":
         args.append(f"-DCMAKE_TOOLCHAIN_FILE={TOOLCHAIN}")
@@ -119,15 +137,15 @@ def configure_and_build(arch: ArchBuild, cmake_args: list[str], jobs: int = 2,
         if flatc:
             args.append(f"-DTFLM_ARENA_FLATC={flatc}")
     _run(args + cmake_args, quiet)
-    _run(["cmake", "--build", str(arch.build_dir), "-j", str(jobs), "--target", "footprint"],
+    targets = ["footprint"] if arch.strip else FRAMEWORK_PROGRAMS
+    _run(["cmake", "--build", str(arch.build_dir), "-j", str(jobs), "--target"] + targets,
          quiet)
 
 
 def measure(arch: ArchBuild) -> None:
-    kernels_file = arch.programs_dir / "kernels.txt"
-    arch.kernels = kernels_file.read_text().split()
-    names = ["footprint_baseline", "footprint_framework"] + [
-        f"footprint_kernel_{k}" for k in arch.kernels]
+    if arch.strip:
+        arch.kernels = (arch.programs_dir / "kernels.txt").read_text().split()
+    names = FRAMEWORK_PROGRAMS + [f"footprint_kernel_{k}" for k in arch.kernels]
     out = subprocess.run([arch.size_tool] + [str(arch.program(n)) for n in names],
                          capture_output=True, text=True, check=True, env=_env()).stdout
     for line in out.splitlines()[1:]:
@@ -136,12 +154,24 @@ def measure(arch: ArchBuild) -> None:
 
 
 def arch_builds() -> list[ArchBuild]:
+    """Release builds first (x86-64, then Cortex-M), then the messages builds."""
     base = ROOT / "build" / "code_size"
-    builds = [ArchBuild("x86_64", base / "x86_64", "size", "nm")]
-    if cross_compiler():
-        builds.append(ArchBuild("cortex_m", base / "cortex_m", "arm-none-eabi-size",
-                                "arm-none-eabi-nm"))
+    builds = []
+    for strip in (True, False):
+        suffix = "" if strip else "_messages"
+        builds.append(ArchBuild("x86_64", base / f"x86_64{suffix}", "size", "nm", strip))
+        if cross_compiler():
+            builds.append(ArchBuild("cortex_m", base / f"cortex_m{suffix}",
+                                    "arm-none-eabi-size", "arm-none-eabi-nm", strip))
     return builds
+
+
+def release(builds: list[ArchBuild]) -> list[ArchBuild]:
+    return [b for b in builds if b.strip]
+
+
+def messages(builds: list[ArchBuild]) -> list[ArchBuild]:
+    return [b for b in builds if not b.strip]
 
 
 def build_all(cmake_args: list[str], build: bool = True, quiet: bool = True) -> list[ArchBuild]:
@@ -158,14 +188,22 @@ def _n(v: Optional[int]) -> str:
 
 
 def table(builds: list[ArchBuild]) -> str:
-    x86 = builds[0]
-    arm = builds[1] if len(builds) > 1 else None
-    rows = [("baseline program (text)", x86.text["footprint_baseline"],
-             arm.text["footprint_baseline"] if arm else None, None, None),
-            ("framework", x86.framework, arm.framework if arm else None,
-             TFLM_FRAMEWORK_X86_64, TFLM_FRAMEWORK_CORTEX_M)]
+    x86, arm = _pair(release(builds))
+    mx86, marm = _pair(messages(builds))
+
+    def row(name, get, tflm=(None, None)):
+        return (name, get(x86), get(arm) if arm else None, tflm[0], tflm[1])
+
+    rows = [row("baseline program (text)", lambda b: b.text["footprint_baseline"]),
+            row("**framework** (release: no error strings; model trusted, as TFLM)",
+                lambda b: b.framework, (TFLM_FRAMEWORK_X86_64, TFLM_FRAMEWORK_CORTEX_M)),
+            row("+ model verification (`Model::FromBuffer`)", lambda b: b.verification),
+            ("framework with error messages", mx86.framework if mx86 else None,
+             marm.framework if marm else None, None, None),
+            ("+ model verification, with messages", mx86.verification if mx86 else None,
+             marm.verification if marm else None, None, None)]
     for k in x86.kernels:
-        rows.append((f"kernel {k}", x86.kernel(k), arm.kernel(k) if arm else None, None, None))
+        rows.append(row(f"kernel {k}", lambda b, k=k: b.kernel(k)))
     lines = ["| bytes of text (`size`) | x86-64 | Cortex-M3 | TFLM x86-64 | TFLM Cortex-M3 |",
              "|---|---:|---:|---:|---:|"]
     for name, a, b, c, d in rows:
@@ -174,10 +212,15 @@ def table(builds: list[ArchBuild]) -> str:
     return "\n".join(lines)
 
 
+def _pair(builds: list[ArchBuild]) -> tuple[Optional[ArchBuild], Optional[ArchBuild]]:
+    by_name = {b.name: b for b in builds}
+    return by_name.get("x86_64"), by_name.get("cortex_m")
+
+
 def summary(builds: list[ArchBuild]) -> str:
-    arm = builds[1].framework if len(builds) > 1 else None
-    return f"framework x86-64 {builds[0].framework} bytes, cortex-m " + (
-        "n/a" if arm is None else f"{arm} bytes")
+    x86, arm = _pair(release(builds))
+    return f"framework x86-64 {x86.framework} bytes, cortex-m " + (
+        "n/a" if arm is None else f"{arm.framework} bytes")
 
 
 def main(argv: Optional[list[str]] = None) -> None:
@@ -188,10 +231,11 @@ def main(argv: Optional[list[str]] = None) -> None:
     p.add_argument("-v", "--verbose", action="store_true", help="echo the build commands")
     a = p.parse_args(argv)
     builds = build_all(extra_cmake_args(a.cmake_arg), build=not a.no_build, quiet=not a.verbose)
-    if len(builds) == 1:
+    if _pair(builds)[1] is None:
         print("(arm-none-eabi-g++ not found: no Cortex-M build)")
     print(table(builds))
-    print("TFLM figures: seed 003 (framework only; TFLM publishes no per-kernel sizes).")
+    print("TFLM figures: seed 003 (framework only, TFLM's release build; TFLM publishes no "
+          "per-kernel sizes). Kernels: release configuration.")
     print(summary(builds))
 
 

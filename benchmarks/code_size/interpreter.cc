@@ -1,8 +1,13 @@
-// Footprint program (TFLM's interpreter_memory_footprint): loads the model
-// with full verification, builds our Interpreter with an op resolver, runs
-// AllocateTensors and Invoke, and reads the status. Built as
+// Footprint program (TFLM's interpreter_memory_footprint): loads the model,
+// builds our Interpreter with an op resolver, runs AllocateTensors and
+// Invoke, and reads the status. Built as
 //   footprint_framework         no kernel registered (no kernel code links;
-//                               AllocateTensors reports the missing ADD)
+//                               AllocateTensors reports the missing ADD);
+//                               the model loads unverified, as in TFLM
+//                               (Model::FromTrustedBuffer)
+//   footprint_framework_verified  the same with Model::FromBuffer: the
+//                               Verifier and semantic checks
+//                               (-DTFLM_ARENA_FOOTPRINT_VERIFY)
 //   footprint_kernel_<NAME>     the kernel <NAME> registered
 //                               (-DTFLM_ARENA_FOOTPRINT_KERNEL=<NAME>)
 // Build only on Cortex-M; never run there.
@@ -26,7 +31,12 @@ alignas(16) uint8_t g_arena[1024];  // TFLM's example uses 1024 bytes too
 int main() {
   using namespace tflm_arena;
   model::Model model;
+#ifdef TFLM_ARENA_FOOTPRINT_VERIFY
   Status status = model::Model::FromBuffer(g_footprint_model, g_footprint_model_size, &model);
+#else
+  Status status =
+      model::Model::FromTrustedBuffer(g_footprint_model, g_footprint_model_size, &model);
+#endif
   if (!status.ok()) return 1;
   runtime::MutableOpResolver<6> resolver;  // capacity as in TFLM's example
 #ifdef TFLM_ARENA_FOOTPRINT_KERNEL

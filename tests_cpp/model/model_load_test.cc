@@ -342,6 +342,65 @@ TEST(SyntheticModels, MisalignedPointerIsRefused) {
   EXPECT_FALSE(m.loaded());
 }
 
+// FromTrustedBuffer (TFLM's GetModel): the same view of a good model as
+// FromBuffer, the header checks still run, and the Verifier does not.
+TEST(TrustedLoad, SameViewAsVerifiedLoadOnRealModels) {
+  const std::vector<std::string> names = ListTflite();
+  if (names.empty()) {
+    if (testing::InCi()) FAIL() << "no .tflite in " << testing::SharedModelsDir();
+    GTEST_SKIP() << "shared models not found at " << testing::SharedModelsDir();
+  }
+  for (const std::string& n : names) {
+    SCOPED_TRACE(n);
+    std::vector<uint8_t> bytes;
+    ASSERT_TRUE(testing::ReadFile(testing::SharedModelsDir() + "/" + n, &bytes));
+    Model verified;
+    Model trusted;
+    ASSERT_TRUE(Model::FromBuffer(bytes.data(), bytes.size(), &verified).ok());
+    ASSERT_TRUE(Model::FromTrustedBuffer(bytes.data(), bytes.size(), &trusted).ok());
+    ASSERT_TRUE(trusted.loaded());
+    EXPECT_EQ(trusted.total_tensors(), verified.total_tensors());
+    ASSERT_EQ(trusted.num_subgraphs(), verified.num_subgraphs());
+    for (size_t sg = 0; sg < verified.num_subgraphs(); ++sg) {
+      ASSERT_EQ(trusted.num_tensors(sg), verified.num_tensors(sg));
+      for (size_t t = 0; t < verified.num_tensors(sg); ++t) {
+        size_t a = 0, b = 1;
+        const bool sized = verified.tensor_bytes(sg, t, &a).ok();
+        ASSERT_EQ(trusted.tensor_bytes(sg, t, &b).ok(), sized) << sg << "/" << t;
+        if (sized) EXPECT_EQ(a, b) << sg << "/" << t;
+      }
+    }
+  }
+}
+
+TEST(TrustedLoad, HeaderChecksStillRunButNotTheVerifier) {
+  TModel t;
+  testing::TSubgraph g;
+  g.tensors = {testing::TTensor()};
+  t.subgraphs = {g};
+  std::vector<uint8_t> bytes = Build(t);
+  Model m;
+  EXPECT_EQ(Model::FromTrustedBuffer(nullptr, 100, &m).code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(Model::FromTrustedBuffer(bytes.data(), 7, &m).code(), StatusCode::kInvalidArgument);
+  std::vector<uint8_t> shifted(bytes.size() + 8);
+  std::copy(bytes.begin(), bytes.end(), shifted.begin() + 4);
+  Status s = Model::FromTrustedBuffer(shifted.data() + 4, bytes.size(), &m);
+  EXPECT_NE(std::strstr(s.message(), "aligned"), nullptr) << s.message();
+  std::vector<uint8_t> renamed = bytes;
+  std::memcpy(renamed.data() + 4, "TFL2", 4);
+  s = Model::FromTrustedBuffer(renamed.data(), renamed.size(), &m);
+  EXPECT_NE(std::strstr(s.message(), "expected 'TFL3'"), nullptr) << s.message();
+  EXPECT_FALSE(m.loaded());
+  // A schema version FromBuffer refuses: the trusted load does not look.
+  t.version = 2;
+  bytes = Build(t);
+  EXPECT_EQ(Model::FromBuffer(bytes.data(), bytes.size(), &m).code(),
+            StatusCode::kInvalidArgument);
+  ASSERT_TRUE(Model::FromTrustedBuffer(bytes.data(), bytes.size(), &m).ok());
+  EXPECT_EQ(m.version(), 2u);
+  EXPECT_EQ(m.total_tensors(), 1u);
+}
+
 }  // namespace
 }  // namespace model
 }  // namespace tflm_arena

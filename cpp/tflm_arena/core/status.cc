@@ -19,6 +19,7 @@ const char* StatusCodeName(StatusCode code) {
   return "UNKNOWN";
 }
 
+#if TFLM_ARENA_ERROR_STRINGS
 Status Status::Error(StatusCode code, const char* format, ...) {
   Status s;
   s.code_ = code;
@@ -39,5 +40,7 @@ Status Status::TooSmall(size_t needed_bytes, const char* format, ...) {
   va_end(args);
   return s;
 }
+
+#endif  // TFLM_ARENA_ERROR_STRINGS
 
 }  // namespace tflm_arena

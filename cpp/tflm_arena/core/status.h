@@ -9,6 +9,28 @@
 #include <cstddef>
 #include <cstdint>
 
+// Message buffer size. A device build keeps the default; host builds (CMake
+// sets 1024) have room for a whole chain of context, so nothing is cut.
+#ifndef TFLM_ARENA_STATUS_MESSAGE_BYTES
+#define TFLM_ARENA_STATUS_MESSAGE_BYTES 240
+#endif
+
+// TFLM_ARENA_STRIP_ERROR_STRINGS (CMake option of that name; TFLM's release
+// build has TF_LITE_STRIP_ERROR_STRINGS): Status carries only its code and
+// needed_bytes(), message() is the code's name, and Error()/TooSmall() are
+// inline and ignore their format arguments, so no message text, no
+// formatter and no name table links into the program. Every check still
+// runs and fails with the same code.
+#ifdef TFLM_ARENA_STRIP_ERROR_STRINGS
+#define TFLM_ARENA_ERROR_STRINGS 0
+#else
+#define TFLM_ARENA_ERROR_STRINGS 1
+#endif
+
+// For helpers that only compute message text (names of codes, types, ...):
+// with the strings stripped, a call whose result goes unused is dropped.
+#define TFLM_ARENA_PURE __attribute__((pure))
+
 namespace tflm_arena {
 
 enum class StatusCode : uint8_t {
@@ -21,22 +43,17 @@ enum class StatusCode : uint8_t {
   kInternal,            // a bug in tflm_arena
 };
 
-const char* StatusCodeName(StatusCode code);
-
-// Message buffer size. A device build keeps the default; host builds (CMake
-// sets 1024) have room for a whole chain of context, so nothing is cut.
-#ifndef TFLM_ARENA_STATUS_MESSAGE_BYTES
-#define TFLM_ARENA_STATUS_MESSAGE_BYTES 240
-#endif
+const char* StatusCodeName(StatusCode code) TFLM_ARENA_PURE;
 
 class Status {
  public:
-  static constexpr size_t kMaxMessage = TFLM_ARENA_STATUS_MESSAGE_BYTES;
+  static constexpr size_t kMaxMessage =
+      TFLM_ARENA_ERROR_STRINGS ? TFLM_ARENA_STATUS_MESSAGE_BYTES : 1;
 
+#if TFLM_ARENA_ERROR_STRINGS
   // OK. Only the terminator is written: zero-filling the whole buffer cost
   // every successful call (each kernel invoke returns one) a 1 KiB memset.
   Status() { message_[0] = '\0'; }
-  static Status Ok() { return Status(); }
   // printf-style message; truncated to kMaxMessage-1 characters.
   static Status Error(StatusCode code, const char* format, ...)
       __attribute__((format(printf, 2, 3)));
@@ -44,17 +61,37 @@ class Status {
   // (0 when unknown).
   static Status TooSmall(size_t needed_bytes, const char* format, ...)
       __attribute__((format(printf, 2, 3)));
+  const char* message() const { return message_; }
+#else
+  Status() = default;
+  static Status Error(StatusCode code, const char* /*format*/, ...)
+      __attribute__((format(printf, 2, 3), always_inline)) {
+    Status s;
+    s.code_ = code;
+    return s;
+  }
+  static Status TooSmall(size_t needed_bytes, const char* /*format*/, ...)
+      __attribute__((format(printf, 2, 3), always_inline)) {
+    Status s;
+    s.code_ = StatusCode::kArenaTooSmall;
+    s.needed_bytes_ = needed_bytes;
+    return s;
+  }
+  const char* message() const { return StatusCodeName(code_); }
+#endif
+  static Status Ok() { return Status(); }
 
   bool ok() const { return code_ == StatusCode::kOk; }
   StatusCode code() const { return code_; }
-  const char* message() const { return message_; }
   size_t needed_bytes() const { return needed_bytes_; }
   void set_needed_bytes(size_t n) { needed_bytes_ = n; }
 
  private:
   StatusCode code_ = StatusCode::kOk;
   size_t needed_bytes_ = 0;
+#if TFLM_ARENA_ERROR_STRINGS
   char message_[kMaxMessage];  // NUL-terminated; bytes after it unused
+#endif
 };
 
 }  // namespace tflm_arena

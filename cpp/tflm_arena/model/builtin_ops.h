@@ -8,6 +8,7 @@
 
 #include <cstdint>
 
+#include "tflm_arena/core/status.h"
 #include "tflm_arena/model/builtin_op_list.h"
 
 namespace tflm_arena {
@@ -41,7 +42,7 @@ constexpr BuiltinCode kNumNamedBuiltinCodes = internal::kIndexCount;
 
 // Enum name of a builtin code (e.g. 3 -> "CONV_2D"); nullptr when the code
 // is negative or newer than the table.
-const char* BuiltinCodeName(BuiltinCode code);
+const char* BuiltinCodeName(BuiltinCode code) TFLM_ARENA_PURE;
 
 // Inverse lookup (exact, case-sensitive); returns false when unknown.
 bool BuiltinCodeFromName(const char* name, BuiltinCode* code);

@@ -27,6 +27,7 @@ Status OutOfRange(const char* what, size_t index, size_t count) {
                        count);
 }
 
+#if TFLM_ARENA_ERROR_STRINGS
 // Renders the four identifier bytes for the message (non-printable as '?').
 void IdentifierText(const uint8_t* data, char out[5]) {
   for (int i = 0; i < 4; ++i) {
@@ -35,11 +36,10 @@ void IdentifierText(const uint8_t* data, char out[5]) {
   }
   out[4] = '\0';
 }
+#endif
 
-}  // namespace
-
-Status Model::FromBuffer(const uint8_t* data, size_t size, Model* out) {
-  *out = Model();
+// Checks 1 of model.h: length, pointer, alignment, identifier.
+Status CheckHeader(const uint8_t* data, size_t size) {
   if (size < 8) {
     return Status::Error(StatusCode::kInvalidArgument,
                          "model is %zu bytes, too short for a flatbuffer "
@@ -56,13 +56,25 @@ Status Model::FromBuffer(const uint8_t* data, size_t size, Model* out) {
                          kModelDataAlignment);
   }
   if (!flatbuffers::BufferHasIdentifier(data, kIdentifier)) {
+#if TFLM_ARENA_ERROR_STRINGS
     char id[5];
     IdentifierText(data, id);
+#else
+    const char* id = "";
+#endif
     return Status::Error(StatusCode::kInvalidArgument,
                          "not a TFLite model: file identifier is '%s', "
                          "expected 'TFL3'",
                          id);
   }
+  return Status::Ok();
+}
+
+}  // namespace
+
+Status Model::FromBuffer(const uint8_t* data, size_t size, Model* out) {
+  *out = Model();
+  TFLM_ARENA_RETURN_IF_ERROR(CheckHeader(data, size));
   // The flatbuffer proper is at most 2 GiB; bytes past that can only be
   // reached through external buffer offsets, checked separately.
   const size_t max_flatbuffer = FLATBUFFERS_MAX_BUFFER_SIZE - 1;
@@ -85,6 +97,21 @@ Status Model::FromBuffer(const uint8_t* data, size_t size, Model* out) {
   size_t total_tensors = 0;
   TFLM_ARENA_RETURN_IF_ERROR(
       internal::ValidateModel(root, size, &total_tensors));
+  out->root_ = root;
+  out->data_ = data;
+  out->size_ = size;
+  out->total_tensors_ = total_tensors;
+  return Status::Ok();
+}
+
+Status Model::FromTrustedBuffer(const uint8_t* data, size_t size, Model* out) {
+  *out = Model();
+  TFLM_ARENA_RETURN_IF_ERROR(CheckHeader(data, size));
+  const fb::Model* root = fb::GetModel(data);
+  size_t total_tensors = 0;
+  for (size_t s = 0; s < Size(root->subgraphs()); ++s) {
+    total_tensors += Size(root->subgraphs()->Get(s)->tensors());
+  }
   out->root_ = root;
   out->data_ = data;
   out->size_ = size;

@@ -141,6 +141,16 @@ class Model {
   // `out` is left empty.
   static Status FromBuffer(const uint8_t* data, size_t size, Model* out);
 
+  // Check 1 only (length, alignment, identifier), like TFLM's GetModel: for
+  // a model verified before, e.g. firmware holding bytes that FromBuffer
+  // (or `tflm-arena info`) accepted on the host. Links neither the Verifier
+  // nor the semantic checks (benchmarks/README.md: about N bytes of flash).
+  // Every later step assumes checks 2 and 3 held: on bytes FromBuffer would
+  // refuse, behaviour is undefined. Everything else (the interpreter's
+  // arena, kernel, data-flow and plan checks) still runs.
+  static Status FromTrustedBuffer(const uint8_t* data, size_t size,
+                                  Model* out);
+
   bool loaded() const { return root_ != nullptr; }
   const uint8_t* data() const { return data_; }
   size_t size() const { return size_; }

@@ -8,6 +8,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "tflm_arena/core/status.h"
+
 namespace tflm_arena {
 namespace model {
 
@@ -38,7 +40,7 @@ enum class TensorType : int8_t {
 };
 
 // Schema name ("FLOAT32", "INT8", ...); "UNKNOWN" outside the enum.
-const char* TensorTypeName(TensorType type);
+const char* TensorTypeName(TensorType type) TFLM_ARENA_PURE;
 
 // Bytes per element as TFLM counts them when sizing arena buffers
 // (memory_helpers.cc, tflm_facts T-4): 2 for float16/bfloat16/int16/uint16,

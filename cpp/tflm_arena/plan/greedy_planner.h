@@ -82,7 +82,7 @@ class GreedyPlanner : public MemoryPlanner {
 
   // TFLM's PrintMemoryPlan text (see plan_text.h), each line ending in '\n'.
   // Returns the full length; the text is truncated to out_size - 1 chars.
-  int PrintMemoryPlan(char* out, size_t out_size) override;
+  int PrintMemoryPlan(char* out, size_t out_size);
 
  private:
   struct Requirements {

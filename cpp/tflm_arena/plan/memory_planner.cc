@@ -29,9 +29,4 @@ Status MemoryPlanner::CheckNewBuffer(int index, int max_buffer_count, int size, 
   return Status::Ok();
 }
 
-int MemoryPlanner::PrintMemoryPlan(char* out, size_t out_size) {
-  if (out != nullptr && out_size > 0) out[0] = '\0';
-  return 0;
-}
-
 }  // namespace tflm_arena

@@ -39,10 +39,9 @@ class MemoryPlanner {
   // True when no two buffers share memory (every tensor stays readable).
   virtual bool preserves_all_tensors() const = 0;
 
-  // Writes a human-readable plan into out (NUL-terminated, truncated to
-  // out_size-1 characters) and returns the full text length, like snprintf.
-  // The default writes nothing.
-  virtual int PrintMemoryPlan(char* out, size_t out_size);
+  // (TFLM's interface also has a virtual PrintMemoryPlan. Here only
+  // GreedyPlanner prints, non-virtually: a vtable entry would link the text
+  // renderer and the formatter into every program that plans.)
 
  protected:
   // Planners are never heap-allocated. This class-scope delete (TFLM's

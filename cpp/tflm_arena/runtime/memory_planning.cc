@@ -32,12 +32,17 @@ using model::AllocationEntry;
 struct EntryName {
   char text[48];
   explicit EntryName(const AllocationEntry& e) {
+#if !TFLM_ARENA_ERROR_STRINGS
+    text[0] = '\0';  // no message to put it in
+    (void)e;
+#else
     if (e.is_scratch) {
       Format(text, sizeof(text), "scratch buffer %u", e.index);
     } else {
       Format(text, sizeof(text), "tensor %u of subgraph %u", e.index,
                e.subgraph);
     }
+#endif
   }
 };
 

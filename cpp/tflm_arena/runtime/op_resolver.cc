@@ -64,6 +64,7 @@ namespace tflm_arena {
 namespace runtime {
 namespace {
 
+#if TFLM_ARENA_ERROR_STRINGS
 // One distinct missing operator type: a builtin code, or a custom name.
 struct Missing {
   model::BuiltinCode code;
@@ -94,12 +95,27 @@ void Append(char* out, size_t size, size_t* used, const char* format, ...) {
   if (n > 0) *used += static_cast<size_t>(n);
   if (*used >= size) *used = size - 1;
 }
+#endif
 
 }  // namespace
 
 Status CheckKernelsFor(const model::Model& model,
                        bool (*has_kernel)(model::BuiltinCode, const void*),
                        const void* context) {
+#if !TFLM_ARENA_ERROR_STRINGS
+  // No names to list: the first missing kernel decides.
+  for (size_t sg = 0; sg < model.num_subgraphs(); ++sg) {
+    for (size_t i = 0; i < model.num_operators(sg); ++i) {
+      model::OperatorInfo op;
+      TFLM_ARENA_RETURN_IF_ERROR(model.op(sg, i, &op));
+      if (op.builtin_code == model::kBuiltinCustom ||
+          !has_kernel(op.builtin_code, context)) {
+        return Status::Error(StatusCode::kUnimplemented, "no kernel");
+      }
+    }
+  }
+  return Status::Ok();
+#else
   constexpr size_t kMaxNamed = 16;
   Missing missing[kMaxNamed];
   size_t distinct = 0;
@@ -141,6 +157,7 @@ Status CheckKernelsFor(const model::Model& model,
   }
   if (more) Append(text, sizeof(text), &used, ", ...");
   return Status::Error(StatusCode::kUnimplemented, "%s", text);
+#endif
 }
 
 }  // namespace runtime

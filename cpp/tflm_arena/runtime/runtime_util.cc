@@ -8,6 +8,7 @@ namespace tflm_arena {
 namespace runtime {
 namespace internal {
 
+#if TFLM_ARENA_ERROR_STRINGS
 Status Annotate(const Status& error, const char* format, ...) {
   char prefix[Status::kMaxMessage];
   va_list args;
@@ -21,6 +22,7 @@ Status Annotate(const Status& error, const char* format, ...) {
   out.set_needed_bytes(error.needed_bytes());
   return out;
 }
+#endif  // TFLM_ARENA_ERROR_STRINGS
 
 const char* OpName(model::BuiltinCode code) {
   const char* name = model::BuiltinCodeName(code);

@@ -11,11 +11,19 @@ namespace internal {
 
 // `error` with "<prefix>: " in front of its message; code and needed_bytes()
 // are kept. `error` must not be OK.
+#if TFLM_ARENA_ERROR_STRINGS
 Status Annotate(const Status& error, const char* format, ...)
     __attribute__((format(printf, 2, 3)));
+#else
+inline Status Annotate(const Status& error, const char* /*format*/, ...)
+    __attribute__((format(printf, 2, 3), always_inline));
+inline Status Annotate(const Status& error, const char* /*format*/, ...) {
+  return error.ok() ? Status::Error(StatusCode::kInternal, "") : error;
+}
+#endif
 
 // Enum name of a builtin code, "?" when it has none.
-const char* OpName(model::BuiltinCode code);
+const char* OpName(model::BuiltinCode code) TFLM_ARENA_PURE;
 
 }  // namespace internal
 }  // namespace runtime
