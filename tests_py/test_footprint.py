@@ -1,5 +1,7 @@
 """Footprint programs (benchmarks/code_size): the runtime links no hidden heap,
-printf or exception machinery (issue 12, item 4), on x86-64 and Cortex-M.
+printf or exception machinery (issue 12, item 4), on x86-64 and Cortex-M, in
+the release (error strings stripped) and messages configurations; the x86-64
+programs also run, so the stripped, trusted-load runtime is shown to work.
 
 Builds the programs with benchmarks/code_size.py (an existing build is
 reused and only brought up to date), then reads every program's symbols with
@@ -80,14 +82,15 @@ def test_every_kernel_of_the_list_has_a_program(builds):
     text = (ROOT / "cpp/tflm_arena/runtime/kernels/kernel_list.h").read_text()
     listed = re.findall(r"^\s*KERNEL\((\w+)\)", text, re.MULTILINE)
     assert len(listed) >= 10
-    for arch in builds:
+    for arch in code_size.release(builds):
         assert arch.kernels == listed, arch.name
 
 
 def test_no_heap_printf_or_exceptions_beyond_the_baseline(builds):
     for arch in builds:
         baseline = forbidden_symbols(arch.nm_tool, arch.program("footprint_baseline"))
-        programs = ["footprint_framework"] + [f"footprint_kernel_{k}" for k in arch.kernels]
+        programs = code_size.FRAMEWORK_PROGRAMS[1:] + [
+            f"footprint_kernel_{k}" for k in arch.kernels]
         extra = {}
         for name in programs:
             found = forbidden_symbols(arch.nm_tool, arch.program(name))
@@ -98,13 +101,49 @@ def test_no_heap_printf_or_exceptions_beyond_the_baseline(builds):
 
 
 def test_sizes_are_measured_and_reported(builds):
-    for arch in builds:
+    for arch in code_size.release(builds):
         # The framework costs something, each kernel adds code on top of it.
         assert arch.framework > 1000, arch.name
+        assert arch.verification > 1000, arch.name  # Verifier + semantic checks
         for k in arch.kernels:
             assert arch.kernel(k) > 0, (arch.name, k)
+    x86, arm = code_size._pair(code_size.release(builds))
+    mx86, marm = code_size._pair(code_size.messages(builds))
+    # Message text and the formatter are what the release build drops.
+    assert mx86.framework > x86.framework + 5000
+    if arm:
+        assert marm.framework > arm.framework + 5000
+    # Issue 12's goal on x86-64: below TFLM's framework (seed 003). The
+    # Cortex-M figure is printed for the record (benchmarks/README.md).
+    assert x86.framework < code_size.TFLM_FRAMEWORK_X86_64, x86.framework
     line = code_size.summary(builds)
-    assert line.startswith(f"framework x86-64 {builds[0].framework} bytes, cortex-m ")
-    # Issue 12's goal (TFLM: 20,411 / 9,732 bytes) is not reached yet: the
-    # figures are printed for the record (benchmarks/README.md).
+    assert line.startswith(f"framework x86-64 {x86.framework} bytes, cortex-m ")
     print(line)
+
+
+def _exit_code(program: pathlib.Path) -> int:
+    return subprocess.run([str(program)], env=code_size._env(), timeout=60).returncode
+
+
+def test_x86_programs_run_in_both_configurations(builds):
+    # interpreter.cc's exit codes: 0 = AllocateTensors and Invoke succeeded,
+    # 3 = they failed (no kernel for the model's ADD), 1 = the model was
+    # refused.
+    for arch in builds:
+        if arch.name != "x86_64":
+            continue
+        assert _exit_code(arch.program("footprint_framework")) == 3, arch.build_dir
+        assert _exit_code(arch.program("footprint_framework_verified")) == 3, arch.build_dir
+        if arch.strip:
+            assert _exit_code(arch.program("footprint_kernel_ADD")) == 0
+            assert _exit_code(arch.program("footprint_kernel_CONV_2D")) == 3
+
+
+def test_release_programs_hold_no_message_text(builds):
+    # A message of the model loader, the op resolver and the planner each:
+    # in the messages build, absent from the release build.
+    texts = [b"too short for a flatbuffer", b"no kernel for", b"Too many buffers"]
+    for arch in builds:
+        data = arch.program("footprint_framework").read_bytes()
+        for text in texts:
+            assert (text in data) == (not arch.strip), (arch.build_dir, text)
