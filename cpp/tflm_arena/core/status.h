@@ -62,23 +62,6 @@ class Status {
   static Status TooSmall(size_t needed_bytes, const char* format, ...)
       __attribute__((format(printf, 2, 3)));
   const char* message() const { return message_; }
-#else
-  Status() = default;
-  static Status Error(StatusCode code, const char* /*format*/, ...)
-      __attribute__((format(printf, 2, 3), always_inline)) {
-    Status s;
-    s.code_ = code;
-    return s;
-  }
-  static Status TooSmall(size_t needed_bytes, const char* /*format*/, ...)
-      __attribute__((format(printf, 2, 3), always_inline)) {
-    Status s;
-    s.code_ = StatusCode::kArenaTooSmall;
-    s.needed_bytes_ = needed_bytes;
-    return s;
-  }
-  const char* message() const { return StatusCodeName(code_); }
-#endif
   static Status Ok() { return Status(); }
 
   bool ok() const { return code_ == StatusCode::kOk; }
@@ -89,8 +72,49 @@ class Status {
  private:
   StatusCode code_ = StatusCode::kOk;
   size_t needed_bytes_ = 0;
-#if TFLM_ARENA_ERROR_STRINGS
   char message_[kMaxMessage];  // NUL-terminated; bytes after it unused
+#else
+  // One machine word, so a Status comes back in a register: code values
+  // below kTooSmallBase are the code; kTooSmallBase + n is kArenaTooSmall
+  // needing n bytes. (Eight bytes went back through memory on 32-bit ARM,
+  // which cost about 1.5 KB of flash over the framework's call sites.)
+  Status() = default;
+  static Status Error(StatusCode code, const char* /*format*/, ...)
+      __attribute__((format(printf, 2, 3), always_inline)) {
+    Status s;
+    s.word_ = static_cast<size_t>(code);
+    return s;
+  }
+  static Status TooSmall(size_t needed_bytes, const char* /*format*/, ...)
+      __attribute__((format(printf, 2, 3), always_inline)) {
+    Status s;
+    s.word_ = static_cast<size_t>(StatusCode::kArenaTooSmall);
+    s.set_needed_bytes(needed_bytes);
+    return s;
+  }
+  const char* message() const { return StatusCodeName(code()); }
+  static Status Ok() { return Status(); }
+
+  bool ok() const { return word_ == 0; }
+  StatusCode code() const {
+    return word_ < kTooSmallBase ? static_cast<StatusCode>(word_)
+                                 : StatusCode::kArenaTooSmall;
+  }
+  size_t needed_bytes() const {
+    return word_ < kTooSmallBase ? 0 : word_ - kTooSmallBase;
+  }
+  // Kept with kArenaTooSmall only (the default build keeps it with any
+  // code); a count too large for the word becomes 0, "unknown".
+  void set_needed_bytes(size_t n) {
+    if (code() != StatusCode::kArenaTooSmall) return;
+    word_ = n == 0 || n > SIZE_MAX - kTooSmallBase
+                ? static_cast<size_t>(StatusCode::kArenaTooSmall)
+                : kTooSmallBase + n;
+  }
+
+ private:
+  static constexpr size_t kTooSmallBase = 8;  // above every StatusCode
+  size_t word_ = 0;
 #endif
 };
 
