@@ -104,10 +104,10 @@ Status DecodeOfflinePlan(const Model& model, OfflinePlanView* out,
     TFLM_ARENA_RETURN_IF_ERROR(model.metadata(i, &m));
     // Same length and same bytes (T-22): a name with an embedded NUL or a
     // longer name does not match.
-    if (m.name_length != sizeof(kOfflinePlanMetadataName) - 1 ||
-        std::memcmp(m.name, kOfflinePlanMetadataName, m.name_length) != 0) {
-      continue;
-    }
+    if (m.name_length != sizeof(kOfflinePlanMetadataName) - 1) continue;
+    size_t same = 0;  // by hand: memcmp would link ~100 bytes on Cortex-M
+    while (same < m.name_length && m.name[same] == kOfflinePlanMetadataName[same]) ++same;
+    if (same != m.name_length) continue;
     if (++found > 1) {
       return TFLM_ARENA_INVALID(
           "offline plan: metadata entries %zu and %zu are both named "
