@@ -125,6 +125,12 @@ bool SameShape(Span<const int32_t> a, Span<const int32_t> b) {
 
 const char* FormatShape(Span<const int32_t> shape, char* buffer, size_t size) {
   if (size == 0) return buffer;
+#if !TFLM_ARENA_ERROR_STRINGS
+  // Only messages use the text: keep the formatter out of release builds.
+  (void)shape;
+  buffer[0] = '\0';
+  return buffer;
+#else
   size_t used = 0;
   buffer[0] = '\0';
   for (size_t i = 0; i <= shape.size() && used < size; ++i) {
@@ -140,6 +146,7 @@ const char* FormatShape(Span<const int32_t> shape, char* buffer, size_t size) {
   }
   if (shape.empty()) Format(buffer, size, "[]");
   return buffer;
+#endif
 }
 
 int64_t SafeElementCount(const int32_t* dims, size_t rank) {
