@@ -147,3 +147,14 @@ def test_release_programs_hold_no_message_text(builds):
         data = arch.program("footprint_framework").read_bytes()
         for text in texts:
             assert (text in data) == (not arch.strip), (arch.build_dir, text)
+
+
+def test_release_programs_link_no_formatter(builds):
+    # Message text is all the formatter is for: with it stripped, neither the
+    # framework nor any kernel may link it.
+    for arch in code_size.release(builds):
+        for name in code_size.FRAMEWORK_PROGRAMS[1:] + [
+                f"footprint_kernel_{k}" for k in arch.kernels]:
+            out = subprocess.run([arch.nm_tool, str(arch.program(name))], capture_output=True,
+                                 text=True, check=True, env=code_size._env()).stdout
+            assert "FormatV" not in out, (arch.name, name)

@@ -144,7 +144,8 @@ class Model {
   // Check 1 only (length, alignment, identifier), like TFLM's GetModel: for
   // a model verified before, e.g. firmware holding bytes that FromBuffer
   // (or `tflm-arena info`) accepted on the host. Links neither the Verifier
-  // nor the semantic checks (benchmarks/README.md: about N bytes of flash).
+  // nor the semantic checks (6,232 bytes of Cortex-M3 flash in the release
+  // configuration, benchmarks/README.md).
   // Every later step assumes checks 2 and 3 held: on bytes FromBuffer would
   // refuse, behaviour is undefined. Everything else (the interpreter's
   // arena, kernel, data-flow and plan checks) still runs.
