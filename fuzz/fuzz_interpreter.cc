@@ -28,6 +28,7 @@
 #include "fuzz_util.h"
 #include "tflm_arena/core/align.h"
 #include "tflm_arena/model/model.h"
+#include "tflm_arena/plan/linear_planner.h"
 #include "tflm_arena/runtime/interpreter.h"
 #include "tflm_arena/runtime/kernels/all_kernels.h"
 #include "tflm_arena/runtime/op_resolver.h"
@@ -187,7 +188,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
 
   const uint64_t h = fuzz::Hash(data, size);
   runtime::InterpreterOptions options;
-  options.planner = (h & 1) ? runtime::PlannerKind::kLinear : runtime::PlannerKind::kGreedy;
+  tflm_arena::LinearPlanner linear;
+  if (h & 1) options.planner = &linear;  // else the default greedy
   options.recording = (h >> 1) & 1;
   options.keep_plan = (h >> 2) & 1;
 

@@ -15,6 +15,7 @@
 
 #include "register.h"
 #include "tflm_arena/arena/allocation_category.h"
+#include "tflm_arena/plan/linear_planner.h"
 #include "tflm_arena/runtime/interpreter.h"
 #include "tflm_arena/runtime/kernels/all_kernels.h"
 #include "tflm_arena/runtime/op_resolver.h"
@@ -64,9 +65,9 @@ class InterpreterHandle {
                             " bytes (TFLM plans offsets as int32)");
     }
     if (planner == "tflm_greedy") {
-      options_.planner = runtime::PlannerKind::kGreedy;
+      options_.planner = nullptr;  // the interpreter's own GreedyPlanner
     } else if (planner == "linear") {
-      options_.planner = runtime::PlannerKind::kLinear;
+      options_.planner = &linear_;
     } else {
       throw py::value_error("unknown runtime planner '" + planner +
                             "' (known: tflm_greedy, linear)");
@@ -247,6 +248,7 @@ class InterpreterHandle {
  private:
   std::shared_ptr<ModelHandle> model_;
   std::optional<size_t> arena_size_;
+  LinearPlanner linear_;  // options_.planner for planner="linear"
   InterpreterOptions options_;
   runtime::MutableOpResolver<runtime::kNumShippedKernels> resolver_;
   std::vector<runtime::Preallocation> pre_;

@@ -115,6 +115,11 @@ TEST(RealModels, PersonDetect) {
   ASSERT_TRUE(m.buffer(weights.buffer, &buf).ok());
   EXPECT_FALSE(buf.external);
   EXPECT_EQ(buf.data.size(), weights.num_elements);  // int8 weights
+  // TensorInfo carries the same bytes; an activation carries none.
+  EXPECT_EQ(weights.constant_data.data(), buf.data.data());
+  EXPECT_EQ(weights.constant_data.size(), buf.data.size());
+  EXPECT_TRUE(in.constant_data.empty());
+  EXPECT_EQ(in.constant_data.data(), nullptr);
 }
 
 TEST(RealModels, HelloWorldInt8) {

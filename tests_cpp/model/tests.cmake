@@ -5,6 +5,7 @@ tflm_arena_add_test(model_tests
     ${CMAKE_CURRENT_LIST_DIR}/model_load_test.cc
     ${CMAKE_CURRENT_LIST_DIR}/model_malformed_test.cc
     ${CMAKE_CURRENT_LIST_DIR}/offline_plan_test.cc
+    ${CMAKE_CURRENT_LIST_DIR}/offline_aliases_test.cc
     ${CMAKE_CURRENT_LIST_DIR}/lifetimes_test.cc
     ${CMAKE_CURRENT_LIST_DIR}/lifetimes_control_flow_test.cc
     ${CMAKE_CURRENT_LIST_DIR}/offline_plan_writer_test.cc

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "runtime_test_util.h"
+#include "tflm_arena/plan/linear_planner.h"
 #include "tflm_arena/runtime/required_arena_size.h"
 
 namespace tflm_arena {
@@ -16,7 +17,6 @@ namespace {
 
 using runtime::Interpreter;
 using runtime::InterpreterOptions;
-using runtime::PlannerKind;
 
 // A model touching every allocation kind: scratch (conv), persistent (fc),
 // temp (softmax), a variable, a constant, and options-free ops.
@@ -111,13 +111,14 @@ runtime::KernelRegistration CountingKernel() {
 class ArenaSizeTest : public ::testing::TestWithParam<int> {
  protected:
   void SetUp() override { Config() = TestKernelConfig(); }
-  InterpreterOptions Options() const {
+  InterpreterOptions Options() {
     InterpreterOptions o;
-    o.planner = GetParam() & 1 ? PlannerKind::kLinear : PlannerKind::kGreedy;
+    if (GetParam() & 1) o.planner = &linear_;  // else the default greedy
     o.recording = (GetParam() & 2) != 0;
     o.keep_plan = (GetParam() & 4) != 0;
     return o;
   }
+  LinearPlanner linear_;
 };
 
 TEST_P(ArenaSizeTest, EverySizeFromZeroFailsCleanlyUntilRequired) {

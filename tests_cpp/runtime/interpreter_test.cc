@@ -17,7 +17,6 @@ using runtime::EvalTensor;
 using runtime::Interpreter;
 using runtime::InterpreterOptions;
 using runtime::PlannedBuffer;
-using runtime::PlannerKind;
 
 class InterpreterTest : public ::testing::Test {
  protected:

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "runtime_test_util.h"
+#include "tflm_arena/plan/linear_planner.h"
 
 namespace tflm_arena {
 namespace testing {
@@ -14,7 +15,6 @@ using runtime::EvalTensor;
 using runtime::Interpreter;
 using runtime::InterpreterOptions;
 using runtime::PlannedBuffer;
-using runtime::PlannerKind;
 
 class PlanningTest : public ::testing::Test {
  protected:
@@ -92,8 +92,9 @@ TEST_F(PlanningTest, LinearPlannerGivesEveryBufferItsOwnBytes) {
   TestResolver r;
   r.Add(CopyKernel());
   TestArena arena(4096);
+  LinearPlanner linear;
   InterpreterOptions o;
-  o.planner = PlannerKind::kLinear;
+  o.planner = &linear;
   o.keep_plan = true;
   Interpreter it(l.model, r.resolver, arena.data(), arena.size(), o);
   ASSERT_TRUE(it.AllocateTensors().ok()) << it.status().message();
@@ -114,8 +115,9 @@ TEST_F(PlanningTest, LinearPlannerRejectsOfflinePlans) {
   TestResolver r;
   r.Add(CopyKernel());
   TestArena arena(4096);
+  LinearPlanner linear;
   InterpreterOptions o;
-  o.planner = PlannerKind::kLinear;
+  o.planner = &linear;
   Interpreter it(l.model, r.resolver, arena.data(), arena.size(), o);
   Status s = it.AllocateTensors();
   EXPECT_EQ(s.code(), StatusCode::kUnimplemented);

@@ -6,6 +6,7 @@
 
 #include "tflm_arena/model/model.h"
 #include "tflm_arena/model/schema_access.h"
+#include "tflm_arena/model/table_reader.h"
 
 namespace tflm_arena {
 namespace model {
@@ -89,15 +90,23 @@ bool OptionsTable::Int32Vector(size_t id, Span<const int32_t>* out) {
 }
 
 Status Model::builtin_options(size_t subgraph, size_t op, OptionsTable* out) const {
-  OperatorInfo info;
-  TFLM_ARENA_RETURN_IF_ERROR(this->op(subgraph, op, &info));
   *out = OptionsTable();
-  const fb::Operator* o = internal::Root(root_)->subgraphs()->Get(subgraph)->operators()->Get(op);
-  const void* table = o->builtin_options();
-  const fb::BuiltinOptions type = o->builtin_options_type();
-  if (table == nullptr || type == fb::BuiltinOptions::NONE) return Status::Ok();
+  if (op >= num_operators(subgraph)) {  // 0 for a subgraph out of range
+    return Status::Error(StatusCode::kOutOfRange,
+                         "operator index %zu out of range (subgraph %zu of %zu has %zu)", op,
+                         subgraph, num_subgraphs(), num_operators(subgraph));
+  }
+  using internal::TableField;
+  const internal::Table g =
+      TableField(static_cast<internal::Table>(root_), fb::Model::VT_SUBGRAPHS, subgraph);
+  const internal::Table o = TableField(g, fb::SubGraph::VT_OPERATORS, op);
+  const uint8_t* table = internal::RefField(o, fb::Operator::VT_BUILTIN_OPTIONS);
+  const auto type = static_cast<uint8_t>(internal::I8Field(o, fb::Operator::VT_BUILTIN_OPTIONS_TYPE));
+  if (table == nullptr || type == static_cast<uint8_t>(fb::BuiltinOptions::NONE)) {
+    return Status::Ok();
+  }
   // The verifier checked that the union's offset points inside the buffer.
-  const size_t pos = static_cast<size_t>(static_cast<const uint8_t*>(table) - data_);
+  const size_t pos = static_cast<size_t>(table - data_);
   *out = OptionsTable(data_, size_, pos, static_cast<OptionsType>(type));
   return Status::Ok();
 }

@@ -28,10 +28,15 @@ class Marker {
   Status Mark(uint32_t sg, size_t depth);
 
  private:
-  bool Charge(uint64_t n) {
+  // size_t, not uint64_t: no 64-bit arithmetic on 32-bit targets. Every
+  // charge is a sum of a few list lengths of a <2 GiB flatbuffer, so it
+  // fits; the limit test cannot wrap.
+  bool Charge(size_t n) {
+    if (n > kMaxWork - work_) return false;
     work_ += n;
-    return work_ <= kMaxLifetimeWork;
+    return true;
   }
+  static constexpr size_t kMaxWork = static_cast<size_t>(kMaxLifetimeWork);
   Status TooMuchWork() const {
     return TFLM_ARENA_INVALID(
         "lifetime computation exceeds %" PRIu64
@@ -48,7 +53,7 @@ class Marker {
   Span<const ScratchRequest> scratch_;
   Span<AllocationEntry> out_;
   Step scope_ = 0;
-  uint64_t work_ = 0;
+  size_t work_ = 0;
   uint32_t path_[kMaxControlFlowDepth] = {};  // subgraphs being marked
 };
 
@@ -87,8 +92,8 @@ Status Marker::Mark(uint32_t sg, size_t depth) {
   for (size_t i = 0; i < g.num_operators; ++i) {
     OperatorInfo op;
     TFLM_ARENA_RETURN_IF_ERROR(model_.op(sg, i, &op));
-    const uint64_t cost = 1 + op.inputs.size() + 2 * op.outputs.size() +
-                          op.called.count + scratch_.size();
+    const size_t cost = 1 + op.inputs.size() + 2 * op.outputs.size() +
+                        op.called.count + scratch_.size();
     if (!Charge(cost)) return TooMuchWork();
     // 2a-b. New scope; outputs are created here.
     ++scope_;

@@ -5,21 +5,67 @@
 
 #include <cctype>
 #include <cinttypes>
+#include <cstring>
 
 #include "tflm_arena/model/schema_access.h"
+#include "tflm_arena/model/table_reader.h"
 
 namespace tflm_arena {
 namespace model {
 
-using internal::CStr;
-using internal::Root;
-using internal::Size;
-using internal::ToSpan;
+using internal::RefField;
+using internal::SpanField;
+using internal::StringField;
+using internal::Table;
+using internal::TableAt;
+using internal::TableField;
+using internal::I8Field;
+using internal::U32Field;
+using internal::U64Field;
+using internal::VectorField;
 namespace fb = internal::fb;
 
 namespace {
 
 constexpr char kIdentifier[] = "TFL3";
+
+Table RootTable(const void* root) { return static_cast<Table>(root); }
+
+uint32_t Load32(const uint8_t* p) {
+  uint32_t v;
+  memcpy(&v, p, sizeof(v));
+  return v;
+}
+
+size_t VectorLength(Table table, unsigned vt) {
+  const uint8_t* data = nullptr;
+  return VectorField(table, vt, &data);
+}
+
+Table SubgraphTable(const void* root, size_t subgraph) {
+  return TableField(RootTable(root), fb::Model::VT_SUBGRAPHS, subgraph);
+}
+
+void ReadOperatorCode(Table code, OperatorCodeInfo* out) {
+  out->deprecated_builtin_code = I8Field(code, fb::OperatorCode::VT_DEPRECATED_BUILTIN_CODE);
+  out->raw_builtin_code =
+      static_cast<int32_t>(U32Field(code, fb::OperatorCode::VT_BUILTIN_CODE, 0));
+  out->builtin_code =
+      internal::ResolveBuiltinCode(out->deprecated_builtin_code, out->raw_builtin_code);
+  out->custom_code = StringField(code, fb::OperatorCode::VT_CUSTOM_CODE);
+  out->version = static_cast<int32_t>(U32Field(code, fb::OperatorCode::VT_VERSION, 1));
+}
+
+// Product of the dims (validated: >= 0, no overflow); a zero extent first,
+// so that partial products of [65536, 65536, 65536, 65536, 0] cannot wrap.
+uint64_t ElementCount(Span<const int32_t> shape) {
+  for (int32_t d : shape) {
+    if (d == 0) return 0;
+  }
+  uint64_t n = 1;
+  for (int32_t d : shape) n *= static_cast<uint64_t>(d);
+  return n;
+}
 
 Status OutOfRange(const char* what, size_t index, size_t count) {
   return Status::Error(StatusCode::kOutOfRange,
@@ -111,10 +157,12 @@ Status Model::FromBuffer(const uint8_t* data, size_t size, Model* out) {
 Status Model::FromTrustedBuffer(const uint8_t* data, size_t size, Model* out) {
   *out = Model();
   TFLM_ARENA_RETURN_IF_ERROR(CheckHeader(data, size));
-  const fb::Model* root = fb::GetModel(data);
+  const Table root = data + Load32(data);
+  const uint8_t* subgraphs = nullptr;
+  const size_t n = VectorField(root, fb::Model::VT_SUBGRAPHS, &subgraphs);
   size_t total_tensors = 0;
-  for (size_t s = 0; s < Size(root->subgraphs()); ++s) {
-    total_tensors += Size(root->subgraphs()->Get(s)->tensors());
+  for (size_t s = 0; s < n; ++s) {
+    total_tensors += VectorLength(TableAt(subgraphs, s), fb::SubGraph::VT_TENSORS);
   }
   out->root_ = root;
   out->data_ = data;
@@ -123,55 +171,55 @@ Status Model::FromTrustedBuffer(const uint8_t* data, size_t size, Model* out) {
   return Status::Ok();
 }
 
-uint32_t Model::version() const { return root_ ? Root(root_)->version() : 0; }
+// Accessors: raw field reads (table_reader.h) on the verified model.
+
+uint32_t Model::version() const {
+  return root_ ? U32Field(RootTable(root_), fb::Model::VT_VERSION, 0) : 0;
+}
 
 const char* Model::description() const {
-  return root_ ? CStr(Root(root_)->description()) : "";
+  return root_ ? StringField(RootTable(root_), fb::Model::VT_DESCRIPTION) : "";
 }
 
 size_t Model::num_subgraphs() const {
-  return root_ ? Size(Root(root_)->subgraphs()) : 0;
+  return root_ ? VectorLength(RootTable(root_), fb::Model::VT_SUBGRAPHS) : 0;
 }
 
 size_t Model::num_operator_codes() const {
-  return root_ ? Size(Root(root_)->operator_codes()) : 0;
+  return root_ ? VectorLength(RootTable(root_), fb::Model::VT_OPERATOR_CODES) : 0;
 }
 
 size_t Model::num_buffers() const {
-  return root_ ? Size(Root(root_)->buffers()) : 0;
+  return root_ ? VectorLength(RootTable(root_), fb::Model::VT_BUFFERS) : 0;
 }
 
 size_t Model::num_metadata() const {
-  return root_ ? Size(Root(root_)->metadata()) : 0;
+  return root_ ? VectorLength(RootTable(root_), fb::Model::VT_METADATA) : 0;
 }
 
 size_t Model::num_tensors(size_t subgraph) const {
   if (subgraph >= num_subgraphs()) return 0;
-  return Size(Root(root_)->subgraphs()->Get(subgraph)->tensors());
+  return VectorLength(SubgraphTable(root_, subgraph), fb::SubGraph::VT_TENSORS);
 }
 
 size_t Model::num_operators(size_t subgraph) const {
   if (subgraph >= num_subgraphs()) return 0;
-  return Size(Root(root_)->subgraphs()->Get(subgraph)->operators());
+  return VectorLength(SubgraphTable(root_, subgraph), fb::SubGraph::VT_OPERATORS);
 }
 
 Status Model::subgraph(size_t subgraph, SubgraphInfo* out) const {
   if (subgraph >= num_subgraphs()) {
     return OutOfRange("subgraph", subgraph, num_subgraphs());
   }
-  const auto* subgraphs = Root(root_)->subgraphs();
   size_t first = 0;
-  for (size_t s = 0; s < subgraph; ++s) {
-    first += Size(subgraphs->Get(s)->tensors());
-  }
-  const fb::SubGraph* g = subgraphs->Get(subgraph);
-  *out = SubgraphInfo();
-  out->name = CStr(g->name());
-  out->num_tensors = Size(g->tensors());
-  out->num_operators = Size(g->operators());
+  for (size_t s = 0; s < subgraph; ++s) first += num_tensors(s);
+  const Table g = SubgraphTable(root_, subgraph);
+  out->name = StringField(g, fb::SubGraph::VT_NAME);
+  out->num_tensors = VectorLength(g, fb::SubGraph::VT_TENSORS);
+  out->num_operators = VectorLength(g, fb::SubGraph::VT_OPERATORS);
   out->first_tensor = first;
-  out->inputs = ToSpan(g->inputs());
-  out->outputs = ToSpan(g->outputs());
+  out->inputs = SpanField<int32_t>(g, fb::SubGraph::VT_INPUTS);
+  out->outputs = SpanField<int32_t>(g, fb::SubGraph::VT_OUTPUTS);
   return Status::Ok();
 }
 
@@ -179,29 +227,41 @@ Status Model::tensor(size_t subgraph, size_t tensor, TensorInfo* out) const {
   if (subgraph >= num_subgraphs()) {
     return OutOfRange("subgraph", subgraph, num_subgraphs());
   }
-  const fb::SubGraph* g = Root(root_)->subgraphs()->Get(subgraph);
-  if (tensor >= Size(g->tensors())) {
+  const uint8_t* tensors = nullptr;
+  const size_t count =
+      VectorField(SubgraphTable(root_, subgraph), fb::SubGraph::VT_TENSORS, &tensors);
+  if (tensor >= count) {
     return Status::Error(StatusCode::kOutOfRange,
                          "tensor index %zu out of range (subgraph %zu has %zu)",
-                         tensor, subgraph, Size(g->tensors()));
+                         tensor, subgraph, count);
   }
-  const fb::Tensor* t = g->tensors()->Get(tensor);
-  const fb::Buffer* b = Root(root_)->buffers()->Get(t->buffer());
-  *out = TensorInfo();
-  out->name = CStr(t->name());
-  out->type = static_cast<TensorType>(t->type());
-  out->shape = ToSpan(t->shape());
-  out->shape_signature = ToSpan(t->shape_signature());
-  internal::ElementCount(t->shape(), &out->num_elements);  // validated
-  out->buffer = t->buffer();
-  out->is_variable = t->is_variable();
-  out->has_rank = t->has_rank();
-  out->has_constant_data = Size(b->data()) > 0;
-  out->uses_external_buffer = internal::IsExternal(b) && b->size() > 0;
-  if (const fb::QuantizationParameters* q = t->quantization()) {
-    out->scale = ToSpan(q->scale());
-    out->zero_point = ToSpan(q->zero_point());
-    out->quantized_dimension = q->quantized_dimension();
+  const Table t = TableAt(tensors, tensor);
+  const uint32_t buffer = U32Field(t, fb::Tensor::VT_BUFFER, 0);
+  const Table b = TableField(RootTable(root_), fb::Model::VT_BUFFERS, buffer);
+  // Every field is assigned (no `*out = TensorInfo()`: that temporary costs
+  // a memset and a copy in flash).
+  out->name = StringField(t, fb::Tensor::VT_NAME);
+  out->type = static_cast<TensorType>(I8Field(t, fb::Tensor::VT_TYPE));
+  out->shape = SpanField<int32_t>(t, fb::Tensor::VT_SHAPE);
+  out->shape_signature = SpanField<int32_t>(t, fb::Tensor::VT_SHAPE_SIGNATURE);
+  out->num_elements = ElementCount(out->shape);
+  out->buffer = buffer;
+  out->is_variable = I8Field(t, fb::Tensor::VT_IS_VARIABLE) != 0;
+  out->has_rank = I8Field(t, fb::Tensor::VT_HAS_RANK) != 0;
+  out->constant_data = SpanField<uint8_t>(b, fb::Buffer::VT_DATA);
+  out->has_constant_data = !out->constant_data.empty();
+  out->uses_external_buffer = internal::IsExternalOffset(U64Field(b, fb::Buffer::VT_OFFSET)) &&
+                              U64Field(b, fb::Buffer::VT_SIZE) > 0;
+  const Table q = RefField(t, fb::Tensor::VT_QUANTIZATION);
+  if (q != nullptr) {
+    out->scale = SpanField<float>(q, fb::QuantizationParameters::VT_SCALE);
+    out->zero_point = SpanField<int64_t>(q, fb::QuantizationParameters::VT_ZERO_POINT);
+    out->quantized_dimension = static_cast<int32_t>(
+        U32Field(q, fb::QuantizationParameters::VT_QUANTIZED_DIMENSION, 0));
+  } else {
+    out->scale = Span<const float>();
+    out->zero_point = Span<const int64_t>();
+    out->quantized_dimension = 0;
   }
   return Status::Ok();
 }
@@ -227,39 +287,50 @@ Status Model::op(size_t subgraph, size_t op, OperatorInfo* out) const {
   if (subgraph >= num_subgraphs()) {
     return OutOfRange("subgraph", subgraph, num_subgraphs());
   }
-  const fb::SubGraph* g = Root(root_)->subgraphs()->Get(subgraph);
-  if (op >= Size(g->operators())) {
+  const uint8_t* ops = nullptr;
+  const size_t count =
+      VectorField(SubgraphTable(root_, subgraph), fb::SubGraph::VT_OPERATORS, &ops);
+  if (op >= count) {
     return Status::Error(StatusCode::kOutOfRange,
                          "operator index %zu out of range (subgraph %zu has "
                          "%zu)",
-                         op, subgraph, Size(g->operators()));
+                         op, subgraph, count);
   }
-  const fb::Operator* o = g->operators()->Get(op);
-  const fb::OperatorCode* code =
-      Root(root_)->operator_codes()->Get(o->opcode_index());
-  *out = OperatorInfo();
-  out->opcode_index = o->opcode_index();
-  out->builtin_code = internal::ResolveBuiltinCode(code);
-  out->custom_code = CStr(code->custom_code());
-  out->version = code->version();
-  out->inputs = ToSpan(o->inputs());
-  out->outputs = ToSpan(o->outputs());
-  out->intermediates = ToSpan(o->intermediates());
-  out->custom_options = ToSpan(o->custom_options());
+  const Table o = TableAt(ops, op);
+  const uint32_t opcode_index = U32Field(o, fb::Operator::VT_OPCODE_INDEX, 0);
+  OperatorCodeInfo code;  // the index was validated
+  ReadOperatorCode(TableField(RootTable(root_), fb::Model::VT_OPERATOR_CODES, opcode_index),
+                   &code);
+  out->opcode_index = opcode_index;
+  out->builtin_code = code.builtin_code;
+  out->custom_code = code.custom_code;
+  out->version = code.version;
+  out->inputs = SpanField<int32_t>(o, fb::Operator::VT_INPUTS);
+  out->outputs = SpanField<int32_t>(o, fb::Operator::VT_OUTPUTS);
+  out->intermediates = SpanField<int32_t>(o, fb::Operator::VT_INTERMEDIATES);
+  out->custom_options = SpanField<uint8_t>(o, fb::Operator::VT_CUSTOM_OPTIONS);
+  // Control flow (T-18): validation checked each carries its options table.
   CalledSubgraphs& called = out->called;
-  if (out->builtin_code == kBuiltinIf) {
-    const fb::IfOptions* opts = o->builtin_options_as_IfOptions();
-    called.index[0] = opts->then_subgraph_index();
-    called.index[1] = opts->else_subgraph_index();
-    called.count = 2;
-  } else if (out->builtin_code == kBuiltinWhile) {
-    const fb::WhileOptions* opts = o->builtin_options_as_WhileOptions();
-    called.index[0] = opts->cond_subgraph_index();
-    called.index[1] = opts->body_subgraph_index();
+  called = CalledSubgraphs();
+  const Table options = RefField(o, fb::Operator::VT_BUILTIN_OPTIONS);
+  // IfOptions (then, else) and WhileOptions (cond, body) both hold two
+  // int32 subgraph indices in fields 0 and 1; CallOnceOptions one (init).
+  static_assert(int{fb::IfOptions::VT_THEN_SUBGRAPH_INDEX} ==
+                        int{fb::WhileOptions::VT_COND_SUBGRAPH_INDEX} &&
+                    int{fb::IfOptions::VT_ELSE_SUBGRAPH_INDEX} ==
+                        int{fb::WhileOptions::VT_BODY_SUBGRAPH_INDEX} &&
+                    int{fb::IfOptions::VT_THEN_SUBGRAPH_INDEX} ==
+                        int{fb::CallOnceOptions::VT_INIT_SUBGRAPH_INDEX},
+                "control-flow options share their field layout");
+  if (out->builtin_code == kBuiltinIf || out->builtin_code == kBuiltinWhile) {
+    called.index[0] = static_cast<int32_t>(
+        U32Field(options, fb::IfOptions::VT_THEN_SUBGRAPH_INDEX, 0));
+    called.index[1] = static_cast<int32_t>(
+        U32Field(options, fb::IfOptions::VT_ELSE_SUBGRAPH_INDEX, 0));
     called.count = 2;
   } else if (out->builtin_code == kBuiltinCallOnce) {
-    called.index[0] =
-        o->builtin_options_as_CallOnceOptions()->init_subgraph_index();
+    called.index[0] = static_cast<int32_t>(
+        U32Field(options, fb::CallOnceOptions::VT_INIT_SUBGRAPH_INDEX, 0));
     called.count = 1;
   }
   return Status::Ok();
@@ -269,29 +340,21 @@ Status Model::operator_code(size_t index, OperatorCodeInfo* out) const {
   if (index >= num_operator_codes()) {
     return OutOfRange("operator code", index, num_operator_codes());
   }
-  const fb::OperatorCode* code = Root(root_)->operator_codes()->Get(index);
-  *out = OperatorCodeInfo();
-  out->builtin_code = internal::ResolveBuiltinCode(code);
-  out->deprecated_builtin_code = code->deprecated_builtin_code();
-  out->raw_builtin_code = code->builtin_code();
-  out->custom_code = CStr(code->custom_code());
-  out->version = code->version();
+  ReadOperatorCode(TableField(RootTable(root_), fb::Model::VT_OPERATOR_CODES, index), out);
   return Status::Ok();
 }
 
 Status Model::buffer(size_t index, BufferInfo* out) const {
   if (index >= num_buffers()) return OutOfRange("buffer", index, num_buffers());
-  const fb::Buffer* b = Root(root_)->buffers()->Get(index);
-  *out = BufferInfo();
-  out->offset = b->offset();
-  out->size = b->size();
-  out->external = internal::IsExternal(b);
+  const Table b = TableField(RootTable(root_), fb::Model::VT_BUFFERS, index);
+  out->offset = U64Field(b, fb::Buffer::VT_OFFSET);
+  out->size = U64Field(b, fb::Buffer::VT_SIZE);
+  out->external = internal::IsExternalOffset(out->offset);
   if (out->external) {
     // FromBuffer checked offset + size <= size_.
-    out->data = Span<const uint8_t>(data_ + b->offset(),
-                                    static_cast<size_t>(b->size()));
+    out->data = Span<const uint8_t>(data_ + out->offset, static_cast<size_t>(out->size));
   } else {
-    out->data = ToSpan(b->data());
+    out->data = SpanField<uint8_t>(b, fb::Buffer::VT_DATA);
   }
   return Status::Ok();
 }
@@ -300,11 +363,11 @@ Status Model::metadata(size_t index, MetadataInfo* out) const {
   if (index >= num_metadata()) {
     return OutOfRange("metadata", index, num_metadata());
   }
-  const fb::Metadata* m = Root(root_)->metadata()->Get(index);
-  *out = MetadataInfo();
-  out->name = CStr(m->name());
-  out->name_length = m->name() == nullptr ? 0 : m->name()->size();
-  out->buffer = m->buffer();
+  const Table m = TableField(RootTable(root_), fb::Model::VT_METADATA, index);
+  const uint8_t* name = RefField(m, fb::Metadata::VT_NAME);
+  out->name = name == nullptr ? "" : reinterpret_cast<const char*>(name + 4);
+  out->name_length = name == nullptr ? 0 : Load32(name);
+  out->buffer = U32Field(m, fb::Metadata::VT_BUFFER, 0);
   return Status::Ok();
 }
 

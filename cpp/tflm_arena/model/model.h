@@ -83,6 +83,7 @@ struct TensorInfo {
   // non-empty. Data stored outside the flatbuffer does NOT count (TFLM
   // cannot read it); see uses_external_buffer.
   bool has_constant_data = false;
+  Span<const uint8_t> constant_data;  // those inline bytes; empty otherwise
   bool uses_external_buffer = false; // buffer has offset > 1 and size > 0
   Span<const float> scale;           // empty when not quantized
   Span<const int64_t> zero_point;
@@ -144,7 +145,7 @@ class Model {
   // Check 1 only (length, alignment, identifier), like TFLM's GetModel: for
   // a model verified before, e.g. firmware holding bytes that FromBuffer
   // (or `tflm-arena info`) accepted on the host. Links neither the Verifier
-  // nor the semantic checks (6,232 bytes of Cortex-M3 flash in the release
+  // nor the semantic checks (6,624 bytes of Cortex-M3 flash in the release
   // configuration, benchmarks/README.md).
   // Every later step assumes checks 2 and 3 held: on bytes FromBuffer would
   // refuse, behaviour is undefined. Everything else (the interpreter's
@@ -156,16 +157,17 @@ class Model {
   const uint8_t* data() const { return data_; }
   size_t size() const { return size_; }
 
-  uint32_t version() const;
-  const char* description() const;   // never null
-  size_t num_subgraphs() const;
-  size_t num_operator_codes() const;
-  size_t num_buffers() const;
-  size_t num_metadata() const;
+  uint32_t version() const TFLM_ARENA_PURE;
+  const char* description() const TFLM_ARENA_PURE;  // never null
+  size_t num_subgraphs() const TFLM_ARENA_PURE;
+  size_t num_operator_codes() const TFLM_ARENA_PURE;
+  size_t num_buffers() const TFLM_ARENA_PURE;
+  size_t num_metadata() const TFLM_ARENA_PURE;
   size_t total_tensors() const { return total_tensors_; }  // all subgraphs
-  // O(1) counts; 0 for a subgraph index out of range.
-  size_t num_tensors(size_t subgraph) const;
-  size_t num_operators(size_t subgraph) const;
+  // O(1) counts; 0 for a subgraph index out of range. (Pure: a call whose
+  // value goes unused, e.g. into a stripped message, is dropped.)
+  size_t num_tensors(size_t subgraph) const TFLM_ARENA_PURE;
+  size_t num_operators(size_t subgraph) const TFLM_ARENA_PURE;
 
   // Index arguments out of range return kOutOfRange. subgraph() is
   // O(subgraph): it sums the earlier subgraphs' tensor counts.

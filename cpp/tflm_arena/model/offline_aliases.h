@@ -46,6 +46,14 @@ Status ForEachOfflineAlias(Span<const AllocationEntry> entries,
                                          void* context),
                            void* context);
 
+// The first aliased pair (the first ForEachOfflineAlias would visit): *found
+// and its entry indices *a < *b; the same kUnimplemented limit. For the
+// runtime, which only needs to know whether one exists (less flash).
+Status FindOfflineAlias(Span<const AllocationEntry> entries, bool* found, size_t* a,
+                        size_t* b);
+// The shared bytes and steps of the aliased pair (a, b).
+OfflineAlias DescribeOfflineAlias(Span<const AllocationEntry> entries, size_t a, size_t b);
+
 }  // namespace model
 }  // namespace tflm_arena
 

@@ -7,13 +7,13 @@ namespace tflm_arena {
 namespace model {
 namespace {
 
+static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "little-endian hosts only");
+
+// The model format is little-endian and so is every host we build for
+// (schema_access.h asserts it): one unaligned-safe load.
 int32_t ReadLittleEndian32(const uint8_t* p) {
-  const uint32_t u = static_cast<uint32_t>(p[0]) |
-                     (static_cast<uint32_t>(p[1]) << 8) |
-                     (static_cast<uint32_t>(p[2]) << 16) |
-                     (static_cast<uint32_t>(p[3]) << 24);
   int32_t v;
-  std::memcpy(&v, &u, sizeof(v));
+  std::memcpy(&v, p, sizeof(v));
   return v;
 }
 

@@ -1,6 +1,8 @@
-// Internal to model/: small helpers over the flatc-generated accessors, so
-// the public headers never expose generated types and every .cc reads the
-// schema the same way (null vectors = empty, null strings = "").
+// Internal to model/: small helpers over the flatc-generated accessors, for
+// the code that runs before a model is trusted (the Verifier, the semantic
+// checks of model_validate.cc) and host tools, so the public headers never
+// expose generated types (null vectors = empty, null strings = ""). Model's
+// accessors on a verified model read fields through table_reader.h.
 #ifndef TFLM_ARENA_MODEL_SCHEMA_ACCESS_H_
 #define TFLM_ARENA_MODEL_SCHEMA_ACCESS_H_
 
@@ -10,6 +12,7 @@
 #include "tflm_arena/core/span.h"
 #include "tflm_arena/core/status.h"
 #include "tflm_arena/model/builtin_ops.h"
+#include "tflm_arena/model/table_reader.h"
 #include "tflm_arena/model/tflite_subset_generated.h"
 
 static_assert(FLATBUFFERS_LITTLEENDIAN,
@@ -40,17 +43,11 @@ inline const char* CStr(const flatbuffers::String* s) {
   return s == nullptr ? "" : s->c_str();
 }
 
-// The format's rule for an operator code: old writers only fill the byte
-// field, new ones the int32 field (and a placeholder in the byte field).
+// The format's rules (table_reader.h) on generated tables.
 inline BuiltinCode ResolveBuiltinCode(const fb::OperatorCode* code) {
-  const int32_t deprecated = code->deprecated_builtin_code();
-  const int32_t current = code->builtin_code();
-  return deprecated > current ? deprecated : current;
+  return ResolveBuiltinCode(code->deprecated_builtin_code(), code->builtin_code());
 }
-
-// A buffer's offset/size fields only mean "data outside the flatbuffer"
-// when offset > 1 (0 and 1 are placeholders written by converters).
-inline bool IsExternal(const fb::Buffer* b) { return b->offset() > 1; }
+inline bool IsExternal(const fb::Buffer* b) { return IsExternalOffset(b->offset()); }
 
 // Product of non-negative dims without overflow; false on overflow.
 inline bool ElementCount(const flatbuffers::Vector<int32_t>* shape,

@@ -42,6 +42,7 @@ tflm_arena_runtime_library(tflm_arena_model
     ${TFLM_ARENA_SRC}/model/builtin_ops.cc
     ${TFLM_ARENA_SRC}/model/tensor_type.cc
     ${TFLM_ARENA_SRC}/model/model.cc
+    ${TFLM_ARENA_SRC}/model/table_reader.cc
     ${TFLM_ARENA_SRC}/model/model_validate.cc
     ${TFLM_ARENA_SRC}/model/offline_plan.cc
     ${TFLM_ARENA_SRC}/model/lifetimes.cc

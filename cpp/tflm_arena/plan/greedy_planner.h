@@ -73,6 +73,7 @@ class GreedyPlanner : public MemoryPlanner {
   int GetMaximumMemorySize() override;
   int GetBufferCount() const override { return buffer_count_; }
   bool preserves_all_tensors() const override { return false; }
+  size_t scratch_bytes_per_buffer() const override { return kBytesPerBuffer; }
   int max_buffer_count() const { return max_buffer_count_; }
 
   // TFLM's self-check: true if two buffers live at a common step share bytes

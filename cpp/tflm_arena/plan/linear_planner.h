@@ -41,6 +41,7 @@ class LinearPlanner : public MemoryPlanner {
   int GetMaximumMemorySize() override { return total_size_; }
   int GetBufferCount() const override { return buffer_count_; }
   bool preserves_all_tensors() const override { return true; }
+  size_t scratch_bytes_per_buffer() const override { return kBytesPerBuffer; }
   int max_buffer_count() const { return max_buffer_count_; }
 
  private:

@@ -38,6 +38,9 @@ class MemoryPlanner {
   virtual int GetBufferCount() const = 0;
   // True when no two buffers share memory (every tensor stays readable).
   virtual bool preserves_all_tensors() const = 0;
+  // Working memory Init() needs per buffer (the interpreter hands a planner
+  // exactly buffers x this, from the arena's temp section).
+  virtual size_t scratch_bytes_per_buffer() const = 0;
 
   // (TFLM's interface also has a virtual PrintMemoryPlan. Here only
   // GreedyPlanner prints, non-virtually: a vtable entry would link the text

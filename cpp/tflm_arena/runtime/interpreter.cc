@@ -100,19 +100,17 @@ Status Interpreter::Fail(const Status& error) {
   return error_;
 }
 
-Status Interpreter::InitNodes() {
-  phase_ = Phase::kInit;
+// One loop for the init, prepare and reset phases (flash: one copy).
+// `step` runs for every node, subgraph by subgraph, with current_node_ set;
+// the first error ends the phase.
+Status Interpreter::ForEachNode(Phase phase, Status (*step)(Interpreter*, Node&)) {
+  phase_ = phase;
   for (size_t sg = 0; sg < num_subgraphs_; ++sg) {
     current_subgraph_ = static_cast<uint32_t>(sg);
     for (size_t i = 0; i < model_.num_operators(sg); ++i) {
       Node& node = subgraphs_[sg].nodes[i];
       current_node_ = &node;
-      if (node.registration->init == nullptr) continue;
-      Status s = node.registration->init(context_, node);
-      if (!s.ok()) {
-        return Annotate(s, "operator %zu (%s, subgraph %zu) failed to init",
-                        i, OpName(node.registration->builtin_code), sg);
-      }
+      TFLM_ARENA_RETURN_IF_ERROR(step(this, node));
     }
   }
   phase_ = Phase::kNone;
@@ -120,29 +118,31 @@ Status Interpreter::InitNodes() {
   return Status::Ok();
 }
 
-Status Interpreter::PrepareNodes() {
-  phase_ = Phase::kPrepare;
-  for (size_t sg = 0; sg < num_subgraphs_; ++sg) {
-    current_subgraph_ = static_cast<uint32_t>(sg);
-    for (size_t i = 0; i < model_.num_operators(sg); ++i) {
-      Node& node = subgraphs_[sg].nodes[i];
-      current_node_ = &node;
-      node_request_start_ = request_count_;
-      if (node.registration->prepare != nullptr) {
-        Status s = node.registration->prepare(context_, node);
-        if (!s.ok()) {
-          return Annotate(s,
-                          "operator %zu (%s, subgraph %zu) failed to prepare",
-                          i, OpName(node.registration->builtin_code), sg);
-        }
-      }
-      TFLM_ARENA_RETURN_IF_ERROR(CheckDynamicOutputs(node));
-      TFLM_ARENA_RETURN_IF_ERROR(FinishPrepareNode(node));
+Status Interpreter::InitNodes() {
+  return ForEachNode(Phase::kInit, [](Interpreter* self, Node& node) {
+    if (node.registration->init == nullptr) return Status::Ok();
+    Status s = node.registration->init(self->context_, node);
+    if (!s.ok()) {
+      return Annotate(s, "operator %u (%s, subgraph %u) failed to init", node.index,
+                      OpName(node.registration->builtin_code), node.subgraph);
     }
-  }
-  phase_ = Phase::kNone;
-  current_node_ = nullptr;
-  return Status::Ok();
+    return s;
+  });
+}
+
+Status Interpreter::PrepareNodes() {
+  return ForEachNode(Phase::kPrepare, [](Interpreter* self, Node& node) {
+    self->node_request_start_ = self->request_count_;
+    if (node.registration->prepare != nullptr) {
+      Status s = node.registration->prepare(self->context_, node);
+      if (!s.ok()) {
+        return Annotate(s, "operator %u (%s, subgraph %u) failed to prepare", node.index,
+                        OpName(node.registration->builtin_code), node.subgraph);
+      }
+    }
+    TFLM_ARENA_RETURN_IF_ERROR(self->CheckDynamicOutputs(node));
+    return self->FinishPrepareNode(node);
+  });
 }
 
 // TFLM's FinishPrepareNodeAllocations (T-33).
@@ -234,19 +234,11 @@ Status Interpreter::Reset() {
     return Status::Error(StatusCode::kFailedPrecondition,
                          "Reset() called from a kernel");
   }
-  phase_ = Phase::kReset;
-  for (size_t sg = 0; sg < num_subgraphs_; ++sg) {
-    current_subgraph_ = static_cast<uint32_t>(sg);
-    for (size_t i = 0; i < model_.num_operators(sg); ++i) {
-      Node& node = subgraphs_[sg].nodes[i];
-      current_node_ = &node;
-      if (node.registration->reset != nullptr) {
-        node.registration->reset(context_, node);
-      }
-    }
-  }
-  phase_ = Phase::kNone;
-  current_node_ = nullptr;
+  // Reset callbacks cannot fail.
+  (void)ForEachNode(Phase::kReset, [](Interpreter* self, Node& node) {
+    if (node.registration->reset != nullptr) node.registration->reset(self->context_, node);
+    return Status::Ok();
+  });
   ResetVariables();
   return Status::Ok();
 }
@@ -255,13 +247,15 @@ Status Interpreter::Reset() {
 void Interpreter::ResetVariables() {
   for (size_t sg = 0; sg < num_subgraphs_; ++sg) {
     for (size_t t = 0; t < model_.num_tensors(sg); ++t) {
-      model::TensorInfo info;
+      const EvalTensor& e = subgraphs_[sg].tensors[t];
       size_t bytes = 0;
-      if (!model_.tensor(sg, t, &info).ok() || !info.is_variable) continue;
-      EvalTensor& e = subgraphs_[sg].tensors[t];
-      if (e.data == nullptr || !model_.tensor_bytes(sg, t, &bytes).ok()) continue;
+      if (!e.variable || e.data == nullptr || !model_.tensor_bytes(sg, t, &bytes).ok()) {
+        continue;
+      }
       int value = 0;
-      if (info.type == model::TensorType::kInt8 && !info.zero_point.empty()) {
+      model::TensorInfo info;
+      if (e.type == model::TensorType::kInt8 && model_.tensor(sg, t, &info).ok() &&
+          !info.zero_point.empty()) {
         value = static_cast<int>(static_cast<int8_t>(info.zero_point[0]));
       }
       memset(e.data, value, bytes);

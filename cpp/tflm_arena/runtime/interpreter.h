@@ -25,15 +25,17 @@
 //       lifetimes (model::ComputeAllocationInfo, the model's offline plan);
 //       tensors whose data is already set (preallocated) are not planned
 //       tail <- plan records (only with InterpreterOptions::keep_plan)
-//       temp <- planner scratch: exactly n x 40 B (greedy) or n x 4 B (linear)
+//       temp <- planner scratch: exactly n x scratch_bytes_per_buffer()
+//               (40 B greedy, 4 B linear)
 //       plan, commit pointers (head start + offset), release temp,
 //       head <- the plan size.
 //  5. Subgraph-0 inputs/outputs are read from the model (no arena bytes),
 //     then Reset().
 //
 // Differences from TFLM, on purpose:
-//  - The allocator and planner objects live inside this object (the planner
-//    only during planning, on the stack), not in the arena tail; TFLM puts
+//  - The allocator and planner objects live inside this object (the default
+//    planner only during planning, on the stack; a planner passed in
+//    InterpreterOptions is the caller's), not in the arena tail; TFLM puts
 //    ~216 B of allocator objects plus the planner (72 B greedy, 8216 B linear)
 //    in the tail. We also create no persistent TfLiteTensor structs for the
 //    inputs/outputs, no input/output pointer arrays and no builtin-data
@@ -84,13 +86,15 @@ class MemoryPlanner;  // plan/memory_planner.h
 
 namespace runtime {
 
-enum class PlannerKind : uint8_t {
-  kGreedy = 0,  // TFLM's GreedyMemoryPlanner (honours offline plans)
-  kLinear = 1,  // TFLM's LinearMemoryPlanner (no reuse; rejects offline plans)
-};
-
 struct InterpreterOptions {
-  PlannerKind planner = PlannerKind::kGreedy;
+  // The planner AllocateTensors() uses, as TFLM's MicroAllocator::Create
+  // takes one: nullptr = a GreedyPlanner of the interpreter's own (TFLM's
+  // GreedyMemoryPlanner; honours offline plans). Any other MemoryPlanner,
+  // e.g. a LinearPlanner (TFLM's LinearMemoryPlanner: no reuse, rejects
+  // offline plans), must outlive AllocateTensors(); it gets its working
+  // memory from the arena's temp section. Only the planners a program
+  // names are linked into it.
+  MemoryPlanner* planner = nullptr;
   // Count tail allocations per category (recorded(), PrintAllocations()).
   // Costs no arena bytes.
   bool recording = false;
@@ -216,6 +220,7 @@ class Interpreter {
   // interpreter.cc
   Status RunAllocation();
   Status Fail(const Status& error);
+  Status ForEachNode(Phase phase, Status (*step)(Interpreter*, Node&));
   Status InitNodes();
   Status PrepareNodes();
   Status FinishPrepareNode(const Node& node);

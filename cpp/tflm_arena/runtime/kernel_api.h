@@ -33,9 +33,13 @@ struct EvalTensor {
   int32_t rank = 0;
   model::TensorType type = model::TensorType::kFloat32;
   // Interpreter bookkeeping in what would be padding (the struct stays 24
-  // bytes on 64-bit): set while checking that no operator reads a tensor
-  // before something writes it. Kernels ignore it.
+  // bytes on 64-bit, 16 on 32-bit; kernels ignore it): `written` while
+  // checking that no operator reads a tensor before something writes it;
+  // `variable` for the model's is_variable and `preallocated` for an
+  // application buffer (so allocation and Reset() need not look them up).
   uint8_t written = 0;
+  uint8_t variable = 0;
+  uint8_t preallocated = 0;
 
   template <typename T>
   T* as() const { return reinterpret_cast<T*>(data); }
@@ -53,6 +57,8 @@ struct EvalTensor {
   }
 };
 
+static_assert(sizeof(void*) != 4 || sizeof(EvalTensor) == 16,
+              "EvalTensor is 16 bytes on 32-bit targets (arena sizes depend on it)");
 static_assert(sizeof(void*) != 8 || sizeof(EvalTensor) == 24,
               "EvalTensor must stay TFLM's 24 bytes on 64-bit hosts");
 

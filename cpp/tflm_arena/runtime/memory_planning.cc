@@ -11,13 +11,12 @@
 //   head  scratch-request records  (requests + 12) x 16 B (64-bit)
 // then temp is released and the head becomes the plan.
 #include <climits>
-#include <new>
+#include <type_traits>
 
 #include "tflm_arena/core/align.h"
 #include "tflm_arena/core/format.h"
 #include "tflm_arena/model/offline_aliases.h"
 #include "tflm_arena/plan/greedy_planner.h"
-#include "tflm_arena/plan/linear_planner.h"
 #include "tflm_arena/runtime/interpreter.h"
 #include "tflm_arena/runtime/runtime_util.h"
 
@@ -79,8 +78,11 @@ Status Interpreter::FinishModelAllocation() {
                     "and %zu scratch buffers (temp)",
                     model_.total_tensors(), request_count_);
   }
+  // ComputeAllocationInfo assigns every entry (AllocationEntry is trivially
+  // copyable), so no constructor loop runs here.
+  static_assert(std::is_trivially_copyable<AllocationEntry>::value,
+                "entries are assigned into raw temp memory");
   AllocationEntry* entries = reinterpret_cast<AllocationEntry*>(entries_memory);
-  for (size_t i = 0; i < n; ++i) new (entries + i) AllocationEntry();
   Span<AllocationEntry> span(entries, n);
 
   TFLM_ARENA_RETURN_IF_ERROR(AllocateVariables(plan));
@@ -119,25 +121,18 @@ Status Interpreter::FinishModelAllocation() {
 // overwrite one while another still needs it: refuse, naming both. (Models
 // with operators we cannot run never get here: CheckKernels refused them.)
 Status Interpreter::CheckOfflineAliases(Span<const AllocationEntry> entries) const {
-  struct Found {
-    bool any = false;
-    model::OfflineAlias alias;
-  } found;
-  TFLM_ARENA_RETURN_IF_ERROR(model::ForEachOfflineAlias(
-      entries,
-      [](const model::OfflineAlias& alias, void* context) {
-        auto* f = static_cast<Found*>(context);
-        f->any = true;
-        f->alias = alias;
-        return false;  // the first one is enough to refuse
-      },
-      &found));
-  if (!found.any) return Status::Ok();
-  const AllocationEntry& a = entries[found.alias.a];
-  const AllocationEntry& b = entries[found.alias.b];
-  model::TensorInfo ta, tb;
-  TFLM_ARENA_RETURN_IF_ERROR(model_.tensor(a.subgraph, a.index, &ta));
-  TFLM_ARENA_RETURN_IF_ERROR(model_.tensor(b.subgraph, b.index, &tb));
+  bool found = false;
+  size_t a = 0;
+  size_t b = 0;
+  TFLM_ARENA_RETURN_IF_ERROR(model::FindOfflineAlias(entries, &found, &a, &b));
+  if (!found) return Status::Ok();
+#if TFLM_ARENA_ERROR_STRINGS
+  const model::OfflineAlias alias = model::DescribeOfflineAlias(entries, a, b);
+#else
+  const model::OfflineAlias alias;  // no message to describe it in
+#endif
+  const AllocationEntry& x = entries[a];
+  const AllocationEntry& y = entries[b];
   return Status::Error(
       StatusCode::kInvalidArgument,
       "offline plan aliases live tensors: tensor %u ('%.64s') of subgraph %u "
@@ -145,11 +140,12 @@ Status Interpreter::CheckOfflineAliases(Span<const AllocationEntry> entries) con
       "while both are live (steps %d..%d); the kernels that write one would "
       "corrupt the other (rule: tensors of operators tflm_arena runs may not "
       "alias while live)",
-      a.index, ta.name, a.subgraph, b.index, tb.name, b.subgraph,
-      static_cast<long long>(found.alias.overlap_begin),
-      static_cast<long long>(found.alias.overlap_end),
-      static_cast<int>(found.alias.first_common),
-      static_cast<int>(found.alias.last_common));
+      x.index, internal::TensorName(model_, x.subgraph, x.index), x.subgraph, y.index,
+      internal::TensorName(model_, y.subgraph, y.index), y.subgraph,
+      static_cast<long long>(alias.overlap_begin),
+      static_cast<long long>(alias.overlap_end),
+      static_cast<int>(alias.first_common),
+      static_cast<int>(alias.last_common));
 }
 
 // Variable tensors without an offline offset live in the tail, one
@@ -160,18 +156,12 @@ Status Interpreter::AllocateVariables(const model::OfflinePlanView* offline) {
   size_t global = 0;
   for (size_t sg = 0; sg < num_subgraphs_; ++sg) {
     for (size_t t = 0; t < model_.num_tensors(sg); ++t, ++global) {
-      model::TensorInfo info;
-      TFLM_ARENA_RETURN_IF_ERROR(model_.tensor(sg, t, &info));
-      if (!info.is_variable) continue;
+      const EvalTensor& e = subgraphs_[sg].tensors[t];
+      if (!e.variable || e.preallocated) continue;
       if (offline != nullptr &&
           offline->offset(global) != model::kOfflinePlanOnline) {
         continue;  // planned in the head at its offline offset (T-7)
       }
-      bool preallocated = false;
-      for (size_t k = 0; k < preallocated_count_; ++k) {
-        preallocated |= sg == 0 && preallocated_[k].tensor == static_cast<int32_t>(t);
-      }
-      if (preallocated) continue;
       size_t bytes = 0;
       TFLM_ARENA_RETURN_IF_ERROR(model_.tensor_bytes(sg, t, &bytes));
       uint8_t* p = nullptr;
@@ -207,13 +197,8 @@ Status Interpreter::PlanAndCommit(Span<AllocationEntry> entries,
   // Planners live here only while planning; their working memory is temp,
   // exactly what they need for planned_count_ buffers.
   GreedyPlanner greedy;
-  LinearPlanner linear;
-  MemoryPlanner* planner = &greedy;
-  size_t per_buffer = GreedyPlanner::kBytesPerBuffer;
-  if (options_.planner == PlannerKind::kLinear) {
-    planner = &linear;
-    per_buffer = LinearPlanner::kBytesPerBuffer;
-  }
+  MemoryPlanner* planner = options_.planner != nullptr ? options_.planner : &greedy;
+  const size_t per_buffer = planner->scratch_bytes_per_buffer();
   uint8_t* scratch = nullptr;
   const size_t scratch_bytes = planned_count_ * per_buffer;
   Status s = arena_.AllocateTemp(scratch_bytes, kArenaAlignment, &scratch);

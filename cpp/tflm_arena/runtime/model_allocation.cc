@@ -3,7 +3,6 @@
 // decoded options in the tail (TFLM's MicroAllocator::StartModelAllocation
 // and node setup, facts A-14..A-16).
 #include <cinttypes>
-#include <cstring>
 #include <new>
 
 #include "tflm_arena/core/align.h"
@@ -16,6 +15,7 @@ namespace {
 
 using internal::Annotate;
 using internal::OpName;
+using internal::TensorName;
 
 }  // namespace
 
@@ -63,7 +63,10 @@ Status Interpreter::StartModelAllocation() {
   }
   // Preallocated tensors get their buffers now, so planning skips them (T-5).
   for (size_t k = 0; k < preallocated_count_; ++k) {
-    subgraphs_[0].tensors[preallocated_[k].tensor].data = preallocated_[k].buffer;
+    EvalTensor& t = subgraphs_[0].tensors[preallocated_[k].tensor];
+    t.data = preallocated_[k].buffer;
+    t.written = 1;
+    t.preallocated = 1;
   }
   return Status::Ok();
 }
@@ -88,11 +91,12 @@ Status Interpreter::AllocateSubgraphArrays(size_t sg) {
     e->dims = info.shape.data();
     e->rank = static_cast<int32_t>(info.shape.size());
     e->type = info.type;
+    e->variable = info.is_variable ? 1 : 0;
+    // Available before any operator runs (CheckDataFlow).
+    e->written = info.is_variable || info.has_constant_data ? 1 : 0;
     if (info.has_constant_data) {
-      model::BufferInfo buffer;
-      TFLM_ARENA_RETURN_IF_ERROR(model_.buffer(info.buffer, &buffer));
       // Kernels only read constants; the model bytes stay untouched.
-      e->data = const_cast<uint8_t*>(buffer.data.data());
+      e->data = const_cast<uint8_t*>(info.constant_data.data());
       TFLM_ARENA_RETURN_IF_ERROR(AlignConstant(sg, t, info, e));
     }
   }
@@ -123,7 +127,10 @@ Status Interpreter::AlignConstant(size_t sg, size_t t,
                     "constant tensor %zu of subgraph %zu (%zu bytes, tail)",
                     t, sg, bytes);
   }
-  memcpy(p, e->data, bytes);
+  // A byte loop, not memcpy: this one copy would otherwise link memcpy
+  // (236 bytes of Cortex-M flash) into every program.
+  const uint8_t* from = static_cast<const uint8_t*>(e->data);
+  for (size_t i = 0; i < bytes; ++i) p[i] = from[i];
   e->data = p;
   return Status::Ok();
 }
@@ -131,18 +138,12 @@ Status Interpreter::AlignConstant(size_t sg, size_t t,
 // TFLM would run a model that reads memory nothing wrote (an output no
 // operator produces, an input read before its producer runs) and return
 // whatever the arena held. Refuse it, naming the tensor and the operator.
-// Available from the start: subgraph inputs, constants, variables and
-// tensors the application preallocated.
+// Available from the start (EvalTensor::written, set by
+// StartModelAllocation): subgraph inputs, constants, variables and tensors
+// the application preallocated.
 Status Interpreter::CheckDataFlow() {
   for (size_t sg = 0; sg < num_subgraphs_; ++sg) {
     EvalTensor* tensors = subgraphs_[sg].tensors;
-    const size_t n = model_.num_tensors(sg);
-    for (size_t t = 0; t < n; ++t) {
-      model::TensorInfo info;
-      TFLM_ARENA_RETURN_IF_ERROR(model_.tensor(sg, t, &info));
-      tensors[t].written =
-          tensors[t].data != nullptr || info.is_variable ? 1 : 0;
-    }
     model::SubgraphInfo g;
     TFLM_ARENA_RETURN_IF_ERROR(model_.subgraph(sg, &g));
     for (int32_t t : g.inputs) tensors[t].written = 1;
@@ -150,29 +151,25 @@ Status Interpreter::CheckDataFlow() {
       const Node& node = subgraphs_[sg].nodes[i];
       for (int32_t t : node.inputs) {
         if (t < 0 || tensors[t].written) continue;
-        model::TensorInfo info;
-        TFLM_ARENA_RETURN_IF_ERROR(model_.tensor(sg, static_cast<size_t>(t), &info));
         return Status::Error(
             StatusCode::kInvalidArgument,
             "operator %zu (%s, subgraph %zu) reads tensor %d ('%.64s') before "
             "any operator writes it (it is not an input, constant or "
             "variable): its bytes would be uninitialized arena memory",
             i, OpName(node.registration->builtin_code), sg,
-            static_cast<int>(t), info.name);
+            static_cast<int>(t), TensorName(model_, sg, t));
       }
       for (int32_t t : node.outputs) tensors[t].written = 1;
     }
     for (size_t k = 0; k < g.outputs.size(); ++k) {
       const int32_t t = g.outputs[k];
       if (tensors[t].written) continue;
-      model::TensorInfo info;
-      TFLM_ARENA_RETURN_IF_ERROR(model_.tensor(sg, static_cast<size_t>(t), &info));
       return Status::Error(
           StatusCode::kInvalidArgument,
           "output %zu of subgraph %zu (tensor %d, '%.64s') is written by no "
           "operator and is not an input, constant or variable: it would hold "
           "uninitialized arena memory",
-          k, sg, static_cast<int>(t), info.name);
+          k, sg, static_cast<int>(t), TensorName(model_, sg, t));
     }
   }
   return Status::Ok();

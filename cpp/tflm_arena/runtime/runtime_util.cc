@@ -22,6 +22,10 @@ Status Annotate(const Status& error, const char* format, ...) {
   out.set_needed_bytes(error.needed_bytes());
   return out;
 }
+const char* TensorName(const model::Model& model, size_t subgraph, size_t tensor) {
+  model::TensorInfo info;
+  return model.tensor(subgraph, tensor, &info).ok() ? info.name : "";
+}
 #endif  // TFLM_ARENA_ERROR_STRINGS
 
 const char* OpName(model::BuiltinCode code) {

@@ -4,6 +4,7 @@
 
 #include "tflm_arena/core/status.h"
 #include "tflm_arena/model/builtin_ops.h"
+#include "tflm_arena/model/model.h"
 
 namespace tflm_arena {
 namespace runtime {
@@ -20,6 +21,14 @@ inline Status Annotate(const Status& error, const char* /*format*/, ...)
 inline Status Annotate(const Status& error, const char* /*format*/, ...) {
   return error.ok() ? Status::Error(StatusCode::kInternal, "") : error;
 }
+#endif
+
+// A tensor's name for a message ("" when absent or out of range); with
+// messages stripped, no lookup at all.
+#if TFLM_ARENA_ERROR_STRINGS
+const char* TensorName(const model::Model& model, size_t subgraph, size_t tensor);
+#else
+inline const char* TensorName(const model::Model&, size_t, size_t) { return ""; }
 #endif
 
 // Enum name of a builtin code, "?" when it has none.
