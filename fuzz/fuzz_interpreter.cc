@@ -28,6 +28,7 @@
 #include "fuzz_util.h"
 #include "tflm_arena/core/align.h"
 #include "tflm_arena/model/model.h"
+#include "tflm_arena/model/offline_plan.h"
 #include "tflm_arena/plan/linear_planner.h"
 #include "tflm_arena/runtime/interpreter.h"
 #include "tflm_arena/runtime/kernels/all_kernels.h"
@@ -45,6 +46,11 @@ namespace runtime = tflm_arena::runtime;
 constexpr size_t kGuardBytes = 64;
 constexpr uint8_t kGuardPattern = 0xA5;
 constexpr uint64_t kMaxModelTensorBytes = uint64_t{8} << 20;  // all tensors together
+// Largest offline-plan offset run: a plan may legitimately put a tensor
+// gigabytes up, and the guarded arena (filled with its pattern) would then
+// take that much RSS, over libFuzzer's limit. Such a model is valid: it
+// needs that arena (reproducer: regressions/.../harness_offline_offset_2gib).
+constexpr int64_t kMaxOfflineOffset = int64_t{16} << 20;
 // Upper bound of Invoke's work (sum over ops of output elements x largest
 // input): every shipped kernel does at most that many inner steps.
 constexpr double kMaxWork = 4e8;
@@ -58,6 +64,13 @@ bool SmallEnough(const model::Model& m, bool* invoke_ok) {
       if (!m.tensor_bytes(sg, t, &b).ok()) continue;  // allocation reports it
       bytes += b;
       if (bytes > kMaxModelTensorBytes) return false;
+    }
+  }
+  model::OfflinePlanView plan;
+  bool has_plan = false;
+  if (model::DecodeOfflinePlan(m, &plan, &has_plan).ok() && has_plan) {
+    for (size_t i = 0; i < plan.size(); ++i) {
+      if (plan.offset(i) > kMaxOfflineOffset) return false;
     }
   }
   double work = 0;
