@@ -5,7 +5,6 @@
 
 #include <cctype>
 #include <cinttypes>
-#include <cstring>
 
 #include "tflm_arena/model/schema_access.h"
 #include "tflm_arena/model/table_reader.h"
@@ -31,12 +30,6 @@ constexpr char kIdentifier[] = "TFL3";
 
 Table RootTable(const void* root) { return static_cast<Table>(root); }
 
-uint32_t Load32(const uint8_t* p) {
-  uint32_t v;
-  memcpy(&v, p, sizeof(v));
-  return v;
-}
-
 size_t VectorLength(Table table, unsigned vt) {
   const uint8_t* data = nullptr;
   return VectorField(table, vt, &data);
@@ -58,6 +51,8 @@ void ReadOperatorCode(Table code, OperatorCodeInfo* out) {
 
 // Product of the dims (validated: >= 0, no overflow); a zero extent first,
 // so that partial products of [65536, 65536, 65536, 65536, 0] cannot wrap.
+// Not internal::ElementCount: validation already ran its overflow test,
+// whose 64-bit division would link __aeabi_uldivmod into every program.
 uint64_t ElementCount(Span<const int32_t> shape) {
   for (int32_t d : shape) {
     if (d == 0) return 0;
@@ -157,7 +152,7 @@ Status Model::FromBuffer(const uint8_t* data, size_t size, Model* out) {
 Status Model::FromTrustedBuffer(const uint8_t* data, size_t size, Model* out) {
   *out = Model();
   TFLM_ARENA_RETURN_IF_ERROR(CheckHeader(data, size));
-  const Table root = data + Load32(data);
+  const Table root = data + internal::Load<uint32_t>(data);
   const uint8_t* subgraphs = nullptr;
   const size_t n = VectorField(root, fb::Model::VT_SUBGRAPHS, &subgraphs);
   size_t total_tensors = 0;
@@ -364,9 +359,11 @@ Status Model::metadata(size_t index, MetadataInfo* out) const {
     return OutOfRange("metadata", index, num_metadata());
   }
   const Table m = TableField(RootTable(root_), fb::Model::VT_METADATA, index);
+  // Its length too: a name may hold a NUL (a string is a uint32 length,
+  // then the bytes).
   const uint8_t* name = RefField(m, fb::Metadata::VT_NAME);
   out->name = name == nullptr ? "" : reinterpret_cast<const char*>(name + 4);
-  out->name_length = name == nullptr ? 0 : Load32(name);
+  out->name_length = name == nullptr ? 0 : internal::Load<uint32_t>(name);
   out->buffer = U32Field(m, fb::Metadata::VT_BUFFER, 0);
   return Status::Ok();
 }

@@ -1,21 +1,12 @@
 #include "tflm_arena/model/offline_plan.h"
 
 #include <cinttypes>
-#include <cstring>
+
+#include "tflm_arena/model/table_reader.h"  // Load: little-endian words
 
 namespace tflm_arena {
 namespace model {
 namespace {
-
-static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "little-endian hosts only");
-
-// The model format is little-endian and so is every host we build for
-// (schema_access.h asserts it): one unaligned-safe load.
-int32_t ReadLittleEndian32(const uint8_t* p) {
-  int32_t v;
-  std::memcpy(&v, p, sizeof(v));
-  return v;
-}
 
 #define TFLM_ARENA_INVALID(...)                             \
   ::tflm_arena::Status::Error(                              \
@@ -24,7 +15,7 @@ int32_t ReadLittleEndian32(const uint8_t* p) {
 }  // namespace
 
 int32_t OfflinePlanView::Word(size_t w) const {
-  return ReadLittleEndian32(bytes_ + 4 * w);
+  return internal::Load<int32_t>(bytes_ + 4 * w);
 }
 
 bool OfflinePlanView::IsAligned(size_t i, size_t alignment) const {
@@ -49,9 +40,9 @@ Status DecodeOfflinePlanBytes(Span<const uint8_t> bytes, size_t num_subgraphs,
         n_bytes, 4 * kOfflinePlanHeaderWords);
   }
   const uint8_t* p = bytes.data();
-  const int32_t version = ReadLittleEndian32(p);
-  const int32_t subgraphs = ReadLittleEndian32(p + 4);
-  const int32_t count = ReadLittleEndian32(p + 8);
+  const int32_t version = internal::Load<int32_t>(p);
+  const int32_t subgraphs = internal::Load<int32_t>(p + 4);
+  const int32_t count = internal::Load<int32_t>(p + 8);
   if (version != kOfflinePlanVersion) {
     return TFLM_ARENA_INVALID(
                          "offline plan: version %" PRId32
@@ -79,7 +70,7 @@ Status DecodeOfflinePlanBytes(Span<const uint8_t> bytes, size_t num_subgraphs,
         n_bytes, expected);
   }
   for (size_t i = 0; i < total_tensors; ++i) {
-    const int32_t o = ReadLittleEndian32(p + 4 * (kOfflinePlanHeaderWords + i));
+    const int32_t o = internal::Load<int32_t>(p + 4 * (kOfflinePlanHeaderWords + i));
     if (o < kOfflinePlanOnline) {
       return TFLM_ARENA_INVALID(
                            "offline plan: offset of tensor %zu is %" PRId32

@@ -1,21 +1,8 @@
 #include "tflm_arena/model/table_reader.h"
 
-#include <cstring>
-
 namespace tflm_arena {
 namespace model {
 namespace internal {
-namespace {
-
-// Unaligned-safe loads (memcpy of a constant size compiles to one load).
-template <typename T>
-T Load(const uint8_t* p) {
-  T v;
-  memcpy(&v, p, sizeof(T));
-  return v;
-}
-
-}  // namespace
 
 // A table starts with an int32 offset back to its vtable: uint16 vtable
 // bytes, uint16 table bytes, then one uint16 field offset per field.

@@ -9,12 +9,13 @@
 // directly: 448 bytes less flash on Cortex-M3 for the same reads.
 //
 // No bounds checks: the verifier (or the caller) guaranteed every offset.
-// Little-endian only (schema_access.h asserts it).
+// Little-endian only (asserted below).
 #ifndef TFLM_ARENA_MODEL_TABLE_READER_H_
 #define TFLM_ARENA_MODEL_TABLE_READER_H_
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 
 #include "tflm_arena/core/span.h"
 
@@ -22,7 +23,19 @@ namespace tflm_arena {
 namespace model {
 namespace internal {
 
+static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
+              "the model format is little-endian; so must the host be");
+
 using Table = const uint8_t*;
+
+// A little-endian scalar at `p`, any alignment (memcpy of a constant size
+// compiles to one load).
+template <typename T>
+inline T Load(const uint8_t* p) {
+  T v;
+  memcpy(&v, p, sizeof(T));
+  return v;
+}
 
 // Address of field `vt` of `table`, or null when the field is absent.
 const uint8_t* FieldAddress(Table table, unsigned vt);
