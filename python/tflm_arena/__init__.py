@@ -19,6 +19,12 @@ True
 >>> ta.OBJECT_STRATEGIES[:2]
 ('naive', 'equality')
 
+- ``TARGETS``: the stock-TFLM builds :func:`tflm_arena` sizes, default
+  (``DEFAULT_TARGET``) first; :func:`targets` describes each.
+
+>>> ta.TARGETS[0] == ta.DEFAULT_TARGET
+True
+
 - ``RECORD_DTYPE``: planner input rows (:func:`make_records`);
   ``MODEL_RECORD_DTYPE``: a model's rows (:meth:`Model.usage_records`);
   ``PLAN_DTYPE``: an interpreter's head plan (:meth:`Interpreter.memory_plan`).
@@ -43,7 +49,7 @@ from .interpreter import PLAN_DTYPE, RUNTIME_PLANNERS, Interpreter
 from .model import MODEL_RECORD_DTYPE, Model, Operator, Subgraph, Tensor
 from .tflm_plan import TflmPlan, plan_for_tflm, tflm_scratch_requests
 from .reorder import Reordering, remap_scratch, reorder
-from .tflm_size import TflmArena, tflm_arena
+from .tflm_size import DEFAULT_TARGET, TARGETS, TflmArena, targets, tflm_arena
 from .optimize import Attempt, Optimization, optimize
 from .report import report_html, write_report
 from . import viz  # pictures; matplotlib is imported only when drawing
@@ -69,6 +75,7 @@ __all__ = [
     "ArenaTooSmallError",
     "Attempt",
     "BEST_STRATEGIES",
+    "DEFAULT_TARGET",
     "OBJECT_STRATEGIES",
     "SharedObjects",
     "assign_objects",
@@ -86,6 +93,7 @@ __all__ = [
     "Plan",
     "RECORD_DTYPE",
     "STRATEGIES",
+    "TARGETS",
     "make_records",
     "optimize",
     "plan",
@@ -96,6 +104,7 @@ __all__ = [
     "report_html",
     "resolver_ops",
     "runtime_resolver_cpp",
+    "targets",
     "tflm_arena",
     "tflm_resolver_cpp",
     "tflm_scratch_requests",

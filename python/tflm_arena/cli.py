@@ -37,7 +37,7 @@ from . import __version__
 from ._plan import STRATEGIES, Plan
 from .examples import demo_model_bytes
 from .model import Model
-from .tflm_size import PLANNERS, TARGETS, tflm_arena
+from .tflm_size import DEFAULT_TARGET, PLANNERS, TARGETS, targets, tflm_arena
 
 
 def _jsonable(v: Any) -> Any:
@@ -302,22 +302,40 @@ def _cmd_plan(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _cmd_size(args: argparse.Namespace, out: TextIO) -> int:
-    results = []
+    """One result or one error line per model; exit status 1 if any failed
+    (the good models are still sized and printed)."""
+    results: List[Tuple[str, Any]] = []
+    failed = 0
     for path in args.model:
-        r = tflm_arena(path, target=args.target, recording=args.recording,
-                       planner=args.planner)
-        results.append((path, r))
+        try:
+            results.append((path, tflm_arena(path, target=args.target,
+                                             recording=args.recording, planner=args.planner)))
+        except (ValueError, OSError, NotImplementedError, RuntimeError, MemoryError) as e:
+            failed += 1
+            results.append((path, e))
+            if not args.json:  # in order with the results, on stderr
+                out.flush()
+                _say(f"tflm-arena: error: {path}: {_first_line(e)}")
+                continue
+        if not args.json:
+            _write_size(path, results[-1][1], out, first=len(results) == 1)
     if args.json:
-        json.dump({str(p): r.as_dict() for p, r in results}, out, indent=1)
+        json.dump({str(p): (r.as_dict() if not isinstance(r, Exception)
+                            else {"error": _first_line(r)}) for p, r in results}, out, indent=1)
         out.write("\n")
-        return 0
-    for i, (path, r) in enumerate(results):
-        if i:
-            out.write("\n")
-        out.write(f"{path}:\n  {r.firmware_line()}  // exact minimum "
-                  f"{r.min_arena_bytes} bytes\n")
-        out.write("\n".join("  " + line for line in str(r).splitlines()) + "\n")
-    return 0
+    return 1 if failed else 0
+
+
+def _first_line(e: BaseException) -> str:
+    return str(e).splitlines()[0] if str(e) else type(e).__name__
+
+
+def _write_size(path: str, r: Any, out: TextIO, first: bool) -> None:
+    if not first:
+        out.write("\n")
+    out.write(f"{path}:\n  {r.firmware_line()}  // stock TFLM, target {r.target}: exact "
+              f"minimum {r.min_arena_bytes} bytes\n")
+    out.write("\n".join("  " + line for line in str(r).splitlines()) + "\n")
 
 
 def _cmd_write_plan(args: argparse.Namespace, out: TextIO) -> int:
@@ -455,6 +473,12 @@ exit status:
 Run "tflm-arena COMMAND --help" for a command's options."""
 
 
+def _targets_help() -> str:
+    return ("the stock TFLM build, one of: "
+            + "; ".join(f"{name} = {text}" for name, text in targets().items())
+            + f" (default {DEFAULT_TARGET})")
+
+
 def _parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog="tflm-arena", description=_DESCRIPTION, epilog=_EPILOG,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -492,11 +516,11 @@ def _parser() -> argparse.ArgumentParser:
     pl.set_defaults(func=_cmd_plan)
     sz = command("size", "the arena stock TFLM needs (kTensorArenaSize)")
     sz.add_argument("model", nargs="+", help="one or more .tflite model files")
-    sz.add_argument("--target", choices=TARGETS, default="cortex-m",
-                    help="x86-64 = the tflite-micro wheel's build; cortex-m = 32-bit ARM "
-                         "(default)")
-    sz.add_argument("--recording", action="store_true",
-                    help="RecordingMicroAllocator (the wheel's default) instead of MicroAllocator")
+    sz.add_argument("--target", choices=TARGETS, default=DEFAULT_TARGET,
+                    help=_targets_help())
+    sz.add_argument("--recording", action="store_const", const=True, default=None,
+                    help="size for a RecordingMicroAllocator in the target build (the "
+                         "tflite-micro-wheel target always has one with the greedy planner)")
     sz.add_argument("--planner", choices=PLANNERS, default="greedy",
                     help="the memory planner stock TFLM is built with (default greedy)")
     sz.add_argument("--json", action="store_true", help="machine-readable output")
@@ -522,8 +546,9 @@ def _parser() -> argparse.ArgumentParser:
                     help="also try an operator order with a lower peak")
     op.add_argument("--time-limit", type=_seconds, default=1.0, metavar="S",
                     help="seconds for the optimal search (and the reordering search)")
-    op.add_argument("--target", choices=TARGETS, default="cortex-m",
-                    help="the TFLM build whose head is minimised (scratch sizes differ)")
+    op.add_argument("--target", choices=TARGETS, default=DEFAULT_TARGET,
+                    help="the stock TFLM build whose head is minimised (scratch sizes "
+                         "differ); " + _targets_help())
     op.add_argument("--overwrite", action="store_true", help="allow replacing OUTPUT")
     op.add_argument("--json", action="store_true", help="machine-readable output")
     op.add_argument("--quiet", action="store_true", help="no progress lines on stderr")

@@ -34,7 +34,18 @@ MAX_MODEL_BYTES = 2**31
 class ModelNotFoundError(FileNotFoundError, ValueError):
     """Model.load's error for a missing file: a FileNotFoundError, and
     still a ValueError as every other unreadable model (older callers).
+    Its text is one plain sentence (no "[Errno 2]" prefix); ``errno`` and
+    ``filename`` are set as on any FileNotFoundError.
+
+    >>> try:
+    ...     Model.load("no_such_model.tflite")
+    ... except ModelNotFoundError as e:
+    ...     print(e)
+    cannot read model no_such_model.tflite: no such file
     """
+
+    def __str__(self) -> str:
+        return str(self.strerror)
 
 
 def _frozen_array(values: Any, dtype: Any) -> np.ndarray:
@@ -188,7 +199,7 @@ class Model:
                                      f"the limit of {max_bytes} bytes (max_bytes=)")
                 data = f.read(max_bytes + 1)
         except FileNotFoundError as e:
-            raise ModelNotFoundError(e.errno, f"cannot read model {p}: {e.strerror}",
+            raise ModelNotFoundError(e.errno, f"cannot read model {p}: no such file",
                                      str(p)) from None
         except OSError as e:
             raise ValueError(f"cannot read model {p}: {e.strerror}") from e

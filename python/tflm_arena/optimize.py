@@ -23,7 +23,7 @@ from ._plan import BEST_STRATEGIES
 from .model import Model
 from .reorder import Reordering, reorder as _reorder
 from .tflm_plan import plan_for_tflm, tflm_scratch_requests
-from .tflm_size import tflm_arena
+from .tflm_size import DEFAULT_TARGET, tflm_arena
 
 
 @dataclass(frozen=True)
@@ -42,7 +42,7 @@ class Attempt:
     optimal: bool        # the plan is proven smallest for this order
     model: Optional[Model]  # the model with this plan written
     note: str = ""       # why a strategy gave no plan
-    min_arena: int = 0   # smallest arena stock TFLM accepts for `model`
+    min_arena: int = 0   # smallest arena stock TFLM (the target) accepts for `model`
 
 
 @dataclass(frozen=True)
@@ -66,6 +66,14 @@ class Optimization:
     target: str
     reason: str
     reordering: Optional["Reordering"] = None  # with reorder=True
+    #: Smallest arena stock TFLM (``target``) accepts for the original model
+    #: (``tflm_arena(model, target).min_arena_bytes``).
+    original_min_arena: int = 0
+
+    @property
+    def min_arena(self) -> int:
+        """Smallest arena stock TFLM (``target``) accepts for :attr:`model`."""
+        return self.best.min_arena if self.improved and self.best else self.original_min_arena
 
     def best_of(self, reordered: bool) -> Optional[Attempt]:
         """The attempt with the smallest head on one operator order."""
@@ -110,7 +118,7 @@ def _pct(v: int, ref: int) -> str:
 
 
 def optimize(model: Union[Model, str, PathLike, bytes], *, reorder: bool = False,
-             time_limit: float = 1.0, target: str = "cortex-m",
+             time_limit: float = 1.0, target: str = DEFAULT_TARGET,
              strategies: Sequence[str] = BEST_STRATEGIES,
              progress: Optional[Callable[[str], None]] = None,
              search_progress: Optional[Callable[[int, int, float], None]] = None) -> Optimization:
@@ -133,7 +141,7 @@ def optimize(model: Union[Model, str, PathLike, bytes], *, reorder: bool = False
         raise ValueError(f"time_limit must be > 0 seconds, got {time_limit}")
     if not isinstance(model, Model):
         model = Model.from_bytes(model) if isinstance(model, (bytes, bytearray)) else Model.load(model)
-    original = tflm_arena(model, target=target, recording=True)
+    original = tflm_arena(model, target=target)
     orders = [(False, model)]
     reordering = None
     if reorder:
@@ -150,7 +158,7 @@ def optimize(model: Union[Model, str, PathLike, bytes], *, reorder: bool = False
     for reordered, m in orders:
         if reordered:  # the reordered model with TFLM's own plan, nothing written
             t0 = time.perf_counter()
-            own = tflm_arena(m, target=target, recording=True)
+            own = tflm_arena(m, target=target)
             attempts.append(Attempt("tflm_greedy (no plan)", True, own.head, 0,
                                     time.perf_counter() - t0, False, m,
                                     min_arena=own.min_arena_bytes))
@@ -169,7 +177,7 @@ def optimize(model: Union[Model, str, PathLike, bytes], *, reorder: bool = False
             dt = time.perf_counter() - t0
             proven = r.plan.optimal and r.predicted_head == r.plan.arena_bytes
             written = r.model if r.model is not None else m.with_offline_plan(r.plan)
-            min_arena = tflm_arena(written, target=target, recording=True).min_arena_bytes
+            min_arena = tflm_arena(written, target=target).min_arena_bytes
             attempts.append(Attempt(s, reordered, r.predicted_head, r.lower_bound, dt, proven,
                                     written, min_arena=min_arena))
             if not reordered and lower_bound is None:
@@ -195,4 +203,4 @@ def optimize(model: Union[Model, str, PathLike, bytes], *, reorder: bool = False
         chosen = model
     return Optimization(model=chosen, original_head=original.head, original_lower_bound=lb,
                         best=best, attempts=tuple(attempts), target=target, reason=reason,
-                        reordering=reordering)
+                        reordering=reordering, original_min_arena=original.min_arena_bytes)

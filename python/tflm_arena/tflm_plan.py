@@ -27,7 +27,7 @@ import numpy as np
 from . import _core
 from ._plan import Plan, plan as _plan
 from .model import Model
-from .tflm_size import TARGETS, tflm_arena
+from .tflm_size import DEFAULT_TARGET, check_target, tflm_arena
 
 #: Strategies :func:`plan_for_tflm` also tries besides the one asked for.
 ALSO_TRY = ("greedy_by_size", "greedy_by_breadth", "tflm_greedy")
@@ -41,7 +41,7 @@ _FIXED_FALLBACK = "tflm_greedy"
 
 
 def tflm_scratch_requests(model: Union[Model, str, PathLike, bytes],
-                          target: str = "x86-64") -> List[Tuple[int, int, int]]:
+                          target: str = DEFAULT_TARGET) -> List[Tuple[int, int, int]]:
     """Scratch buffers stock TFLM's kernels request for ``model``:
     ``[(bytes, operator, subgraph), ...]`` in TFLM's order, as
     :meth:`Model.usage_records` takes them (``scratch=``).
@@ -51,7 +51,7 @@ def tflm_scratch_requests(model: Union[Model, str, PathLike, bytes],
     []
     """
     model = _as_model(model)
-    _check_target(target)
+    check_target(target)
     return [tuple(int(v) for v in r) for r in _core.tflm_scratch_requests(model._handle, target)]
 
 
@@ -90,7 +90,7 @@ class TflmPlan:
     reason: str
     scratch: Tuple[Tuple[int, int, int], ...] = ()
     candidates: Tuple[Candidate, ...] = field(default=(), repr=False)
-    predicted_min_arena: int = 0    # tflm_arena(model).min_arena_bytes (recording)
+    predicted_min_arena: int = 0    # tflm_arena(model, target).min_arena_bytes
     original_min_arena: int = 0
     lower_bound: int = 0            # most bytes live at once, scratch included
 
@@ -105,7 +105,7 @@ class TflmPlan:
 
 
 def plan_for_tflm(model: Union[Model, str, PathLike, bytes], strategy: str = "greedy_by_size",
-                  target: str = "x86-64", *, also_try: Sequence[str] = ALSO_TRY,
+                  target: str = DEFAULT_TARGET, *, also_try: Sequence[str] = ALSO_TRY,
                   allow_equal: bool = False, **plan_kw) -> TflmPlan:
     """An offline plan for ``model`` that stock TFLM (``target``) keeps and
     that makes its head smaller, or a result saying none exists.
@@ -129,12 +129,12 @@ def plan_for_tflm(model: Union[Model, str, PathLike, bytes], strategy: str = "gr
     ``NotImplementedError`` (no prediction, so no plan).
 
     >>> import tflm_arena as ta
-    >>> ta.plan_for_tflm("hello_world_int8.tflite", target="x86-64").predicted_min_arena
+    >>> ta.plan_for_tflm("hello_world_int8.tflite", target="tflite-micro-wheel").predicted_min_arena
     1936
     """
     model = _as_model(model)
-    _check_target(target)
-    original = tflm_arena(model, target=target, recording=True)
+    check_target(target)
+    original = tflm_arena(model, target=target)
     scratch = tuple(tflm_scratch_requests(model, target))
     joint = model.usage_records(scratch=scratch)
     tensors_only = model.usage_records()
@@ -156,7 +156,7 @@ def plan_for_tflm(model: Union[Model, str, PathLike, bytes], strategy: str = "gr
     best = min(candidates, key=lambda c: c.head)
 
     written = model.with_offline_plan(best.plan)
-    check = tflm_arena(written, target=target, recording=True)
+    check = tflm_arena(written, target=target)
     if check.head != best.head:  # the simulation and the full TFLM model disagree
         raise RuntimeError(f"internal error: simulated TFLM head {best.head} but the TFLM "
                            f"model of the written plan says {check.head}")
@@ -239,7 +239,3 @@ def _as_model(model) -> Model:
         return model
     return Model.from_bytes(model) if isinstance(model, (bytes, bytearray)) else Model.load(model)
 
-
-def _check_target(target: str) -> None:
-    if target not in TARGETS:
-        raise ValueError(f"unknown target {target!r} (known: {', '.join(TARGETS)})")

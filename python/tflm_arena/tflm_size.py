@@ -1,16 +1,27 @@
 """The arena STOCK TFLM needs for a model, computed without running TFLM.
 
-``tflm_arena(model, target="cortex-m", recording=False, planner="greedy")``
+``tflm_arena(model, target=DEFAULT_TARGET, recording=None, planner="greedy")``
 replays TFLM's allocation sequence (allocator objects, per-operator kernel
 data, temp tensors during Prepare, the planner's temp memory, the head plan,
 persistent tensors) for the chosen build and returns the smallest arena
 with which ``AllocateTensors`` and ``Invoke`` succeed, plus the breakdown
 TFLM's ``RecordingMicroAllocator`` prints at that size.
 
-Targets: ``"x86-64"`` reproduces the ``tflite-micro`` PyPI wheel
-(TF_LITE_STATIC_MEMORY, compression on); ``"cortex-m"`` a TFLM Makefile
-build for a 32-bit ARM core (compression off, 4-byte pointers, AAPCS).
-An operator whose memory behaviour is not modelled raises
+Targets (:data:`TARGETS`, from the C++ core; :func:`targets` describes each):
+
+- ``"cortex-m"`` (the default): a TFLM Makefile build for a 32-bit ARM core
+  (reference kernels, compression off, 4-byte pointers, AAPCS), with a
+  plain ``MicroAllocator``;
+- ``"x86-64"``: TFLM compiled as the ``tflite-micro`` wheel compiles it
+  (TF_LITE_STATIC_MEMORY, compression on), with a plain ``MicroAllocator``;
+- ``"tflite-micro-wheel"``: the ``tflite-micro`` PyPI wheel as its Python
+  interpreter runs a model: a ``RecordingMicroAllocator`` with the greedy
+  planner (with ``planner="linear"``, its ``kPreserveAllTensors``
+  configuration: a plain ``MicroAllocator``).
+
+``recording=None`` takes the allocator the target's application creates;
+``True``/``False`` ask for the recording or the plain one where that build
+can have it. An operator whose memory behaviour is not modelled raises
 ``NotImplementedError`` naming it.
 
 This is the number for ``constexpr int kTensorArenaSize``; our own runtime's
@@ -20,13 +31,33 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from os import PathLike
-from typing import Dict, Union
+from typing import Dict, Optional, Union
 
 from . import _core
 from .model import Model
 
-TARGETS = ("x86-64", "cortex-m")
+#: The stock-TFLM builds :func:`tflm_arena` models, default first (one list,
+#: kept in the C++ core).
+TARGETS = tuple(t["name"] for t in _core.tflm_targets())
+#: The target every function and command uses when none is given.
+DEFAULT_TARGET = TARGETS[0]
 PLANNERS = ("greedy", "linear")
+
+
+def targets() -> Dict[str, str]:
+    """Each target's name and a one-line description of the build.
+
+    >>> import tflm_arena as ta
+    >>> list(ta.targets())
+    ['cortex-m', 'x86-64', 'tflite-micro-wheel']
+    """
+    return {t["name"]: t["description"] for t in _core.tflm_targets()}
+
+
+def check_target(target: str) -> None:
+    """ValueError naming the known targets when ``target`` is not one."""
+    if target not in TARGETS:
+        raise ValueError(f"unknown target {target!r} (known: {', '.join(TARGETS)})")
 
 
 @dataclass(frozen=True)
@@ -49,7 +80,8 @@ class TflmArena:
     ('x86-64', 1704)
     """
     target: str
-    recording: bool
+    description: str          # the build, in words (see :func:`targets`)
+    recording: bool           # RecordingMicroAllocator (else MicroAllocator)
     planner: str
     min_arena_bytes: int      # smallest working size of a 16-aligned buffer
     min_arena_bytes_16: int   # smallest working multiple of 16
@@ -66,7 +98,7 @@ class TflmArena:
 
     def as_dict(self) -> dict:
         d = {k: getattr(self, k) for k in (
-            "target", "recording", "planner", "min_arena_bytes", "min_arena_bytes_16",
+            "target", "description", "recording", "planner", "min_arena_bytes", "min_arena_bytes_16",
             "head", "tail", "temp_peak", "planned_buffers", "scratch_requests",
             "limited_by")}
         d["categories"] = {k: vars(c) for k, c in self.categories.items()}
@@ -75,7 +107,8 @@ class TflmArena:
     def __str__(self) -> str:
         alloc = "RecordingMicroAllocator" if self.recording else "MicroAllocator"
         lines = [
-            f"stock TFLM, {self.target}, {alloc}, {self.planner} planner:",
+            f"stock TFLM, target {self.target}: {self.description}",
+            f"  ({alloc}, {self.planner} planner)",
             f"  minimum arena   {self.min_arena_bytes:>10,} bytes "
             f"({self.min_arena_bytes_16:,} as a multiple of 16)",
             f"  head            {self.head:>10,} bytes (activations + scratch, "
@@ -92,22 +125,26 @@ class TflmArena:
         return "\n".join(lines)
 
 
-def tflm_arena(model: Union[Model, str, PathLike, bytes], target: str = "cortex-m",
-               recording: bool = False, planner: str = "greedy") -> TflmArena:
-    """Arena stock TFLM needs for ``model`` (a Model, a path or bytes).
+def tflm_arena(model: Union[Model, str, PathLike, bytes], target: str = DEFAULT_TARGET,
+               recording: Optional[bool] = None, planner: str = "greedy") -> TflmArena:
+    """Arena stock TFLM needs for ``model`` (a Model, a path or bytes) on
+    ``target`` (see the module doc; ``recording=None`` = the allocator that
+    target's application creates).
 
     >>> import tflm_arena as ta
     >>> ta.tflm_arena("hello_world_int8.tflite", target="x86-64").min_arena_bytes
     1704
+    >>> ta.tflm_arena("hello_world_int8.tflite", target="tflite-micro-wheel").min_arena_bytes
+    1936
     """
     if not isinstance(model, Model):
         model = Model.from_bytes(model) if isinstance(model, (bytes, bytearray)) \
             else Model.load(model)
-    if target not in TARGETS:
-        raise ValueError(f"unknown target {target!r} (known: {', '.join(TARGETS)})")
+    check_target(target)
     if planner not in PLANNERS:
         raise ValueError(f"unknown planner {planner!r} (known: {', '.join(PLANNERS)})")
-    d = _core.tflm_arena_size(model._handle, target, bool(recording), planner)
+    d = _core.tflm_arena_size(model._handle, target,
+                              None if recording is None else bool(recording), planner)
     cats = {k: Category(v["name"], v["requested"], v["used"], v["count"])
             for k, v in d.pop("categories").items()}
     return TflmArena(categories=cats, **d)

@@ -4,20 +4,18 @@
 
 #include "tflm_arena/tflm/allocation_trace.h"
 #include "tflm_arena/tflm/kernel_table.h"
-#include "tflm_arena/tflm/target_abi.h"
+#include "tflm_arena/tflm/build_targets.h"
 
 namespace tflm_arena {
 namespace tflm {
 
 Status TflmScratchRequests(const model::Model& model, const std::string& target,
                            std::vector<model::ScratchRequest>* out) {
-  const TargetAbi* abi = FindTarget(target.c_str());
-  if (abi == nullptr) {
-    return Status::Error(StatusCode::kInvalidArgument, "unknown target '%s' (known: %s)",
-                         target.c_str(), TargetNames());
-  }
+  ResolvedTarget resolved;
+  TFLM_ARENA_RETURN_IF_ERROR(
+      ResolveBuildTarget(target, AllocatorChoice::kTargetDefault, "greedy", &resolved));
   TraceOptions options;
-  options.target = abi;
+  options.target = resolved.abi;
   options.kernels = ReferenceKernels();
   // The requests depend on the kernels only, not on the allocator or planner.
   Trace trace;

@@ -1,5 +1,5 @@
 // The scratch buffers stock TFLM's kernels request for a model
-// (RequestScratchBufferInArena in Prepare, tflm_facts F-2): bytes, operator
+// (RequestScratchBufferInArena in Prepare): bytes, operator
 // and subgraph, in the order TFLM appends them to its planner. TFLM places
 // them online with its greedy planner, also around an offline plan's fixed
 // tensors, so a plan written into a model must leave room for them.
@@ -16,7 +16,7 @@
 namespace tflm_arena {
 namespace tflm {
 
-// target: "x86-64" or "cortex-m" (target_abi.h). Errors as BuildTrace's
+// target: a build target name (build_targets.h). Errors as BuildTrace's
 // (an operator whose kernel is not modelled is kUnimplemented, named).
 Status TflmScratchRequests(const model::Model& model, const std::string& target,
                            std::vector<model::ScratchRequest>* out);

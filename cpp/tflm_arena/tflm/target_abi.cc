@@ -52,7 +52,5 @@ const TargetAbi* FindTarget(const char* name) {
   return nullptr;
 }
 
-const char* TargetNames() { return "x86-64, cortex-m"; }
-
 }  // namespace tflm
 }  // namespace tflm_arena

@@ -51,10 +51,9 @@ struct TargetAbi {
   SizeAlign allocation_info;           // temp during planning (T-1)
 };
 
-// nullptr for an unknown name.
+// nullptr for an unknown name. Users name build targets (build_targets.h),
+// each of which names one of these layouts.
 const TargetAbi* FindTarget(const char* name);
-// "x86-64, cortex-m" (for error messages).
-const char* TargetNames();
 
 }  // namespace tflm
 }  // namespace tflm_arena

@@ -1,7 +1,6 @@
 #include "tflm_arena/tflm/tflm_arena_size.h"
 
 #include "tflm_arena/tflm/kernel_table.h"
-#include "tflm_arena/tflm/target_abi.h"
 
 namespace tflm_arena {
 namespace tflm {
@@ -23,30 +22,18 @@ std::string Describe(const Trace& trace, size_t event) {
 
 Status ComputeTflmArenaSize(const model::Model& model, const TflmArenaOptions& options,
                             TflmArenaSize* out) {
-  const TargetAbi* target = FindTarget(options.target.c_str());
-  if (target == nullptr) {
-    return Status::Error(StatusCode::kInvalidArgument, "unknown target '%s' (known: %s)",
-                         options.target.c_str(), TargetNames());
-  }
+  const AllocatorChoice choice =
+      !options.recording.has_value() ? AllocatorChoice::kTargetDefault
+      : *options.recording           ? AllocatorChoice::kRecording
+                                     : AllocatorChoice::kMicroAllocator;
+  ResolvedTarget resolved;
+  TFLM_ARENA_RETURN_IF_ERROR(
+      ResolveBuildTarget(options.target, choice, options.planner, &resolved));
   TraceOptions to;
-  to.target = target;
+  to.target = resolved.abi;
   to.kernels = ReferenceKernels();
-  to.recording = options.recording;
-  if (options.planner == "greedy") {
-    to.planner = PlannerKind::kGreedy;
-  } else if (options.planner == "linear") {
-    to.planner = PlannerKind::kLinear;
-  } else {
-    return Status::Error(StatusCode::kInvalidArgument,
-                         "unknown planner '%s' (known: greedy, linear)",
-                         options.planner.c_str());
-  }
-  if (to.recording && to.planner == PlannerKind::kLinear) {
-    // RecordingMicroAllocator::Create always builds a GreedyMemoryPlanner.
-    return Status::Error(StatusCode::kInvalidArgument,
-                         "TFLM's RecordingMicroAllocator always uses the greedy planner; "
-                         "the linear planner needs recording=false");
-  }
+  to.recording = resolved.recording;
+  to.planner = options.planner == "linear" ? PlannerKind::kLinear : PlannerKind::kGreedy;
   Trace trace;
   TFLM_ARENA_RETURN_IF_ERROR(BuildTrace(model, to, &trace));
 
@@ -76,8 +63,9 @@ Status ComputeTflmArenaSize(const model::Model& model, const TflmArenaOptions& o
   const ReplayResult below = Replay(trace, hi - 1);
 
   *out = TflmArenaSize();
-  out->target = target->name;
-  out->recording = options.recording;
+  out->target = resolved.target->name;
+  out->description = resolved.target->description;
+  out->recording = resolved.recording;
   out->planner = options.planner;
   out->min_arena_bytes = hi;
   uint64_t m16 = (hi + 15) / 16 * 16;

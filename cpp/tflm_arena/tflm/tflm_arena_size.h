@@ -1,4 +1,4 @@
-// The arena stock TFLM needs for a model (issue 8), without running TFLM:
+// The arena stock TFLM needs for a model, without running TFLM:
 // the allocation trace (allocation_trace.h) replayed (arena_replay.h) on
 // candidate sizes until the smallest that succeeds is found.
 //
@@ -14,25 +14,30 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "tflm_arena/core/status.h"
 #include "tflm_arena/model/model.h"
 #include "tflm_arena/tflm/allocation_trace.h"
 #include "tflm_arena/tflm/arena_replay.h"
+#include "tflm_arena/tflm/build_targets.h"
 
 namespace tflm_arena {
 namespace tflm {
 
 struct TflmArenaOptions {
-  std::string target = "cortex-m";   // "x86-64" or "cortex-m"
-  bool recording = false;            // RecordingMicroAllocator
+  std::string target = DefaultBuildTarget().name;  // a name of BuildTargets()
+  // RecordingMicroAllocator (true) or MicroAllocator (false); unset: the
+  // allocator the target's application creates (build_targets.h).
+  std::optional<bool> recording;
   std::string planner = "greedy";    // "greedy" or "linear"
 };
 
 struct TflmArenaSize {
-  std::string target;
-  bool recording = false;
+  std::string target;                // the build target's name
+  std::string description;           // what that build is, in one line
+  bool recording = false;            // the allocator the figures are for
   std::string planner;
   uint64_t min_arena_bytes = 0;
   uint64_t min_arena_bytes_16 = 0;   // smallest multiple of 16 that works

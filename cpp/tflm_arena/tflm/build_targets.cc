@@ -1,0 +1,87 @@
+#include "tflm_arena/tflm/build_targets.h"
+
+#include <cstring>
+
+namespace tflm_arena {
+namespace tflm {
+namespace {
+
+constexpr BuildTarget kBuildTargets[] = {
+    {"cortex-m", "cortex-m", AllocatorRule::kPlain,
+     "TFLM Makefile build for a 32-bit ARM core, reference kernels, MicroAllocator"},
+    {"x86-64", "x86-64", AllocatorRule::kPlain,
+     "TFLM built for x86-64 as the tflite-micro wheel builds it (compression on), "
+     "MicroAllocator"},
+    {"tflite-micro-wheel", "x86-64", AllocatorRule::kWheelInterpreter,
+     "the tflite-micro PyPI wheel's Python interpreter (x86-64, compression on, "
+     "RecordingMicroAllocator)"},
+};
+
+}  // namespace
+
+Span<const BuildTarget> BuildTargets() {
+  return Span<const BuildTarget>(kBuildTargets, sizeof(kBuildTargets) / sizeof(kBuildTargets[0]));
+}
+
+const BuildTarget& DefaultBuildTarget() { return kBuildTargets[0]; }
+
+const BuildTarget* FindBuildTarget(const char* name) {
+  if (name == nullptr) return nullptr;
+  for (const BuildTarget& t : kBuildTargets) {
+    if (std::strcmp(t.name, name) == 0) return &t;
+  }
+  return nullptr;
+}
+
+std::string BuildTargetNames() {
+  std::string s;
+  for (const BuildTarget& t : kBuildTargets) {
+    if (!s.empty()) s += ", ";
+    s += t.name;
+  }
+  return s;
+}
+
+Status ResolveBuildTarget(const std::string& name, AllocatorChoice choice,
+                          const std::string& planner, ResolvedTarget* out) {
+  const BuildTarget* target = FindBuildTarget(name.c_str());
+  if (target == nullptr) {
+    return Status::Error(StatusCode::kInvalidArgument, "unknown target '%s' (known: %s)",
+                         name.c_str(), BuildTargetNames().c_str());
+  }
+  const TargetAbi* abi = FindTarget(target->abi);
+  if (abi == nullptr) {
+    return Status::Error(StatusCode::kInternal, "target '%s' names unknown layout '%s'",
+                         target->name, target->abi);
+  }
+  if (planner != "greedy" && planner != "linear") {
+    return Status::Error(StatusCode::kInvalidArgument,
+                         "unknown planner '%s' (known: greedy, linear)", planner.c_str());
+  }
+  const bool linear = planner == "linear";
+  bool recording = choice == AllocatorChoice::kRecording;
+  if (target->allocator == AllocatorRule::kWheelInterpreter) {
+    const bool wheel_recording = !linear;
+    if (choice != AllocatorChoice::kTargetDefault && recording != wheel_recording) {
+      return Status::Error(
+          StatusCode::kInvalidArgument,
+          "the tflite-micro wheel's interpreter creates a RecordingMicroAllocator with the "
+          "greedy planner and a plain MicroAllocator only with the linear planner "
+          "(kPreserveAllTensors); for another combination use target x86-64");
+    }
+    recording = wheel_recording;
+  }
+  if (recording && linear) {
+    // RecordingMicroAllocator::Create always builds a GreedyMemoryPlanner.
+    return Status::Error(StatusCode::kInvalidArgument,
+                         "TFLM's RecordingMicroAllocator always uses the greedy planner; "
+                         "the linear planner needs recording=false");
+  }
+  out->target = target;
+  out->abi = abi;
+  out->recording = recording;
+  return Status::Ok();
+}
+
+}  // namespace tflm
+}  // namespace tflm_arena

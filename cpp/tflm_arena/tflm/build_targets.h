@@ -1,0 +1,72 @@
+// The builds of stock TFLM whose arena we model, by the names users give
+// them. A build target names the struct layout (target_abi.h) and the
+// allocator the application creates; one ABI can serve several targets.
+//
+//  - "tflite-micro-wheel": the tflite-micro PyPI wheel as its Python
+//    interpreter runs a model. Its default configuration
+//    (InterpreterConfig::kAllocationRecording) creates a
+//    RecordingMicroAllocator, whose Create always builds a greedy planner;
+//    kPreserveAllTensors creates a plain MicroAllocator with a linear
+//    planner. So the planner decides the allocator: greedy -> recording,
+//    linear -> plain. Layout: x86-64 (LP64), USE_TFLM_COMPRESSION on.
+//  - "x86-64": TFLM compiled as the wheel compiles it, linked into an
+//    application that creates a plain MicroAllocator (a
+//    RecordingMicroAllocator when asked).
+//  - "cortex-m": TFLM built with its Makefile for a 32-bit ARM core,
+//    reference kernels, compression off; plain MicroAllocator unless asked.
+#ifndef TFLM_ARENA_TFLM_BUILD_TARGETS_H_
+#define TFLM_ARENA_TFLM_BUILD_TARGETS_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "tflm_arena/core/span.h"
+#include "tflm_arena/core/status.h"
+#include "tflm_arena/tflm/target_abi.h"
+
+namespace tflm_arena {
+namespace tflm {
+
+// Which allocator a target's application creates when the caller does not say.
+enum class AllocatorRule : uint8_t {
+  kPlain,            // MicroAllocator; RecordingMicroAllocator only when asked
+  kWheelInterpreter, // the wheel: recording with greedy, plain with linear, fixed
+};
+
+struct BuildTarget {
+  const char* name;         // what users type, e.g. "cortex-m"
+  const char* abi;          // TargetAbi name (struct sizes, compression)
+  AllocatorRule allocator;
+  const char* description;  // one line, printed with every figure
+};
+
+// Every build target, in the order users see them (the default first).
+Span<const BuildTarget> BuildTargets();
+// The default target of every API and command that takes one.
+const BuildTarget& DefaultBuildTarget();
+// nullptr for an unknown name.
+const BuildTarget* FindBuildTarget(const char* name);
+// "cortex-m, x86-64, tflite-micro-wheel" (for error messages).
+std::string BuildTargetNames();
+
+// The allocator choice of a request: the target's own, or an explicit one.
+enum class AllocatorChoice : uint8_t { kTargetDefault, kMicroAllocator, kRecording };
+
+struct ResolvedTarget {
+  const BuildTarget* target = nullptr;
+  const TargetAbi* abi = nullptr;
+  bool recording = false;
+};
+
+// Resolves `name` with an allocator choice and the planner ("greedy" or
+// "linear"); kInvalidArgument names what is unknown or contradictory (the
+// wheel with an allocator it never creates for that planner, a recording
+// allocator with the linear planner).
+Status ResolveBuildTarget(const std::string& name, AllocatorChoice choice,
+                          const std::string& planner, ResolvedTarget* out);
+
+}  // namespace tflm
+}  // namespace tflm_arena
+
+#endif  // TFLM_ARENA_TFLM_BUILD_TARGETS_H_
