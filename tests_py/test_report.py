@@ -707,3 +707,43 @@ def test_hostile_names_stay_text_in_chromium(tmp_path):
     assert _column(page, "tensors", "name")[:2] == [HOSTILE, 'b"><b>bold</b> & -->']
     assert _column(page, "operators", "name")[1] == HOSTILE_OP
     assert r.stdout.count("<svg") == 2
+
+
+# --- tflm-arena optimize: the firmware line for the written model -------------
+
+def test_cli_optimize_prints_the_firmware_line_and_the_saving(models_dir, tmp_path, capsys):
+    """Stock TFLM's minimum arena for the written model (the line to paste,
+    target named) and the saving against the original, as ta.tflm_arena
+    gives them; JSON carries both minima."""
+    src = models_dir / "vww_96_int8.tflite"
+    out = tmp_path / "vww_planned.tflite"
+    code, text = run(["optimize", str(src), "-o", str(out), "--target", "cortex-m", "--quiet"])
+    assert code == 0, capsys.readouterr().err
+    before = ta.tflm_arena(ta.Model.load(src), target="cortex-m")
+    after = ta.tflm_arena(ta.Model.load(out), target="cortex-m")
+    saved = before.min_arena_bytes - after.min_arena_bytes
+    assert saved > 0
+    assert (f"{out}:\n  {after.firmware_line()}  // stock TFLM, cortex-m, MicroAllocator: "
+            f"exact minimum {after.min_arena_bytes:,} bytes\n") in text
+    assert (f"  {saved:,} bytes ({100 * saved / before.min_arena_bytes:.1f} %) less than the "
+            f"original model needs ({before.min_arena_bytes:,} bytes, "
+            f"{before.firmware_line()})") in text
+    code, text = run(["optimize", str(src), "-o", str(out), "--overwrite", "--json",
+                      "--target", "x86-64", "--quiet"])
+    d = json.loads(text)
+    assert code == 0 and d["improved"]
+    assert d["min_arena_bytes"] == ta.tflm_arena(ta.Model.load(out),
+                                                 target="x86-64").min_arena_bytes
+    assert d["original_min_arena_bytes"] == ta.tflm_arena(ta.Model.load(src),
+                                                          target="x86-64").min_arena_bytes
+    assert d["min_arena_bytes"] < d["original_min_arena_bytes"]
+
+
+def test_cli_optimize_says_when_the_model_is_unchanged(models_dir, tmp_path, capsys):
+    src = models_dir / "keyword_scrambled.tflite"
+    out = tmp_path / "ks.tflite"
+    code, text = run(["optimize", str(src), "-o", str(out), "--quiet"])
+    assert code == 0, capsys.readouterr().err
+    a = ta.tflm_arena(ta.Model.load(src))  # the default target
+    assert f"{out}:\n  {a.firmware_line()}  // stock TFLM, {DEFAULT_TARGET}, " in text
+    assert "the same as the original model needs (TFLM's own plan is already the smallest" in text
