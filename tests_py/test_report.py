@@ -1,9 +1,13 @@
-"""The HTML report (issue 11 item 4): structure and values equal the API's,
-untrusted names escaped, the CLI's conventions, and a real browser
-(headless Chromium) that draws the plot and the tables."""
+"""The HTML report: the first screen answers (kTensorArenaSize per target,
+the saving of a written plan, equal to ta.tflm_arena and ta.optimize),
+structure and values equal the API's, byte figures with separators, untrusted
+names escaped, the CLI's conventions, and a real browser (headless Chromium)
+that draws the plot and the tables and shows the answer above the fold."""
 from __future__ import annotations
 
+import html as html_lib
 import io
+import json
 import os
 import re
 import shutil
@@ -20,10 +24,12 @@ import pytest
 import tflm_arena as ta
 from tflm_arena.builder import ModelBuilder
 from tflm_arena.cli import _parser, main
-from tflm_arena.tflm_size import TARGETS
+from tflm_arena.tflm_size import DEFAULT_TARGET, TARGETS
 
 from conftest import REPO
 
+#: The targets in the order the report lists them by default.
+REPORT_TARGETS = [DEFAULT_TARGET] + [t for t in TARGETS if t != DEFAULT_TARGET]
 HOSTILE = "<script>alert(1)</script>"
 HOSTILE_OP = '<img src=x onerror="alert(2)">'
 OUTPUT_DIR = REPO / "build" / "test-output"
@@ -107,6 +113,19 @@ def _column(page: Page, table: str, head: str) -> List[str]:
     return [row[k] for row in page.tables[table]]
 
 
+def _int(cell: str) -> int:
+    """A byte figure as the page shows it (thousands separators) as int."""
+    assert re.fullmatch(r"\d{1,3}(,\d{3})*", cell), f"not a separated number: {cell!r}"
+    return int(cell.replace(",", ""))
+
+
+def _by_id(text: str, element_id: str) -> str:
+    """The text of the element with this id (no nested elements of its tag)."""
+    m = re.search(rf'<(\w+)[^>]* id="{re.escape(element_id)}"[^>]*>(.*?)</\1>', text, flags=re.S)
+    assert m, f"no element with id {element_id}"
+    return html_lib.unescape(re.sub(r"<[^>]+>", "", m.group(2)))
+
+
 def _hostile_model() -> bytes:
     """Names no page may run: in a tensor, a custom operator, the description."""
     mb = ModelBuilder(description=HOSTILE + " & \"quoted\" -->")
@@ -127,11 +146,12 @@ def test_report_tables_equal_the_api(models_dir, name):
     path = models_dir / f"{name}.tflite"
     page = Page(ta.report_html(path, time_limit=0.2))
     m = ta.Model.load(path)
-    for i in ("title", "summary", "plan-plot", "live-bytes", "tensors", "operators",
-              "strategies", "tflm-size", "recording"):
+    for i in ("title", "headline", "summary", "plan-plot", "live-bytes", "tensors",
+              "operators", "strategies", "tflm-size", "runtime-section", "runtime"):
         assert i in page.ids, i
     assert page.ids["tensors"] == "table" and page.ids["plan-plot"] == "section"
-    assert str(path) in "".join(page.texts) and f"({len(m.data)} bytes)" in "".join(page.texts)
+    assert str(path) in "".join(page.texts)
+    assert f"{len(m.data):,} bytes" in "".join(page.texts)
 
     # Tensors: one row per tensor of every subgraph, values as the API has them.
     rows = page.tables["tensors"]
@@ -139,11 +159,12 @@ def test_report_tables_equal_the_api(models_dir, name):
     every = [t for sg in m.subgraphs for t in sg.tensors]
     assert _column(page, "tensors", "name") == [t.name for t in every]
     assert _column(page, "tensors", "type") == [t.type for t in every]
-    assert _column(page, "tensors", "bytes") == [str(t.bytes) for t in every]
+    assert _column(page, "tensors", "bytes") == [
+        "-" if t.bytes is None else f"{t.bytes:,}" for t in every]
     assert _column(page, "tensors", "shape") == [str(list(t.shape)) for t in every]
     rec = m.usage_records()
     greedy = m.plan("tflm_greedy")
-    want = {(int(r["subgraph"]), int(r["tensor"])): (str(r["first"]), str(r["last"]), str(o))
+    want = {(int(r["subgraph"]), int(r["tensor"])): (str(r["first"]), str(r["last"]), f"{o:,}")
             for r, o in zip(rec, greedy.offsets) if r["tensor"] >= 0}
     got = {(int(r[0]), int(r[1])): (r[6], r[7], r[8]) for r in rows if r[6] != ""}
     assert got == want and len(want) == len(rec)
@@ -159,32 +180,130 @@ def test_report_tables_equal_the_api(models_dir, name):
     assert [r[0] for r in strategies] == list(ta.STRATEGIES)
     for r in strategies:
         if r[0] in ("optimal", "best"):  # searches: never worse than TFLM's greedy
-            assert int(r[1]) <= greedy.arena_bytes
+            assert _int(r[1]) <= greedy.arena_bytes
             continue
         try:
-            assert int(r[1]) == m.plan(r[0]).arena_bytes, r
+            assert _int(r[1]) == m.plan(r[0]).arena_bytes, r
         except ValueError:
             assert r[1] == "" and r[5].startswith("refused: ")
-        assert int(r[2] or greedy.lower_bound) == greedy.lower_bound
-    best = min(int(r[1]) for r in strategies if r[1])
+        assert (_int(r[2]) if r[2] else greedy.lower_bound) == greedy.lower_bound
+    best = min(_int(r[1]) for r in strategies if r[1])
     # A second offset column only when a plan beats TFLM's own.
     extra = page.heads["tensors"][9:]
     assert extra == ([] if best == greedy.arena_bytes else [extra[0]])
 
     # Stock TFLM per target: every target the API supports, its numbers.
     size = page.tables["tflm-size"]
-    assert [r[0] for r in size] == list(TARGETS)
+    assert [r[0] for r in size] == REPORT_TARGETS
     for r in size:
         a = ta.tflm_arena(m, target=r[0])
-        assert (int(r[1]), int(r[2]), int(r[3]), int(r[4])) == (
-            a.min_arena_bytes, a.min_arena_bytes_16, a.head, a.tail)
+        assert tuple(_int(c) for c in r[1:6]) == (
+            a.min_arena_bytes, a.min_arena_bytes_16, a.head, a.tail, a.temp_peak)
 
-    # Recording categories: the Interpreter's allocations() table.
+    # Our runtime's categories: the Interpreter's allocations() table.
     cats = ta.Interpreter(m).allocations()["categories"]
-    assert [r[0] for r in page.tables["recording"]] == list(cats)
-    assert [(int(r[1]), int(r[2]), int(r[3])) for r in page.tables["recording"]] == [
+    assert [r[0] for r in page.tables["runtime"]] == list(cats)
+    assert [(_int(r[1]), _int(r[2]), _int(r[3])) for r in page.tables["runtime"]] == [
         (c["requested_bytes"], c["used_bytes"], c["count"]) for c in cats.values()]
     assert best <= greedy.arena_bytes
+
+
+def _headline_expected(m, target, time_limit):
+    """What the headline must show for one target, from the API."""
+    a = ta.tflm_arena(m, target=target)
+    o = ta.optimize(m, target=target, time_limit=time_limit)
+    w = ta.tflm_arena(o.model, target=target)
+    return a, o, w
+
+
+@pytest.mark.parametrize("name", ["vww_96_int8", "person_detect", "keyword_scrambled"])
+def test_headline_equals_tflm_arena_and_optimize(models_dir, name):
+    """The box at the top: per target the firmware line of ta.tflm_arena, and
+    stock TFLM's head and minimum arena with optimize's best plan written
+    (or that TFLM's own plan is already the smallest), each labelled."""
+    path = models_dir / f"{name}.tflite"
+    text = ta.report_html(path, strategies=["tflm_greedy"], time_limit=0.5)
+    page = Page(text)
+    m = ta.Model.load(path)
+    assert text.index('id="headline"') < text.index('id="summary"') < text.index('id="plan-plot"')
+    for t in REPORT_TARGETS:
+        a, o, w = _headline_expected(m, t, 0.5)
+        assert _by_id(text, f"arena-line-{t}") == a.firmware_line()
+        whose = _by_id(text, f"answer-{t}")
+        assert whose.startswith(f"stock TFLM, {t} (")  # the target in words
+        assert ("32-bit ARM" in whose) == (t == "cortex-m")
+        table = f"headline-{t}"
+        assert page.heads[table][0] == f"stock TFLM, {t}"
+        rows = {r[0]: r[1:] for r in page.tables[table]}
+        assert _int(rows["kTensorArenaSize (bytes)"][0]) == a.min_arena_bytes_16
+        assert _int(rows["exact minimum arena (bytes)"][0]) == a.min_arena_bytes
+        assert _int(rows["head: activations + scratch (bytes)"][0]) == a.head
+        note = _by_id(text, f"plan-note-{t}")
+        if o.improved:
+            assert page.heads[table][1:] == ["model as it is", "best plan written", "saving"]
+            assert o.head == w.head  # optimize's prediction is the written model's head
+            assert _int(rows["kTensorArenaSize (bytes)"][1]) == w.min_arena_bytes_16
+            assert _int(rows["exact minimum arena (bytes)"][1]) == w.min_arena_bytes
+            assert _int(rows["head: activations + scratch (bytes)"][1]) == o.head
+            saved = a.min_arena_bytes - w.min_arena_bytes
+            assert rows["exact minimum arena (bytes)"][2] == (
+                f"{saved:,} ({100 * saved / a.min_arena_bytes:.1f} %)")
+            saved = a.head - o.head
+            assert rows["head: activations + scratch (bytes)"][2] == (
+                f"{saved:,} ({100 * saved / a.head:.1f} %)")
+            assert note.startswith(f"Best plan: {o.best.strategy}")
+            assert _by_id(text, f"planned-line-{t}") == w.firmware_line()
+        else:
+            assert page.heads[table][1:] == ["model as it is"]
+            assert note.startswith("TFLM's own plan is already the smallest found")
+            assert f"{a.head:,} bytes, {t}" in note
+    if name == "vww_96_int8":  # the case the report was made for: a plan saves
+        assert all(_headline_expected(m, t, 0.5)[1].improved for t in REPORT_TARGETS)
+    if name == "keyword_scrambled":  # TFLM's head already equals the lower bound
+        assert not any(_headline_expected(m, t, 0.5)[1].improved for t in REPORT_TARGETS)
+
+
+def test_byte_figures_have_thousands_separators(models_dir):
+    """Every byte figure of vww_96_int8 (most are above 999) in the summary
+    and the tables is written with separators."""
+    path = models_dir / "vww_96_int8.tflite"
+    text = ta.report_html(path, strategies=["tflm_greedy", "optimal"], time_limit=0.5)
+    page = Page(text)
+    cells = []
+    for t in REPORT_TARGETS:
+        cells += [c for r in page.tables[f"headline-{t}"] for c in r[1:3]]
+    cells += [c for r in page.tables["tflm-size"] for c in r[1:6]]
+    cells += [c for r in page.tables["strategies"] for c in r[1:3]]
+    cells += [c for r in page.tables["runtime"] for c in r[1:3]]
+    cells += [c for c in _column(page, "tensors", "bytes") + _column(
+        page, "tensors", "offset (tflm_greedy)") if c not in ("", "-")]
+    values = [_int(c) for c in cells]  # each matches d{1,3}(,ddd)*
+    assert sum(v >= 1000 for v in values) > 40
+    summary = _by_id(text, "summary")
+    assert "55,296 bytes" in summary and "73,728 bytes" in summary  # m.plan()'s, checked above
+    assert not re.search(r"\d{4}", re.sub(r"MLIR Converted\.", "", summary))
+
+
+def test_tables_are_collapsed_and_our_runtime_has_its_own_section(models_dir):
+    text = ta.report_html(models_dir / "hello_world_int8.tflite", strategies=["tflm_greedy"])
+    # The long tables sit in closed <details> (no "open" attribute).
+    for table in ("tensors", "operators"):
+        m = re.search(rf'<details id="{table}-details">(.*?)</details>', text, flags=re.S)
+        assert m and f'<table id="{table}">' in m.group(1), table
+    assert "<details open" not in text
+    # Our runtime's figures: their own section, titled as ours, after stock
+    # TFLM's table and not right under it, under no other TFLM heading.
+    heads = re.findall(r'<section id="([\w-]+)"><h2>(.*?)</h2>', text)
+    order = [i for i, _h in heads]
+    assert order[-1] == "runtime-section"
+    assert order.index("runtime-section") > order.index("tflm-size-section") + 1
+    title = dict(heads)["runtime-section"]
+    assert title.startswith("tflm_arena runtime (not stock TFLM)")
+    runtime = text[text.index('<section id="runtime-section">'):]
+    assert runtime.count("<h2>") == 1 and '<table id="runtime">' in runtime
+    size = text[text.index('<section id="tflm-size-section">'):]
+    size = size[:size.index("</section>")]
+    assert 'id="runtime"' not in size
 
 
 def test_report_best_column_is_the_smallest_plan(models_dir):
@@ -200,11 +319,11 @@ def test_report_best_column_is_the_smallest_plan(models_dir):
     best = by_size if by_size.arena_bytes < greedy.arena_bytes else greedy
     col = f"offset ({best.strategy})"
     rec = m.usage_records()
-    offsets = {int(r["tensor"]): str(o) for r, o in zip(rec, best.offsets)}
+    offsets = {int(r["tensor"]): f"{o:,}" for r, o in zip(rec, best.offsets)}
     got = {int(r[1]): r[page.heads["tensors"].index(col)] for r in page.tables["tensors"]
            if r[6] != ""}
     assert got == offsets
-    highlighted = [r for r in page.tables["strategies"] if int(r[1]) == best.arena_bytes]
+    highlighted = [r for r in page.tables["strategies"] if _int(r[1]) == best.arena_bytes]
     assert highlighted
 
 
@@ -224,11 +343,16 @@ def test_untrusted_names_are_escaped():
     for comment in re.findall(r"<!--(.*?)-->", text, flags=re.S):
         assert "<script" not in comment and "--" not in comment.strip("-"), comment
     # A custom operator stock TFLM and our runtime cannot run: said, not fatal.
-    assert [r[0] for r in page.tables["tflm-size"]] == list(TARGETS)
+    assert [r[0] for r in page.tables["tflm-size"]] == REPORT_TARGETS
     for r in page.tables["tflm-size"]:
         assert r[1] == "" and r[6].startswith("not computed: NotImplementedError: custom "
                                               f"operator '{HOSTILE_OP}'"), r
-    assert page.ids["recording"] == "p" and "recording" not in page.tables
+    # ... and the headline says so for every target, with the error's message.
+    for t in REPORT_TARGETS:
+        assert f"arena-line-{t}" not in page.ids
+        assert _by_id(text, f"refused-{t}").startswith(
+            f"not computed: NotImplementedError: custom operator '{HOSTILE_OP}'")
+    assert page.ids["runtime"] == "p" and "runtime" not in page.tables
     assert any(t.startswith("not available: NotImplementedError: no kernel") for t in page.texts)
 
 
@@ -277,6 +401,7 @@ def test_cli_report_writes_refuses_and_overwrites(models_dir, tmp_path, capsys):
     page = Page(out.read_text(encoding="utf-8"))
     assert [r[0] for r in page.tables["strategies"]] == ["tflm_greedy", "greedy_by_size"]
     assert [r[0] for r in page.tables["tflm-size"]] == ["cortex-m"]
+    assert "arena-line-cortex-m" in page.ids and "arena-line-x86-64" not in page.ids
     written = out.read_bytes()
 
     # An existing OUTPUT is an error (exit 1, one line) unless --overwrite.
@@ -409,6 +534,109 @@ def _screenshot(html_path: Path, png: Path, profile: Path) -> np.ndarray:
     return read_png(png)
 
 
+#: Run in a copy of the page (the report itself has no scripts): where
+#: Chromium laid out the elements that matter, written into the DOM that
+#: --dump-dom prints.
+_MEASURE_JS = """
+(function () {
+  const box = (el) => { const r = el.getBoundingClientRect();
+    return {top: r.top, bottom: r.bottom, left: r.left, right: r.right}; };
+  const out = {innerWidth: innerWidth, innerHeight: innerHeight,
+               scrollWidth: document.documentElement.scrollWidth, boxes: {}, text: {}};
+  for (const el of document.querySelectorAll('[id]')) {
+    if (el.closest('svg')) continue;
+    out.boxes[el.id] = box(el);
+    if (el.id.startsWith('arena-line-')) out.text[el.id] = el.textContent;
+  }
+  // The title's line breaks: the characters either side of each one.
+  const h1 = document.getElementById('title');
+  out.title = {scrollWidth: h1.scrollWidth, clientWidth: h1.clientWidth, breaks: []};
+  const walk = document.createTreeWalker(h1, NodeFilter.SHOW_TEXT);
+  let node, lastTop = null, prev = '';
+  while ((node = walk.nextNode())) {
+    for (let i = 0; i < node.length; i++) {
+      const range = document.createRange();
+      range.setStart(node, i); range.setEnd(node, i + 1);
+      const r = range.getClientRects()[0];
+      if (!r || r.width === 0) continue;
+      if (lastTop !== null && r.top > lastTop + 2) out.title.breaks.push(prev + node.data[i]);
+      lastTop = r.top; prev = node.data[i];
+    }
+  }
+  out.tensorsShown = document.getElementById('tensors').checkVisibility();
+  out.detailsOpen = document.getElementById('tensors-details').open;
+  document.body.setAttribute('data-measure', JSON.stringify(out));
+})();
+"""
+
+
+def _measure(html_path: Path, profile: Path, width: int, height: int) -> dict:
+    """Chromium's layout of the page at width x height (CSS pixels)."""
+    probe = profile.parent / (html_path.stem + "-measure.html")
+    text = html_path.read_text(encoding="utf-8")
+    probe.write_text(text.replace("</body>", f"<script>{_MEASURE_JS}</script></body>"),
+                     encoding="utf-8")
+    r = _browser(["--dump-dom", f"--window-size={width},{height}", probe.as_uri()], profile)
+    m = re.search(r'<body[^>]*data-measure="([^"]*)"', r.stdout)
+    assert m, f"chromium ran no measuring script: {r.stderr[-2000:]}"
+    out = json.loads(html_lib.unescape(m.group(1)))
+    # The width is the window's; --dump-dom takes some height for window
+    # decorations (innerHeight 757 of 900), which does not change the layout
+    # (the page sizes nothing by the viewport's height): boxes are page
+    # coordinates from the top, as in a screenshot of the same window size.
+    assert out["innerWidth"] == width, out
+    return out
+
+
+@pytest.mark.parametrize("name", ["vww_96_int8", "person_detect"])
+def test_first_screen_shows_the_arena_size(models_dir, tmp_path, name):
+    """At 1400 x 900 (a laptop's first screen) Chromium shows every target's
+    kTensorArenaSize line; nothing overflows sideways; the tensor table is
+    collapsed. The screenshot stays in build/test-output/ to look at."""
+    _chromium()
+    OUTPUT_DIR.mkdir(parents=True, exist_ok=True)
+    html_path = OUTPUT_DIR / f"report_{name}_first_screen.html"
+    png = OUTPUT_DIR / f"report_{name}_first_screen.png"
+    png.unlink(missing_ok=True)
+    ta.write_report(models_dir / f"{name}.tflite", html_path, overwrite=True, time_limit=0.5)
+    print(f"\nreport: {html_path}\nscreenshot: {png}")
+    got = _measure(html_path, tmp_path / "profile", 1400, 900)
+    m = ta.Model.load(models_dir / f"{name}.tflite")
+    for t in REPORT_TARGETS:
+        line = got["boxes"][f"arena-line-{t}"]
+        assert 0 <= line["top"] and line["bottom"] <= 900, (t, line)
+        assert got["text"][f"arena-line-{t}"] == ta.tflm_arena(m, target=t).firmware_line()
+    assert got["scrollWidth"] <= 1400
+    assert got["title"]["scrollWidth"] <= got["title"]["clientWidth"]
+    assert not got["tensorsShown"] and not got["detailsOpen"]
+    r = _browser([f"--screenshot={png}", "--window-size=1400,900", html_path.as_uri()],
+                 tmp_path / "profile-shot")
+    assert png.is_file(), r.stderr[-2000:]
+    assert read_png(png).shape[:2] == (900, 1400)
+
+
+def test_long_model_name_wraps_between_words(models_dir, tmp_path):
+    """A model file name far wider than the screen: the title wraps only
+    after a separator (_ - . / or a space), never inside a word, and
+    nothing overflows."""
+    _chromium()
+    words = ["visual", "wake", "words", "person", "detection", "mobilenet", "v1", "025",
+             "96x96", "grayscale", "int8", "quantized", "trained", "on", "coco", "2014",
+             "minival", "split", "with", "an", "offline", "memory", "plan"]
+    model = tmp_path / ("_".join(words) + ".tflite")  # 150 characters
+    assert len(model.name) > 140
+    shutil.copyfile(models_dir / "hello_world_int8.tflite", model)
+    html_path = tmp_path / "long.html"
+    ta.write_report(model, html_path, strategies=["tflm_greedy"], targets=["cortex-m"])
+    got = _measure(html_path, tmp_path / "profile", 700, 900)
+    breaks = got["title"]["breaks"]
+    assert len(breaks) >= 2, got["title"]  # it did wrap
+    for pair in breaks:
+        assert pair[0] in "_-./ " or pair[1] == " ", pair
+    assert got["title"]["scrollWidth"] <= got["title"]["clientWidth"]
+    assert got["scrollWidth"] <= 700
+
+
 def test_report_in_headless_chromium(models_dir, tmp_path):
     """Chromium draws the report: the plot region is full of colours, the
     DOM it parsed has the SVG plots (as SVG) and every table's rows. The
@@ -438,16 +666,19 @@ def test_report_in_headless_chromium(models_dir, tmp_path):
     assert len(page.tables["operators"]) == len(m.operators)
     assert len(page.tables["strategies"]) == len(ta.STRATEGIES)
     assert len(page.tables["tflm-size"]) == len(TARGETS)
-    assert len(page.tables["recording"]) == len(ta.Interpreter(m).allocations()["categories"])
+    assert len(page.tables["runtime"]) == len(ta.Interpreter(m).allocations()["categories"])
 
     img = _screenshot(html_path, png, tmp_path / "profile-shot")
     assert img.shape[:2] == (2400, 1280)
     assert len(np.unique(img.reshape(-1, 3), axis=0)) > 100  # not blank
+    # Where Chromium laid out the plan plot (below the headline, the summary
+    # and stock TFLM's table): its pixel rows are full of colours.
+    box = _measure(html_path, tmp_path / "profile-measure", 1280, 2400)["boxes"]["plan-plot"]
+    top, bottom = int(box["top"]), int(box["bottom"])
     colours = _colourful_rows(img)
-    rows = np.flatnonzero(colours >= 3)
+    rows = top + np.flatnonzero(colours[top:bottom] >= 3)
     assert len(rows) > 200, "no coloured plot drawn"
-    # The plan plot comes first: right under the title and summary.
-    assert rows[0] < 600, rows[0]
+    assert rows[0] <= top + 120, (rows[0], box)
     plot_band = img[rows[0]:rows[0] + 300]
     px = plot_band.reshape(-1, 3).astype(np.int16)
     sat = px[(px.max(axis=1) - px.min(axis=1)) > 60]
@@ -458,7 +689,7 @@ def test_report_in_headless_chromium(models_dir, tmp_path):
     bare = tmp_path / "bare.html"
     bare.write_text(re.sub(r"<svg.*?</svg>", "", html_path.read_text(), flags=re.S))
     bare_img = _screenshot(bare, tmp_path / "bare.png", tmp_path / "profile-bare")
-    assert int((_colourful_rows(bare_img) >= 3).sum()) < 20
+    assert int((_colourful_rows(bare_img)[top:bottom] >= 3).sum()) < 20
 
 
 def test_hostile_names_stay_text_in_chromium(tmp_path):
@@ -476,3 +707,43 @@ def test_hostile_names_stay_text_in_chromium(tmp_path):
     assert _column(page, "tensors", "name")[:2] == [HOSTILE, 'b"><b>bold</b> & -->']
     assert _column(page, "operators", "name")[1] == HOSTILE_OP
     assert r.stdout.count("<svg") == 2
+
+
+# --- tflm-arena optimize: the firmware line for the written model -------------
+
+def test_cli_optimize_prints_the_firmware_line_and_the_saving(models_dir, tmp_path, capsys):
+    """Stock TFLM's minimum arena for the written model (the line to paste,
+    target named) and the saving against the original, as ta.tflm_arena
+    gives them; JSON carries both minima."""
+    src = models_dir / "vww_96_int8.tflite"
+    out = tmp_path / "vww_planned.tflite"
+    code, text = run(["optimize", str(src), "-o", str(out), "--target", "cortex-m", "--quiet"])
+    assert code == 0, capsys.readouterr().err
+    before = ta.tflm_arena(ta.Model.load(src), target="cortex-m")
+    after = ta.tflm_arena(ta.Model.load(out), target="cortex-m")
+    saved = before.min_arena_bytes - after.min_arena_bytes
+    assert saved > 0
+    assert (f"{out}:\n  {after.firmware_line()}  // stock TFLM, cortex-m, MicroAllocator: "
+            f"exact minimum {after.min_arena_bytes:,} bytes\n") in text
+    assert (f"  {saved:,} bytes ({100 * saved / before.min_arena_bytes:.1f} %) less than the "
+            f"original model needs ({before.min_arena_bytes:,} bytes, "
+            f"{before.firmware_line()})") in text
+    code, text = run(["optimize", str(src), "-o", str(out), "--overwrite", "--json",
+                      "--target", "x86-64", "--quiet"])
+    d = json.loads(text)
+    assert code == 0 and d["improved"]
+    assert d["min_arena_bytes"] == ta.tflm_arena(ta.Model.load(out),
+                                                 target="x86-64").min_arena_bytes
+    assert d["original_min_arena_bytes"] == ta.tflm_arena(ta.Model.load(src),
+                                                          target="x86-64").min_arena_bytes
+    assert d["min_arena_bytes"] < d["original_min_arena_bytes"]
+
+
+def test_cli_optimize_says_when_the_model_is_unchanged(models_dir, tmp_path, capsys):
+    src = models_dir / "keyword_scrambled.tflite"
+    out = tmp_path / "ks.tflite"
+    code, text = run(["optimize", str(src), "-o", str(out), "--quiet"])
+    assert code == 0, capsys.readouterr().err
+    a = ta.tflm_arena(ta.Model.load(src))  # the default target
+    assert f"{out}:\n  {a.firmware_line()}  // stock TFLM, {DEFAULT_TARGET}, " in text
+    assert "the same as the original model needs (TFLM's own plan is already the smallest" in text

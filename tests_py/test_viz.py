@@ -248,3 +248,28 @@ def test_importing_the_package_does_not_import_matplotlib():
                        env=os.environ.copy(), timeout=120)
     assert r.returncode == 0, r.stderr
     assert r.stdout.strip() == "False"
+
+
+@pytest.mark.parametrize("top, unit", [(4_000, "B"), (73_728, "kB"), (3_005_680, "kB"),
+                                       (48_000_000, "MB")])
+def test_byte_axes_in_units_without_offset_text(top, unit):
+    """Byte axes say B / kB / MB in their label, ticks are plain numbers of
+    that unit with separators (no "1e6" offset text), steps are integers."""
+    import matplotlib
+    matplotlib.use("Agg")
+    p = ta.plan([top // 2, top - top // 2], first=[0, 1], last=[1, 2000])
+    scale = {"B": 1, "kB": 1000, "MB": 1_000_000}[unit]
+    for ax in (viz.plot_plan(p), viz.plot_live_bytes(p), *viz.plot_comparison(p, p)):
+        ax.figure.canvas.draw()
+        assert ax.get_ylabel().endswith(f"({unit})"), ax.get_ylabel()
+        for axis in (ax.yaxis, ax.xaxis):
+            assert axis.get_offset_text().get_text() == ""
+        ticks = [v for v in ax.get_yticks() if 0 <= v <= ax.get_ylim()[1]]
+        fmt = ax.yaxis.get_major_formatter()  # (the right plot of a pair hides its labels)
+        assert len(ticks) >= 3
+        for v in ticks:
+            text = fmt(v)
+            assert "e" not in text and float(text.replace(",", "")) == pytest.approx(v / scale)
+        xlabels = [ax.xaxis.get_major_formatter()(v) for v in ax.get_xticks()]
+        assert "2,000" in xlabels or "1,000" in xlabels, xlabels  # steps with separators
+        matplotlib.pyplot.close(ax.figure)

@@ -375,11 +375,18 @@ def _cmd_optimize(args: argparse.Namespace, out: TextIO) -> int:
                  progress=progress,
                  search_progress=None if args.quiet else _progress_printer(sys.stderr))
     r.model.save(dest, overwrite=args.overwrite)
+    # Stock TFLM's whole arena (not only the head) for the model written and
+    # for the original, on the same target: the line for the firmware.
+    before = tflm_arena(m, target=r.target)
+    after = tflm_arena(r.model, target=r.target) if r.improved else before
+    saved = before.min_arena_bytes - after.min_arena_bytes
     if args.json:
         json.dump({
             "model": str(src), "output": str(dest), "target": r.target,
             "improved": r.improved, "original_head": r.original_head, "head": r.head,
             "lower_bound": r.original_lower_bound, "reason": r.reason,
+            "min_arena_bytes": after.min_arena_bytes,
+            "original_min_arena_bytes": before.min_arena_bytes,
             "attempts": [{"strategy": a.strategy, "reordered": a.reordered,
                           "head": a.head if a.model is not None else None,
                           "seconds": round(a.seconds, 4), "proven_optimal": a.optimal,
@@ -389,8 +396,18 @@ def _cmd_optimize(args: argparse.Namespace, out: TextIO) -> int:
         return 0
     out.write(r.table() + "\n")
     what = "with the best plan" if r.improved else "unchanged (no plan beats TFLM's own)"
-    out.write(f"wrote {dest}: the model {what}; stock TFLM head {r.head} bytes "
+    alloc = "RecordingMicroAllocator" if after.recording else "MicroAllocator"
+    out.write(f"wrote {dest}: the model {what}; stock TFLM head {r.head:,} bytes "
               f"(target {r.target})\n")
+    out.write(f"{dest}:\n  {after.firmware_line()}  // stock TFLM, {r.target}, {alloc}: "
+              f"exact minimum {after.min_arena_bytes:,} bytes\n")
+    if r.improved:
+        out.write(f"  {saved:,} bytes ({100.0 * saved / before.min_arena_bytes:.1f} %) less "
+                  f"than the original model needs ({before.min_arena_bytes:,} bytes, "
+                  f"{before.firmware_line()})\n")
+    else:
+        out.write(f"  the same as the original model needs (TFLM's own plan is already "
+                  f"the smallest found)\n")
     return 0
 
 

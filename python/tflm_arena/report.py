@@ -1,23 +1,36 @@
 """One self-contained HTML page about a model's arena (``tflm-arena report``).
 
+The first screen answers: a headline box with ``constexpr int
+kTensorArenaSize = N;`` for every target sized (stock TFLM's figure, the
+target named in words) and what the best plan written into the model
+(:func:`tflm_arena.optimize`) saves in stock TFLM's head and minimum arena.
+Then stock TFLM's figures per target, the plan plot, live bytes per step,
+every planning strategy, the tensors and operators (collapsed), and last,
+in their own section, tflm_arena's own runtime figures (not stock TFLM's).
+Byte figures have thousands separators; plot axes are in B / kB / MB.
+
 The page has no external references (inline CSS, plots as inline SVG from
 :mod:`tflm_arena.viz`, no scripts), so it can be mailed or attached to a CI
 run. Every string that comes from the model (tensor, operator and subgraph
 names, the description, the path) is HTML-escaped: models are untrusted.
 
-Sections carry stable ``id`` attributes for tests and links: ``summary``,
-``plan-plot``, ``live-bytes``, ``tensors``, ``operators``, ``strategies``,
-``tflm-size``, ``recording``.
+Elements carry stable ``id`` attributes for tests and links: ``title``,
+``headline`` (one ``answer-<target>`` block per target, with
+``arena-line-<target>`` and the table ``headline-<target>``), ``summary``,
+``tflm-size``, ``plan-plot``, ``live-bytes``, ``strategies``, ``tensors``
+(in the closed ``<details id="tensors-details">``), ``operators`` (in
+``operators-details``), ``runtime-section`` and its table ``runtime``.
 
 >>> import tflm_arena as ta
 >>> page = ta.report_html("hello_world_int8.tflite", strategies=["tflm_greedy"])  # doctest: +SKIP
->>> 'id="tensors"' in page                                                       # doctest: +SKIP
+>>> 'id="arena-line-cortex-m"' in page                                           # doctest: +SKIP
 True
 """
 from __future__ import annotations
 
 import html
 import os
+import re
 import time
 from os import PathLike
 from pathlib import Path
@@ -28,22 +41,50 @@ import numpy as np
 from ._atomic_write import write_atomic
 from ._plan import STRATEGIES, Plan
 from .model import Model
-from .tflm_size import TARGETS, tflm_arena
+from .optimize import Optimization, optimize
+from .tflm_size import DEFAULT_TARGET, TARGETS, TflmArena, tflm_arena
 
 ModelLike = Union[Model, str, PathLike, bytes, bytearray]
 
+#: Each target in words, after its name: "stock TFLM, cortex-m (32-bit ARM,
+#: reference kernels)". A target missing here is shown by its name alone.
+_TARGET_WORDS = {
+    "cortex-m": "32-bit ARM, reference kernels",
+    "x86-64": "64-bit x86, reference kernels, built as the tflite-micro wheel",
+    "tflite-micro-wheel": "the tflite-micro PyPI wheel as its Python runs it: 64-bit x86, "
+                          "reference kernels",
+}
+
+#: Errors that mean "no figure for this target", shown in the page instead:
+#: a model stock TFLM refuses (ValueError), an operator whose memory
+#: behaviour is not modelled (NotImplementedError), another core error.
+_NOT_SIZED = (ValueError, NotImplementedError, RuntimeError)
+
 _CSS = """
-body { font-family: system-ui, sans-serif; margin: 1.5em; color: #222; background: #fff; }
-h1 { font-size: 1.4em; word-break: break-all; }
-h2 { font-size: 1.15em; margin-top: 1.6em; border-bottom: 1px solid #ccc; }
+body { font-family: system-ui, sans-serif; margin: 1.2em 1.5em; color: #222; background: #fff; }
+h1 { font-size: 1.4em; margin: 0 0 0.1em 0; overflow-wrap: break-word; }
+p.path { font-family: monospace; color: #555; margin: 0 0 0.6em 0; overflow-wrap: break-word; }
+h2 { font-size: 1.15em; margin-top: 1.4em; border-bottom: 1px solid #ccc; overflow-wrap: break-word; }
+#headline { border: 2px solid #3a7; border-radius: 6px; background: #f4fbf6; padding: 0.3em 1em 0.6em; }
+#headline h2 { border: none; margin: 0.3em 0 0.2em 0; }
+.answers { display: flex; flex-wrap: wrap; gap: 0.4em 2.5em; }
+.answer { flex: 1 1 36em; min-width: 0; }
+p.whose { font-weight: bold; margin: 0.5em 0 0.1em 0; overflow-wrap: break-word; }
+pre.arena-line { font-size: 1.2em; font-weight: bold; margin: 0.15em 0 0.3em 0;
+                 white-space: pre-wrap; overflow-wrap: break-word; }
+p.refused { color: #a00; overflow-wrap: break-word; }
 table { border-collapse: collapse; font-size: 0.85em; margin: 0.5em 0; }
 th, td { border: 1px solid #ccc; padding: 2px 6px; text-align: right; }
 th { background: #eee; }
-td.text { text-align: left; font-family: monospace; word-break: break-all; max-width: 40em; }
+td.text { text-align: left; font-family: monospace; overflow-wrap: anywhere; max-width: 40em; }
 tr.best td { background: #e6f4e6; font-weight: bold; }
 figure { margin: 0.5em 0; }
 figure svg { max-width: 100%; height: auto; }
 p.note { color: #555; font-size: 0.9em; }
+details > summary { cursor: pointer; color: #245; }
+span.nw { white-space: nowrap; }
+#headline td.text { font-family: inherit; }
+#headline p.note code { font-size: 1.05em; color: #222; }
 """
 
 
@@ -52,9 +93,34 @@ def _e(value: Any) -> str:
     return html.escape(str(value), quote=True)
 
 
+def _wrappable(text: str) -> str:
+    """Escaped text that may wrap after / _ - . and spaces (``<wbr>``), so a
+    long file name breaks between its words, not inside one."""
+    return "<wbr>".join(_e(part) for part in re.split(r"(?<=[/_\-.])", text))
+
+
+def _nowrap(text: str) -> str:
+    """Escaped text whose hyphenated words (x86-64, tflite-micro) never
+    break at their hyphen."""
+    return " ".join(f'<span class="nw">{_e(w)}</span>' if "-" in w else _e(w)
+                    for w in text.split(" "))
+
+
+def _n(value: Any) -> str:
+    """A byte figure with thousands separators (other values unchanged)."""
+    if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
+        return f"{int(value):,}"
+    return "" if value is None else str(value)
+
+
+def _pct(part: int, whole: int) -> str:
+    return f"{100.0 * part / whole:.1f} %" if whole else "-"
+
+
 def _table(table_id: str, head: Sequence[str], rows: Sequence[Sequence[Any]],
            text_cols: Sequence[int] = (), row_classes: Optional[Sequence[str]] = None) -> str:
-    """A <table>: header cells, one <tr> per row in <tbody>; every cell escaped."""
+    """A <table>: header cells, one <tr> per row in <tbody>; every cell
+    escaped, integers with thousands separators."""
     out = [f'<table id="{table_id}"><thead><tr>']
     out += [f"<th>{_e(h)}</th>" for h in head]
     out.append("</tr></thead><tbody>")
@@ -63,7 +129,7 @@ def _table(table_id: str, head: Sequence[str], rows: Sequence[Sequence[Any]],
         out.append(f'<tr class="{cls}">' if cls else "<tr>")
         for j, cell in enumerate(row):
             attr = ' class="text"' if j in text_cols else ""
-            out.append(f"<td{attr}>{_e('' if cell is None else cell)}</td>")
+            out.append(f"<td{attr}>{_e(_n(cell))}</td>")
         out.append("</tr>")
     out.append("</tbody></table>")
     return "".join(out)
@@ -82,6 +148,29 @@ def _one_line(err: BaseException) -> str:
     return f"{type(err).__name__}: {text}"
 
 
+def _target_words(target: str) -> str:
+    """``cortex-m (32-bit ARM, reference kernels)``."""
+    words = _TARGET_WORDS.get(target)
+    return f"{target} ({words})" if words else target
+
+
+def _whose(target: str, r: Optional[TflmArena] = None) -> str:
+    """Whose figure: "stock TFLM, cortex-m (32-bit ARM, ...), MicroAllocator,
+    greedy planner" (the allocator and planner when sized)."""
+    text = f"stock TFLM, {_target_words(target)}"
+    if r is not None:
+        alloc = "RecordingMicroAllocator" if r.recording else "MicroAllocator"
+        text += f", {alloc}, {r.planner} planner"
+    return text
+
+
+def _boards_that_fit(target: str, r: TflmArena) -> List[str]:
+    """Lines such as "fits on board X" under a target's answer. There is no
+    board list yet, so there are none; this is the one place a board list
+    fills (the headline shows whatever it returns)."""
+    return []
+
+
 def _run_strategies(m: Model, strategies: Sequence[str], time_limit: float
                     ) -> List[Tuple[str, Optional[Plan], float, str]]:
     """(strategy, plan or None, seconds, error) for each strategy; a strategy
@@ -98,6 +187,31 @@ def _run_strategies(m: Model, strategies: Sequence[str], time_limit: float
             p, err = None, _one_line(e)
         out.append((s, p, time.perf_counter() - start, err))
     return out
+
+
+class _Sized:
+    """One target's stock TFLM figures: the model as it is (``size``), and
+    with the best plan :func:`optimize` found written (``opt``, ``written``),
+    or the error that stopped each."""
+
+    def __init__(self, m: Model, target: str, time_limit: float) -> None:
+        self.target = target
+        self.size: Optional[TflmArena] = None
+        self.error = ""
+        self.opt: Optional[Optimization] = None
+        self.written: Optional[TflmArena] = None
+        self.opt_error = ""
+        try:
+            self.size = tflm_arena(m, target=target)
+        except _NOT_SIZED as e:
+            self.error = _one_line(e)
+            return
+        try:
+            self.opt = optimize(m, target=target, time_limit=time_limit)
+            self.written = (tflm_arena(self.opt.model, target=target) if self.opt.improved
+                            else self.size)
+        except _NOT_SIZED as e:
+            self.opt, self.opt_error = None, _one_line(e)
 
 
 def _figure(fig_or_axes: Any) -> str:
@@ -122,9 +236,12 @@ def report_html(model: ModelLike, *, strategies: Optional[Sequence[str]] = None,
     ``strategies``: the planning strategies to compare (default every name
     in :data:`STRATEGIES`; ``optimal`` and ``best`` search for
     ``time_limit`` seconds). ``targets``: the stock TFLM builds to size
-    (default every one of :data:`tflm_size.TARGETS`). The plan plot compares
-    TFLM's greedy plan with the smallest plan found. Needs matplotlib (the
-    plots come from :mod:`tflm_arena.viz`).
+    (default every one of :data:`tflm_size.TARGETS`, the default target
+    first); for each, the
+    headline gives ``kTensorArenaSize`` and what :func:`optimize` (with
+    ``time_limit``) saves with the best plan written. The plan plot
+    compares TFLM's greedy plan with the smallest plan found. Needs
+    matplotlib (the plots come from :mod:`tflm_arena.viz`).
 
     >>> import tflm_arena as ta
     >>> page = ta.report_html("hello_world_int8.tflite", strategies=["linear"])  # doctest: +SKIP
@@ -132,18 +249,23 @@ def report_html(model: ModelLike, *, strategies: Optional[Sequence[str]] = None,
     True
     """
     strategies = list(STRATEGIES if strategies is None else strategies)
-    targets = list(TARGETS if targets is None else targets)
+    if targets is None:  # the default target first
+        targets = [DEFAULT_TARGET] + [t for t in TARGETS if t != DEFAULT_TARGET]
+    targets = list(targets)
     for s in strategies:
         if s not in STRATEGIES:
             raise ValueError(f"unknown strategy {s!r}; choose from {', '.join(STRATEGIES)}")
     for t in targets:
         if t not in TARGETS:
             raise ValueError(f"unknown target {t!r}; choose from {', '.join(TARGETS)}")
+    if not time_limit > 0:
+        raise ValueError(f"time_limit must be > 0 seconds, got {time_limit}")
     from . import viz  # ImportError (with "pip install matplotlib") before any work
 
     m = _as_model(model)
     rec = m.usage_records()
     greedy = m.plan("tflm_greedy")
+    sized = [_Sized(m, t, time_limit) for t in targets]
     runs = _run_strategies(m, strategies, time_limit)
     # The smallest plan; ties keep the earlier one, TFLM's own greedy first.
     best = greedy
@@ -151,16 +273,21 @@ def report_html(model: ModelLike, *, strategies: Optional[Sequence[str]] = None,
         if p is not None and p.arena_bytes < best.arena_bytes:
             best = p
 
-    name = str(m.path) if m.path is not None else "(model from bytes)"
+    path = str(m.path) if m.path is not None else "(model from bytes)"
+    name = m.path.name if m.path is not None else path
     parts = [
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
         f"<title>tflm-arena report: {_e(name)}</title>",
         f"<style>{_CSS}</style></head><body>",
-        f'<h1 id="title">tflm-arena report: {_e(name)} ({len(m.data)} bytes)</h1>',
+        f'<h1 id="title">tflm-arena report: {_wrappable(name)}</h1>',
+        f'<p class="path">{_wrappable(path)} (model file, {len(m.data):,} bytes)</p>',
+        _headline(sized),
         _summary(m, rec, greedy, best),
-        '<section id="plan-plot"><h2>Memory plan: TFLM greedy vs '
-        + (f"{_e(best.strategy)} ({greedy.arena_bytes - best.arena_bytes} bytes smaller)"
+        _size_section(sized),
+        '<section id="plan-plot"><h2>Memory plan (tflm_arena\'s planners): TFLM greedy vs '
+        + (f"{_e(best.strategy)} ({greedy.arena_bytes - best.arena_bytes:,} bytes smaller)"
            if best is not greedy else "tflm_arena (no strategy tried beats TFLM's own plan)")
         + "</h2><figure>",
         _figure(viz.plot_comparison(greedy, best, model=m)),
@@ -168,30 +295,85 @@ def report_html(model: ModelLike, *, strategies: Optional[Sequence[str]] = None,
         '<section id="live-bytes"><h2>Live bytes per step</h2><figure>',
         _figure(viz.plot_live_bytes(greedy)),
         "</figure></section>",
+        _strategies_section(runs, best),
         _tensors_section(m, rec, greedy, best),
         _operators_section(m),
-        _strategies_section(runs, best),
-        _size_section(m, targets),
-        _recording_section(m),
+        _runtime_section(m),
         "</body></html>\n",
     ]
     return "\n".join(parts)
 
 
+def _headline(sized: Sequence[_Sized]) -> str:
+    """The box on the first screen: per target, the line for the firmware
+    and the saving a written plan brings, every figure stock TFLM's."""
+    out = ['<section id="headline"><h2>Tensor arena for stock TFLM</h2><div class="answers">']
+    for s in sized:
+        t = s.target
+        out.append(f'<div class="answer" id="answer-{_e(t)}">')
+        out.append(f'<p class="whose">{_nowrap(_whose(t, s.size))}</p>')
+        if s.size is None:
+            out.append(f'<p class="refused" id="refused-{_e(t)}">not computed: '
+                       f"{_e(s.error)}</p></div>")
+            continue
+        r = s.size
+        out.append(f'<pre class="arena-line" id="arena-line-{_e(t)}">'
+                   f"{_e(r.firmware_line())}</pre>")
+        rows = [["kTensorArenaSize (bytes)", r.min_arena_bytes_16],
+                ["exact minimum arena (bytes)", r.min_arena_bytes],
+                ["head: activations + scratch (bytes)", r.head]]
+        head = [f"stock TFLM, {t}", "model as it is"]
+        code = ""  # the firmware line for the model with the plan written
+        if s.opt is None:
+            note = f"no plan computed: {s.opt_error}"
+        elif s.opt.improved and s.written is not None:
+            w = s.written
+            head += ["best plan written", "saving"]
+            rows[0] += [w.min_arena_bytes_16, ""]
+            rows[1] += [w.min_arena_bytes, _saving(r.min_arena_bytes, w.min_arena_bytes)]
+            rows[2] += [s.opt.head, _saving(r.head, s.opt.head)]
+            b = s.opt.best
+            note = (f"Best plan: {b.strategy}"
+                    + (" (proven smallest)" if b.optimal else "")
+                    + ", written into the model as OfflineMemoryAllocation metadata "
+                    f"(tflm-arena optimize MODEL -o OUT --target {t}); with that model "
+                    "use ")
+            code = w.firmware_line()
+        else:
+            note = (f"TFLM's own plan is already the smallest found: no plan tried by "
+                    f"tflm-arena optimize makes stock TFLM's head ({r.head:,} bytes, {t}) "
+                    "smaller.")
+        out.append(_table(f"headline-{t}", head, rows, text_cols=(0,)))
+        out.append(f'<p class="note" id="plan-note-{_e(t)}">{_e(note)}'
+                   + (f'<code id="planned-line-{_e(t)}">{_e(code)}</code>' if code else "")
+                   + "</p>")
+        fits = _boards_that_fit(t, r)
+        if fits:
+            out.append(f'<ul class="boards" id="boards-{_e(t)}">'
+                       + "".join(f"<li>{_e(x)}</li>" for x in fits) + "</ul>")
+        out.append("</div>")
+    out.append("</div></section>")
+    return "".join(out)
+
+
+def _saving(before: int, after: int) -> str:
+    return f"{before - after:,} ({_pct(before - after, before)})"
+
+
 def _summary(m: Model, rec: np.ndarray, greedy: Plan, best: Plan) -> str:
     saving = greedy.arena_bytes - best.arena_bytes
     items = [
-        f"{len(m.subgraphs)} subgraph(s), {m.total_tensors} tensors, "
-        f"{sum(len(sg.operators) for sg in m.subgraphs)} operators, "
-        f"{len(rec)} buffers planned in the arena head",
-        f"lower bound (most bytes live at once): {greedy.lower_bound} bytes",
-        f"TFLM greedy plan: {greedy.arena_bytes} bytes",
-        f"smallest plan ({best.strategy}): {best.arena_bytes} bytes"
-        + (f", {saving} bytes smaller" if saving > 0 else ""),
+        f"{len(m.subgraphs):,} subgraph(s), {m.total_tensors:,} tensors, "
+        f"{sum(len(sg.operators) for sg in m.subgraphs):,} operators, "
+        f"{len(rec):,} buffers planned in the arena head",
+        f"lower bound (most bytes live at once): {greedy.lower_bound:,} bytes",
+        f"TFLM greedy plan (TFLM's own planner, tensors only): {greedy.arena_bytes:,} bytes",
+        f"smallest plan of tflm_arena's strategies ({best.strategy}): "
+        f"{best.arena_bytes:,} bytes" + (f", {saving:,} bytes smaller" if saving > 0 else ""),
     ]
     if m.description:
         items.insert(0, f"description: {m.description}")
-    return ('<section id="summary"><h2>Summary</h2><ul>'
+    return ('<section id="summary"><h2>Arena head: plans of the model\'s buffers</h2><ul>'
             + "".join(f"<li>{_e(i)}</li>" for i in items) + "</ul></section>")
 
 
@@ -203,26 +385,30 @@ def _tensors_section(m: Model, rec: np.ndarray, greedy: Plan, best: Plan) -> str
         for t in sg.tensors:
             i = where.get((sg.index, t.index))
             rows.append([
-                sg.index, t.index, t.name, t.type, "[" + ", ".join(map(str, t.shape)) + "]",
+                str(sg.index), str(t.index), t.name, t.type, "[" + ", ".join(map(str, t.shape)) + "]",
                 "-" if t.bytes is None else t.bytes,
-                "" if i is None else int(rec["first"][i]),
-                "" if i is None else int(rec["last"][i]),
+                "" if i is None else str(int(rec["first"][i])),
+                "" if i is None else str(int(rec["last"][i])),
                 "" if i is None else int(greedy.offsets[i]),
             ] + ([] if best is greedy else ["" if i is None else int(best.offsets[i])]))
     head = ["subgraph", "index", "name", "type", "shape", "bytes", "first", "last",
             "offset (tflm_greedy)"] + ([] if best is greedy else [f"offset ({best.strategy})"])
     return ('<section id="tensors-section"><h2>Tensors</h2>'
+            '<details id="tensors-details"><summary>'
+            f"{len(rows):,} tensors: name, type, shape, bytes, lifetime and offset</summary>"
             '<p class="note">first/last: the steps a tensor is live in the arena head; '
             "empty for tensors not planned there (constants, variables, unused).</p>"
-            + _table("tensors", head, rows, text_cols=(2, 4)) + "</section>")
+            + _table("tensors", head, rows, text_cols=(2, 4)) + "</details></section>")
 
 
 def _operators_section(m: Model) -> str:
-    rows = [[op.subgraph, op.index, op.name, list(op.inputs), list(op.outputs)]
+    rows = [[str(op.subgraph), str(op.index), op.name, list(op.inputs), list(op.outputs)]
             for sg in m.subgraphs for op in sg.operators]
     return ('<section id="operators-section"><h2>Operators</h2>'
+            f'<details id="operators-details"><summary>{len(rows):,} operators: name, '
+            "inputs and outputs</summary>"
             + _table("operators", ["subgraph", "index", "name", "inputs", "outputs"], rows,
-                     text_cols=(2, 3, 4)) + "</section>")
+                     text_cols=(2, 3, 4)) + "</details></section>")
 
 
 def _strategies_section(runs: Sequence[Tuple[str, Optional[Plan], float, str]],
@@ -239,47 +425,54 @@ def _strategies_section(runs: Sequence[Tuple[str, Optional[Plan], float, str]],
                      "; ".join(x for x in ("optimal" if p.optimal else "", made_by) if x)])
         classes.append("best" if p.arena_bytes == best.arena_bytes else "")
     head = ["strategy", "arena bytes", "lower bound", "above lower bound", "time (ms)", "note"]
-    return ('<section id="strategies-section"><h2>Strategies</h2>'
-            '<p class="note">Arena head (activations) each strategy plans; the smallest '
-            "is highlighted.</p>"
+    return ('<section id="strategies-section"><h2>Planning strategies (tflm_arena)</h2>'
+            '<p class="note">Arena head (activations) each of tflm_arena\'s strategies plans '
+            "for the model's buffers, kernel scratch not included; the smallest is "
+            "highlighted. What a written plan changes in stock TFLM is in the box at the "
+            "top.</p>"
             + _table("strategies", head, rows, text_cols=(0, 5), row_classes=classes)
             + "</section>")
 
 
-def _size_section(m: Model, targets: Sequence[str]) -> str:
+def _size_section(sized: Sequence[_Sized]) -> str:
     rows = []
-    for t in targets:
-        try:
-            r = tflm_arena(m, target=t)
-            rows.append([t, r.min_arena_bytes, r.min_arena_bytes_16, r.head, r.tail,
+    for s in sized:
+        r = s.size
+        if r is None:
+            rows.append([s.target, "", "", "", "", "", "not computed: " + s.error])
+        else:
+            rows.append([s.target, r.min_arena_bytes, r.min_arena_bytes_16, r.head, r.tail,
                          r.temp_peak, r.limited_by])
-        except (NotImplementedError, ValueError, RuntimeError) as e:
-            rows.append([t, "", "", "", "", "", "not computed: " + _one_line(e)])
     head = ["target", "minimum arena", "kTensorArenaSize (multiple of 16)", "head", "tail",
             "temp peak", "one byte less fails at"]
-    return ('<section id="tflm-size-section"><h2>Stock TFLM arena size per target</h2>'
-            '<p class="note">What stock TFLM (MicroAllocator, greedy planner) needs for '
-            "this model, from <code>tflm_arena.tflm_arena</code>.</p>"
+    words = "; ".join(_whose(s.target, s.size) for s in sized)
+    return ('<section id="tflm-size-section"><h2>Stock TFLM: arena size per target</h2>'
+            f'<p class="note">What stock TFLM needs for this model as it is, in bytes '
+            f"({_e(words)}), from <code>tflm_arena.tflm_arena</code>.</p>"
             + _table("tflm-size", head, rows, text_cols=(0, 6)) + "</section>")
 
 
-def _recording_section(m: Model) -> str:
+def _runtime_section(m: Model) -> str:
     from .interpreter import Interpreter
 
+    title = ('<section id="runtime-section"><h2>tflm_arena runtime (not stock TFLM): '
+             "allocation categories</h2>")
     try:
         it = Interpreter(m)
         it.allocate_tensors()
         a = it.allocations()
     except (ValueError, RuntimeError, MemoryError, NotImplementedError) as e:
-        return ('<section id="recording-section"><h2>Recording categories</h2>'
-                f'<p class="note" id="recording">not available: {_e(_one_line(e))}</p>'
+        return (title + f'<p class="note" id="runtime">not available: {_e(_one_line(e))}</p>'
                 "</section>")
     rows = [[name, c["requested_bytes"], c["used_bytes"], c["count"]]
             for name, c in a["categories"].items()]
-    totals = ", ".join(f"{k} {a[k]} bytes" for k in ("total", "head", "tail") if k in a)
-    return ('<section id="recording-section"><h2>Recording categories</h2>'
-            f'<p class="note">tflm_arena.Interpreter(model).allocations(): {_e(totals)}.</p>'
-            + _table("recording", ["category", "requested bytes", "used bytes", "count"], rows,
+    totals = ", ".join(f"{k} {a[k]:,} bytes" for k in ("total", "head", "tail") if k in a)
+    return (title + '<p class="note">The arena of tflm_arena\'s own interpreter '
+            f"(tflm_arena.Interpreter(model).allocations(): {_e(totals)}), in the categories "
+            "TFLM's RecordingMicroAllocator uses. These are not stock TFLM's figures: ours "
+            "has a smaller tail (no TfLiteTensor copies, allocator objects outside the "
+            "arena). For firmware built on stock TFLM use the box at the top.</p>"
+            + _table("runtime", ["category", "requested bytes", "used bytes", "count"], rows,
                      text_cols=(0,)) + "</section>")
 
 

@@ -12,6 +12,10 @@ compose with the rest of a notebook or a report.
 - :func:`plot_comparison`: two plans side by side on one y scale.
 - :func:`figure_svg`: a figure as self-contained ``<svg>`` text for HTML.
 
+Byte axes are labelled in B, kB or MB (:func:`byte_unit`; 1 kB = 1,000
+bytes) with thousands separators, never with an offset such as "1e6";
+step axes show whole numbers.
+
 ``import tflm_arena`` works without matplotlib; drawing without it raises
 ImportError saying ``pip install matplotlib``.
 
@@ -38,6 +42,53 @@ GID_PEAK = "peak"
 #: A buffer gets its name written inside it when its rectangle covers at
 #: least this share of the picture's height (smaller names would overlap).
 LABEL_MIN_FRACTION = 0.06
+
+
+def byte_unit(top: float) -> Tuple[str, int]:
+    """The unit a bytes axis reaching ``top`` bytes is labelled in, and its
+    size in bytes: B below 10,000 bytes, kB (1,000 bytes) below 10 MB, else
+    MB (1,000,000 bytes), so tick labels have at most four digits before
+    the point.
+
+    >>> byte_unit(4096), byte_unit(79_626), byte_unit(3_005_680), byte_unit(12e6)
+    (('B', 1), ('kB', 1000), ('kB', 1000), ('MB', 1000000))
+    """
+    if top < 10_000:
+        return "B", 1
+    if top < 10_000_000:
+        return "kB", 1000
+    return "MB", 1_000_000
+
+
+def _tick_text(value: float) -> str:
+    """A tick value with thousands separators and no trailing zeros."""
+    text = f"{value:,.3f}".rstrip("0").rstrip(".")
+    return "0" if text in ("-0", "") else text
+
+
+def _bytes_axis(ax: Any, label: str) -> None:
+    """Labels ``ax``'s y axis in the unit its current top needs (call after
+    set_ylim): "``label`` (kB)", ticks like 12.5 (no offset text)."""
+    from matplotlib.ticker import FuncFormatter, MaxNLocator
+
+    unit, scale = byte_unit(max(ax.get_ylim()))
+    # Ticks at round numbers of the unit (1, 2, 2.5, 5 x 10^k of it).
+    ax.yaxis.set_major_locator(_scaled_locator(scale))
+    ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _pos: _tick_text(v / scale)))
+    ax.set_ylabel(f"{label} ({unit})")
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _pos: _tick_text(v)))
+
+
+def _scaled_locator(scale: int) -> Any:
+    """A MaxNLocator whose round numbers are round in units of ``scale`` bytes."""
+    from matplotlib.ticker import MaxNLocator
+
+    class Scaled(MaxNLocator):
+        def tick_values(self, vmin: float, vmax: float) -> Any:
+            return np.asarray(super().tick_values(vmin / scale, vmax / scale)) * scale
+
+    return Scaled(nbins="auto", steps=[1, 2, 2.5, 5, 10])
 
 
 def _matplotlib():
@@ -189,7 +240,7 @@ def plot_plan(plan: Any, ax: Any = None, *, model: Any = None, names: bool = Tru
     ax.set_xlim(0, steps)
     ax.set_ylim(0, height * 1.08)
     ax.set_xlabel("operator step")
-    ax.set_ylabel("arena offset (bytes)")
+    _bytes_axis(ax, "arena offset")
     if title is None:
         title = (f"{plan.strategy}: {top:,} bytes for {len(size)} buffers "
                  f"(lower bound {int(plan.lower_bound):,})")
@@ -223,7 +274,7 @@ def plot_live_bytes(plan: Any, ax: Any = None, *, title: Optional[str] = None) -
     at.set_gid(GID_ARENA_TOP)
     ax.set_ylim(0, max(int(plan.arena_bytes), int(live.max()) if len(live) else 0, 1) * 1.12)
     ax.set_xlabel("operator step")
-    ax.set_ylabel("live bytes")
+    _bytes_axis(ax, "live bytes")
     ax.set_title(title if title is not None else f"live bytes per step ({plan.strategy})",
                  fontsize=10)
     ax.legend(loc="upper right", fontsize=7)
@@ -255,6 +306,7 @@ def plot_comparison(plan_a: Any, plan_b: Any, axes: Optional[Sequence[Any]] = No
               int(plan_a.lower_bound), int(plan_b.lower_bound), 1) * 1.08
     for ax in (ax_a, ax_b):
         ax.set_ylim(0, top)
+        _bytes_axis(ax, "arena offset")  # the unit of the shared top
     return ax_a, ax_b
 
 
