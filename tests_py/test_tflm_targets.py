@@ -103,3 +103,18 @@ def test_missing_model_file_message_is_one_sentence(tmp_path):
     assert str(e.value) == f"cannot read model {p}: no such file"
     assert e.value.errno == 2 and e.value.filename == str(p)
     assert isinstance(e.value, ValueError)
+
+
+@pytest.mark.parametrize("model_path", model_params(), indirect=True)
+def test_the_report_prints_the_same_stock_tflm_figures(model_path):
+    from test_report import Page, _by_id
+
+    text = ta.report_html(model_path, strategies=["tflm_greedy"], time_limit=0.05)
+    page = Page(text)
+    rows = {r[0]: r for r in page.tables["tflm-size"]}
+    assert list(rows) == list(ta.TARGETS)
+    for target in ta.TARGETS:
+        r = ta.tflm_arena(model_path, target=target)
+        assert _by_id(text, f"arena-line-{target}") == r.firmware_line()
+        assert tuple(int(c.replace(",", "")) for c in rows[target][1:6]) == (
+            r.min_arena_bytes, r.min_arena_bytes_16, r.head, r.tail, r.temp_peak)

@@ -42,18 +42,12 @@ from ._atomic_write import write_atomic
 from ._plan import STRATEGIES, Plan
 from .model import Model
 from .optimize import Optimization, optimize
-from .tflm_size import DEFAULT_TARGET, TARGETS, TflmArena, tflm_arena
+from .tflm_size import DEFAULT_TARGET, TARGETS, TflmArena, targets, tflm_arena
 
 ModelLike = Union[Model, str, PathLike, bytes, bytearray]
 
 #: Each target in words, after its name: "stock TFLM, cortex-m (32-bit ARM,
 #: reference kernels)". A target missing here is shown by its name alone.
-_TARGET_WORDS = {
-    "cortex-m": "32-bit ARM, reference kernels",
-    "x86-64": "64-bit x86, reference kernels, built as the tflite-micro wheel",
-    "tflite-micro-wheel": "the tflite-micro PyPI wheel as its Python runs it: 64-bit x86, "
-                          "reference kernels",
-}
 
 #: Errors that mean "no figure for this target", shown in the page instead:
 #: a model stock TFLM refuses (ValueError), an operator whose memory
@@ -149,18 +143,18 @@ def _one_line(err: BaseException) -> str:
 
 
 def _target_words(target: str) -> str:
-    """``cortex-m (32-bit ARM, reference kernels)``."""
-    words = _TARGET_WORDS.get(target)
+    """``cortex-m (TFLM Makefile build for a 32-bit ARM core, ...)``: the
+    target's own description (:func:`tflm_arena.targets`)."""
+    words = targets().get(target)
     return f"{target} ({words})" if words else target
 
 
 def _whose(target: str, r: Optional[TflmArena] = None) -> str:
-    """Whose figure: "stock TFLM, cortex-m (32-bit ARM, ...), MicroAllocator,
-    greedy planner" (the allocator and planner when sized)."""
+    """Whose figure: "stock TFLM, cortex-m (TFLM Makefile build ...,
+    MicroAllocator), greedy planner" (the planner when sized)."""
     text = f"stock TFLM, {_target_words(target)}"
     if r is not None:
-        alloc = "RecordingMicroAllocator" if r.recording else "MicroAllocator"
-        text += f", {alloc}, {r.planner} planner"
+        text += f", {r.planner} planner"
     return text
 
 
