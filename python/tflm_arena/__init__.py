@@ -43,7 +43,7 @@ from .interpreter import PLAN_DTYPE, RUNTIME_PLANNERS, Interpreter
 from .model import MODEL_RECORD_DTYPE, Model, Operator, Subgraph, Tensor
 from .tflm_plan import TflmPlan, plan_for_tflm, tflm_scratch_requests
 from .reorder import Reordering, remap_scratch, reorder
-from .tflm_size import TflmArena, tflm_arena
+from .tflm_size import TflmArena, TflmRefusesModelError, tflm_arena
 from .optimize import Attempt, Optimization, optimize
 from .report import report_html, write_report
 from . import viz  # pictures; matplotlib is imported only when drawing
@@ -83,6 +83,7 @@ __all__ = [
     "Tensor",
     "TflmArena",
     "TflmPlan",
+    "TflmRefusesModelError",
     "Plan",
     "RECORD_DTYPE",
     "STRATEGIES",

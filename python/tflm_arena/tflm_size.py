@@ -11,7 +11,9 @@ Targets: ``"x86-64"`` reproduces the ``tflite-micro`` PyPI wheel
 (TF_LITE_STATIC_MEMORY, compression on); ``"cortex-m"`` a TFLM Makefile
 build for a 32-bit ARM core (compression off, 4-byte pointers, AAPCS).
 An operator whose memory behaviour is not modelled raises
-``NotImplementedError`` naming it.
+``NotImplementedError`` naming it; a model stock TFLM refuses at every arena
+size (a hybrid model: float32 activations with int8 weights, ...) raises
+:class:`TflmRefusesModelError` with TFLM's reason.
 
 This is the number for ``constexpr int kTensorArenaSize``; our own runtime's
 need is ``Interpreter(model).required_arena_size()`` (smaller tail).
@@ -23,10 +25,31 @@ from os import PathLike
 from typing import Dict, Union
 
 from . import _core
+from ._core import TflmRefusesModelError
 from .model import Model
 
 TARGETS = ("x86-64", "cortex-m")
 PLANNERS = ("greedy", "linear")
+
+TflmRefusesModelError.__doc__ = """Stock TFLM refuses the model whatever the arena size:
+a kernel's Prepare rejects it (a ValueError). ``reason`` is TFLM's message,
+``source`` the TFLM file and function that refuses, ``operator`` has
+``index`` (within its subgraph), ``name`` and ``subgraph``.
+
+>>> import numpy as np, tflm_arena as ta
+>>> from tflm_arena.builder import ModelBuilder
+>>> mb = ModelBuilder()
+>>> x, y = mb.add_tensor([1, 8], "float32"), mb.add_tensor([1, 4], "float32")
+>>> w = mb.add_tensor([4, 8], "int8", data=np.ones((4, 8)), scale=0.1)
+>>> mb.add_operator("FULLY_CONNECTED", [x, w, -1], [y])
+0
+>>> mb.set_io([x], [y])
+>>> try:
+...     ta.tflm_arena(mb.build())
+... except ta.TflmRefusesModelError as e:
+...     print(e.operator.name, e.operator.index, e.reason)
+FULLY_CONNECTED 0 Input type: FLOAT32 with filter type: INT8 not supported.
+"""
 
 
 @dataclass(frozen=True)

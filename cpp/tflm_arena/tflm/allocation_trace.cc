@@ -425,6 +425,9 @@ Status BuildTrace(const model::Model& model, const TraceOptions& options, Trace*
       for (size_t i = 0; i < model.num_operators(sg); ++i, ++k) {
         model::OperatorInfo op;
         TFLM_ARENA_RETURN_IF_ERROR(model.op(sg, i, &op));
+        TFLM_ARENA_RETURN_IF_ERROR(CheckKernelTypes(rows[k]->types, rows[k]->op, model, sg,
+                                                    i, op, &out->refusal));
+        if (out->refusal.refused) return RefusalStatus(out->refusal);
         TFLM_ARENA_RETURN_IF_ERROR(
             b.PrepareNode(*rows[k], sg, i, op, static_cast<int32_t>(k)));
       }

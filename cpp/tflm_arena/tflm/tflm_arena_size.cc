@@ -22,7 +22,7 @@ std::string Describe(const Trace& trace, size_t event) {
 }  // namespace
 
 Status ComputeTflmArenaSize(const model::Model& model, const TflmArenaOptions& options,
-                            TflmArenaSize* out) {
+                            TflmArenaSize* out, Refusal* refusal) {
   const TargetAbi* target = FindTarget(options.target.c_str());
   if (target == nullptr) {
     return Status::Error(StatusCode::kInvalidArgument, "unknown target '%s' (known: %s)",
@@ -48,7 +48,9 @@ Status ComputeTflmArenaSize(const model::Model& model, const TflmArenaOptions& o
                          "the linear planner needs recording=false");
   }
   Trace trace;
-  TFLM_ARENA_RETURN_IF_ERROR(BuildTrace(model, to, &trace));
+  const Status built = BuildTrace(model, to, &trace);
+  if (refusal != nullptr) *refusal = trace.refusal;
+  TFLM_ARENA_RETURN_IF_ERROR(built);
 
   // Smallest working size: grow until it works, then bisect.
   uint64_t hi = 1024;
