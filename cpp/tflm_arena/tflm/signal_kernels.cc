@@ -138,6 +138,11 @@ bool IsModelledSignalOp(const char* c) {
 Status SignalMemory(const char* op, Span<const uint8_t> options, const TargetAbi& abi,
                     SignalOpMemory* out) {
   *out = SignalOpMemory();
+  if (!IsModelledSignalOp(op)) {
+    return Status::Error(StatusCode::kUnimplemented,
+                         "custom operator '%s': its memory behaviour in TFLM is not modelled",
+                         op);
+  }
   const bool lp64 = Is64(abi);
   // Operators without Init read no options.
   if (std::strcmp(op, "SignalFftAutoScale") == 0) {
@@ -234,10 +239,6 @@ Status SignalMemory(const char* op, Span<const uint8_t> options, const TargetAbi
     out->init_buffers = {lp64 ? 48u : 32u, KissFftrBytes(fft_length, 2 * scalar, abi)};
     out->temps = {In(0), Out(0)};
     out->scratch = {static_cast<uint64_t>(fft_length) * scalar};
-  } else {
-    return Status::Error(StatusCode::kUnimplemented,
-                         "custom operator '%s': its memory behaviour in TFLM is not modelled",
-                         op);
   }
   return Status::Ok();
 }
