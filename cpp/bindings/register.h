@@ -47,6 +47,13 @@ void ThrowIfError(const Status& status);
 [[noreturn]] void ThrowStatus(StatusCode code, const std::string& message,
                               size_t needed_bytes = 0);
 
+// Raises TflmRefusesModelError (a ValueError) with .reason (TFLM's
+// message), .source (TFLM file and function) and .operator (.index, .name,
+// .subgraph).
+[[noreturn]] void ThrowTflmRefusal(const std::string& message, const std::string& reason,
+                                   const std::string& source, const std::string& op_name,
+                                   size_t subgraph, size_t op_index);
+
 // Text from a model (names, descriptions, custom codes) is untrusted bytes:
 // decoded as UTF-8 with U+FFFD for invalid sequences, never an exception.
 pybind11::str Utf8(const char* text, size_t length);

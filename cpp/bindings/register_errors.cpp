@@ -11,12 +11,31 @@ namespace tflm_arena {
 namespace bindings {
 namespace {
 PyObject* g_arena_too_small = nullptr;
+PyObject* g_tflm_refuses = nullptr;
 }  // namespace
 
 void RegisterErrors(py::module_& m) {
   // ArenaTooSmallError derives from MemoryError so `except MemoryError` works.
   static py::exception<void> exc(m, "ArenaTooSmallError", PyExc_MemoryError);
   g_arena_too_small = exc.ptr();
+  // TflmRefusesModelError: stock TFLM refuses the model at every arena size
+  // (a ValueError: the model, not the arena, is the problem).
+  static py::exception<void> refuses(m, "TflmRefusesModelError", PyExc_ValueError);
+  g_tflm_refuses = refuses.ptr();
+}
+
+void ThrowTflmRefusal(const std::string& message, const std::string& reason,
+                      const std::string& source, const std::string& op_name,
+                      size_t subgraph, size_t op_index) {
+  py::object err = py::reinterpret_borrow<py::object>(g_tflm_refuses)(
+      Utf8(message.data(), message.size()));
+  err.attr("reason") = Utf8(reason.data(), reason.size());
+  err.attr("source") = Utf8(source.data(), source.size());
+  err.attr("operator") = py::module_::import("types").attr("SimpleNamespace")(
+      py::arg("index") = op_index, py::arg("name") = Utf8(op_name.data(), op_name.size()),
+      py::arg("subgraph") = subgraph);
+  PyErr_SetObject(g_tflm_refuses, err.ptr());
+  throw py::error_already_set();
 }
 
 py::str Utf8(const char* text, size_t length) {

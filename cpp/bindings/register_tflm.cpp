@@ -18,6 +18,15 @@ namespace tflm_arena {
 namespace bindings {
 namespace {
 
+// kFailedPrecondition with a refusal: TflmRefusesModelError; else as usual.
+void ThrowTflm(const Status& s, const tflm::Refusal& refusal) {
+  if (s.code() == StatusCode::kFailedPrecondition && refusal.refused) {
+    ThrowTflmRefusal(s.message(), refusal.reason, refusal.source, refusal.op_name,
+                     refusal.subgraph, refusal.op_index);
+  }
+  ThrowIfError(s);
+}
+
 py::dict TflmArenaSize(const ModelHandle& h, const std::string& target,
                        std::optional<bool> recording,
                        const std::string& planner) {
@@ -26,12 +35,13 @@ py::dict TflmArenaSize(const ModelHandle& h, const std::string& target,
   options.recording = recording;
   options.planner = planner;
   tflm::TflmArenaSize r;
+  tflm::Refusal refusal;
   {
     py::gil_scoped_release release;
-    const Status s = tflm::ComputeTflmArenaSize(h.model(), options, &r);
+    const Status s = tflm::ComputeTflmArenaSize(h.model(), options, &r, &refusal);
     if (!s.ok()) {
       py::gil_scoped_acquire gil;
-      ThrowIfError(s);
+      ThrowTflm(s, refusal);
     }
   }
   py::dict categories;
@@ -64,12 +74,13 @@ py::dict TflmArenaSize(const ModelHandle& h, const std::string& target,
 // [(bytes, operator, subgraph), ...] as Model.usage_records(scratch=) takes.
 py::list TflmScratchRequests(const ModelHandle& h, const std::string& target) {
   std::vector<model::ScratchRequest> requests;
+  tflm::Refusal refusal;
   {
     py::gil_scoped_release release;
-    const Status s = tflm::TflmScratchRequests(h.model(), target, &requests);
+    const Status s = tflm::TflmScratchRequests(h.model(), target, &requests, &refusal);
     if (!s.ok()) {
       py::gil_scoped_acquire gil;
-      ThrowIfError(s);
+      ThrowTflm(s, refusal);
     }
   }
   py::list out;

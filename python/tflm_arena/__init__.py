@@ -49,7 +49,7 @@ from .interpreter import PLAN_DTYPE, RUNTIME_PLANNERS, Interpreter
 from .model import MODEL_RECORD_DTYPE, Model, Operator, Subgraph, Tensor
 from .tflm_plan import TflmPlan, plan_for_tflm, tflm_scratch_requests
 from .reorder import Reordering, remap_scratch, reorder
-from .tflm_size import DEFAULT_TARGET, TARGETS, TflmArena, targets, tflm_arena
+from .tflm_size import DEFAULT_TARGET, TARGETS, TflmArena, TflmRefusesModelError, targets, tflm_arena
 from .optimize import Attempt, Optimization, optimize
 from .report import report_html, write_report
 from . import viz  # pictures; matplotlib is imported only when drawing
@@ -90,6 +90,7 @@ __all__ = [
     "Tensor",
     "TflmArena",
     "TflmPlan",
+    "TflmRefusesModelError",
     "Plan",
     "RECORD_DTYPE",
     "STRATEGIES",

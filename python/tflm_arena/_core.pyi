@@ -9,6 +9,11 @@ __version__: str
 class ArenaTooSmallError(MemoryError):
     needed_bytes: int
 
+class TflmRefusesModelError(ValueError):
+    reason: str
+    source: str
+    operator: Any  # types.SimpleNamespace(index=int, name=str, subgraph=int)
+
 def validate_records(
     sizes: npt.ArrayLike, first: npt.ArrayLike, last: npt.ArrayLike, fixed: npt.ArrayLike,
     alignment: int,

@@ -180,6 +180,7 @@ class _Operator:
     outputs: list[int]
     intermediates: list[int]
     options: Optional[dict[str, Any]]
+    custom_options: Optional[bytes] = None
 
 
 @dataclass
@@ -357,6 +358,7 @@ class ModelBuilder:
         options: Optional[Mapping[str, Any]] = None,
         version: int = 1,
         custom_code: Optional[str] = None,
+        custom_options: Union[Mapping[str, Any], bytes, None] = None,
         subgraph: int = 0,
     ) -> int:
         """Append an operator to ``subgraph`` (execution order) and return its
@@ -381,7 +383,19 @@ class ModelBuilder:
                 options table (as converters write); other ops get none.
             version: operator version recorded in the OperatorCode.
             custom_code: custom operator name.
+            custom_options: a custom operator's options: a mapping, written
+                as a flexbuffer map (what TFLM's custom kernels such as its
+                Signal operators read; ints, floats, bools, strings), or raw
+                bytes written as given. Only with ``custom_code``.
             subgraph: owning subgraph index.
+
+        >>> mb = ModelBuilder()
+        >>> x = mb.add_tensor([1, 480], "int16")
+        >>> w = mb.add_tensor([480], "int16", data=[1] * 480)
+        >>> y = mb.add_tensor([1, 480], "int16")
+        >>> mb.add_operator("CUSTOM", [x, w], [y], custom_code="SignalWindow",
+        ...                 custom_options={"shift": 12})
+        0
         """
         sg = self._sg(subgraph)
         if isinstance(op, str):
@@ -398,6 +412,20 @@ class ModelBuilder:
                 raise ValueError("custom_code is only valid with op='CUSTOM'")
         elif code == _CUSTOM:
             raise ValueError("a CUSTOM operator needs custom_code")
+        custom_bytes: Optional[bytes] = None
+        if custom_options is not None:
+            if custom_code is None:
+                raise ValueError("custom_options are only valid with custom_code")
+            if isinstance(custom_options, (bytes, bytearray, memoryview)):
+                custom_bytes = bytes(custom_options)
+            elif isinstance(custom_options, Mapping):
+                from flatbuffers import flexbuffers
+
+                if not all(isinstance(k, str) for k in custom_options):
+                    raise ValueError("custom_options keys must be strings")
+                custom_bytes = bytes(flexbuffers.Dumps(dict(custom_options)))
+            else:
+                raise TypeError("custom_options must be a mapping or bytes")
         version = _norm_int(version)
         if version < 1:
             raise ValueError("operator version must be >= 1")
@@ -418,6 +446,7 @@ class ModelBuilder:
                 outputs=_as_int_list(outputs, "outputs"),
                 intermediates=_as_int_list(intermediates, "intermediates"),
                 options=opts,
+                custom_options=custom_bytes,
             )
         )
         return len(sg.operators) - 1
@@ -554,6 +583,8 @@ class ModelBuilder:
         inputs_vec = _int32_vector(b, op.inputs)
         outputs_vec = _int32_vector(b, op.outputs)
         inter_vec = _int32_vector(b, op.intermediates) if op.intermediates else None
+        custom_vec = (b.CreateByteVector(op.custom_options)
+                      if op.custom_options is not None else None)
         opt_type, opt_off = 0, None
         if op.options is not None:
             opt_type, opt_off = _write_options(b, op.builtin_code, op.options)
@@ -564,6 +595,8 @@ class ModelBuilder:
         if opt_off is not None:
             b.PrependUint8Slot(3, opt_type, 0)
             b.PrependUOffsetTRelativeSlot(4, opt_off, 0)
+        if custom_vec is not None:
+            b.PrependUOffsetTRelativeSlot(5, custom_vec, 0)  # custom_options_format 0: FLEXBUFFERS
         if inter_vec is not None:
             b.PrependUOffsetTRelativeSlot(8, inter_vec, 0)
         return b.EndObject()

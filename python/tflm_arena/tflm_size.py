@@ -22,7 +22,9 @@ Targets (:data:`TARGETS`, from the C++ core; :func:`targets` describes each):
 ``recording=None`` takes the allocator the target's application creates;
 ``True``/``False`` ask for the recording or the plain one where that build
 can have it. An operator whose memory behaviour is not modelled raises
-``NotImplementedError`` naming it.
+``NotImplementedError`` naming it; a model stock TFLM refuses at every arena
+size (a hybrid model: float32 activations with int8 weights, ...) raises
+:class:`TflmRefusesModelError` with TFLM's reason.
 
 This is the number for ``constexpr int kTensorArenaSize``; our own runtime's
 need is ``Interpreter(model).required_arena_size()`` (smaller tail).
@@ -34,6 +36,7 @@ from os import PathLike
 from typing import Dict, Optional, Union
 
 from . import _core
+from ._core import TflmRefusesModelError
 from .model import Model
 
 #: The stock-TFLM builds :func:`tflm_arena` models, default first (one list,
@@ -42,6 +45,26 @@ TARGETS = tuple(t["name"] for t in _core.tflm_targets())
 #: The target every function and command uses when none is given.
 DEFAULT_TARGET = TARGETS[0]
 PLANNERS = ("greedy", "linear")
+
+TflmRefusesModelError.__doc__ = """Stock TFLM refuses the model whatever the arena size:
+a kernel's Prepare rejects it (a ValueError). ``reason`` is TFLM's message,
+``source`` the TFLM file and function that refuses, ``operator`` has
+``index`` (within its subgraph), ``name`` and ``subgraph``.
+
+>>> import numpy as np, tflm_arena as ta
+>>> from tflm_arena.builder import ModelBuilder
+>>> mb = ModelBuilder()
+>>> x, y = mb.add_tensor([1, 8], "float32"), mb.add_tensor([1, 4], "float32")
+>>> w = mb.add_tensor([4, 8], "int8", data=np.ones((4, 8)), scale=0.1)
+>>> mb.add_operator("FULLY_CONNECTED", [x, w, -1], [y])
+0
+>>> mb.set_io([x], [y])
+>>> try:
+...     ta.tflm_arena(mb.build())
+... except ta.TflmRefusesModelError as e:
+...     print(e.operator.name, e.operator.index, e.reason)
+FULLY_CONNECTED 0 Input type: FLOAT32 with filter type: INT8 not supported.
+"""
 
 
 def targets() -> Dict[str, str]:

@@ -7,6 +7,7 @@
 #include "tflm_arena/model/offline_plan.h"
 #include "tflm_arena/model/tensor_type.h"
 #include "tflm_arena/plan/plan.h"
+#include "tflm_arena/tflm/signal_kernels.h"
 
 namespace tflm_arena {
 namespace tflm {
@@ -271,9 +272,14 @@ struct Builder {
           break;
       }
     }
+    return FinishNode(row.op, op_index, requests_before, global_op);
+  }
+
+  Status FinishNode(const char* name, size_t op_index, size_t requests_before,
+                    int32_t global_op) {
     if (scratch.size() - requests_before > kMaxScratchBuffersPerOp) {
       return Status::Error(StatusCode::kInvalidArgument,
-                           "%s operator %zu: more than %d scratch requests", row.op,
+                           "%s operator %zu: more than %d scratch requests", name,
                            op_index, static_cast<int>(kMaxScratchBuffersPerOp));
     }
     // FinishPrepareNodeAllocations: temp reset, head request buffer grown.
@@ -282,6 +288,27 @@ struct Builder {
            uint64_t{abi.scratch_buffer_request.size} * (scratch.size() + kMaxScratchBuffersPerOp),
            "scratch-request head buffer", global_op);
     return Status::Ok();
+  }
+
+  // A Signal operator's Prepare (signal_kernels.h).
+  Status PrepareSignalNode(const char* name, const SignalOpMemory& mem, size_t sg,
+                           size_t op_index, const model::OperatorInfo& op, int32_t global_op) {
+    const size_t requests_before = scratch.size();
+    for (const NodeTensorRef& r : mem.temps) {
+      model::TensorInfo t;
+      bool present = false;
+      TFLM_ARENA_RETURN_IF_ERROR(NodeTensor(sg, op, r.output, r.index, &t, &present));
+      if (!present) {
+        // TFLM's Prepare stops at TF_LITE_ENSURE(tensor != nullptr).
+        return Status::Error(StatusCode::kInvalidArgument,
+                             "custom operator '%s' (subgraph %zu, operator %zu): %s %d "
+                             "missing", name, sg, op_index, r.output ? "output" : "input",
+                             r.index);
+      }
+      TfLiteTensorFor(t, /*temp=*/true, global_op);
+    }
+    for (uint64_t bytes : mem.scratch) Request(bytes, sg, op_index);
+    return FinishNode(name, op_index, requests_before, global_op);
   }
 };
 
@@ -380,11 +407,24 @@ Status BuildTrace(const model::Model& model, const TraceOptions& options, Trace*
   }
 
   // Every operator's kernel row (missing: clear error, never a guess).
-  std::vector<const KernelRow*> rows;
+  std::vector<const KernelRow*> rows;     // nullptr for a Signal operator
+  std::vector<SignalOpMemory> signal_ops;  // per operator (empty unless Signal)
   for (size_t sg = 0; sg < num_sg; ++sg) {
     for (size_t i = 0; i < model.num_operators(sg); ++i) {
       model::OperatorInfo op;
       TFLM_ARENA_RETURN_IF_ERROR(model.op(sg, i, &op));
+      signal_ops.emplace_back();
+      if (op.builtin_code == model::kBuiltinCustom && IsModelledSignalOp(op.custom_code)) {
+        const Status s = SignalMemory(op.custom_code, op.custom_options, abi,
+                                      &signal_ops.back());
+        if (!s.ok()) {
+          return Status::Error(s.code(), "%s (subgraph %zu, operator %zu)", s.message(), sg,
+                               i);
+        }
+        rows.push_back(nullptr);
+        out->op_names.push_back(op.custom_code);
+        continue;
+      }
       if (op.builtin_code == model::kBuiltinCustom) {
         return Status::Error(StatusCode::kUnimplemented,
                              "custom operator '%s' (subgraph %zu, operator %zu): its memory "
@@ -407,12 +447,20 @@ Status BuildTrace(const model::Model& model, const TraceOptions& options, Trace*
   // Builtin options parsed into the tail, then every kernel's Init (A-16,
   // A-17), then Prepare node by node.
   for (size_t k = 0; k < rows.size(); ++k) {
+    if (rows[k] == nullptr) continue;  // custom operators: no builtin options
     const SizeAlign p = rows[k]->params[abi_col];
     if (p.size > 0) {
       b.Tail(p, Category::kNone, "builtin options", static_cast<int32_t>(k));
     }
   }
   for (size_t k = 0; k < rows.size(); ++k) {
+    if (rows[k] == nullptr) {
+      for (uint64_t bytes : signal_ops[k].init_buffers) {
+        b.TailBytes(bytes, kArenaAlignment, Category::kPersistentBufferData,
+                    "Signal operator Init buffer", static_cast<int32_t>(k));
+      }
+      continue;
+    }
     const uint32_t bytes = rows[k]->opdata[abi_col];
     if (bytes > 0) {
       b.TailBytes(bytes, kArenaAlignment, Category::kPersistentBufferData, "OpData",
@@ -425,6 +473,14 @@ Status BuildTrace(const model::Model& model, const TraceOptions& options, Trace*
       for (size_t i = 0; i < model.num_operators(sg); ++i, ++k) {
         model::OperatorInfo op;
         TFLM_ARENA_RETURN_IF_ERROR(model.op(sg, i, &op));
+        if (rows[k] == nullptr) {
+          TFLM_ARENA_RETURN_IF_ERROR(b.PrepareSignalNode(
+              out->op_names[k], signal_ops[k], sg, i, op, static_cast<int32_t>(k)));
+          continue;
+        }
+        TFLM_ARENA_RETURN_IF_ERROR(CheckKernelTypes(rows[k]->types, rows[k]->op, model, sg,
+                                                    i, op, &out->refusal));
+        if (out->refusal.refused) return RefusalStatus(out->refusal);
         TFLM_ARENA_RETURN_IF_ERROR(
             b.PrepareNode(*rows[k], sg, i, op, static_cast<int32_t>(k)));
       }

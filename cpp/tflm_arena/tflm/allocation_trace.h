@@ -15,6 +15,7 @@
 #include "tflm_arena/core/status.h"
 #include "tflm_arena/model/lifetimes.h"
 #include "tflm_arena/model/model.h"
+#include "tflm_arena/tflm/kernel_refusals.h"
 #include "tflm_arena/tflm/kernel_table.h"
 #include "tflm_arena/tflm/target_abi.h"
 
@@ -77,6 +78,9 @@ struct Trace {
   // tensors to write an offline plan TFLM can keep, see tflm_plan.py).
   std::vector<model::ScratchRequest> scratch;
   int64_t head_usage = 0;       // planner's GetMaximumMemorySize()
+  // Set when BuildTrace returns kFailedPrecondition: stock TFLM refuses the
+  // model at every arena size (kernel_refusals.h).
+  Refusal refusal;
 };
 
 struct TraceOptions {
@@ -86,6 +90,8 @@ struct TraceOptions {
   PlannerKind planner = PlannerKind::kGreedy;
 };
 
+// kFailedPrecondition with out->refusal set when a kernel's Prepare refuses
+// the model whatever the arena (the first such operator in Prepare order);
 // kUnimplemented naming the operator when a kernel row is missing, for
 // custom operators, compression metadata and offline plans under the
 // linear planner; model errors as the lifetime code reports them.

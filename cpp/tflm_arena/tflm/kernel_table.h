@@ -11,7 +11,8 @@
 //    TfLiteTensors it takes (alignof(TfLiteTensor) each,
 //    plus quantization when the tensor is quantized), persistent arrays,
 //    scratch-buffer requests. Temp memory is only reset after the node, so
-//    order decides where each allocation lands.
+//    order decides where each allocation lands;
+//  - types: the type checks of Prepare that no arena size passes.
 // A kernel variant (e.g. CMSIS-NN, whose scratch sizes depend on the CPU
 // features) is another table with its own rows and rules.
 #ifndef TFLM_ARENA_TFLM_KERNEL_TABLE_H_
@@ -21,6 +22,7 @@
 #include <cstdint>
 
 #include "tflm_arena/core/span.h"
+#include "tflm_arena/tflm/kernel_refusals.h"
 #include "tflm_arena/tflm/target_abi.h"
 
 namespace tflm_arena {
@@ -78,6 +80,8 @@ struct KernelRow {
   SizeAlign params[kNumAbis];      // builtin-options struct; size 0 = none
   uint32_t opdata[kNumAbis];       // Init's persistent bytes; 0 = no Init
   Step prepare[kMaxPrepareSteps];  // ends at the first kEnd
+  // Type checks in Prepare that refuse the model (kernel_refusals.h).
+  TypeRule types = TypeRule::kNone;
 };
 
 // TFLM's reference kernels (tensorflow/lite/micro/kernels/*.cc).

@@ -10,7 +10,7 @@ namespace tflm_arena {
 namespace tflm {
 
 Status TflmScratchRequests(const model::Model& model, const std::string& target,
-                           std::vector<model::ScratchRequest>* out) {
+                           std::vector<model::ScratchRequest>* out, Refusal* refusal) {
   ResolvedTarget resolved;
   TFLM_ARENA_RETURN_IF_ERROR(
       ResolveBuildTarget(target, AllocatorChoice::kTargetDefault, "greedy", &resolved));
@@ -19,7 +19,9 @@ Status TflmScratchRequests(const model::Model& model, const std::string& target,
   options.kernels = ReferenceKernels();
   // The requests depend on the kernels only, not on the allocator or planner.
   Trace trace;
-  TFLM_ARENA_RETURN_IF_ERROR(BuildTrace(model, options, &trace));
+  const Status built = BuildTrace(model, options, &trace);
+  if (refusal != nullptr) *refusal = trace.refusal;
+  TFLM_ARENA_RETURN_IF_ERROR(built);
   *out = std::move(trace.scratch);
   return Status::Ok();
 }

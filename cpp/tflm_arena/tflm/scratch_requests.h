@@ -12,14 +12,17 @@
 #include "tflm_arena/core/status.h"
 #include "tflm_arena/model/lifetimes.h"
 #include "tflm_arena/model/model.h"
+#include "tflm_arena/tflm/kernel_refusals.h"
 
 namespace tflm_arena {
 namespace tflm {
 
 // target: a build target name (build_targets.h). Errors as BuildTrace's
-// (an operator whose kernel is not modelled is kUnimplemented, named).
+// (an operator whose kernel is not modelled is kUnimplemented, named; a
+// model stock TFLM refuses is kFailedPrecondition with *refusal filled).
 Status TflmScratchRequests(const model::Model& model, const std::string& target,
-                           std::vector<model::ScratchRequest>* out);
+                           std::vector<model::ScratchRequest>* out,
+                           Refusal* refusal = nullptr);
 
 }  // namespace tflm
 }  // namespace tflm_arena

@@ -21,7 +21,7 @@ std::string Describe(const Trace& trace, size_t event) {
 }  // namespace
 
 Status ComputeTflmArenaSize(const model::Model& model, const TflmArenaOptions& options,
-                            TflmArenaSize* out) {
+                            TflmArenaSize* out, Refusal* refusal) {
   const AllocatorChoice choice =
       !options.recording.has_value() ? AllocatorChoice::kTargetDefault
       : *options.recording           ? AllocatorChoice::kRecording
@@ -35,7 +35,9 @@ Status ComputeTflmArenaSize(const model::Model& model, const TflmArenaOptions& o
   to.recording = resolved.recording;
   to.planner = options.planner == "linear" ? PlannerKind::kLinear : PlannerKind::kGreedy;
   Trace trace;
-  TFLM_ARENA_RETURN_IF_ERROR(BuildTrace(model, to, &trace));
+  const Status built = BuildTrace(model, to, &trace);
+  if (refusal != nullptr) *refusal = trace.refusal;
+  TFLM_ARENA_RETURN_IF_ERROR(built);
 
   // Smallest working size: grow until it works, then bisect.
   uint64_t hi = 1024;

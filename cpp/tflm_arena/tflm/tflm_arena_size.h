@@ -51,8 +51,10 @@ struct TflmArenaSize {
   std::string limited_by;
 };
 
+// kFailedPrecondition when stock TFLM refuses the model at every arena
+// size; *refusal (when given) then says which operator and why.
 Status ComputeTflmArenaSize(const model::Model& model, const TflmArenaOptions& options,
-                            TflmArenaSize* out);
+                            TflmArenaSize* out, Refusal* refusal = nullptr);
 
 }  // namespace tflm
 }  // namespace tflm_arena

@@ -1,0 +1,72 @@
+// TFLM's Signal library operators (signal/micro/kernels/*.cc: the audio
+// front end of TFLM's micro_speech example), registered by the
+// tflite-micro wheel as custom operators "SignalWindow", "SignalRfft", ...:
+// what each asks of the arena, read from its Init (persistent buffers sized
+// by its flexbuffer custom options), its Prepare (temp tensors, scratch
+// requests) and its parameter structs.
+//
+// Struct sizes per target: the x86-64 column follows LP64 (8-byte
+// pointers and size_t, 8-aligned); the cortex-m column follows the 32-bit
+// ARM AAPCS (4-byte pointers and size_t). They are derived from the
+// structs' member lists (written next to each figure in signal_kernels.cc),
+// not measured with sizeof: the x86-64 figures are checked against the
+// wheel (tests_py/test_tflm_signal.py), the 32-bit ones are not measured
+// on a 32-bit TFLM build.
+//
+// Modelled: SignalWindow, SignalFftAutoScale, SignalRfft, SignalEnergy,
+// SignalFilterBank, SignalFilterBankSquareRoot,
+// SignalFilterBankSpectralSubtraction, SignalPCAN, SignalFilterBankLog.
+// The wheel also registers SignalFramer, SignalStacker, SignalOverlapAdd,
+// SignalDelay and SignalIrfft; those stay unmodelled (a named
+// kUnimplemented error), as does any other custom operator.
+#ifndef TFLM_ARENA_TFLM_SIGNAL_KERNELS_H_
+#define TFLM_ARENA_TFLM_SIGNAL_KERNELS_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "tflm_arena/core/span.h"
+#include "tflm_arena/core/status.h"
+#include "tflm_arena/tflm/target_abi.h"
+
+namespace tflm_arena {
+namespace tflm {
+
+// A node tensor a kernel's Prepare takes as a temp TfLiteTensor.
+struct NodeTensorRef {
+  bool output = false;
+  int index = 0;
+};
+
+struct SignalOpMemory {
+  const char* source = "";              // TFLM file the figures come from
+  std::vector<uint64_t> init_buffers;   // Init's AllocatePersistentBuffer sizes
+  std::vector<NodeTensorRef> temps;     // Prepare's temp tensors, in order
+  std::vector<uint64_t> scratch;        // Prepare's scratch requests (bytes)
+};
+
+// Whether `custom_code` names a Signal operator modelled here.
+bool IsModelledSignalOp(const char* custom_code);
+
+// The memory of one Signal operator. `options` are the operator's custom
+// options (a flexbuffer map; untrusted: a missing, truncated or mistyped
+// option is kInvalidArgument naming the operator and the option).
+Status SignalMemory(const char* custom_code, Span<const uint8_t> options,
+                    const TargetAbi& abi, SignalOpMemory* out);
+
+// Flexbuffer map helpers (exposed for tests). A map's element `index` is
+// the value of its index-th key in sorted order, as TFLM's
+// FlexbufferWrapper reads it; `key` must be that key.
+struct FlexMap {
+  std::vector<std::string> keys;
+  std::vector<int64_t> ints;   // each value as an integer (bools 0/1)
+  std::vector<bool> is_int;    // value was an int, uint or bool
+};
+Status ParseFlexMap(Span<const uint8_t> options, FlexMap* out, std::string* error);
+
+}  // namespace tflm
+}  // namespace tflm_arena
+
+#endif  // TFLM_ARENA_TFLM_SIGNAL_KERNELS_H_
