@@ -1,4 +1,4 @@
-// Recording: TFLM's categories and PrintAllocations text (facts R-5..R-15),
+// Recording: TFLM's categories and our runtime's PrintAllocations text,
 // compared with the figures real TFLM prints for the same models where our
 // structs have TFLM's sizes (TfLiteEvalTensor: 24 B on 64-bit).
 #include <gtest/gtest.h>
@@ -58,18 +58,13 @@ TEST(RecordingTest, HelloWorldCategories) {
   EXPECT_EQ(it.head_bytes(), 32u);  // TFLM: head 32 bytes
 
   const std::string want =
-      "[RecordingMicroAllocator] Arena allocation total " +
-      std::to_string(it.used_bytes()) + " bytes\n" +
-      "[RecordingMicroAllocator] Arena allocation head 32 bytes\n" +
-      "[RecordingMicroAllocator] Arena allocation tail " +
-      std::to_string(it.tail_bytes()) + " bytes\n" +
-      "[RecordingMicroAllocator] 'TfLiteEvalTensor data' used " +
-      std::to_string(e.used_bytes) + " bytes with alignment overhead (requested " +
-      std::to_string(e.requested_bytes) + " bytes for 10 allocations)\n" +
-      "[RecordingMicroAllocator] 'NodeAndRegistration struct' used " +
-      std::to_string(n.used_bytes) + " bytes with alignment overhead (requested " +
-      std::to_string(n.requested_bytes) +
-      " bytes for 3 NodeAndRegistration structs)\n";
+      "tflm_arena runtime: arena " + std::to_string(it.used_bytes()) +
+      " bytes used (head 32, tail " + std::to_string(it.tail_bytes()) +
+      "); not stock TFLM's figures\n" +
+      "  TfLiteEvalTensor data: " + std::to_string(e.used_bytes) + " bytes used (" +
+      std::to_string(e.requested_bytes) + " requested for 10 allocations)\n" +
+      "  NodeAndRegistration struct: " + std::to_string(n.used_bytes) + " bytes used (" +
+      std::to_string(n.requested_bytes) + " requested for 3 NodeAndRegistration structs)\n";
   EXPECT_EQ(Print(it), want);
 }
 
