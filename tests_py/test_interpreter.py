@@ -110,7 +110,7 @@ def test_views_share_the_arena_and_keep_it_alive(loaded):
     m = loaded["hello_world_float"]
     it = ta.Interpreter(m)
     x = it.input(0)
-    assert np.shares_memory(x, it.tensor(m.inputs[0]))
+    assert np.shares_memory(x, it.tensor_view(m.inputs[0]))
     x[...] = 1.5
     it.invoke()
     y = it.output(0)
@@ -193,9 +193,10 @@ def test_recording_matches_tflm_categories(loaded):
     assert cats["NodeAndRegistration struct"]["count"] == 3
     assert a["total"] == a["head"] + a["tail"]
     text = it.print_allocations()
-    assert text.splitlines()[0] == f"[RecordingMicroAllocator] Arena allocation total {a['total']} bytes"
-    assert ("'TfLiteEvalTensor data' used 240 bytes with alignment overhead "
-            "(requested 240 bytes for 10 allocations)") in text
+    assert text.splitlines()[0] == (f"tflm_arena runtime: arena {a['total']} bytes used "
+                                    f"(head {a['head']}, tail {a['tail']}); not stock TFLM's figures")
+    assert "  TfLiteEvalTensor data: 240 bytes used (240 requested for 10 allocations)" in text
+    assert "RecordingMicroAllocator]" not in text  # our figures, never in TFLM's wording
 
 
 def test_memory_plan_is_the_planner_output(loaded):
@@ -248,7 +249,7 @@ def test_variable_tensors_live_in_the_tail_and_reset_to_their_zero_point():
     assert all(int(t) != v for t in m.usage_records()["tensor"])  # not planned in the head
     it = ta.Interpreter(m)
     it.allocate_tensors()
-    state = it.tensor(v)
+    state = it.tensor_view(v)
     assert state.tolist() == [[3] * 8]  # filled with the zero point, as TFLM does
     state[...] = 50
     it.set_input(np.full((1, 8), 10, np.int8))

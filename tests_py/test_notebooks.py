@@ -143,6 +143,11 @@ def _check(nb, stem: str, model: ta.Model) -> str:
     text = _text(nb)
     for line in _expected(stem, model):
         assert line in text, (line, text[-3000:])
+    if stem == "arena_tour":  # print_allocations(): our runtime's figures, labelled
+        assert "tflm_arena runtime: arena" in text
+        assert f"stock TFLM ({ta.DEFAULT_TARGET}, MicroAllocator, greedy planner), same model:" \
+            in text
+        assert "[RecordingMicroAllocator]" not in text
     return text
 
 

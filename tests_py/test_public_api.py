@@ -73,6 +73,8 @@ def test_missing_model_raises_file_not_found(tmp_path):
     (lambda it: it.tensor(10), "tensor index 10 out of range"),
     (lambda it: it.tensor(-1), "tensor index -1 out of range"),
     (lambda it: it.tensor(0, subgraph=1), "subgraph index 1 out of range"),
+    (lambda it: it.tensor_view(10), "tensor index 10 out of range"),
+    (lambda it: it.tensor_view(0, subgraph=1), "subgraph index 1 out of range"),
     (lambda it: it.input(1), "input index 1 out of range"),
     (lambda it: it.input(-1), "input index -1 out of range"),
     (lambda it: it.output(5), "output index 5 out of range"),
@@ -93,7 +95,8 @@ def test_non_integer_index_is_a_plain_type_error(hello):
     it = ta.Interpreter(model_path=hello)
     with pytest.raises(TypeError, match="tensor index must be an integer, got str"):
         it.tensor("0")
-    assert it.tensor(np.int64(0)).shape == (1, 1)  # numpy integers are indices
+    assert it.tensor(np.int64(0))().shape == (1, 1)  # numpy integers are indices
+    assert it.tensor_view(np.int64(0)).shape == (1, 1)
 
 
 def _public():

@@ -57,7 +57,7 @@ def test_constant_views_are_read_only_and_model_bytes_never_change():
     before = bytes(m.data)
     it = ta.Interpreter(m)
     it.allocate_tensors()
-    w = it.tensor(1)
+    w = it.tensor_view(1)
     assert not w.flags.writeable
     with pytest.raises(ValueError, match="read-only"):
         w[...] = 99

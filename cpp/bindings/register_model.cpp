@@ -118,6 +118,31 @@ py::list Metadata(const model::Model& m) {
   return out;
 }
 
+// SignatureDefs in file order: key, subgraph and (name, tensor) pairs.
+py::list Signatures(const model::Model& m) {
+  py::list out;
+  for (size_t i = 0; i < m.num_signatures(); ++i) {
+    model::SignatureInfo sig;
+    ThrowIfError(m.signature(i, &sig));
+    py::list maps[2];
+    for (int output = 0; output < 2; ++output) {
+      const size_t n = output ? sig.num_outputs : sig.num_inputs;
+      for (size_t k = 0; k < n; ++k) {
+        model::SignatureTensorInfo t;
+        ThrowIfError(m.signature_tensor(i, output != 0, k, &t));
+        maps[output].append(py::make_tuple(Utf8(t.name, t.name_length), t.tensor));
+      }
+    }
+    py::dict d;
+    d["key"] = Utf8(sig.key, sig.key_length);
+    d["subgraph"] = sig.subgraph;
+    d["inputs"] = maps[0];
+    d["outputs"] = maps[1];
+    out.append(d);
+  }
+  return out;
+}
+
 // Planner input in TFLM's order plus where each record came from.
 py::dict UsageRecords(const model::Model& m, const std::vector<model::ScratchRequest>& scratch) {
   std::vector<model::AllocationEntry> entries(model::AllocationInfoCount(m, scratch.size()));
@@ -240,6 +265,7 @@ void RegisterModel(py::module_& m) {
       .def("num_tensors", [](const ModelHandle& h, size_t s) { return h.model().num_tensors(s); })
       .def("num_operators", [](const ModelHandle& h, size_t s) { return h.model().num_operators(s); })
       .def("metadata", [](const ModelHandle& h) { return Metadata(h.model()); })
+      .def("signatures", [](const ModelHandle& h) { return Signatures(h.model()); })
       .def("usage_records",
            [](const ModelHandle& h, const std::vector<std::tuple<size_t, int32_t, int32_t>>& scratch) {
              std::vector<model::ScratchRequest> req;

@@ -42,6 +42,10 @@ Schema facts used here (table field slots; a union field takes two slots, its
   custom_options_format 6, mutating_variable_inputs 7, intermediates 8.
 * ``Buffer``: data:[ubyte] (force_align 16) 0, offset 1, size 2.
 * ``Metadata``: name 0, buffer:uint 1.
+* ``SignatureDef``: inputs 0, outputs 1 (both ``[TensorMap]``),
+  signature_key 2, deprecated_tag 3, subgraph_index:uint 4.
+* ``TensorMap``: name 0, tensor_index:uint 1 (a tensor of the signature's
+  subgraph).
 """
 from __future__ import annotations
 
@@ -207,6 +211,7 @@ class ModelBuilder:
         self._subgraphs: list[_SubGraph] = [_SubGraph(name="")]
         self._opcodes: list[tuple[int, Optional[str], int]] = []
         self._metadata: list[tuple[str, int]] = []
+        self._signatures: list[tuple[str, dict, dict, int]] = []
 
     # -- buffers / metadata -------------------------------------------------
 
@@ -227,6 +232,71 @@ class ModelBuilder:
         index = self.add_buffer(data)
         self._metadata.append((name, index))
         return index
+
+    def add_signature(self, key: str, inputs: Mapping[str, int], outputs: Mapping[str, int],
+                      subgraph: int = 0) -> int:
+        """Add a SignatureDef ``key`` naming tensors of ``subgraph``:
+        ``inputs`` and ``outputs`` map names to tensor indices (checked when
+        the model is built). Returns the signature's index.
+
+        >>> mb = ModelBuilder()
+        >>> x = mb.add_tensor([1, 4], "float32", "x")
+        >>> y = mb.add_tensor([1, 4], "float32", "y")
+        >>> mb.add_operator("RELU", [x], [y])
+        0
+        >>> mb.set_io([x], [y])
+        >>> mb.add_signature("serving_default", {"x": x}, {"y": y})
+        0
+        """
+        if not isinstance(key, str):
+            raise ValueError(f"signature key must be a string, got {type(key).__name__}")
+        if any(k == key for k, _, _, _ in self._signatures):
+            raise ValueError(f"signature key {key!r} is already used")
+        self._sg(subgraph)
+        maps = []
+        for what, names in (("inputs", inputs), ("outputs", outputs)):
+            m = {}
+            for name, tensor in dict(names).items():
+                if not isinstance(name, str):
+                    raise ValueError(f"signature {key!r} {what}: names must be strings")
+                m[name] = _norm_int(tensor)
+            maps.append(m)
+        self._signatures.append((key, maps[0], maps[1], int(subgraph)))
+        return len(self._signatures) - 1
+
+    def _check_signatures(self) -> None:
+        for key, inputs, outputs, subgraph in self._signatures:
+            n = len(self._subgraphs[subgraph].tensors)
+            for name, t in [*inputs.items(), *outputs.items()]:
+                if not 0 <= t < n:
+                    raise ValueError(f"signature {key!r}: {name!r} refers to tensor {t}, but "
+                                     f"subgraph {subgraph} has {n} tensors")
+
+    def _write_signatures(self, b: flatbuffers.Builder) -> Optional[int]:
+        """Writes ``Model.signature_defs``; None when there are none."""
+        if not self._signatures:
+            return None
+        self._check_signatures()
+        sig_offsets = []
+        for key, inputs, outputs, subgraph in self._signatures:
+            vecs = []
+            for names in (inputs, outputs):
+                map_offsets = []
+                for name, tensor in names.items():
+                    name_off = b.CreateString(name)
+                    b.StartObject(2)
+                    b.PrependUOffsetTRelativeSlot(0, name_off, 0)
+                    b.PrependUint32Slot(1, tensor, 0)
+                    map_offsets.append(b.EndObject())
+                vecs.append(_table_vector(b, map_offsets))
+            key_off = b.CreateString(key)
+            b.StartObject(5)
+            b.PrependUOffsetTRelativeSlot(0, vecs[0], 0)
+            b.PrependUOffsetTRelativeSlot(1, vecs[1], 0)
+            b.PrependUOffsetTRelativeSlot(2, key_off, 0)
+            b.PrependUint32Slot(4, subgraph, 0)
+            sig_offsets.append(b.EndObject())
+        return _table_vector(b, sig_offsets)
 
     # -- subgraphs / tensors ---------------------------------------------------
 
@@ -500,6 +570,7 @@ class ModelBuilder:
                 md_offsets.append(b.EndObject())
             metadata_vec = _table_vector(b, md_offsets)
 
+        signatures_vec = self._write_signatures(b)
         desc_off = b.CreateString(self.description) if self.description is not None else None
 
         b.StartObject(8)
@@ -511,6 +582,8 @@ class ModelBuilder:
         b.PrependUOffsetTRelativeSlot(4, buffers_vec, 0)
         if metadata_vec is not None:
             b.PrependUOffsetTRelativeSlot(6, metadata_vec, 0)
+        if signatures_vec is not None:
+            b.PrependUOffsetTRelativeSlot(7, signatures_vec, 0)
         model = b.EndObject()
         b.Finish(model, file_identifier=FILE_IDENTIFIER)
         return bytes(b.Output())

@@ -5,7 +5,7 @@ from __future__ import annotations
 import operator
 import os
 import warnings
-from typing import Any, Dict, List, Literal, Optional, Tuple, Union
+from typing import Any, Callable, Dict, List, Literal, Optional, Tuple, Union
 
 import numpy as np
 
@@ -13,6 +13,7 @@ from . import _core
 from ._plan import Plan
 from ._records import RECORD_DTYPE
 from .model import Model, PathLike
+from .tflm_size import DEFAULT_TARGET, TARGETS, tflm_arena
 
 #: Largest arena an Interpreter allocates (TFLM's planner offsets are int32).
 MAX_ARENA_BYTES = 2**31 - 1
@@ -65,9 +66,17 @@ class Interpreter:
     given size that is too small, :meth:`allocate_tensors` raises
     :class:`ArenaTooSmallError` whose ``needed_bytes`` is that exact size.
 
-    Numpy policy: :meth:`input`, :meth:`output` and :meth:`tensor` return
-    VIEWS into the arena (writable; their ``base`` keeps the arena alive even
-    after the interpreter is deleted). :meth:`get_output` returns a copy.
+    Numpy policy: :meth:`input`, :meth:`output` and :meth:`tensor_view`
+    return VIEWS into the arena (writable; their ``base`` keeps the arena
+    alive even after the interpreter is deleted); :meth:`tensor` returns, as
+    ``tf.lite.Interpreter.tensor`` does, a function that gives such a view.
+    :meth:`get_output` and :meth:`get_tensor` return copies.
+
+    TFLite compatibility: code written for ``tf.lite.Interpreter`` runs
+    unchanged (its constructor keywords, details, ``get_tensor`` /
+    ``set_tensor`` / ``tensor``, ``invoke``, signature runners,
+    ``resize_tensor_input`` to the model's own shapes); see the constructor
+    for which keywords are honoured and which are ignored.
     Views show the tensor's bytes at the moment you read them: activations
     share memory, so read an output before the next :meth:`invoke`.
 
@@ -80,33 +89,78 @@ class Interpreter:
     """
 
     def __init__(self, model: Union[Model, PathLike, bytes, None] = None,
-                 arena_size: Optional[int] = None, strategy: RuntimeStrategy = "tflm_greedy",
+                 arena_size: Optional[int] = None, strategy: Optional[RuntimeStrategy] = None,
                  *, keep_plan: bool = False, model_path: Optional[PathLike] = None,
-                 model_content: Optional[bytes] = None, planner: Optional[str] = None) -> None:
+                 model_content: Optional[bytes] = None, planner: Optional[str] = None,
+                 experimental_delegates: Any = None, num_threads: Optional[int] = None,
+                 experimental_op_resolver_type: Any = None,
+                 experimental_preserve_all_tensors: bool = False,
+                 experimental_disable_delegate_clustering: bool = False,
+                 experimental_default_delegate_latest_features: bool = False) -> None:
         """``model`` is a :class:`Model`, a path or the model's bytes; as in
         ``tf.lite.Interpreter``, ``model_path=`` or ``model_content=`` may be
-        given instead. ``strategy`` is the runtime planner (one of
-        :data:`RUNTIME_PLANNERS`; ``planner=`` is its deprecated old name).
+        given instead (``Interpreter(None, content)``, TFLite's positional
+        form, works too). ``strategy`` is the runtime planner (one of
+        :data:`RUNTIME_PLANNERS`; default ``"tflm_greedy"``; ``planner=`` is
+        its deprecated old name).
+
+        ``tf.lite.Interpreter``'s other keywords are accepted:
+
+        - ``experimental_preserve_all_tensors=True`` is honoured: every
+          tensor keeps its own arena bytes (the ``"linear"`` planner, as the
+          ``tflite-micro`` wheel's kPreserveAllTensors configuration), so
+          intermediate tensors can be read after :meth:`invoke`. It needs
+          ``strategy`` ``"linear"`` or unset.
+        - ``num_threads`` is checked as TFLite checks it (an int, >= 1 or
+          -1) and otherwise ignored: TFLM, and this runtime, run one
+          operator at a time on one thread (:meth:`invoke` releases the GIL,
+          so separate Interpreters run in parallel).
+        - ``experimental_delegates`` is ignored: TFLM has no delegates; a
+          non-empty list gives a ``UserWarning`` saying it is not used.
+        - ``experimental_op_resolver_type``,
+          ``experimental_disable_delegate_clustering`` and
+          ``experimental_default_delegate_latest_features`` are ignored: the
+          kernels are always this runtime's (bit-exact with TFLM's reference
+          kernels) and there are no delegates.
 
         >>> Interpreter(model_path="hello_world_int8.tflite").strategy
         'tflm_greedy'
+        >>> Interpreter(model_path="hello_world_int8.tflite", num_threads=4,
+        ...             experimental_preserve_all_tensors=True).strategy
+        'linear'
         """
+        if (model is None and model_content is None
+                and isinstance(arena_size, (bytes, bytearray, memoryview))):
+            model_content, arena_size = bytes(arena_size), None  # TFLite's (path, content)
         model = _one_model(model, model_path, model_content)
         if planner is not None:
             warnings.warn("Interpreter(planner=...) is deprecated; use strategy=...",
                           DeprecationWarning, stacklevel=2)
-            strategy = planner  # type: ignore[assignment]
+            if strategy is None:
+                strategy = planner  # type: ignore[assignment]
+        if experimental_preserve_all_tensors:
+            if strategy not in (None, "linear"):
+                raise ValueError(
+                    f"experimental_preserve_all_tensors=True keeps every tensor in its own "
+                    f"memory, which needs strategy='linear' (got {strategy!r})")
+            strategy = "linear"
+        if strategy is None:
+            strategy = "tflm_greedy"
         if strategy not in RUNTIME_PLANNERS:
             raise ValueError(f"unknown strategy {strategy!r}; choose one of {', '.join(RUNTIME_PLANNERS)}")
-        if arena_size is not None and (int(arena_size) != arena_size or arena_size < 0):
+        if arena_size is not None and (not isinstance(arena_size, (int, float, np.integer))
+                                       or int(arena_size) != arena_size or arena_size < 0):
             raise ValueError(f"arena_size must be a non-negative integer or None, got {arena_size!r}")
         if arena_size is not None and arena_size > MAX_ARENA_BYTES:
             raise ValueError(f"arena_size {arena_size} is larger than the limit of "
                              f"{MAX_ARENA_BYTES} bytes (TFLM plans offsets as int32)")
+        _check_num_threads(num_threads)
+        _warn_if_delegates(experimental_delegates)
         self.model = model
         self._planner = strategy
         self._keep_plan = keep_plan
         self._pre: List[Tuple[int, np.ndarray]] = []
+        self._stock: Dict[Tuple[str, Optional[bool]], Dict[str, Any]] = {}
         self._h = _core.InterpreterHandle(model._handle, arena_size, strategy, keep_plan)
 
     @classmethod
@@ -212,11 +266,35 @@ class Interpreter:
         i = _index(i, len(self.model.outputs), "output")
         return self._h.tensor_view(0, self._h.output_index(i))
 
-    def tensor(self, index: int, subgraph: int = 0) -> np.ndarray:
-        """View of any tensor (activations are overwritten as the arena is reused)."""
+    def tensor(self, tensor_index: int, subgraph: int = 0) -> Callable[[], np.ndarray]:
+        """As ``tf.lite.Interpreter.tensor``: a function that returns a numpy
+        VIEW of the tensor's current bytes in the arena (call it again after
+        each :meth:`invoke`; activations share memory). The index is checked
+        now (IndexError). :meth:`tensor_view` gives the view directly.
+
+        >>> import numpy as np
+        >>> it = Interpreter(model_path="hello_world_int8.tflite")
+        >>> it.set_tensor(0, np.array([[17]], np.int8))
+        >>> it.invoke()
+        >>> output = it.tensor(it.get_output_details()[0]["index"])
+        >>> output()
+        array([[-43]], dtype=int8)
+        """
         subgraph = _index(subgraph, len(self.model.subgraphs), "subgraph")
-        index = _index(index, len(self.model.subgraphs[subgraph].tensors), "tensor")
-        return self._h.tensor_view(subgraph, index)
+        tensor_index = _index(tensor_index, len(self.model.subgraphs[subgraph].tensors), "tensor")
+        return lambda: self._h.tensor_view(subgraph, tensor_index)
+
+    def tensor_view(self, tensor_index: int, subgraph: int = 0) -> np.ndarray:
+        """View of any tensor in the arena (what :meth:`tensor`'s function
+        returns; activations are overwritten as the arena is reused).
+
+        >>> it = Interpreter(model_path="hello_world_int8.tflite")
+        >>> it.tensor_view(0).shape
+        (1, 1)
+        """
+        subgraph = _index(subgraph, len(self.model.subgraphs), "subgraph")
+        tensor_index = _index(tensor_index, len(self.model.subgraphs[subgraph].tensors), "tensor")
+        return self._h.tensor_view(subgraph, tensor_index)
 
     def set_input(self, value: Any, i: int = 0) -> None:
         """Copies ``value`` into input ``i``; dtype and shape must match."""
@@ -283,14 +361,14 @@ class Interpreter:
         return [self._details(k) for k in range(len(self.model.tensors))]
 
     def get_tensor(self, tensor_index: int, subgraph_index: int = 0) -> np.ndarray:
-        """A copy of tensor ``tensor_index`` (as ``tf.lite``; :meth:`tensor`
-        gives a view)."""
-        return self.tensor(tensor_index, subgraph_index).copy()
+        """A copy of tensor ``tensor_index`` (as ``tf.lite``;
+        :meth:`tensor_view` gives a view)."""
+        return self.tensor_view(tensor_index, subgraph_index).copy()
 
     def set_tensor(self, tensor_index: int, value: Any) -> None:
         """Copies ``value`` into tensor ``tensor_index`` of subgraph 0; its
         dtype and shape must match (ValueError otherwise, as ``tf.lite``)."""
-        view = self.tensor(tensor_index)
+        view = self.tensor_view(tensor_index)
         name = self.model.tensors[tensor_index].name
         arr = np.asarray(value)
         if arr.dtype != view.dtype:
@@ -304,17 +382,171 @@ class Interpreter:
                              "of the model")
         view[...] = arr
 
-    # --- memory ---------------------------------------------------------
-    def allocations(self) -> Dict[str, Any]:
-        """Where the arena went, as TFLM's recording allocator reports it:
-        ``total``/``head``/``tail`` bytes, ``arena_bytes`` given,
-        ``required_bytes`` (exact need), and ``categories``: TFLM's category
-        names -> {requested_bytes, used_bytes, count}."""
-        return self._h.allocations()
+    def resize_tensor_input(self, input_index: int, tensor_size: Any, strict: bool = False) -> None:
+        """``tf.lite``'s resize, for TFLM's fixed shapes: TFLM runs the shapes
+        stored in the model (its MicroInterpreter cannot resize a tensor), so
+        the tensor's own shape is accepted as a no-op and any other shape
+        raises ValueError. ``strict`` is accepted and changes nothing.
 
-    def print_allocations(self) -> str:
-        """TFLM's PrintAllocations text (also returned, not only printed)."""
-        text = self._h.print_allocations()
+        >>> it = Interpreter(model_path="hello_world_int8.tflite")
+        >>> it.resize_tensor_input(0, [1, 1])   # the model's shape: no-op
+        >>> it.resize_tensor_input(0, [4, 1])
+        Traceback (most recent call last):
+        ...
+        ValueError: cannot resize tensor 0 ...
+        """
+        i = _index(input_index, len(self.model.tensors), "tensor")
+        t = self.model.tensors[i]
+        try:
+            want = np.asarray(tensor_size)
+            new = tuple(int(d) for d in want.reshape(-1))
+            ok = want.ndim == 1 and all(d == v for d, v in zip(new, want.reshape(-1)))
+        except (TypeError, ValueError):
+            ok = False
+        if not ok:
+            raise ValueError(f"tensor_size must be a list of integers, got {tensor_size!r}")
+        if new == tuple(t.shape):
+            return
+        raise ValueError(
+            f"cannot resize tensor {i} ({t.name}) from {list(t.shape)} to {list(new)}: TFLM "
+            "runs the shapes stored in the model and cannot resize tensors; convert the "
+            "model again with the shape you need (e.g. a fixed input shape in the "
+            "converter's input signature)")
+
+    # --- signatures -----------------------------------------------------
+    def get_signature_list(self) -> Dict[str, Dict[str, List[str]]]:
+        """The model's SignatureDefs as ``tf.lite`` lists them: key ->
+        ``{"inputs": [names], "outputs": [names]}`` (names sorted, as
+        TFLite's); ``{}`` for a model without SignatureDefs.
+
+        >>> Interpreter(model_path="hello_world_int8.tflite").get_signature_list()
+        {'serving_default': {'inputs': ['dense_input'], 'outputs': ['dense_2']}}
+        """
+        return {key: {"inputs": sorted(sig["inputs"]), "outputs": sorted(sig["outputs"])}
+                for key, sig in self.model.signatures.items()}
+
+    def get_signature_runner(self, signature_key: Optional[str] = None) -> "SignatureRunner":
+        """A :class:`SignatureRunner` for ``signature_key`` (``None``: the
+        model's only signature), as ``tf.lite``'s: call it with keyword
+        arguments named as the signature's inputs; it returns a dict of
+        output names -> arrays. ValueError for an unknown key, for ``None``
+        when the model has not exactly one signature, and for a signature of
+        another subgraph than 0 (TFLM runs subgraph 0 only).
+
+        >>> import numpy as np
+        >>> it = Interpreter(model_path="hello_world_int8.tflite")
+        >>> run = it.get_signature_runner()
+        >>> run(dense_input=np.array([[17]], np.int8))
+        {'dense_2': array([[-43]], dtype=int8)}
+        """
+        sigs = self.model.signatures
+        if signature_key is None:
+            if len(sigs) != 1:
+                raise ValueError(
+                    f"SignatureDef signature_key is None and model has {len(sigs)} Signatures. "
+                    "None is only allowed when the model has 1 SignatureDef")
+            signature_key = next(iter(sigs))
+        if signature_key not in sigs:
+            raise ValueError(f"Invalid signature_key provided: {signature_key!r} (the model's "
+                             f"signatures: {list(sigs)})")
+        sig = sigs[signature_key]
+        if sig["subgraph"] != 0:
+            raise ValueError(
+                f"signature {signature_key!r} runs subgraph {sig['subgraph']}; TFLM (and this "
+                "interpreter) run subgraph 0 only")
+        return SignatureRunner(self, signature_key, sig["inputs"], sig["outputs"])
+
+    # --- operators --------------------------------------------------------
+    def _get_op_details(self, op_index: int) -> Dict[str, Any]:
+        """``tf.lite``'s operator dict: ``index``, ``op_name`` (the builtin
+        name, or the custom code), ``inputs`` and ``outputs`` (int32 arrays
+        of tensor indices; -1 = omitted optional input), subgraph 0.
+
+        >>> Interpreter(model_path="hello_world_int8.tflite")._get_op_details(0)["op_name"]
+        'FULLY_CONNECTED'
+        """
+        op = self.model.operators[_index(op_index, len(self.model.operators), "operator")]
+        return {"index": op.index, "op_name": op.name,
+                "inputs": np.array(op.inputs, dtype=np.int32),
+                "outputs": np.array(op.outputs, dtype=np.int32)}
+
+    def _get_ops_details(self) -> List[Dict[str, Any]]:
+        """:meth:`_get_op_details` of every operator of subgraph 0, in
+        execution order.
+
+        >>> len(Interpreter(model_path="hello_world_int8.tflite")._get_ops_details())
+        3
+        """
+        return [self._get_op_details(k) for k in range(len(self.model.operators))]
+
+    # --- memory ---------------------------------------------------------
+    def allocations(self, target: str = DEFAULT_TARGET,
+                    recording: Optional[bool] = None) -> Dict[str, Any]:
+        """Where THIS RUNTIME's arena went (tflm_arena's runtime, not stock
+        TFLM), next to stock TFLM's need for the same model.
+
+        ``runtime`` is ``"tflm_arena"``; ``total``/``head``/``tail`` are the
+        bytes our runtime used, ``arena_bytes`` the arena given,
+        ``required_bytes`` its exact need, and ``categories`` our tail by
+        category (named as TFLM's RecordingMicroAllocator names them) ->
+        {requested_bytes, used_bytes, count}. Our tail is smaller than stock
+        TFLM's (the allocator objects live outside the arena and no
+        TfLiteTensor copies are made), so do not size TFLM firmware from it.
+
+        ``stock_tflm`` is stock TFLM's arena for the same model on
+        ``target`` (default :data:`~tflm_arena.tflm_size.DEFAULT_TARGET`),
+        from :func:`tflm_arena.tflm_arena` with ``recording`` and the planner
+        matching this interpreter's strategy (``"tflm_greedy"``: greedy,
+        ``"linear"``: linear): its ``as_dict()`` (``min_arena_bytes``,
+        ``head``, ``tail``, ``categories``, ...) plus ``kTensorArenaSize``
+        (the firmware line) and ``error`` (None). When TFLM's need cannot be
+        predicted (an operator that is not modelled, or a model TFLM
+        refuses) the entry has ``min_arena_bytes`` None and ``error`` says
+        why; nothing is raised for that.
+
+        >>> it = Interpreter(model_path="hello_world_int8.tflite")
+        >>> a = it.allocations(target="x86-64")
+        >>> a["runtime"], a["head"], a["stock_tflm"]["min_arena_bytes"]
+        ('tflm_arena', 32, 1704)
+        """
+        ours = self._h.allocations()
+        return {"runtime": "tflm_arena", **ours, "stock_tflm": self._stock_tflm(target, recording)}
+
+    def _stock_tflm(self, target: str, recording: Optional[bool]) -> Dict[str, Any]:
+        """Stock TFLM's figures for this model (cached per target/recording)."""
+        if target not in TARGETS:
+            raise ValueError(f"unknown target {target!r} (known: {', '.join(TARGETS)})")
+        key = (target, recording)
+        if key not in self._stock:
+            planner = "linear" if self._planner == "linear" else "greedy"
+            kw = {} if recording is None else {"recording": bool(recording)}
+            try:
+                r = tflm_arena(self.model, target=target, planner=planner, **kw)
+            except (NotImplementedError, ValueError, RuntimeError) as e:
+                self._stock[key] = {"target": target, "recording": recording, "planner": planner,
+                                    "min_arena_bytes": None, "kTensorArenaSize": None,
+                                    "error": f"stock TFLM's arena cannot be predicted: {e}"}
+            else:
+                self._stock[key] = {**r.as_dict(), "kTensorArenaSize": r.firmware_line(),
+                                    "error": None}
+        return dict(self._stock[key])
+
+    def print_allocations(self, target: str = DEFAULT_TARGET,
+                          recording: Optional[bool] = None) -> str:
+        """Prints (and returns) this runtime's allocations, then stock TFLM's
+        arena for the same model (:meth:`allocations`' two parts). The first
+        line names the tflm_arena runtime; no line is TFLM's own
+        ``[RecordingMicroAllocator]`` text, because the figures are not
+        TFLM's. Size firmware from the ``kTensorArenaSize`` line.
+
+        >>> text = Interpreter(model_path="hello_world_int8.tflite").print_allocations("x86-64")
+        tflm_arena runtime: arena ... bytes used (head 32, tail ...); not stock TFLM's figures
+        ...
+        stock TFLM (x86-64, MicroAllocator, greedy planner), same model:
+          minimum arena 1,704 bytes (head 32, tail ...)
+          constexpr int kTensorArenaSize = 1712;
+        """
+        text = self._h.print_allocations() + _stock_text(self._stock_tflm(target, recording))
         print(text, end="")
         return text
 
@@ -366,6 +598,105 @@ class Interpreter:
         top = int((mp["offset"] + mp["size"]).max()) if len(mp) else 0
         return Plan(records=rec, offsets=mp["offset"], arena_bytes=top,
                     strategy=f"interpreter head ({self._planner})")
+
+
+def _stock_text(stock: Dict[str, Any]) -> str:
+    """The "stock TFLM (<target>)" block of :meth:`Interpreter.print_allocations`."""
+    if stock["error"] is not None:
+        return f"stock TFLM ({stock['target']}), same model:\n  {stock['error']}\n"
+    alloc = "RecordingMicroAllocator" if stock["recording"] else "MicroAllocator"
+    return (f"stock TFLM ({stock['target']}, {alloc}, {stock['planner']} planner), same model:\n"
+            f"  minimum arena {stock['min_arena_bytes']:,} bytes (head {stock['head']:,}, "
+            f"tail {stock['tail']:,})\n"
+            f"  {stock['kTensorArenaSize']}\n")
+
+
+def _check_num_threads(num_threads: Any) -> None:
+    """tf.lite.Interpreter's check of ``num_threads`` (the value is unused)."""
+    if num_threads is None:
+        return
+    if not isinstance(num_threads, int) or isinstance(num_threads, bool):
+        raise ValueError("type of num_threads should be int")
+    if num_threads < 1 and num_threads != -1:
+        raise ValueError("num_threads should >= 1 or just -1")
+
+
+def _warn_if_delegates(delegates: Any) -> None:
+    """A non-empty delegate list is accepted and not used (TFLM has none)."""
+    if delegates is None:
+        return
+    try:
+        n = len(delegates)
+    except TypeError:
+        n = 1  # a single delegate object
+    if n:
+        warnings.warn(f"experimental_delegates ({n} given) are not used: TFLM has no "
+                      "delegates; every operator runs on tflm_arena's kernels",
+                      UserWarning, stacklevel=3)
+
+
+class SignatureRunner:
+    """Runs one SignatureDef of an :class:`Interpreter`, as
+    ``tf.lite``'s SignatureRunner: call it with keyword arguments named as
+    the signature's inputs (numpy arrays of the inputs' dtype and shape); it
+    returns a dict of output names -> arrays (copies). Made by
+    :meth:`Interpreter.get_signature_runner`.
+
+    >>> import numpy as np
+    >>> run = Interpreter(model_path="hello_world_int8.tflite").get_signature_runner("serving_default")
+    >>> run(dense_input=np.array([[17]], np.int8))["dense_2"]
+    array([[-43]], dtype=int8)
+    """
+
+    def __init__(self, interpreter: Interpreter, signature_key: str,
+                 inputs: Dict[str, int], outputs: Dict[str, int]) -> None:
+        """Use :meth:`Interpreter.get_signature_runner`.
+
+        >>> it = Interpreter(model_path="hello_world_int8.tflite")
+        >>> it.get_signature_runner().signature_key
+        'serving_default'
+        """
+        self._interpreter = interpreter
+        self.signature_key = signature_key
+        # Sorted by name, as TFLite's signature maps.
+        self._inputs = dict(sorted(inputs.items()))
+        self._outputs = dict(sorted(outputs.items()))
+
+    def __call__(self, **kwargs: Any) -> Dict[str, np.ndarray]:
+        """Sets the named inputs, invokes, returns the outputs by name."""
+        if len(kwargs) != len(self._inputs):
+            raise ValueError("Invalid number of inputs provided for running a SignatureDef, "
+                             f"expected {len(self._inputs)} vs provided {len(kwargs)}")
+        it = self._interpreter
+        for name in kwargs:
+            if name not in self._inputs:
+                raise ValueError(f"Invalid Input name ({name}) for SignatureDef "
+                                 f"{self.signature_key!r} (inputs: {list(self._inputs)})")
+        for name, value in kwargs.items():
+            value = np.asarray(value)
+            it.resize_tensor_input(self._inputs[name], value.shape)
+            it.set_tensor(self._inputs[name], value)
+        it.invoke()
+        return {name: it.get_tensor(index) for name, index in self._outputs.items()}
+
+    def get_input_details(self) -> Dict[str, Dict[str, Any]]:
+        """Input name -> the tensor's details dict (keys of
+        :meth:`Interpreter.get_input_details`).
+
+        >>> run = Interpreter(model_path="hello_world_int8.tflite").get_signature_runner()
+        >>> run.get_input_details()["dense_input"]["index"]
+        0
+        """
+        return {name: self._interpreter._details(i) for name, i in self._inputs.items()}
+
+    def get_output_details(self) -> Dict[str, Dict[str, Any]]:
+        """Output name -> the tensor's details dict.
+
+        >>> run = Interpreter(model_path="hello_world_int8.tflite").get_signature_runner()
+        >>> run.get_output_details()["dense_2"]["index"]
+        9
+        """
+        return {name: self._interpreter._details(i) for name, i in self._outputs.items()}
 
 
 def _one_model(model: Any, model_path: Optional[PathLike], model_content: Optional[bytes]) -> Model:

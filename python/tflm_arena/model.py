@@ -269,6 +269,35 @@ class Model:
         return out
 
     @property
+    def signatures(self) -> Dict[str, Dict[str, Any]]:
+        """The model's SignatureDefs in file order: signature key ->
+        ``{"subgraph": int, "inputs": {name: tensor index},
+        "outputs": {name: tensor index}}`` (tensor indices of that subgraph;
+        the shape of ``tf.lite``'s full signature list). ``{}`` when the
+        model has none. Load checked every index; a repeated key, or a name
+        repeated within one signature's inputs or outputs, raises ValueError
+        here.
+
+        >>> Model.load("hello_world_int8.tflite").signatures
+        {'serving_default': {'subgraph': 0, 'inputs': {'dense_input': 0}, 'outputs': {'dense_2': 9}}}
+        """
+        out: Dict[str, Dict[str, Any]] = {}
+        for sig in self._handle.signatures():
+            key = sig["key"]
+            if key in out:
+                raise ValueError(f"model has two SignatureDefs with the key {key!r}")
+            entry: Dict[str, Any] = {"subgraph": sig["subgraph"]}
+            for side in ("inputs", "outputs"):
+                names: Dict[str, int] = {}
+                for name, tensor in sig[side]:
+                    if name in names:
+                        raise ValueError(f"SignatureDef {key!r} names two {side} {name!r}")
+                    names[name] = tensor
+                entry[side] = names
+            out[key] = entry
+        return out
+
+    @property
     def total_tensors(self) -> int:
         return self._handle.total_tensors
 

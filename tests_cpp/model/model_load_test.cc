@@ -154,6 +154,30 @@ TEST(RealModels, HelloWorldInt8) {
   EXPECT_EQ(code.builtin_code, kBuiltinFullyConnected);
 }
 
+TEST(RealModels, HelloWorldSignature) {
+  std::vector<uint8_t> bytes;
+  TFLM_ARENA_LOAD_SHARED_OR_SKIP("hello_world_int8.tflite", bytes);
+  Model m = testing::MustLoad(bytes);
+  ASSERT_EQ(m.num_signatures(), 1u);
+  SignatureInfo sig;
+  ASSERT_TRUE(m.signature(0, &sig).ok());
+  EXPECT_STREQ(sig.key, "serving_default");
+  EXPECT_EQ(sig.key_length, std::strlen("serving_default"));
+  EXPECT_EQ(sig.subgraph, 0u);
+  ASSERT_EQ(sig.num_inputs, 1u);
+  ASSERT_EQ(sig.num_outputs, 1u);
+  SignatureTensorInfo t;
+  ASSERT_TRUE(m.signature_tensor(0, false, 0, &t).ok());
+  EXPECT_STREQ(t.name, "dense_input");
+  EXPECT_EQ(t.tensor, 0u);
+  ASSERT_TRUE(m.signature_tensor(0, true, 0, &t).ok());
+  EXPECT_STREQ(t.name, "dense_2");
+  EXPECT_EQ(t.tensor, 9u);
+  EXPECT_EQ(m.signature_tensor(0, true, 1, &t).code(), StatusCode::kOutOfRange);
+  EXPECT_EQ(m.signature(1, &sig).code(), StatusCode::kOutOfRange);
+  EXPECT_EQ(m.signature_tensor(1, false, 0, &t).code(), StatusCode::kOutOfRange);
+}
+
 // tflm_facts R-26: the keyword model has 54 tensors, 7 SVDF ops that each
 // request 2 scratch buffers, 16 planned tensors + 14 scratch = 30 planner
 // buffers, 7 variable (tail) tensors; its input is the only buffer alive at

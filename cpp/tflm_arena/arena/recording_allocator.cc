@@ -12,7 +12,10 @@ struct CategoryText {
   const char* noun;
 };
 
-// Indexed by AllocationCategory; TFLM's strings except kOther.
+// Indexed by AllocationCategory: the category names TFLM's
+// RecordingMicroAllocator uses (its recording_micro_allocator.cc,
+// PrintRecordedAllocation calls), so figures can be compared by name;
+// kOther is ours.
 constexpr CategoryText kCategoryText[kAllocationCategoryCount] = {
     {"TfLiteEvalTensor data", "allocations"},
     {"Persistent TfLiteTensor data", "tensors"},
@@ -86,25 +89,24 @@ void AllocationRecorder::RecordPersistent(AllocationCategory category,
 
 int AllocationRecorder::PrintAllocations(const SingleArenaAllocator& arena,
                                          char* out, size_t out_size) const {
-  static const char kPrefix[] = "[RecordingMicroAllocator]";
+  // Worded so it cannot be taken for TFLM's RecordingMicroAllocator text:
+  // these are this runtime's bytes, and stock TFLM needs more (its tail
+  // holds allocator objects and TfLiteTensor copies that ours keeps out).
   size_t length = 0;
   if (out != nullptr && out_size > 0) out[0] = '\0';
-  bool ok =
-      Append(out, out_size, &length, "%s Arena allocation total %zu bytes\n",
-             kPrefix, used_bytes_) &&
-      Append(out, out_size, &length, "%s Arena allocation head %zu bytes\n",
-             kPrefix, arena.GetNonPersistentUsedBytes()) &&
-      Append(out, out_size, &length, "%s Arena allocation tail %zu bytes\n",
-             kPrefix, arena.GetPersistentUsedBytes());
+  bool ok = Append(out, out_size, &length,
+                   "tflm_arena runtime: arena %zu bytes used (head %zu, tail "
+                   "%zu); not stock TFLM's figures\n",
+                   used_bytes_, arena.GetNonPersistentUsedBytes(),
+                   arena.GetPersistentUsedBytes());
   for (size_t i = 0; ok && i < kAllocationCategoryCount; ++i) {
     const auto category = static_cast<AllocationCategory>(i);
     const RecordedAllocation& r = categories_[i];
     if (category == AllocationCategory::kOther) continue;
     if (r.used_bytes == 0 && r.requested_bytes == 0) continue;
     ok = Append(out, out_size, &length,
-                "%s '%s' used %zu bytes with alignment overhead (requested %zu "
-                "bytes for %zu %s)\n",
-                kPrefix, kCategoryText[i].name, r.used_bytes, r.requested_bytes,
+                "  %s: %zu bytes used (%zu requested for %zu %s)\n",
+                kCategoryText[i].name, r.used_bytes, r.requested_bytes,
                 r.count, kCategoryText[i].noun);
   }
   return ok ? static_cast<int>(length) : -1;

@@ -1,6 +1,8 @@
 // Recording: TFLM's RecordingSingleArenaBufferAllocator + the category
-// bookkeeping of RecordingMicroAllocator (facts R-1..R-15), without TFLM's
-// snapshot-diffing.
+// bookkeeping of RecordingMicroAllocator (TFLM's
+// recording_single_arena_buffer_allocator.cc and
+// recording_micro_allocator.cc), without TFLM's snapshot-diffing. The
+// figures are this runtime's, not stock TFLM's.
 //
 // Design: SingleArenaAllocator holds an optional AllocationRecorder* and, after
 // each successful head resize or tail allocation, calls it directly (a plain
@@ -29,7 +31,7 @@ class AllocationRecorder {
   // Per-category totals; zeros for an invalid category.
   RecordedAllocation GetRecordedAllocation(AllocationCategory category) const;
 
-  // Totals as TFLM's recording buffer allocator keeps them (R-1).
+  // Totals as TFLM's recording buffer allocator keeps them.
   // Size of the last successful ResizeHead (set, not summed).
   size_t requested_head_bytes() const { return requested_head_bytes_; }
   // Sum of the sizes of all tail allocations.
@@ -41,10 +43,13 @@ class AllocationRecorder {
   // Number of tail allocations.
   size_t allocation_count() const { return allocation_count_; }
 
-  // Writes TFLM's PrintAllocations text (R-14/R-15) for `arena`, one line per
-  // "\n" (TFLM's logger adds "\r\n" itself; ours leaves that to the caller).
-  // Category lines appear only when used or requested bytes are non-zero;
-  // kOther is never printed. snprintf contract: returns the full text length,
+  // Writes this runtime's allocation summary for `arena`, one line per
+  // "\n": a first line "tflm_arena runtime: arena N bytes used (head H,
+  // tail T); not stock TFLM's figures", then one indented line per
+  // category, named as TFLM's RecordingMicroAllocator names it. Worded
+  // differently from TFLM's PrintAllocations on purpose: stock TFLM needs
+  // a larger tail for the same model. Category lines appear only when used
+  // or requested bytes are non-zero; kOther is never printed. snprintf contract: returns the full text length,
   // writes at most out_size bytes including the terminating NUL; out may be
   // nullptr when out_size is 0. Returns -1 only on a formatting error.
   int PrintAllocations(const SingleArenaAllocator& arena, char* out,

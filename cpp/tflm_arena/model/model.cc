@@ -192,6 +192,10 @@ size_t Model::num_metadata() const {
   return root_ ? VectorLength(RootTable(root_), fb::Model::VT_METADATA) : 0;
 }
 
+size_t Model::num_signatures() const {
+  return root_ ? VectorLength(RootTable(root_), fb::Model::VT_SIGNATURE_DEFS) : 0;
+}
+
 size_t Model::num_tensors(size_t subgraph) const {
   if (subgraph >= num_subgraphs()) return 0;
   return VectorLength(SubgraphTable(root_, subgraph), fb::SubGraph::VT_TENSORS);
@@ -365,6 +369,50 @@ Status Model::metadata(size_t index, MetadataInfo* out) const {
   out->name = name == nullptr ? "" : reinterpret_cast<const char*>(name + 4);
   out->name_length = name == nullptr ? 0 : internal::Load<uint32_t>(name);
   out->buffer = U32Field(m, fb::Metadata::VT_BUFFER, 0);
+  return Status::Ok();
+}
+
+namespace {
+
+// A string field's characters and length ("" and 0 when absent): a string
+// is a uint32 length, then the bytes.
+const char* StringWithLength(Table table, unsigned vt, size_t* length) {
+  const uint8_t* s = RefField(table, vt);
+  *length = s == nullptr ? 0 : internal::Load<uint32_t>(s);
+  return s == nullptr ? "" : reinterpret_cast<const char*>(s + 4);
+}
+
+}  // namespace
+
+Status Model::signature(size_t index, SignatureInfo* out) const {
+  if (index >= num_signatures()) {
+    return OutOfRange("signature", index, num_signatures());
+  }
+  const Table sig = TableField(RootTable(root_), fb::Model::VT_SIGNATURE_DEFS, index);
+  out->key = StringWithLength(sig, fb::SignatureDef::VT_SIGNATURE_KEY, &out->key_length);
+  out->subgraph = U32Field(sig, fb::SignatureDef::VT_SUBGRAPH_INDEX, 0);
+  out->num_inputs = VectorLength(sig, fb::SignatureDef::VT_INPUTS);
+  out->num_outputs = VectorLength(sig, fb::SignatureDef::VT_OUTPUTS);
+  return Status::Ok();
+}
+
+Status Model::signature_tensor(size_t index, bool output, size_t i,
+                               SignatureTensorInfo* out) const {
+  if (index >= num_signatures()) {
+    return OutOfRange("signature", index, num_signatures());
+  }
+  const Table sig = TableField(RootTable(root_), fb::Model::VT_SIGNATURE_DEFS, index);
+  const unsigned vt = output ? fb::SignatureDef::VT_OUTPUTS : fb::SignatureDef::VT_INPUTS;
+  const uint8_t* maps = nullptr;
+  const size_t count = VectorField(sig, vt, &maps);
+  if (i >= count) {
+    return Status::Error(StatusCode::kOutOfRange,
+                         "signature %zu %s index %zu out of range (it has %zu)",
+                         index, output ? "output" : "input", i, count);
+  }
+  const Table map = TableAt(maps, i);
+  out->name = StringWithLength(map, fb::TensorMap::VT_NAME, &out->name_length);
+  out->tensor = U32Field(map, fb::TensorMap::VT_TENSOR_INDEX, 0);
   return Status::Ok();
 }
 

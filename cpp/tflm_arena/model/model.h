@@ -23,7 +23,8 @@
 //     lie within `size`; int64 zero points are 8-byte aligned; a constant
 //     buffer holds at least its tensor's bytes (INT4: packed); scales and
 //     zero points have equal lengths and per-channel parameters along a
-//     dimension of the shape match its extent; an operator we decode options for carries its own options
+//     dimension of the shape match its extent; every SignatureDef names a
+//     subgraph in range and tensors of that subgraph; an operator we decode options for carries its own options
 //     type (CONV_2D: Conv2DOptions, ...) or none, and those types appear on
 //     no other operator; the total
 //     number of list entries visited stays under kMaxIndexVisits (a crafted
@@ -134,6 +135,22 @@ struct MetadataInfo {
   uint32_t buffer = 0;               // index into buffers, in range
 };
 
+// One SignatureDef: a named entry point into one subgraph. Its inputs and
+// outputs (name -> tensor of that subgraph) are read with signature_tensor.
+struct SignatureInfo {
+  const char* key = "";              // never null; "" when absent
+  size_t key_length = 0;             // bytes (the key may hold a NUL)
+  uint32_t subgraph = 0;             // index into subgraphs, in range
+  size_t num_inputs = 0;
+  size_t num_outputs = 0;
+};
+
+struct SignatureTensorInfo {
+  const char* name = "";             // never null; "" when absent
+  size_t name_length = 0;            // bytes (the name may hold a NUL)
+  uint32_t tensor = 0;               // index into the subgraph's tensors, in range
+};
+
 class Model {
  public:
   Model() = default;  // empty: num_subgraphs() == 0 until loaded
@@ -180,6 +197,13 @@ class Model {
   Status operator_code(size_t index, OperatorCodeInfo* out) const;
   Status buffer(size_t index, BufferInfo* out) const;
   Status metadata(size_t index, MetadataInfo* out) const;
+  // SignatureDefs (Model.signature_defs). TFLM itself does not read them;
+  // FromBuffer checks their subgraph and tensor indices like all others.
+  size_t num_signatures() const TFLM_ARENA_PURE;
+  Status signature(size_t index, SignatureInfo* out) const;
+  // Input (output = false) or output `i` of signature `index`.
+  Status signature_tensor(size_t index, bool output, size_t i,
+                          SignatureTensorInfo* out) const;
   // An operator's builtin options table, undecoded (builtin_options.h: each
   // kernel decodes its own); absent (present() == false) when it has none.
   Status builtin_options(size_t subgraph, size_t op, OptionsTable* out) const;

@@ -317,6 +317,40 @@ Status CheckMetadata(const fb::Model* model, size_t num_buffers) {
   return Status::Ok();
 }
 
+// SignatureDefs: the subgraph each names, and the tensors of that subgraph
+// its inputs and outputs name, exist.
+Status CheckSignatures(const fb::Model* model, Budget* budget) {
+  const auto* sigs = model->signature_defs();
+  const size_t num_subgraphs = Size(model->subgraphs());
+  if (!budget->Charge(Size(sigs))) return budget->Exceeded();
+  for (size_t i = 0; i < Size(sigs); ++i) {
+    const fb::SignatureDef* sig = sigs->Get(i);
+    const uint32_t sg = sig->subgraph_index();
+    if (sg >= num_subgraphs) {
+      return TFLM_ARENA_INVALID(
+          "signature %zu ('%.64s'): subgraph index %" PRIu32
+          " out of range (model has %zu subgraphs)",
+          i, CStr(sig->signature_key()), sg, num_subgraphs);
+    }
+    const size_t num_tensors = Size(model->subgraphs()->Get(sg)->tensors());
+    for (int output = 0; output < 2; ++output) {
+      const auto* maps = output ? sig->outputs() : sig->inputs();
+      if (!budget->Charge(Size(maps))) return budget->Exceeded();
+      for (size_t k = 0; k < Size(maps); ++k) {
+        const uint32_t t = maps->Get(k)->tensor_index();
+        if (t >= num_tensors) {
+          return TFLM_ARENA_INVALID(
+              "signature %zu ('%.64s') %s %zu ('%.64s'): tensor index %" PRIu32
+              " out of range (subgraph %" PRIu32 " has %zu tensors)",
+              i, CStr(sig->signature_key()), output ? "output" : "input", k,
+              CStr(maps->Get(k)->name()), t, sg, num_tensors);
+        }
+      }
+    }
+  }
+  return Status::Ok();
+}
+
 Status CheckSubgraph(const fb::Model* model, const fb::SubGraph* g, size_t sg,
                      Budget* budget) {
   const size_t num_tensors = Size(g->tensors());
@@ -389,6 +423,7 @@ Status ValidateModel(const fb::Model* model, size_t size,
   if (total > static_cast<size_t>(INT32_MAX)) {
     return TFLM_ARENA_INVALID("model has too many tensors (%zu)", total);
   }
+  TFLM_ARENA_RETURN_IF_ERROR(CheckSignatures(model, &budget));
   *total_tensors = total;
   return Status::Ok();
 }

@@ -187,8 +187,9 @@ class Interpreter {
   // ---- Recording (InterpreterOptions::recording) ----
   // Zeros when not recording.
   RecordedAllocation recorded(AllocationCategory category) const;
-  // TFLM's PrintAllocations text, one "\n"-terminated line each; snprintf
-  // contract. -1 when not recording.
+  // This runtime's allocation summary (recording_allocator.h; not stock
+  // TFLM's figures), one "\n"-terminated line each; snprintf contract. -1
+  // when not recording.
   int PrintAllocations(char* out, size_t out_size) const;
 
  private:
