@@ -10,6 +10,7 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -417,7 +418,9 @@ def resolver_programs(models_dir):
     build = BUILD / "cmake"
     start = time.monotonic()
     for cmd in ([cmake, "-S", str(PROJECT), "-B", str(build), f"-DTFLM_ARENA_REPO={REPO}",
-                 f"-DRESOLVER_HEADERS={headers}", "-DCMAKE_BUILD_TYPE=Release"],
+                 f"-DRESOLVER_HEADERS={headers}", "-DCMAKE_BUILD_TYPE=Release",
+                 # flatc from this interpreter's environment, activated or not
+                 f"-DPython3_EXECUTABLE={sys.executable}"],
                 [cmake, "--build", str(build), "-j2", "--target", "resolver_main_full",
                  "resolver_main_missing"]):
         r = subprocess.run(cmd, capture_output=True, text=True, env=_plain_env())
