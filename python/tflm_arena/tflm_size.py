@@ -26,6 +26,7 @@ from . import _core
 from .model import Model
 
 TARGETS = ("x86-64", "cortex-m")
+DEFAULT_TARGET = "cortex-m"
 PLANNERS = ("greedy", "linear")
 
 
