@@ -17,17 +17,21 @@ import tflm_reference as ref
 def test_written_plan_rereads_and_runs_identically_in_tflm(model_path, tmp_path):
     before = hashlib.sha256(model_path.read_bytes()).hexdigest()
     m = ta.Model.load(model_path)
-    p = m.plan()
+    # The plan includes the wheel's kernel scratch buffers, so it is TFLM's
+    # own head, and writing its tensor offsets keeps that head.
+    p = m.plan(target="x86-64")
+    assert p.scratch_target == "x86-64"
     out = m.with_offline_plan(p).save(tmp_path / "planned.tflite")
 
     m2 = ta.Model.load(out)
     offsets = m2.offline_plan()
     rec = m.usage_records()
     want = np.full(m.total_tensors, -1)
-    want[rec["global_tensor"]] = p.offsets
+    want[rec["global_tensor"]] = p.offsets[: len(rec)]
     assert offsets.tolist() == want.tolist()
-    # Re-planning the written model reproduces the plan (all buffers fixed).
-    again = m2.plan()
+    # Re-planning the written model reproduces the plan: tensors fixed where
+    # they were written, scratch buffers placed again where TFLM puts them.
+    again = m2.plan(target="x86-64")
     assert again.offsets.tolist() == p.offsets.tolist()
     assert again.arena_bytes == p.arena_bytes
     # Everything else is unchanged.
@@ -41,16 +45,28 @@ def test_written_plan_rereads_and_runs_identically_in_tflm(model_path, tmp_path)
         xs = ref.random_inputs(it_a, len(m.inputs), rng)
         for a, b in zip(ref.run(it_a, xs, len(m.outputs)), ref.run(it_b, xs, len(m.outputs))):
             np.testing.assert_array_equal(a, b)
-    head = ref.allocations(it_b)["head"]
-    if ta.tflm_scratch_requests(m, "x86-64"):
-        # TFLM places its kernels' scratch buffers online around our fixed
-        # tensors (keyword_scrambled: 672 -> 800): its head is what our model
-        # of TFLM predicts for the written model (ta.plan_for_tflm avoids this).
-        assert head == ta.tflm_arena(m2, target="x86-64", recording=True).head
-        assert head >= p.arena_bytes
-    else:
-        assert head == p.arena_bytes  # TFLM used our plan
+    assert ref.allocations(it_b)["head"] == p.arena_bytes  # TFLM used our plan
     assert hashlib.sha256(model_path.read_bytes()).hexdigest() == before  # source untouched
+
+
+@pytest.mark.parametrize("model_path", model_params(), indirect=True)
+def test_a_tensors_only_plan_is_written_only_when_tflm_keeps_its_head(model_path):
+    # TFLM places its kernels' scratch buffers online around the written
+    # tensors: a tensors-only plan can make its head grow (keyword_scrambled
+    # 672 -> 800). with_offline_plan refuses that, or writes a plan whose
+    # head is not larger.
+    m = ta.Model.load(model_path)
+    own = ta.tflm_arena(m, target="x86-64", recording=True).head
+    p = m.plan(strategy="best", scratch=False)
+    assert p.tensors_only and p.scratch_target is None
+    try:
+        new = m.with_offline_plan(p, target="x86-64")
+    except ValueError as e:
+        grown = ta.tflm_arena(m._with_offline_plan(p), target="x86-64").head
+        assert grown > own
+        assert f"{own} -> {grown} bytes" in str(e) and "plan_for_tflm" in str(e)
+        return
+    assert ta.tflm_arena(new, target="x86-64", recording=True).head <= own
 
 
 def _chain_model(offsets):

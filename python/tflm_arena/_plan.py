@@ -1,6 +1,8 @@
 """Plan: buffer offsets in one arena, checked when made."""
 from __future__ import annotations
 
+import os
+import sys
 import warnings
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, Literal, Optional, Tuple
@@ -354,8 +356,18 @@ def _plan_records(rec: np.ndarray, strategy: str, alignment: int, time_limit: fl
             "the model's offline plan puts tensors that are live together at the same bytes: "
             + "; ".join(_alias_text(a) for a in p.aliases)
             + " (a deliberate alias for an NPU; on a CPU one kernel overwrites what another "
-              "still reads)"), stacklevel=3)
+              "still reads)"), stacklevel=_caller_level())
     return p
+
+
+def _caller_level() -> int:
+    """warnings.warn's stacklevel that names the first caller outside this
+    package (plan() is reached through Model.plan and others)."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    frame, level = sys._getframe(1), 1
+    while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(here + os.sep):
+        frame, level = frame.f_back, level + 1
+    return level
 
 
 def _best(rec: np.ndarray, alignment: int, time_limit: float,

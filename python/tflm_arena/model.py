@@ -376,7 +376,7 @@ class Model:
         >>> import tflm_arena as ta
         >>> m = ta.Model.load("hello_world_int8.tflite")
         >>> m.with_offline_plan(m.plan()).offline_plan().tolist()
-        [0, -1, -1, -1, -1, -1, 16, 0, -1, 16]
+        [16, -1, -1, -1, -1, -1, -1, 0, 16, 0]
         >>> m.with_offline_plan([0, 16])
         Traceback (most recent call last):
         ...
