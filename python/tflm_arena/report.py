@@ -82,7 +82,7 @@ def _one_line(err: BaseException) -> str:
     return f"{type(err).__name__}: {text}"
 
 
-def _run_strategies(m: Model, strategies: Sequence[str], time_limit: float
+def _run_strategies(m: Model, strategies: Sequence[str], time_limit: float, scratch: bool = True
                     ) -> List[Tuple[str, Optional[Plan], float, str]]:
     """(strategy, plan or None, seconds, error) for each strategy; a strategy
     that refuses this model (fixed offsets, too many buffers) is reported,
@@ -92,7 +92,7 @@ def _run_strategies(m: Model, strategies: Sequence[str], time_limit: float
         kw = {"time_limit": time_limit} if s in ("optimal", "best") else {}
         start = time.perf_counter()
         try:
-            p: Optional[Plan] = m.plan(s, **kw)
+            p: Optional[Plan] = m.plan(s, scratch=scratch, **kw)
             err = ""
         except ValueError as e:
             p, err = None, _one_line(e)
@@ -143,8 +143,11 @@ def report_html(model: ModelLike, *, strategies: Optional[Sequence[str]] = None,
 
     m = _as_model(model)
     rec = m.usage_records()
-    greedy = m.plan("tflm_greedy")
-    runs = _run_strategies(m, strategies, time_limit)
+    try:  # plans hold TFLM's kernel scratch buffers, as its head does
+        greedy = m.plan("tflm_greedy")
+    except NotImplementedError:  # not modelled for an operator: tensors only, said below
+        greedy = m.plan("tflm_greedy", scratch=False)
+    runs = _run_strategies(m, strategies, time_limit, scratch=not greedy.tensors_only)
     # The smallest plan; ties keep the earlier one, TFLM's own greedy first.
     best = greedy
     for _s, p, _t, _err in runs:
@@ -185,7 +188,9 @@ def _summary(m: Model, rec: np.ndarray, greedy: Plan, best: Plan) -> str:
         f"{sum(len(sg.operators) for sg in m.subgraphs)} operators, "
         f"{len(rec)} buffers planned in the arena head",
         f"lower bound (most bytes live at once): {greedy.lower_bound} bytes",
-        f"TFLM greedy plan: {greedy.arena_bytes} bytes",
+        f"TFLM greedy plan: {greedy.arena_bytes} bytes"
+        + (" (tensors only: TFLM's kernel scratch buffers are not modelled for this model)"
+           if greedy.tensors_only else ""),
         f"smallest plan ({best.strategy}): {best.arena_bytes} bytes"
         + (f", {saving} bytes smaller" if saving > 0 else ""),
     ]
