@@ -141,8 +141,8 @@ def _plan_contents(p: Plan) -> str:
     """What a model's plan holds, in words (never our figure in TFLM's name)."""
     if p.scratch_target is not None:
         n = int(np.count_nonzero(p.records["scratch"] >= 0))
-        return (f"tensors and the {n} kernel scratch buffer{'s' if n != 1 else ''} stock "
-                f"TFLM requests on {p.scratch_target}")
+        return (f"tensors and the kernel scratch buffers stock TFLM requests on "
+                f"{p.scratch_target} ({n if n else 'none for this model'})")
     return "tensors only: stock TFLM's kernel scratch buffers are not included"
 
 
@@ -168,8 +168,8 @@ def _plan_table(m: Model, p: Plan, steps: _Steps, out: TextIO) -> None:
     for a in p.aliases:
         out.write(f"offline plan alias: {_alias_text(a)}\n")
     if p.aliases:
-        out.write("(live bytes above count aliased bytes once per buffer; the lower bound "
-                  "counts them once)\n")
+        out.write("(the live bytes per step add up every buffer, so aliased bytes count "
+                  "more than once there; the lower bound counts them once)\n")
     out.write(f"contents: {_plan_contents(p)}\n")
     out.write(
         f"strategy {p.strategy}: arena {p.arena_bytes} bytes"
@@ -325,10 +325,13 @@ def _cmd_plan(args: argparse.Namespace, out: TextIO) -> int:
         out.write(f"proven optimal{only}\n" if p.optimal else
                   f"best found in {args.time_limit:g} s (not proven){only}\n")
     if p.tensors_only:
-        out.write("note: tensors only; stock TFLM's head also holds its kernels' scratch "
-                  "buffers, so it can be larger (drop --tensors-only to include them)\n")
-    out.write("note: this is the head only; for the whole arena stock TFLM needs, run "
-              "`tflm-arena size MODEL`\n")
+        out.write("note: tensors only (activations without kernel scratch): stock TFLM's "
+                  "head also holds its kernels' scratch buffers, so it can be larger (drop "
+                  "--tensors-only to include them); for the whole arena stock TFLM needs, run "
+                  "`tflm-arena size MODEL`\n")
+    else:
+        out.write("note: this is the head (activations + scratch) only; for the whole arena "
+                  "stock TFLM needs, run `tflm-arena size MODEL`\n")
     if args.ascii:
         out.write("\n" + p.ascii())
     return 0
