@@ -58,6 +58,13 @@ def test_a_tensors_only_plan_is_written_only_when_tflm_keeps_its_head(model_path
     # head is not larger.
     m = ta.Model.load(model_path)
     own = ta.tflm_arena(m, target="x86-64", recording=True).head
+    # The best plan with the wheel's scratch included: written, TFLM's head
+    # is at most its own (the real interpreter says so).
+    best = ta.plan(m, strategy="best", target="x86-64")
+    assert best.arena_bytes <= own
+    written = m.with_offline_plan(best)
+    assert ref.allocations(ref.interpreter(written.data))["head"] <= own
+    # The best tensors-only plan: refused with both heads, or not larger.
     p = m.plan(strategy="best", scratch=False)
     assert p.tensors_only and p.scratch_target is None
     try:
