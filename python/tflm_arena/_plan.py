@@ -111,6 +111,10 @@ class Plan:
     #: The stock TFLM target whose kernel scratch requests are among the
     #: records (a plan of a model with ``scratch=True``), else None.
     scratch_target: Optional[str] = None
+    #: True for a plan of a model's tensors without the kernel scratch
+    #: buffers stock TFLM also places in its head (``plan(model,
+    #: scratch=False)``): its arena can be below TFLM's head.
+    tensors_only: bool = False
     #: One name per buffer (the tensor's; None for scratch buffers) when the
     #: plan was made from a Model, else None. Used to name aliased tensors.
     buffer_names: Optional[Tuple[Optional[str], ...]] = field(default=None, repr=False,
@@ -161,20 +165,6 @@ class Plan:
                 a["names"] = (self.buffer_names[i], self.buffer_names[j])
             out.append(a)
         return tuple(out)
-
-    @property
-    def tensors_only(self) -> bool:
-        """True for a plan of a model's tensors without the kernel scratch
-        buffers stock TFLM also places in the head (``scratch=False``): its
-        arena can be below TFLM's head.
-
-        >>> import tflm_arena as ta
-        >>> ta.plan(ta.Model.load("hello_world_int8.tflite"), scratch=False).tensors_only
-        True
-        """
-        names = self.records.dtype.names or ()
-        return (self.scratch_target is None and "scratch" in names
-                and not bool(np.any(self.records["scratch"] >= 0)))
 
     def validate(self, allow_aliases: bool = False) -> None:
         """Raises ValueError naming the buffers if any constraint is broken,
@@ -331,7 +321,8 @@ def _model_records(model: Any, target: str, scratch: bool) -> Tuple[np.ndarray, 
     rec = model.usage_records(scratch=requests)
     names = tuple(model.subgraphs[int(sg)].tensors[int(t)].name if t >= 0 else None
                   for sg, t in zip(rec["subgraph"], rec["tensor"]))
-    return rec, {"scratch_target": target if scratch else None, "buffer_names": names}
+    return rec, {"scratch_target": target if scratch else None, "tensors_only": not scratch,
+                 "buffer_names": names}
 
 
 def _plan_records(rec: np.ndarray, strategy: str, alignment: int, time_limit: float,
