@@ -112,7 +112,7 @@ int64_t LowerBound(Span<const UsageRecord> records) {
   std::sort(xs.begin(), xs.end());
   xs.erase(std::unique(xs.begin(), xs.end()), xs.end());
   CoverTree fixed(std::move(xs));
-  std::stable_sort(events.begin(), events.end());
+  std::sort(events.begin(), events.end());  // by step; order within a step is free
   Wide live = 0;  // planner-placed bytes
   Wide best = 0;
   for (size_t i = 0; i < events.size(); ++i) {
