@@ -28,12 +28,11 @@ import math
 import os
 import sys
 import time
+import warnings
 from pathlib import Path
 from typing import Any, Dict, List, Optional, TextIO, Tuple
 
 import numpy as np
-
-import warnings
 
 from . import __version__
 from ._plan import STRATEGIES, OfflinePlanAliasWarning, Plan, _alias_text
