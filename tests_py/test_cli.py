@@ -198,7 +198,11 @@ def test_steps_follow_tflm_scopes_through_called_subgraphs(tmp_path):
     # The planner's lifetimes agree: each ADD's output is created at its step.
     assert data["subgraphs"][1]["tensors"][2]["first"] == 3
     assert data["subgraphs"][2]["tensors"][2]["first"] == 5
-    plan = json.loads(run(["plan", "--json", str(path)])[1])
+    # TFLM's memory behaviour for IF is not modelled: no scratch-inclusive
+    # plan, a clear error instead, and a tensors-only plan that says so.
+    assert main(["plan", "--json", str(path)]) == 1
+    plan = json.loads(run(["plan", "--json", "--tensors-only", str(path)])[1])
+    assert plan["tensors_only"] is True and plan["scratch_target"] is None
     ops = {s["step"]: s["operator"] for s in plan["steps"]}
     assert ops[1] == {"subgraph": 0, "index": 0, "name": "IF"}
     assert ops[2]["name"] == "IF"  # the then-branch's inputs are set while IF runs
@@ -206,8 +210,9 @@ def test_steps_follow_tflm_scopes_through_called_subgraphs(tmp_path):
     assert ops[5] == {"subgraph": 2, "index": 0, "name": "ADD"}
     names = {b["name"] for b in plan["buffers"]}
     assert {"sum1", "sum2", "out"} <= names
-    code, text = run(["plan", str(path)])
+    code, text = run(["plan", "--tensors-only", str(path)])
     assert "operator 0 ADD of subgraph 2" in text
+    assert "contents: tensors only: stock TFLM's kernel scratch buffers are not included" in text
 
 
 # --- version, help, errors, closed pipe ----------------------------------
@@ -356,3 +361,49 @@ def test_step_minus_one_for_tensors_no_operator_produces(tmp_path):
     assert code == 0
     assert "   -1       16       1  before the model runs" in text.splitlines()
     assert "    1       48       3  operator 0 ADD  <- peak" in text.splitlines()
+
+
+# --- what a plan holds: TFLM's kernel scratch, or tensors only ---------------
+
+def test_plan_includes_the_targets_kernel_scratch_or_says_tensors_only(models_dir):
+    path = str(models_dir / "keyword_scrambled.tflite")  # SVDF requests scratch
+    head = ta.tflm_arena(path, target="x86-64", recording=True).head
+    for target in ("cortex-m", "x86-64"):
+        data = json.loads(run(["plan", path, "--json", "--target", target])[1])
+        assert data["scratch_target"] == target and data["tensors_only"] is False
+        assert data["arena_bytes"] == head == 672
+        n = len(ta.tflm_scratch_requests(path, target))
+        assert sum(b["scratch"] for b in data["buffers"]) == n > 0
+    code, text = run(["plan", path])
+    assert code == 0
+    assert "contents: tensors and the kernel scratch buffers stock TFLM requests on " \
+           "cortex-m (14)" in text
+    assert "strategy tflm_greedy: arena 672 bytes, lower bound 672 bytes (0.0 % above)" in text
+    assert "scratch (operator 1 SVDF)" in text
+    only = json.loads(run(["plan", path, "--json", "--tensors-only"])[1])
+    assert only["tensors_only"] is True and only["scratch_target"] is None
+    assert only["arena_bytes"] == 288 < head
+    assert not any(b["scratch"] for b in only["buffers"])
+    code, text = run(["plan", path, "--tensors-only", "--strategy", "optimal"])
+    assert code == 0
+    assert "arena 288 bytes (tensors only)" in text and "proven optimal (tensors only)" in text
+    assert all("tensors only" in line for line in text.splitlines() if "optimal" in line)
+    assert "head also holds its kernels' scratch buffers" in text
+
+
+def test_write_plan_refuses_a_plan_that_grows_tflms_head(models_dir, tmp_path, capsys):
+    src = str(models_dir / "keyword_scrambled.tflite")
+    out = tmp_path / "planned.tflite"
+    assert main(["write-plan", src, "-o", str(out), "--tensors-only"]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "672 -> 800 bytes" in err and "--allow-larger-head" in err
+    assert not out.exists()
+    code, text = run(["write-plan", src, "-o", str(out), "--tensors-only",
+                      "--allow-larger-head"])
+    assert code == 0 and "warning: " in text and "672 -> 800 bytes" in text
+    assert "tensors only" in text
+    assert ta.tflm_arena(str(out), target="cortex-m").head == 800
+    # The default plan holds the scratch requests: written, TFLM keeps 672.
+    code, text = run(["write-plan", src, "-o", str(out), "--overwrite"])
+    assert code == 0 and "warning" not in text and "arena 672 bytes" in text
+    assert ta.tflm_arena(str(out), target="cortex-m").head == 672

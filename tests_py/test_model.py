@@ -1,6 +1,9 @@
 """Model reading and TFLM-exact lifetimes, checked against the real TFLM."""
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -9,9 +12,12 @@ from conftest import model_params
 import tflm_reference as ref
 
 # Models whose TFLM kernels request scratch buffers in the arena head (SVDF,
-# TRANSPOSE_CONV int16, UNIDIRECTIONAL_SEQUENCE_LSTM): their head is the
-# tensor plan plus those requests, which only an interpreter knows.
+# TRANSPOSE_CONV int16, UNIDIRECTIONAL_SEQUENCE_LSTM): a tensors-only plan of
+# them is below TFLM's head, which also holds those requests.
 SCRATCH_MODELS = {"keyword_scrambled", "seanet_transpose_conv4", "trained_lstm_int8"}
+
+#: The wheel's measured figures per shared model (benchmarks/tflm_size.py).
+WHEEL = json.loads((Path(__file__).parent / "tflm_size_wheel.json").read_text())
 
 
 @pytest.mark.parametrize("model_path", model_params(), indirect=True)
@@ -24,13 +30,26 @@ def test_every_shared_model_loads_and_plans_like_tflm(model_path):
     for t in m.tensors:  # TFLM's rule (T-5): plan exactly the non-constant, non-variable, sized tensors
         expect = not t.is_constant and not t.is_variable and bool(t.bytes)
         assert ((0, t.index) in planned) == expect, t
-    p = ta.plan(m)
+    # A model's plan holds TFLM's kernel scratch buffers: same lifetimes,
+    # same requests, same greedy => TFLM's head, byte for byte, on the
+    # default target and on the wheel's.
+    p, px = ta.plan(m), ta.plan(m, target="x86-64")
+    assert p.scratch_target == ta.tflm_size.DEFAULT_TARGET and px.scratch_target == "x86-64"
     head = ref.allocations(ref.interpreter(m.data))["head"]
+    assert head == WHEEL[model_path.stem]["head"]
+    assert p.arena_bytes == px.arena_bytes == head
+    assert ta.tflm_arena(m, target="x86-64", recording=True).head == head
+    assert m.plan().arena_bytes == head
+    # Tensors only: below TFLM's head exactly when its kernels ask for scratch.
+    only = ta.plan(m, scratch=False)
+    assert only.tensors_only and "tensors only" in repr(only)
+    assert "tensors only" not in repr(p) and not p.tensors_only
+    n_scratch = int(np.count_nonzero(p.records["scratch"] >= 0))
+    assert len(p) == len(only) + n_scratch
     if model_path.stem in SCRATCH_MODELS:
-        assert p.arena_bytes < head
+        assert n_scratch > 0 and only.arena_bytes < head
     else:
-        # Same lifetimes + same greedy => TFLM's head, byte for byte.
-        assert p.arena_bytes == head
+        assert only.arena_bytes == head
 
 
 def test_person_detect_contents(models_dir):

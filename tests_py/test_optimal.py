@@ -68,12 +68,19 @@ def test_tflm_medium_case_and_alignment():
 
 
 def test_fixed_offsets_are_kept_and_aliases_do_not_fake_a_bound():
-    # Two offline buffers alias [0, 16); the bound counts them twice (64),
-    # the true optimum puts the 32-byte buffer at 16: 48 bytes, proven.
+    # Two offline buffers alias [0, 16); the bound counts their shared bytes
+    # once (16 + 32 = 48, not 64), and the optimum puts the 32-byte buffer at
+    # 16: 48 bytes, proven, and equal to the bound.
     p = ta.plan([16, 16, 32], [0, 0, 0], [1, 1, 1], [0, 0, -1], strategy="optimal")
     assert p.offsets.tolist() == [0, 0, 16]
     assert p.arena_bytes == 48 and p.proven and p.optimal
-    assert p.lower_bound == 64
+    assert p.lower_bound == 48
+    # Not at the bound: the planner-placed buffer cannot go below 16.
+    q = ta.plan([16, 16, 32], [0, 0, 0], [1, 1, 1], [0, 16, -1])
+    assert q.arena_bytes == 64 and q.lower_bound == 64 and q.optimal
+    r = ta.plan([16, 16, 16], [0, 0, 0], [1, 1, 1], [32, 32, -1])
+    assert r.offsets.tolist() == [32, 32, 0] and r.lower_bound == 32 and r.arena_bytes == 48
+    assert r.arena_bytes >= r.lower_bound
 
 
 @pytest.mark.parametrize("seed", [1, 2])

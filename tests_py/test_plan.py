@@ -201,3 +201,29 @@ def test_fixed_buffers_may_alias_but_planned_ones_never_overlap_them():
     assert [tuple(a) for a in _core.fixed_aliases(*columns(p.records))] == [(0, 1)]
     with pytest.raises(ValueError, match="planner-placed buffer 2 holds"):
         _core.validate_plan(*columns(p.records), np.array([0, 0, 0]), 48)
+
+
+def test_lower_bound_counts_aliased_fixed_bytes_once_brute_force():
+    # At every step: the bytes covered by the live fixed buffers (a byte
+    # mask, so overlaps count once) plus the sizes of the other live ones.
+    rng = np.random.default_rng(7)
+    for _ in range(300):
+        n = int(rng.integers(1, 12))
+        size = rng.integers(0, 6, n) * 16
+        first = rng.integers(0, 6, n)
+        last = first + rng.integers(0, 4, n)
+        fixed = np.where(rng.random(n) < 0.6, rng.integers(0, 8, n) * 16, -1)
+        want = 0
+        for step in range(int(last.max()) + 1):
+            live = (first <= step) & (step <= last)
+            mask = np.zeros(16 * 8 + 16 * 6, bool)
+            for i in np.flatnonzero(live & (fixed >= 0)):
+                mask[fixed[i]:fixed[i] + size[i]] = True
+            want = max(want, int(mask.sum()) + int(size[live & (fixed < 0)].sum()))
+        p = ta.plan(size, first, last, offline_offsets=fixed)
+        assert p.lower_bound == want
+        assert p.arena_bytes >= p.lower_bound and p.overhead >= 0
+        if p.aliases:
+            with pytest.raises(ValueError, match="aliases live buffers"):
+                p.validate()
+        p.validate(allow_aliases=True)

@@ -73,11 +73,25 @@ def test_keyword_scrambled_keeps_672_where_a_tensor_only_plan_gives_800(models_d
     joint = m.usage_records(scratch=ta.tflm_scratch_requests(m))
     # The old way: plan the tensors alone and write them. TFLM then fits the
     # scratch buffers around them, and the simulation predicts it.
-    alone = m.plan(strategy="greedy_by_size")
+    alone = m.plan(strategy="greedy_by_size", scratch=False)
+    assert alone.tensors_only
     offsets = np.full(len(joint), -1)
     offsets[: len(alone)] = alone.offsets
     assert simulate_tflm(joint, offsets).arena_bytes == 800
-    assert _wheel_head(m.with_offline_plan(alone).data) == 800
+    # with_offline_plan refuses to write it, giving both heads...
+    with pytest.raises(ValueError, match=r"head larger \(x86-64\): 672 -> 800 bytes.*"
+                                         r"plan_for_tflm"):
+        m.with_offline_plan(alone, target="x86-64")
+    # ... so does the best tensors-only plan (on the default target too) ...
+    best = ta.plan(m, strategy="best", scratch=False)
+    with pytest.raises(ValueError, match=r"\(cortex-m\): 672 -> 800 bytes"):
+        m.with_offline_plan(best)
+    # ... and writes it, warning with both numbers, only when asked to.
+    with pytest.warns(UserWarning, match=r"672 -> 800 bytes"):
+        forced = m.with_offline_plan(alone, target="x86-64", allow_larger_head=True)
+    assert _wheel_head(forced.data) == 800
+    # The default plan holds TFLM's scratch requests: it is TFLM's 672.
+    assert ta.plan(m, strategy="best").arena_bytes == 672
 
     r = ta.plan_for_tflm(m)  # nothing smaller than 672 exists: no model
     assert r.model is None and not r.improved and r.saving == 0

@@ -103,8 +103,9 @@ def test_every_shared_model_reorders_and_runs_identically_in_tflm():
         r = ta.reorder(m)
         name = path.stem
         assert r.peak_after <= r.peak_before, name
-        assert r.peak_after == r.model.plan().lower_bound, name
-        assert r.peak_before == m.plan().lower_bound, name
+        # reorder(m) without scratch= orders the tensors alone.
+        assert r.peak_after == r.model.plan(scratch=False).lower_bound, name
+        assert r.peak_before == m.plan(scratch=False).lower_bound, name
         assert sorted(r.order.tolist()) == list(range(len(r.order))), name
         check_records(r.model, m, r.order.tolist())
         run_same(m, r.model)

@@ -204,14 +204,30 @@ def test_vela_model_loads_inspects_plans_and_rewrites(tmp_path, capsys):
     assert m.offline_plan().tolist() == [0, -1, -1, 0, 0, 0]
     pairs = {a["tensors"] for a in m.offline_plan_aliases()}
     assert pairs == {(0, 3), (0, 4), (0, 5), (3, 4), (3, 5), (4, 5)}
-    p = m.plan()
-    assert p.arena_bytes == 74464 and set(p.offsets.tolist()) == {0}
+    # TFLM's memory use for the ethos-u operator is not modelled: no
+    # scratch-inclusive plan, a clear error saying how to plan tensors only.
+    with pytest.raises(NotImplementedError, match="ethos-u.*scratch=False"):
+        m.plan()
+    with pytest.warns(ta.OfflinePlanAliasWarning, match="tensor 0 'output' and tensor 3 "
+                      "'_split_1_scratch' share bytes \\[0, 16\\) at steps 1..1"):
+        p = m.plan(scratch=False)
+    assert p.tensors_only and p.arena_bytes == 74464 and set(p.offsets.tolist()) == {0}
+    # All four share offset 0: the bound counts the union (74464), not the sum.
+    assert p.lower_bound == 74464 and p.optimal and len(p.aliases) == 6
+    with pytest.raises(ValueError, match="'_split_1_scratch_fast'"):
+        p.validate()
+    p.validate(allow_aliases=True)
     src = tmp_path / "vela.tflite"
     src.write_bytes(m.data)
     assert cli(["inspect", str(src)]) == 0
     assert "offline plan alias (deliberate" in capsys.readouterr().out
     out = tmp_path / "vela_planned.tflite"
-    assert cli(["write-plan", str(src), "-o", str(out)]) == 0
+    assert cli(["write-plan", str(src), "-o", str(out)]) == 1
+    assert "--tensors-only" in capsys.readouterr().err
+    assert cli(["write-plan", str(src), "-o", str(out), "--tensors-only"]) == 0
+    text = capsys.readouterr().out
+    assert "warning: stock TFLM's head with this plan was not checked" in text
+    assert "offline plan alias kept: tensor 0 'output' and tensor 3" in text
     again = ta.Model.load(out)
     assert again.offline_plan().tolist() == [0, -1, -1, 0, 0, 0]
     assert src.read_bytes() == m.data

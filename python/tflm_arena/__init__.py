@@ -43,7 +43,7 @@ from importlib.metadata import PackageNotFoundError, version as _version
 from . import _core
 from ._core import ArenaTooSmallError
 from ._objects import OBJECT_STRATEGIES, SharedObjects, assign_objects
-from ._plan import BEST_STRATEGIES, STRATEGIES, Plan, plan
+from ._plan import BEST_STRATEGIES, STRATEGIES, OfflinePlanAliasWarning, Plan, plan
 from ._records import RECORD_DTYPE, make_records
 from .interpreter import PLAN_DTYPE, RUNTIME_PLANNERS, Interpreter
 from .model import MODEL_RECORD_DTYPE, Model, Operator, Subgraph, Tensor
@@ -84,6 +84,7 @@ __all__ = [
     "RUNTIME_PLANNERS",
     "MODEL_RECORD_DTYPE",
     "Model",
+    "OfflinePlanAliasWarning",
     "Operator",
     "Optimization",
     "Subgraph",

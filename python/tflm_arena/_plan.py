@@ -1,13 +1,17 @@
 """Plan: buffer offsets in one arena, checked when made."""
 from __future__ import annotations
 
+import os
+import sys
+import warnings
 from dataclasses import dataclass, field
-from typing import Any, Callable, Literal, Optional
+from typing import Any, Callable, Dict, Literal, Optional, Tuple
 
 import numpy as np
 
 from . import _core
-from ._records import ArrayLike, columns, records_from_args
+from ._records import ArrayLike, as_records, columns, make_records
+from .tflm_size import DEFAULT_TARGET, TARGETS
 
 #: Strategies accepted by :func:`plan`.
 #: ``tflm_greedy`` reproduces TFLM's GreedyMemoryPlanner byte for byte (fast
@@ -49,14 +53,52 @@ STRATEGIES = STRATEGIES + ("best",)
 Strategy = Literal[STRATEGIES]  # type: ignore[valid-type]
 
 
+class OfflinePlanAliasWarning(UserWarning):
+    """Warned by :func:`plan` when the model's offline plan puts tensors that
+    are live at the same step at the same bytes (TFLM accepts that; NPU
+    compilers such as Vela write it on purpose, but on a CPU one kernel
+    overwrites what another still reads). The message names the tensors,
+    the shared bytes and the steps; :attr:`Plan.aliases` lists them.
+
+    >>> import warnings, tflm_arena as ta
+    >>> issubclass(ta.OfflinePlanAliasWarning, UserWarning)
+    True
+    >>> with warnings.catch_warnings():
+    ...     warnings.simplefilter("error", ta.OfflinePlanAliasWarning)  # aliases: an error
+    ...     ta.plan(ta.Model.load("hello_world_int8.tflite")).aliases   # none here
+    ()
+    """
+
+
+def _alias_text(a: Dict[str, Any]) -> str:
+    """One alias of :attr:`Plan.aliases` in words."""
+    def who(k: int) -> str:
+        if "tensors" not in a or a["tensors"][k] < 0:
+            return f"buffer {a['buffers'][k]}"
+        sg = a["subgraphs"][k]
+        name = a.get("names", (None, None))[k]
+        return (f"tensor {a['tensors'][k]}" + (f" {name!r}" if name is not None else "")
+                + (f" of subgraph {sg}" if sg else ""))
+    (b, e), (f, l_) = a["shared_bytes"], a["steps"]
+    return f"{who(0)} and {who(1)} share bytes [{b}, {e}) at steps {f}..{l_}"
+
+
 @dataclass(frozen=True)
 class Plan:
     """Offsets for every buffer of ``records`` plus the arena size they need.
+
+    A plan of a model (``ta.plan(model)``, ``model.plan()``) includes the
+    scratch buffers stock TFLM's kernels request on ``scratch_target``, so
+    its ``tflm_greedy`` arena is TFLM's head; ``scratch=False`` makes a
+    tensors-only plan (``tensors_only`` is True and its repr says so).
 
     >>> import tflm_arena as ta
     >>> p = ta.plan([10, 20], first=[0, 2], last=[1, 3])
     >>> p.offsets.tolist(), p.arena_bytes
     ([0, 0], 20)
+    >>> m = ta.Model.load("hello_world_int8.tflite")
+    >>> ta.plan(m).scratch_target, ta.plan(m, scratch=False).tensors_only
+    ('cortex-m', True)
     """
 
     records: np.ndarray
@@ -66,12 +108,28 @@ class Plan:
     #: The planner proved no smaller arena exists (strategy "optimal": its
     #: search closed the gap). Use :attr:`optimal` to read the verdict.
     proven: bool = False
+    #: The stock TFLM target whose kernel scratch requests are among the
+    #: records (a plan of a model with ``scratch=True``), else None.
+    scratch_target: Optional[str] = None
+    #: True for a plan of a model's tensors without the kernel scratch
+    #: buffers stock TFLM also places in its head (``plan(model,
+    #: scratch=False)``): its arena can be below TFLM's head.
+    tensors_only: bool = False
+    #: One name per buffer (the tensor's; None for scratch buffers) when the
+    #: plan was made from a Model, else None. Used to name aliased tensors.
+    buffer_names: Optional[Tuple[Optional[str], ...]] = field(default=None, repr=False,
+                                                              compare=False)
     lower_bound: int = field(init=False)
     #: True when arena_bytes is provably the smallest possible: it equals the
-    #: lower bound (with no offline aliases, which the bound counts twice) or
-    #: the optimal planner's search proved it (among plans whose offsets are
-    #: multiples of the alignment it was given).
+    #: lower bound (a true bound also with offline aliases: their shared bytes
+    #: count once) or the optimal planner's search proved it (among plans
+    #: whose offsets are multiples of the alignment it was given).
     optimal: bool = field(init=False)
+    #: Fixed (offline-planned) buffers that share bytes while both are live,
+    #: one dict per pair: ``buffers`` (row indices), ``offsets``,
+    #: ``shared_bytes`` [begin, end), ``steps`` (first, last common step) and,
+    #: for a model's records, ``subgraphs``, ``tensors`` and ``names``.
+    aliases: Tuple[Dict[str, Any], ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         offsets = np.array(self.offsets, dtype=np.int64)  # own copy, read-only
@@ -79,15 +137,54 @@ class Plan:
         object.__setattr__(self, "offsets", offsets)
         cols = columns(self.records)
         object.__setattr__(self, "lower_bound", int(_core.lower_bound(*cols)))
+        # The bound counts aliased bytes once, so reaching it proves optimality.
         at_bound = int(self.arena_bytes) == self.lower_bound
-        if at_bound and bool(np.any(cols[3] >= 0)) and _core.fixed_aliases(*cols):
-            at_bound = False
         object.__setattr__(self, "optimal", bool(self.proven) or at_bound)
-        self.validate()
+        object.__setattr__(self, "aliases", self._find_aliases(cols))
+        self.validate(allow_aliases=True)
 
-    def validate(self) -> None:
-        """Raises ValueError naming the buffers if any constraint is broken."""
+    def _find_aliases(self, cols: Tuple[np.ndarray, ...]) -> Tuple[Dict[str, Any], ...]:
+        if not bool(np.any(cols[3] >= 0)):
+            return ()
+        size, first, last, fixed = cols
+        names = self.records.dtype.names or ()
+        out = []
+        for i, j in _core.fixed_aliases(*cols):
+            i, j = int(i), int(j)
+            oi, oj = int(fixed[i]), int(fixed[j])  # Python ints: no int64 overflow
+            a: Dict[str, Any] = {
+                "buffers": (i, j), "offsets": (oi, oj),
+                "shared_bytes": (max(oi, oj), min(oi + int(size[i]), oj + int(size[j]))),
+                "steps": (int(max(first[i], first[j])), int(min(last[i], last[j]))),
+            }
+            if "tensor" in names and "subgraph" in names:
+                a["subgraphs"] = (int(self.records["subgraph"][i]),
+                                  int(self.records["subgraph"][j]))
+                a["tensors"] = (int(self.records["tensor"][i]), int(self.records["tensor"][j]))
+            if self.buffer_names is not None:
+                a["names"] = (self.buffer_names[i], self.buffer_names[j])
+            out.append(a)
+        return tuple(out)
+
+    def validate(self, allow_aliases: bool = False) -> None:
+        """Raises ValueError naming the buffers if any constraint is broken,
+        and naming the tensors (buffers) of every offline alias (fixed
+        buffers sharing bytes while live, :attr:`aliases`) unless
+        ``allow_aliases=True``.
+
+        >>> import tflm_arena as ta
+        >>> p = ta.plan([16, 16], [0, 0], [1, 1], offline_offsets=[0, 0])
+        >>> p.validate(allow_aliases=True)
+        >>> p.validate()
+        Traceback (most recent call last):
+        ...
+        ValueError: plan aliases live buffers: buffer 0 and buffer 1 share bytes [0, 16) at steps 0..1 (pass allow_aliases=True to accept deliberate aliases)
+        """
         _core.validate_plan(*columns(self.records), self.offsets, int(self.arena_bytes))
+        if self.aliases and not allow_aliases:
+            raise ValueError("plan aliases live buffers: "
+                             + "; ".join(_alias_text(a) for a in self.aliases)
+                             + " (pass allow_aliases=True to accept deliberate aliases)")
 
     def ascii(self) -> str:
         """The plan drawn exactly like TFLM's ``PrintMemoryPlan``."""
@@ -122,10 +219,13 @@ class Plan:
         return viz.plan_html(self)
 
     def __repr__(self) -> str:
+        what = (f", scratch_target={self.scratch_target!r}" if self.scratch_target is not None
+                else ", tensors only" if self.tensors_only else "")
+        alias = f", aliases={len(self.aliases)}" if self.aliases else ""
         return (
             f"Plan(strategy={self.strategy!r}, buffers={len(self)}, "
             f"arena_bytes={self.arena_bytes}, lower_bound={self.lower_bound}, "
-            f"optimal={self.optimal})"
+            f"optimal={self.optimal}{what}{alias})"
         )
 
 
@@ -136,6 +236,8 @@ def plan(
     offline_offsets: Optional[ArrayLike] = None,
     strategy: Strategy = "tflm_greedy",
     *,
+    target: str = DEFAULT_TARGET,
+    scratch: bool = True,
     alignment: int = 16,
     time_limit: float = 1.0,
     progress: Optional[Callable[[int, int, float], None]] = None,
@@ -148,6 +250,18 @@ def plan(
     inclusive. Sizes are used as given (TFLM's planners add no padding; models'
     records are already 16-aligned). Fixed offsets (``offline_offsets``, -1 =
     plan online) must be multiples of ``alignment`` (pass 1 to allow any).
+
+    A Model is planned with the scratch buffers stock TFLM's kernels request
+    on ``target`` (``model.usage_records(scratch=...)``), as TFLM's head
+    holds them: with ``tflm_greedy`` the arena is TFLM's head on that target,
+    and the plan's ``scratch_target`` names it. ``scratch=False`` plans the
+    tensors alone (``Plan.tensors_only``; stock TFLM's head can be larger).
+    A model with an operator whose memory behaviour in TFLM is not modelled
+    raises NotImplementedError naming it (pass ``scratch=False`` for a
+    tensors-only plan). When the model's offline plan puts tensors that are
+    live together at the same bytes, an :class:`OfflinePlanAliasWarning`
+    names them. ``target`` and ``scratch`` do not apply to records or
+    columns, which are planned as given.
 
     ``tflm_greedy`` plans a million buffers in seconds even with hundreds live
     at every step, and Ctrl-C stops it within milliseconds (KeyboardInterrupt).
@@ -167,35 +281,95 @@ def plan(
     >>> import tflm_arena as ta
     >>> ta.plan([32, 16], first=[0, 0], last=[1, 1], strategy="linear").offsets.tolist()
     [0, 32]
+    >>> m = ta.Model.load("hello_world_int8.tflite")
+    >>> ta.plan(m)          # TFLM's head on cortex-m, kernel scratch included
+    Plan(strategy='tflm_greedy', buffers=4, arena_bytes=32, lower_bound=32, optimal=True, scratch_target='cortex-m')
+    >>> ta.plan(m, scratch=False)
+    Plan(strategy='tflm_greedy', buffers=4, arena_bytes=32, lower_bound=32, optimal=True, tensors only)
     """
     if strategy not in STRATEGIES:
         raise ValueError(f"unknown strategy {strategy!r}; choose one of {', '.join(STRATEGIES)}")
     if alignment < 1:
         raise ValueError(f"alignment must be >= 1, got {alignment}")
-    rec = records_from_args(sizes, first, last, offline_offsets)
+    meta: Dict[str, Any] = {}
+    if first is None and last is None and hasattr(sizes, "usage_records"):  # a Model
+        rec, meta = _model_records(sizes, target, scratch)
+    elif first is None and last is None:
+        rec = as_records(sizes)
+    elif first is None or last is None:
+        raise ValueError("pass both first and last, or a single records array")
+    else:
+        rec = make_records(sizes, first, last, offline_offsets)
+    return _plan_records(rec, strategy, alignment, time_limit, progress, meta)
+
+
+def _model_records(model: Any, target: str, scratch: bool) -> Tuple[np.ndarray, Dict[str, Any]]:
+    """A model's records (with TFLM's kernel scratch on ``target`` when
+    ``scratch``) and the Plan fields that say what they hold and name them."""
+    requests: list = []
+    if scratch:
+        if target not in TARGETS:
+            raise ValueError(f"unknown target {target!r} (known: {', '.join(TARGETS)})")
+        try:
+            requests = [tuple(int(v) for v in r)
+                        for r in _core.tflm_scratch_requests(model._handle, target)]
+        except NotImplementedError as e:
+            raise NotImplementedError(
+                f"cannot include stock TFLM's kernel scratch buffers ({target}): "
+                f"{str(e).splitlines()[0] if str(e) else 'not modelled'}; pass scratch=False "
+                f"(CLI: --tensors-only) for a tensors-only plan") from None
+    rec = model.usage_records(scratch=requests)
+    names = tuple(model.subgraphs[int(sg)].tensors[int(t)].name if t >= 0 else None
+                  for sg, t in zip(rec["subgraph"], rec["tensor"]))
+    return rec, {"scratch_target": target if scratch else None, "tensors_only": not scratch,
+                 "buffer_names": names}
+
+
+def _plan_records(rec: np.ndarray, strategy: str, alignment: int, time_limit: float,
+                  progress: Optional[Callable[[int, int, float], None]],
+                  meta: Dict[str, Any]) -> Plan:
     cols = columns(rec)
     _core.validate_records(*cols, alignment)
     if strategy == "best":
-        return _best(rec, alignment, time_limit, progress)
-    if strategy == "optimal":
+        p = _best(rec, alignment, time_limit, progress, meta)
+    elif strategy == "optimal":
         if not time_limit >= 0:
             raise ValueError(f"time_limit must be >= 0 seconds, got {time_limit}")
         offsets, arena_bytes, info = _core.plan_optimal(*cols, alignment, float(time_limit),
                                                         progress)
-        return Plan(records=rec, offsets=offsets, arena_bytes=int(arena_bytes),
-                    strategy=strategy, proven=bool(info["proven_optimal"]))
-    offsets, arena_bytes = _core.plan(*cols, strategy)
-    return Plan(records=rec, offsets=offsets, arena_bytes=int(arena_bytes), strategy=strategy)
+        p = Plan(records=rec, offsets=offsets, arena_bytes=int(arena_bytes),
+                 strategy=strategy, proven=bool(info["proven_optimal"]), **meta)
+    else:
+        offsets, arena_bytes = _core.plan(*cols, strategy)
+        p = Plan(records=rec, offsets=offsets, arena_bytes=int(arena_bytes), strategy=strategy,
+                 **meta)
+    if p.aliases and "buffer_names" in meta:  # a model whose offline plan aliases tensors
+        warnings.warn(OfflinePlanAliasWarning(
+            "the model's offline plan puts tensors that are live together at the same bytes: "
+            + "; ".join(_alias_text(a) for a in p.aliases)
+            + " (a deliberate alias for an NPU; on a CPU one kernel overwrites what another "
+              "still reads)"), stacklevel=_caller_level())
+    return p
+
+
+def _caller_level() -> int:
+    """warnings.warn's stacklevel that names the first caller outside this
+    package (plan() is reached through Model.plan and others)."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    frame, level = sys._getframe(1), 1
+    while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(here + os.sep):
+        frame, level = frame.f_back, level + 1
+    return level
 
 
 def _best(rec: np.ndarray, alignment: int, time_limit: float,
-          progress: Optional[Callable[[int, int, float], None]]) -> Plan:
+          progress: Optional[Callable[[int, int, float], None]],
+          meta: Dict[str, Any]) -> Plan:
     best: Optional[Plan] = None
     refused = []
     for s in BEST_STRATEGIES:
         try:
-            p = plan(rec, strategy=s, alignment=alignment, time_limit=time_limit,
-                     progress=progress)
+            p = _plan_records(rec, s, alignment, time_limit, progress, {})
         except ValueError as e:  # not applicable here (fixed offsets, too many buffers)
             refused.append(f"{s}: {str(e).splitlines()[0]}")
             continue
@@ -203,4 +377,5 @@ def _best(rec: np.ndarray, alignment: int, time_limit: float,
             best = p
     if best is None:  # tflm_greedy takes every valid input, so this is a bug
         raise RuntimeError("internal error: no strategy planned these records: " + "; ".join(refused))
-    return best
+    return Plan(records=best.records, offsets=best.offsets, arena_bytes=best.arena_bytes,
+                strategy=best.strategy, proven=best.proven, **meta)

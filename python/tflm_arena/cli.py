@@ -28,15 +28,16 @@ import math
 import os
 import sys
 import time
+import warnings
 from pathlib import Path
 from typing import Any, Dict, List, Optional, TextIO, Tuple
 
 import numpy as np
 
 from . import __version__
-from ._plan import STRATEGIES, Plan
+from ._plan import STRATEGIES, OfflinePlanAliasWarning, Plan, _alias_text
 from .examples import demo_model_bytes
-from .model import Model
+from .model import Model, _LargerHeadError
 from .tflm_size import DEFAULT_TARGET, PLANNERS, TARGETS, targets, tflm_arena
 
 
@@ -135,6 +136,15 @@ def _buffer_name(m: Model, r: Any) -> Optional[str]:
     return m.subgraphs[int(r["subgraph"])].tensors[int(r["tensor"])].name
 
 
+def _plan_contents(p: Plan) -> str:
+    """What a model's plan holds, in words (never our figure in TFLM's name)."""
+    if p.scratch_target is not None:
+        n = int(np.count_nonzero(p.records["scratch"] >= 0))
+        return (f"tensors and the kernel scratch buffers stock TFLM requests on "
+                f"{p.scratch_target} ({n if n else 'none for this model'})")
+    return "tensors only: stock TFLM's kernel scratch buffers are not included"
+
+
 def _plan_table(m: Model, p: Plan, steps: _Steps, out: TextIO) -> None:
     out.write(f"{'buffer':>6} {'size':>8} {'first':>5} {'last':>5} {'offset':>8} "
               f"{'fixed':>5}  tensor\n")
@@ -154,8 +164,15 @@ def _plan_table(m: Model, p: Plan, steps: _Steps, out: TextIO) -> None:
         mark = "  <- peak" if s == steps.peak else ""
         out.write(f"{s:>5} {steps.live[s]:>8} {steps.count[s]:>7}  {steps.op_label(s)}{mark}\n")
     out.write(steps.peak_line())
+    for a in p.aliases:
+        out.write(f"offline plan alias: {_alias_text(a)}\n")
+    if p.aliases:
+        out.write("(the live bytes per step add up every buffer, so aliased bytes count "
+                  "more than once there; the lower bound counts them once)\n")
+    out.write(f"contents: {_plan_contents(p)}\n")
     out.write(
-        f"strategy {p.strategy}: arena {p.arena_bytes} bytes, "
+        f"strategy {p.strategy}: arena {p.arena_bytes} bytes"
+        f"{' (tensors only)' if p.tensors_only else ''}, "
         f"lower bound {p.lower_bound} bytes ({100.0 * p.overhead:.1f} % above)\n"
     )
 
@@ -167,11 +184,14 @@ def _plan_json(m: Model, p: Plan, steps: _Steps, model: str) -> dict:
         "arena_bytes": int(p.arena_bytes),
         "lower_bound": int(p.lower_bound),
         "optimal": bool(p.optimal),
+        "scratch_target": p.scratch_target,
+        "tensors_only": p.tensors_only,
+        "aliases": [{k: _jsonable(v) for k, v in a.items()} for a in p.aliases],
         "peak": steps.peak_json(),
         "fixed_buffers": [int(i) for i in np.flatnonzero(p.records["fixed_offset"] >= 0)],
         "buffers": [
             {"subgraph": int(r["subgraph"]), "tensor": int(r["tensor"]),
-             "name": _buffer_name(m, r),
+             "name": _buffer_name(m, r), "scratch": bool(r["scratch"] >= 0),
              "size": int(r["size"]), "first": int(r["first"]), "last": int(r["last"]),
              "offset": int(off), "fixed": bool(r["fixed_offset"] >= 0)}
             for r, off in zip(p.records, p.offsets)
@@ -184,7 +204,7 @@ def _plan_json(m: Model, p: Plan, steps: _Steps, model: str) -> dict:
 def _cmd_demo(args: argparse.Namespace, out: TextIO) -> int:
     m = Model.from_bytes(demo_model_bytes())
     out.write(f"{m.description}: {len(m.operators)} operators, {len(m.tensors)} tensors\n")
-    p = m.plan(args.strategy)
+    p = m.plan(args.strategy, target=args.target)
     _plan_table(m, p, _Steps(m, p.records), out)
     out.write("\n" + p.ascii())
     return 0
@@ -274,13 +294,21 @@ def _progress_printer(err: TextIO):
     return progress
 
 
+def _plan_model(m: Model, args: argparse.Namespace, **kw: Any) -> Plan:
+    """The plan ``plan`` / ``write-plan`` print or write; an offline alias
+    is said in the output instead of as a Python warning."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", OfflinePlanAliasWarning)
+        return m.plan(args.strategy, target=args.target, scratch=not args.tensors_only, **kw)
+
+
 def _cmd_plan(args: argparse.Namespace, out: TextIO) -> int:
     m = Model.load(args.model)
     if args.strategy == "optimal":
-        p = m.plan("optimal", time_limit=args.time_limit,
-                   progress=_progress_printer(sys.stderr))
+        p = _plan_model(m, args, time_limit=args.time_limit,
+                        progress=_progress_printer(sys.stderr))
     else:
-        p = m.plan(args.strategy)
+        p = _plan_model(m, args)
     steps = _Steps(m, p.records)
     if args.json:
         data = _plan_json(m, p, steps, str(args.model))
@@ -292,10 +320,17 @@ def _cmd_plan(args: argparse.Namespace, out: TextIO) -> int:
     out.write(f"model: {args.model}\n")
     _plan_table(m, p, steps, out)
     if args.strategy == "optimal":
-        out.write("proven optimal\n" if p.optimal else
-                  f"best found in {args.time_limit:g} s (not proven)\n")
-    out.write("note: this is the head (activations + scratch) only; for the whole arena "
-              "stock TFLM needs, run `tflm-arena size MODEL`\n")
+        only = " (tensors only)" if p.tensors_only else ""
+        out.write(f"proven optimal{only}\n" if p.optimal else
+                  f"best found in {args.time_limit:g} s (not proven){only}\n")
+    if p.tensors_only:
+        out.write("note: tensors only (activations without kernel scratch): stock TFLM's "
+                  "head also holds its kernels' scratch buffers, so it can be larger (drop "
+                  "--tensors-only to include them); for the whole arena stock TFLM needs, run "
+                  "`tflm-arena size MODEL`\n")
+    else:
+        out.write("note: this is the head (activations + scratch) only; for the whole arena "
+                  "stock TFLM needs, run `tflm-arena size MODEL`\n")
     if args.ascii:
         out.write("\n" + p.ascii())
     return 0
@@ -344,13 +379,28 @@ def _cmd_write_plan(args: argparse.Namespace, out: TextIO) -> int:
     if dest.exists() and dest.resolve() == src.resolve() and not args.overwrite:
         raise ValueError(f"refusing to overwrite the source model {src}; pass --overwrite")
     m = Model.load(src)
-    p = m.plan(args.strategy)
+    p = _plan_model(m, args)
+    with warnings.catch_warnings(record=True) as said:
+        warnings.simplefilter("always")
+        try:
+            new = m.with_offline_plan(p, target=args.target,
+                                      allow_larger_head=args.allow_larger_head)
+        except _LargerHeadError as e:
+            raise ValueError(
+                f"the {p.strategy} plan would make stock TFLM's head larger ({e.target}): "
+                f"{e.before} -> {e.after} bytes (TFLM places its kernels' scratch buffers "
+                f"around the written tensors); `tflm-arena optimize` writes a plan TFLM keeps, "
+                f"--allow-larger-head writes this one anyway") from None
     try:
-        m.with_offline_plan(p).save(dest, overwrite=args.overwrite)
+        new.save(dest, overwrite=args.overwrite)
     except FileExistsError:
         raise ValueError(f"{dest} exists; pass --overwrite to replace it") from None
+    for a in p.aliases:
+        out.write(f"offline plan alias kept: {_alias_text(a)}\n")
+    for w in said:
+        out.write(f"warning: {w.message}\n")
     out.write(f"wrote {dest}: {p.strategy} plan, arena {p.arena_bytes} bytes "
-              f"(lower bound {p.lower_bound})\n")
+              f"(lower bound {p.lower_bound}; {_plan_contents(p)})\n")
     return 0
 
 
@@ -512,9 +562,15 @@ def _parser() -> argparse.ArgumentParser:
     strategy_help = ("planning strategy, one of: " + ", ".join(STRATEGIES)
                      + " (default tflm_greedy: TFLM's own GreedyMemoryPlanner)")
     model_help = "the .tflite model file"
+    target_help = ("the stock TFLM build whose kernel scratch buffers the plan includes: "
+                   + ", ".join(TARGETS) + f" (default {DEFAULT_TARGET})")
+    tensors_only_help = ("plan the tensors alone, without stock TFLM's kernel scratch buffers "
+                         "(needed for models with operators whose TFLM memory use is not "
+                         "modelled; the plan then says \"tensors only\")")
     demo = command("demo", "build a small model, plan it and draw the plan")
     demo.add_argument("--strategy", choices=STRATEGIES, default="tflm_greedy", metavar="STRATEGY",
                       help=strategy_help)
+    demo.add_argument("--target", choices=TARGETS, default=DEFAULT_TARGET, help=target_help)
     demo.set_defaults(func=_cmd_demo)
     ins = command("inspect", "tensors, operators, lifetimes and peak step of a model")
     ins.add_argument("model", help=model_help)
@@ -530,6 +586,8 @@ def _parser() -> argparse.ArgumentParser:
     pl.add_argument("--json", action="store_true", help="machine-readable output")
     pl.add_argument("--time-limit", type=_seconds, default=1.0, metavar="S",
                     help="seconds the optimal strategy may search (default 1)")
+    pl.add_argument("--target", choices=TARGETS, default=DEFAULT_TARGET, help=target_help)
+    pl.add_argument("--tensors-only", action="store_true", help=tensors_only_help)
     pl.set_defaults(func=_cmd_plan)
     sz = command("size", "the arena stock TFLM needs (kTensorArenaSize)")
     sz.add_argument("model", nargs="+", help="one or more .tflite model files")
@@ -549,6 +607,13 @@ def _parser() -> argparse.ArgumentParser:
                          "metadata)")
     wp.add_argument("--strategy", choices=STRATEGIES, default="tflm_greedy", metavar="STRATEGY", help=strategy_help)
     wp.add_argument("--overwrite", action="store_true", help="allow replacing OUTPUT")
+    wp.add_argument("--target", choices=TARGETS, default=DEFAULT_TARGET,
+                    help=target_help + "; stock TFLM's head on it must not grow")
+    wp.add_argument("--tensors-only", action="store_true", help=tensors_only_help)
+    wp.add_argument("--allow-larger-head", action="store_true",
+                    help="write the plan even when stock TFLM's head gets larger with it "
+                         "(it places its kernels' scratch buffers around the written tensors; "
+                         "`tflm-arena optimize` writes plans that it keeps)")
     wp.set_defaults(func=_cmd_write_plan)
     op = command(
         "optimize", "write the plan that makes stock TFLM's head smallest",

@@ -4,16 +4,19 @@ from __future__ import annotations
 import os
 import re
 import stat
+import warnings
 from dataclasses import dataclass, fields
 from pathlib import Path
-from typing import Any, Dict, Optional, Sequence, Tuple, Union
+from typing import TYPE_CHECKING, Any, Dict, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
 from . import _core
 from ._atomic_write import write_atomic
-from ._plan import Plan, plan as _plan
 from ._records import RECORD_DTYPE, columns
+
+if TYPE_CHECKING:  # _plan imports tflm_size, which imports this module
+    from ._plan import Plan
 
 #: Usage records of a model: the planner columns plus where each buffer
 #: comes from (``tensor`` is the subgraph-local index, -1 for scratch
@@ -29,6 +32,15 @@ PathLike = Union[str, "os.PathLike[str]"]
 #: Largest file Model.load reads by default (TFLite flatbuffers address
 #: their tables within 2 GiB).
 MAX_MODEL_BYTES = 2**31
+
+
+class _LargerHeadError(ValueError):
+    """with_offline_plan's refusal: stock TFLM's head would grow (``before``
+    and ``after`` in bytes, on ``target``), so the CLI can word it."""
+
+    def __init__(self, message: str, before: int, after: int, target: str) -> None:
+        super().__init__(message)
+        self.before, self.after, self.target = before, after, target
 
 
 class ModelNotFoundError(FileNotFoundError, ValueError):
@@ -363,22 +375,84 @@ class Model:
                              + (f" of subgraph {sg}" if sg else ""))
         return msg + (f" ({'; '.join(names)})" if names else "")
 
-    def plan(self, strategy: str = "tflm_greedy", **kwargs: Any) -> Plan:
-        """Plans this model's usage records (see :func:`tflm_arena.plan`;
-        keyword options such as ``time_limit`` are passed on)."""
-        return _plan(self.usage_records(), strategy=strategy, **kwargs)
+    def plan(self, strategy: str = "tflm_greedy", **kwargs: Any) -> "Plan":
+        """Plans this model (see :func:`tflm_arena.plan`; keywords such as
+        ``target``, ``scratch`` and ``time_limit`` are passed on). By default
+        the records include the scratch buffers stock TFLM's kernels request
+        on the default target, so the ``tflm_greedy`` arena is TFLM's head;
+        ``scratch=False`` gives a tensors-only plan.
 
-    def with_offline_plan(self, plan: Plan) -> "Model":
+        >>> m = Model.load("hello_world_int8.tflite")
+        >>> m.plan().arena_bytes, m.plan(target="x86-64").scratch_target
+        (32, 'x86-64')
+        """
+        from ._plan import plan as _plan
+
+        return _plan(self, strategy=strategy, **kwargs)
+
+    def with_offline_plan(self, plan: "Plan", *, target: Optional[str] = None,
+                          allow_larger_head: bool = False) -> "Model":
         """A new Model whose OfflineMemoryAllocation metadata holds ``plan``.
 
-        ``plan`` must have been made from this model's usage records, with or
-        without scratch requests (``usage_records(scratch=...)``). Only tensor
-        offsets are written: TFLM always places kernel scratch buffers online
-        (see :func:`tflm_arena.plan_for_tflm`, which checks where). Tensors
-        the plan does not place (constants, variables planned in the tail)
-        get -1. The new bytes are verified and their plan re-read before
-        returning.
+        ``plan`` must be a :class:`Plan` made from this model's usage records,
+        with or without scratch requests (``ta.plan(model)``, ``model.plan()``,
+        ``usage_records(scratch=...)``). Only tensor offsets are written:
+        TFLM always places kernel scratch buffers online, around the written
+        tensors. Tensors the plan does not place (constants, variables
+        planned in the tail) get -1. The new bytes are verified and their
+        plan re-read before returning.
+
+        Stock TFLM's head is never enlarged silently: it is computed with
+        :func:`tflm_arena.tflm_arena` on ``target`` (default: the plan's
+        ``scratch_target``, else the default target) for this model and for
+        the new one; when the new head is larger, ValueError gives both
+        (:func:`tflm_arena.plan_for_tflm` and :func:`tflm_arena.optimize`
+        make plans that TFLM keeps), unless ``allow_larger_head=True``, which
+        writes it and warns with both numbers. When TFLM's head cannot be
+        predicted (an operator whose memory behaviour is not modelled) the
+        plan is written with a warning that the head was not checked.
+        Anything but a Plan raises TypeError.
+
+        >>> import tflm_arena as ta
+        >>> m = ta.Model.load("hello_world_int8.tflite")
+        >>> m.with_offline_plan(m.plan()).offline_plan().tolist()
+        [16, -1, -1, -1, -1, -1, -1, 0, 16, 0]
+        >>> m.with_offline_plan([0, 16])
+        Traceback (most recent call last):
+        ...
+        TypeError: with_offline_plan takes a Plan made from this model (ta.plan(model) or model.plan()), not list
         """
+        from .tflm_size import DEFAULT_TARGET, tflm_arena
+
+        new = self._with_offline_plan(plan)
+        target = target or plan.scratch_target or DEFAULT_TARGET
+        try:
+            before = tflm_arena(self, target=target).head
+            after = tflm_arena(new, target=target).head
+        except NotImplementedError as e:
+            warnings.warn(f"stock TFLM's head with this plan was not checked ({target}): "
+                          f"{str(e).splitlines()[0] if str(e) else 'not modelled'}",
+                          UserWarning, stacklevel=2)
+            return new
+        if after > before:
+            what = (f"writing this {plan.strategy} plan makes stock TFLM's head larger "
+                    f"({target}): {before} -> {after} bytes, because TFLM places its kernels' "
+                    f"scratch buffers online around the written tensors")
+            if not allow_larger_head:
+                raise _LargerHeadError(
+                    f"{what}; ta.plan_for_tflm(model) or ta.optimize(model) make plans TFLM "
+                    f"keeps (allow_larger_head=True writes it anyway)", before, after, target)
+            warnings.warn(what, UserWarning, stacklevel=2)
+        return new
+
+    def _with_offline_plan(self, plan: "Plan") -> "Model":
+        """with_offline_plan without the TFLM head check, for callers that
+        judge the head themselves (plan_for_tflm, optimize)."""
+        from ._plan import Plan
+
+        if not isinstance(plan, Plan):
+            raise TypeError("with_offline_plan takes a Plan made from this model (ta.plan(model) "
+                            f"or model.plan()), not {type(plan).__name__}")
         rec = plan.records
         if rec.dtype.names is None or "global_tensor" not in rec.dtype.names:
             raise ValueError("plan was not made from a model's usage records")

@@ -176,7 +176,7 @@ def optimize(model: Union[Model, str, PathLike, bytes], *, reorder: bool = False
                 continue
             dt = time.perf_counter() - t0
             proven = r.plan.optimal and r.predicted_head == r.plan.arena_bytes
-            written = r.model if r.model is not None else m.with_offline_plan(r.plan)
+            written = r.model if r.model is not None else m._with_offline_plan(r.plan)
             min_arena = tflm_arena(written, target=target).min_arena_bytes
             attempts.append(Attempt(s, reordered, r.predicted_head, r.lower_bound, dt, proven,
                                     written, min_arena=min_arena))

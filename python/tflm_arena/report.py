@@ -165,7 +165,7 @@ def _boards_that_fit(target: str, r: TflmArena) -> List[str]:
     return []
 
 
-def _run_strategies(m: Model, strategies: Sequence[str], time_limit: float
+def _run_strategies(m: Model, strategies: Sequence[str], time_limit: float, scratch: bool = True
                     ) -> List[Tuple[str, Optional[Plan], float, str]]:
     """(strategy, plan or None, seconds, error) for each strategy; a strategy
     that refuses this model (fixed offsets, too many buffers) is reported,
@@ -175,7 +175,7 @@ def _run_strategies(m: Model, strategies: Sequence[str], time_limit: float
         kw = {"time_limit": time_limit} if s in ("optimal", "best") else {}
         start = time.perf_counter()
         try:
-            p: Optional[Plan] = m.plan(s, **kw)
+            p: Optional[Plan] = m.plan(s, scratch=scratch, **kw)
             err = ""
         except ValueError as e:
             p, err = None, _one_line(e)
@@ -258,9 +258,12 @@ def report_html(model: ModelLike, *, strategies: Optional[Sequence[str]] = None,
 
     m = _as_model(model)
     rec = m.usage_records()
-    greedy = m.plan("tflm_greedy")
+    try:  # plans hold TFLM's kernel scratch buffers, as its head does
+        greedy = m.plan("tflm_greedy")
+    except NotImplementedError:  # not modelled for an operator: tensors only, said below
+        greedy = m.plan("tflm_greedy", scratch=False)
     sized = [_Sized(m, t, time_limit) for t in targets]
-    runs = _run_strategies(m, strategies, time_limit)
+    runs = _run_strategies(m, strategies, time_limit, scratch=not greedy.tensors_only)
     # The smallest plan; ties keep the earlier one, TFLM's own greedy first.
     best = greedy
     for _s, p, _t, _err in runs:
@@ -361,7 +364,10 @@ def _summary(m: Model, rec: np.ndarray, greedy: Plan, best: Plan) -> str:
         f"{sum(len(sg.operators) for sg in m.subgraphs):,} operators, "
         f"{len(rec):,} buffers planned in the arena head",
         f"lower bound (most bytes live at once): {greedy.lower_bound:,} bytes",
-        f"TFLM greedy plan (TFLM's own planner, tensors only): {greedy.arena_bytes:,} bytes",
+        f"TFLM greedy plan (TFLM's own planner): {greedy.arena_bytes:,} bytes"
+        + (" (tensors only: TFLM's kernel scratch buffers are not modelled for this model)"
+           if greedy.tensors_only else f" (tensors and {greedy.scratch_target} kernel scratch: "
+                                       "TFLM's head)"),
         f"smallest plan of tflm_arena's strategies ({best.strategy}): "
         f"{best.arena_bytes:,} bytes" + (f", {saving:,} bytes smaller" if saving > 0 else ""),
     ]

@@ -155,7 +155,7 @@ def plan_for_tflm(model: Union[Model, str, PathLike, bytes], strategy: str = "gr
     # Smallest head; ties keep the earlier candidate (the asked strategy first).
     best = min(candidates, key=lambda c: c.head)
 
-    written = model.with_offline_plan(best.plan)
+    written = model._with_offline_plan(best.plan)  # the head is checked just below
     check = tflm_arena(written, target=target)
     if check.head != best.head:  # the simulation and the full TFLM model disagree
         raise RuntimeError(f"internal error: simulated TFLM head {best.head} but the TFLM "

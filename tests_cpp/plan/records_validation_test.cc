@@ -85,6 +85,32 @@ TEST(LowerBoundTest, IncludesFixedAndIgnoresInvalid) {
   EXPECT_EQ(LowerBound(records), 110);
 }
 
+TEST(LowerBoundTest, AliasedFixedBuffersCountOnce) {
+  // Two fixed buffers at the same bytes while both live: 64 bytes occupied,
+  // not 128; a planner-placed buffer adds its size on top.
+  std::vector<UsageRecord> same = {Rec(64, 0, 2, 0), Rec(64, 1, 3, 0), Rec(32, 1, 1)};
+  EXPECT_EQ(LowerBound(same), 96);
+  // Partial overlap: [0, 48) and [32, 80) cover 80 bytes at steps 1..2.
+  std::vector<UsageRecord> partial = {Rec(48, 0, 2, 0), Rec(48, 1, 3, 32)};
+  EXPECT_EQ(LowerBound(partial), 80);
+  // A chain [0, 32), [16, 48), [32, 64) all live at step 1: 64 bytes; at
+  // steps 0 and 2 only one or two are live.
+  std::vector<UsageRecord> chain = {Rec(32, 0, 1, 0), Rec(32, 1, 1, 16), Rec(32, 1, 2, 32)};
+  EXPECT_EQ(LowerBound(chain), 64);
+  // Nested: [0, 96) holds [16, 32); plus a disjoint fixed [200, 216).
+  std::vector<UsageRecord> nested = {Rec(96, 0, 0, 0), Rec(16, 0, 0, 16), Rec(16, 0, 0, 200)};
+  EXPECT_EQ(LowerBound(nested), 112);
+  // Fixed buffers at different times sharing bytes never add up.
+  std::vector<UsageRecord> apart = {Rec(64, 0, 1, 0), Rec(64, 2, 3, 0), Rec(16, 0, 3)};
+  EXPECT_EQ(LowerBound(apart), 80);
+  // Every valid plan of these records needs at least the bound.
+  for (const auto* records : {&same, &partial, &chain, &nested, &apart}) {
+    PlanResult plan;
+    ASSERT_TRUE(PlanTflmGreedy(*records, &plan).ok());
+    EXPECT_GE(plan.arena_bytes, LowerBound(*records));
+  }
+}
+
 TEST(LowerBoundTest, ExtremeStepsAndSizes) {
   std::vector<UsageRecord> records = {Rec(INT64_MAX, INT32_MIN, INT32_MAX),
                                       Rec(INT64_MAX, INT32_MAX, INT32_MAX)};

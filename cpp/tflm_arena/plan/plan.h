@@ -36,10 +36,12 @@ Status ValidateRecords(Span<const UsageRecord> records, int64_t alignment = 0);
 // buffers with at most L live at once. Records must pass ValidateRecords.
 std::vector<std::pair<size_t, size_t>> FixedAliases(Span<const UsageRecord> records);
 
-// lower_bound.cc. Max over steps of the total size of the buffers live at
-// that step (fixed ones included): no plan can use less. O(n log n).
-// Records that fail the per-record checks (negative size, first > last) are
-// ignored.
+// lower_bound.cc. Max over steps of the bytes the buffers live at that step
+// must occupy: the union of the live fixed buffers' ranges (aliases counted
+// once) plus the sizes of the live planner-placed buffers. No plan can use
+// less, even when fixed buffers alias; without aliases it is the total size
+// live at the step. O(n log n). Records that fail the per-record checks
+// (negative size, first > last) are ignored.
 int64_t LowerBound(Span<const UsageRecord> records);
 
 // Lets a caller stop a long host plan (e.g. on Ctrl-C): stop(context) is
