@@ -126,15 +126,19 @@ def _model_with_unrunnable_operators() -> bytes:
 
 
 def test_model_with_unrunnable_operators_loads_plans_and_names_every_missing_one():
-    # Issue 10 item 4: loading, usage records and planning need no kernels;
-    # the interpreter refuses once, naming every missing operator type
-    # (custom ones by their custom_code) with where it first occurs.
+    # Loading, usage records and tensors-only planning need no kernels; a
+    # plan with TFLM's kernel scratch cannot be made for operators whose TFLM
+    # memory is not modelled, and says how to get the tensors-only one. The
+    # interpreter refuses once, naming every missing operator type (custom
+    # ones by their custom_code) with where it first occurs.
     m = ta.Model.from_bytes(_model_with_unrunnable_operators())
     assert [o.builtin_code for o in m.operators] == [32, 8, 32, 32, 0]
     records = m.usage_records()
     assert len(records) == 6
-    p = m.plan()
-    assert p.arena_bytes == 96 and len(p.offsets) == 6
+    with pytest.raises(NotImplementedError, match="MyFirstOp.*pass scratch=False"):
+        m.plan()
+    p = m.plan(scratch=False)
+    assert p.arena_bytes == 96 and len(p.offsets) == 6 and p.tensors_only
     with pytest.raises(NotImplementedError) as e:
         ta.Interpreter(m)
     assert str(e.value) == (
