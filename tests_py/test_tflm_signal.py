@@ -284,7 +284,8 @@ def test_streaming_front_end_equals_the_wheel(tmp_path):
     names = {op.name for op in ta.Model.from_bytes(streaming_front_end()).operators}
     assert {"SignalFramer", "SignalDelay", "SignalStacker"} <= names
     # SignalDelay's circular buffer holds frame + delay int16 samples twice
-    # over (circular_buffer.cc): ten more samples of delay, 40 more bytes.
+    # over (TFLM's signal/src/circular_buffer.cc): ten more samples of
+    # delay, 40 more bytes.
     longer = ta.tflm_arena(streaming_front_end(delay=12), **WHEEL)
     assert (longer.categories["persistent_buffer_data"].requested
             - ours.categories["persistent_buffer_data"].requested) == 2 * 2 * 10
