@@ -148,7 +148,23 @@ Status ParseFlexMap(Span<const uint8_t> options, FlexMap* out, std::string* erro
   for (size_t i = 0; i < keys.size(); ++i) {
     const flexbuffers::Reference k = keys[i];
     const flexbuffers::Reference v = values[i];
-    out->keys.push_back(k.IsKey() ? std::string(k.AsKey()) : std::string());
+    std::string key;
+    if (k.IsKey()) {
+      // The verifier checks a key's offset, not that its text ends inside
+      // the buffer: look for the terminator within the buffer only.
+      const char* text = k.AsKey();
+      const char* begin = reinterpret_cast<const char*>(buf.data());
+      const char* end = begin + buf.size();
+      const void* nul = text >= begin && text < end
+                            ? std::memchr(text, 0, static_cast<size_t>(end - text))
+                            : nullptr;
+      if (nul == nullptr) {
+        *error = "custom options map has a key that does not end inside the options";
+        return Status::Error(StatusCode::kInvalidArgument, "%s", error->c_str());
+      }
+      key.assign(text, static_cast<const char*>(nul));
+    }
+    out->keys.push_back(key);
     const bool is_int = v.IsInt() || v.IsUInt() || v.IsBool();
     out->is_int.push_back(is_int);
     out->ints.push_back(!is_int ? 0 : v.IsBool() ? (v.AsBool() ? 1 : 0)
