@@ -1,6 +1,7 @@
 #include "tflm_arena/tflm/allocation_trace.h"
 
 #include <cstring>
+#include <string>
 
 #include "tflm_arena/model/builtin_ops.h"
 #include "tflm_arena/model/lifetimes.h"
@@ -306,6 +307,33 @@ struct Builder {
                              r.index);
       }
       TfLiteTensorFor(t, /*temp=*/true, global_op);
+    }
+    if (mem.prepare != SignalPrepareRule::kNone) {
+      // Persistent buffers sized by input 0's shape, taken while the temp
+      // tensors are live.
+      model::TensorInfo in;
+      bool present = false;
+      TFLM_ARENA_RETURN_IF_ERROR(NodeTensor(sg, op, false, 0, &in, &present));
+      std::vector<uint64_t> buffers;
+      std::string reason;
+      const Status s = SignalPrepareBuffers(name, mem, in.shape, abi, &buffers, &reason);
+      if (!s.ok()) {
+        return Status::Error(s.code(), "%s (subgraph %zu, operator %zu)", s.message(), sg,
+                             op_index);
+      }
+      if (!reason.empty()) {
+        out->refusal.refused = true;
+        out->refusal.reason = reason;
+        out->refusal.source = std::string(mem.source) + ", Prepare";
+        out->refusal.op_name = name;
+        out->refusal.subgraph = sg;
+        out->refusal.op_index = op_index;
+        return RefusalStatus(out->refusal);
+      }
+      for (uint64_t bytes : buffers) {
+        TailBytes(bytes, kArenaAlignment, Category::kPersistentBufferData,
+                  "Signal operator Prepare buffer", global_op);
+      }
     }
     for (uint64_t bytes : mem.scratch) Request(bytes, sg, op_index);
     return FinishNode(name, op_index, requests_before, global_op);

@@ -1,6 +1,7 @@
 #include "tflm_arena/tflm/signal_kernels.h"
 
 #include <cstring>
+#include <string>
 
 // flexbuffers.h pulls in flatbuffers' string-to-number helpers, whose
 // locale-independent variant needs a locale object defined in flatbuffers'
@@ -82,6 +83,41 @@ uint64_t KissFftrBytes(int64_t fft_length, uint64_t cpx, const TargetAbi& abi) {
   return 3 * uint64_t{abi.pointer_bytes} + sub + cpx * (n * 3 / 2);
 }
 
+// The FFT element size for option T (INT16, INT32, FLOAT32), as
+// RfftInitAll / IrfftInitAll switch on it; anything else keeps no state
+// in TFLM (Init returns null, and Prepare reads through it).
+Status FftScalarBytes(const char* op, int64_t type, uint64_t* scalar) {
+  if (type == kTypeInt16) {
+    *scalar = 2;
+  } else if (type == kTypeInt32 || type == kTypeFloat32) {
+    *scalar = 4;
+  } else {
+    return Status::Error(StatusCode::kInvalidArgument,
+                         "custom operator '%s': option T = %lld is not INT16, INT32 or "
+                         "FLOAT32 (TFLM's Init keeps no state for it)",
+                         op, static_cast<long long>(type));
+  }
+  return Status::Ok();
+}
+
+Status EvenFftLength(const char* op, int64_t fft_length) {
+  if (fft_length % 2 != 0) {
+    // kiss_fftr_alloc refuses an odd length (Init keeps no FFT state).
+    return Status::Error(StatusCode::kInvalidArgument,
+                         "custom operator '%s': fft_length %lld is odd (TFLM's real FFT "
+                         "needs an even length)", op, static_cast<long long>(fft_length));
+  }
+  return Status::Ok();
+}
+
+// signal/src/circular_buffer.h: CircularBuffer {size_t capacity, read,
+// write; int32_t empty, buffer_size; int16_t* buffer}: LP64 24+8+8 = 40;
+// 32-bit 12+8+4 = 24. CircularBufferGetNeededMemory(capacity) is that
+// plus 2 * capacity int16 elements.
+uint64_t CircularBufferBytes(uint64_t capacity, const TargetAbi& abi) {
+  return (Is64(abi) ? 40u : 24u) + 2 * 2 * capacity;
+}
+
 }  // namespace
 
 Status ParseFlexMap(Span<const uint8_t> options, FlexMap* out, std::string* error) {
@@ -112,7 +148,23 @@ Status ParseFlexMap(Span<const uint8_t> options, FlexMap* out, std::string* erro
   for (size_t i = 0; i < keys.size(); ++i) {
     const flexbuffers::Reference k = keys[i];
     const flexbuffers::Reference v = values[i];
-    out->keys.push_back(k.IsKey() ? std::string(k.AsKey()) : std::string());
+    std::string key;
+    if (k.IsKey()) {
+      // The verifier checks a key's offset, not that its text ends inside
+      // the buffer: look for the terminator within the buffer only.
+      const char* text = k.AsKey();
+      const char* begin = reinterpret_cast<const char*>(buf.data());
+      const char* end = begin + buf.size();
+      const void* nul = text >= begin && text < end
+                            ? std::memchr(text, 0, static_cast<size_t>(end - text))
+                            : nullptr;
+      if (nul == nullptr) {
+        *error = "custom options map has a key that does not end inside the options";
+        return Status::Error(StatusCode::kInvalidArgument, "%s", error->c_str());
+      }
+      key.assign(text, static_cast<const char*>(nul));
+    }
+    out->keys.push_back(key);
     const bool is_int = v.IsInt() || v.IsUInt() || v.IsBool();
     out->is_int.push_back(is_int);
     out->ints.push_back(!is_int ? 0 : v.IsBool() ? (v.AsBool() ? 1 : 0)
@@ -128,7 +180,8 @@ bool IsModelledSignalOp(const char* c) {
   static const char* const kOps[] = {
       "SignalWindow", "SignalFftAutoScale", "SignalRfft", "SignalEnergy",
       "SignalFilterBank", "SignalFilterBankSquareRoot",
-      "SignalFilterBankSpectralSubtraction", "SignalPCAN", "SignalFilterBankLog"};
+      "SignalFilterBankSpectralSubtraction", "SignalPCAN", "SignalFilterBankLog",
+      "SignalIrfft", "SignalFramer", "SignalStacker", "SignalOverlapAdd", "SignalDelay"};
   for (const char* op : kOps) {
     if (std::strcmp(op, c) == 0) return true;
   }
@@ -215,23 +268,9 @@ Status SignalMemory(const char* op, Span<const uint8_t> options, const TargetAbi
     TFLM_ARENA_RETURN_IF_ERROR(OptionByKey(op, m, "T", &type));
     TFLM_ARENA_RETURN_IF_ERROR(Option(op, m, 1, "fft_length", &fft_length));
     TFLM_ARENA_RETURN_IF_ERROR(Count(op, "fft_length", fft_length, 2));
-    if (fft_length % 2 != 0) {
-      // kiss_fftr_alloc refuses an odd length (Init keeps no FFT state).
-      return Status::Error(StatusCode::kInvalidArgument,
-                           "custom operator '%s': fft_length %lld is odd (TFLM's real FFT "
-                           "needs an even length)", op, static_cast<long long>(fft_length));
-    }
+    TFLM_ARENA_RETURN_IF_ERROR(EvenFftLength(op, fft_length));
     uint64_t scalar = 0;
-    if (type == kTypeInt16) {
-      scalar = 2;
-    } else if (type == kTypeInt32 || type == kTypeFloat32) {
-      scalar = 4;
-    } else {
-      return Status::Error(StatusCode::kInvalidArgument,
-                           "custom operator '%s': option T = %lld is not INT16, INT32 or "
-                           "FLOAT32 (TFLM's RfftInitAll keeps no state for it)",
-                           op, static_cast<long long>(type));
-    }
+    TFLM_ARENA_RETURN_IF_ERROR(FftScalarBytes(op, type, &scalar));
     // TfLiteAudioFrontendRfftParams<T> {int32 fft_length, input_size,
     // input_length, output_length; TfLiteType (int-sized enum); T*
     // work_area; int scratch_buffer_index; int8_t* state}: LP64
@@ -239,7 +278,183 @@ Status SignalMemory(const char* op, Span<const uint8_t> options, const TargetAbi
     out->init_buffers = {lp64 ? 48u : 32u, KissFftrBytes(fft_length, 2 * scalar, abi)};
     out->temps = {In(0), Out(0)};
     out->scratch = {static_cast<uint64_t>(fft_length) * scalar};
+  } else if (std::strcmp(op, "SignalIrfft") == 0) {
+    out->source = "irfft.cc";
+    int64_t type = 0, fft_length = 0;
+    TFLM_ARENA_RETURN_IF_ERROR(OptionByKey(op, m, "T", &type));
+    TFLM_ARENA_RETURN_IF_ERROR(Option(op, m, 1, "fft_length", &fft_length));
+    TFLM_ARENA_RETURN_IF_ERROR(Count(op, "fft_length", fft_length, 2));
+    TFLM_ARENA_RETURN_IF_ERROR(EvenFftLength(op, fft_length));
+    uint64_t scalar = 0;
+    TFLM_ARENA_RETURN_IF_ERROR(FftScalarBytes(op, type, &scalar));
+    // TfLiteAudioFrontendIrfftParams {int32 fft_length, input_size,
+    // input_length, output_length; TfLiteType fft_type; int8_t* state}:
+    // LP64 20+4(pad)+8 = 32; 32-bit 20+4 = 24. Then the state: kiss_fftr's
+    // need (inverse: the same memory as forward), for FLOAT32 after an
+    // IrfftFloatState {int32 fft_length; kiss_fftr_cfg cfg} (signal/src/
+    // irfft_float.cc): LP64 16, 32-bit 8.
+    const uint64_t float_state = type == kTypeFloat32 ? (lp64 ? 16u : 8u) : 0u;
+    out->init_buffers = {lp64 ? 32u : 24u,
+                         float_state + KissFftrBytes(fft_length, 2 * scalar, abi)};
+    out->temps = {In(0), Out(0)};
+  } else if (std::strcmp(op, "SignalStacker") == 0) {
+    out->source = "stacker.cc";
+    int64_t channels = 0, left = 0, right = 0, step = 0;
+    TFLM_ARENA_RETURN_IF_ERROR(Option(op, m, 0, "num_channels", &channels));
+    TFLM_ARENA_RETURN_IF_ERROR(Option(op, m, 1, "stacker_left_context", &left));
+    TFLM_ARENA_RETURN_IF_ERROR(Option(op, m, 2, "stacker_right_context", &right));
+    TFLM_ARENA_RETURN_IF_ERROR(Option(op, m, 3, "stacker_step", &step));
+    TFLM_ARENA_RETURN_IF_ERROR(Count(op, "num_channels", channels, 0));
+    TFLM_ARENA_RETURN_IF_ERROR(Count(op, "stacker_left_context", left, 0));
+    TFLM_ARENA_RETURN_IF_ERROR(Count(op, "stacker_right_context", right, 0));
+    TFLM_ARENA_RETURN_IF_ERROR(Count(op, "stacker_step", step, 0));
+    // Init: buffer_size = num_channels * (left + right + 1) elements
+    // (int32 arithmetic in TFLM: bounded here so it cannot overflow).
+    const uint64_t buffer_size =
+        static_cast<uint64_t>(channels) * static_cast<uint64_t>(left + right + 1);
+    if (buffer_size > static_cast<uint64_t>(kMaxCount)) {
+      return Status::Error(StatusCode::kInvalidArgument,
+                           "custom operator '%s': num_channels * (stacker_left_context + "
+                           "stacker_right_context + 1) = %llu outside [0, %lld]",
+                           op, static_cast<unsigned long long>(buffer_size),
+                           static_cast<long long>(kMaxCount));
+    }
+    // TFLMSignalStackerParams {int32 num_channels, left, right, step;
+    // size_t buffer_size, step_size; bool stacker_has_first_frame; int8_t*
+    // state; CircularBuffer* circular_buffer}: LP64 16+16+1+7(pad)+16 = 56;
+    // 32-bit 16+8+1+3(pad)+8 = 36. Then the circular buffer's state.
+    out->init_buffers = {lp64 ? 56u : 36u, CircularBufferBytes(buffer_size, abi)};
+    out->temps = {In(0), Out(0), Out(1)};
+  } else if (std::strcmp(op, "SignalFramer") == 0) {
+    out->source = "framer.cc";
+    int64_t prefill = 0;
+    TFLM_ARENA_RETURN_IF_ERROR(Option(op, m, 0, "frame_size", &out->frame_size));
+    TFLM_ARENA_RETURN_IF_ERROR(Option(op, m, 1, "frame_step", &out->frame_step));
+    TFLM_ARENA_RETURN_IF_ERROR(Option(op, m, 2, "prefill", &prefill));
+    TFLM_ARENA_RETURN_IF_ERROR(Count(op, "frame_size", out->frame_size, 0));
+    // Prepare divides by frame_step (a zero would crash TFLM).
+    TFLM_ARENA_RETURN_IF_ERROR(Count(op, "frame_step", out->frame_step, 1));
+    // TFLMSignalFramerParams {int32 frame_size, frame_step, outer_dims,
+    // n_frames; bool prefill; int8_t** state_buffers; CircularBuffer**
+    // circular_buffers}: LP64 17+7(pad)+16 = 40; 32-bit 17+3(pad)+8 = 28.
+    out->init_buffers = {lp64 ? 40u : 28u};
+    out->temps = {In(0), Out(0), Out(1)};
+    out->prepare = SignalPrepareRule::kFramer;
+  } else if (std::strcmp(op, "SignalDelay") == 0) {
+    out->source = "delay.cc";
+    TFLM_ARENA_RETURN_IF_ERROR(Option(op, m, 0, "delay_length", &out->delay_length));
+    TFLM_ARENA_RETURN_IF_ERROR(Count(op, "delay_length", out->delay_length, 0));
+    // TFLMSignalFrontendDelayParams {int32 frame_size, delay_length,
+    // outer_dims; int8_t** state_buffers; CircularBuffer**
+    // circular_buffers}: LP64 12+4(pad)+16 = 32; 32-bit 12+8 = 20.
+    out->init_buffers = {lp64 ? 32u : 20u};
+    out->temps = {In(0), Out(0)};
+    out->prepare = SignalPrepareRule::kDelay;
+  } else if (std::strcmp(op, "SignalOverlapAdd") == 0) {
+    out->source = "overlap_add.cc";
+    int64_t type = 0, frame_step = 0;
+    TFLM_ARENA_RETURN_IF_ERROR(OptionByKey(op, m, "T", &type));
+    TFLM_ARENA_RETURN_IF_ERROR(Option(op, m, 1, "frame_step", &frame_step));
+    if (type == kTypeInt16) {
+      out->element_bytes = 2;
+    } else if (type == kTypeFloat32) {
+      out->element_bytes = 4;
+    } else {
+      return Status::Error(StatusCode::kInvalidArgument,
+                           "custom operator '%s': option T = %lld is not INT16 or FLOAT32 "
+                           "(TFLM's OverlapAddInitAll keeps no state for it)",
+                           op, static_cast<long long>(type));
+    }
+    // TFLMSignalOverlapAddParams<T> {int32 frame_size, frame_step,
+    // outer_dims, n_frames; TfLiteType type; T** state_buffers}: LP64
+    // 20+4(pad)+8 = 32; 32-bit 20+4 = 24.
+    out->init_buffers = {lp64 ? 32u : 24u};
+    out->temps = {In(0), Out(0)};
+    out->prepare = SignalPrepareRule::kOverlapAdd;
   }
+  return Status::Ok();
+}
+
+Status SignalPrepareBuffers(const char* op, const SignalOpMemory& mem,
+                            Span<const int32_t> shape, const TargetAbi& abi,
+                            std::vector<uint64_t>* buffers, std::string* refusal) {
+  buffers->clear();
+  refusal->clear();
+  if (mem.prepare == SignalPrepareRule::kNone) return Status::Ok();
+  const size_t rank = shape.size();
+  const size_t min_rank = mem.prepare == SignalPrepareRule::kOverlapAdd ? 2 : 1;
+  if (rank < min_rank) {
+    if (mem.prepare == SignalPrepareRule::kOverlapAdd) {
+      *refusal = "input_shape.DimensionsCount() >= 2 was not true.";
+      return Status::Ok();
+    }
+    // TFLM reads the innermost dimension of a scalar (out of bounds).
+    return Status::Error(StatusCode::kInvalidArgument,
+                         "custom operator '%s': input 0 is a scalar; TFLM's %s reads its "
+                         "innermost dimension", op, mem.source);
+  }
+  // Innermost dimension(s) and the rows before them; TFLM divides the
+  // flat size by the former.
+  const size_t inner_dims = min_rank;
+  uint64_t inner = 1;
+  for (size_t d = rank - inner_dims; d < rank; ++d) inner *= static_cast<uint64_t>(shape[d]);
+  if (inner == 0) {
+    return Status::Error(StatusCode::kInvalidArgument,
+                         "custom operator '%s': input 0 has a zero innermost dimension; "
+                         "TFLM's %s divides by it", op, mem.source);
+  }
+  uint64_t rows = 1;
+  for (size_t d = 0; d + inner_dims < rank; ++d) {
+    rows *= static_cast<uint64_t>(shape[d]);
+    if (rows > kMaxSignalOuterRows) {
+      return Status::Error(StatusCode::kInvalidArgument,
+                           "custom operator '%s': input 0 has more than %llu rows before "
+                           "its innermost dimension (one persistent buffer each in TFLM; "
+                           "not modelled)", op,
+                           static_cast<unsigned long long>(kMaxSignalOuterRows));
+    }
+  }
+  const uint64_t ptr = abi.pointer_bytes;
+  const uint64_t innermost = static_cast<uint64_t>(shape[rank - 1]);
+  uint64_t per_row = 0;
+  switch (mem.prepare) {
+    case SignalPrepareRule::kNone:
+      return Status::Ok();
+    case SignalPrepareRule::kFramer: {
+      const uint64_t step = static_cast<uint64_t>(mem.frame_step);
+      if (innermost < step) {
+        *refusal = "innermost_dim >= params->frame_step was not true.";
+        return Status::Ok();
+      }
+      if (innermost % step != 0) {
+        *refusal = "innermost_dim % params->frame_step != 0 (" +
+                   std::to_string(innermost % step) + " != 0)";
+        return Status::Ok();
+      }
+      // state_buffers and circular_buffers pointer arrays, then per row a
+      // circular buffer of frame_size rounded up to a multiple of
+      // frame_step elements.
+      const uint64_t size = static_cast<uint64_t>(mem.frame_size);
+      const uint64_t capacity = (size + step - 1) / step * step;
+      buffers->assign({rows * ptr, rows * ptr});
+      per_row = CircularBufferBytes(capacity, abi);
+      break;
+    }
+    case SignalPrepareRule::kDelay: {
+      // The same arrays, then per row a circular buffer of frame_size
+      // (the innermost dimension) + delay_length elements.
+      buffers->assign({rows * ptr, rows * ptr});
+      per_row = CircularBufferBytes(innermost + static_cast<uint64_t>(mem.delay_length), abi);
+      break;
+    }
+    case SignalPrepareRule::kOverlapAdd:
+      // state_buffers, then per row one frame (the innermost dimension)
+      // of T.
+      buffers->assign({rows * ptr});
+      per_row = innermost * mem.element_bytes;
+      break;
+  }
+  buffers->insert(buffers->end(), static_cast<size_t>(rows), per_row);
   return Status::Ok();
 }
 

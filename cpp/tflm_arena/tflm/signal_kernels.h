@@ -13,12 +13,19 @@
 // wheel (tests_py/test_tflm_signal.py), the 32-bit ones are not measured
 // on a 32-bit TFLM build.
 //
-// Modelled: SignalWindow, SignalFftAutoScale, SignalRfft, SignalEnergy,
+// Modelled: every Signal operator the wheel registers (its op resolver,
+// TFLM's python/tflite_micro/python_ops_resolver.cc): SignalWindow,
+// SignalFftAutoScale, SignalRfft, SignalIrfft, SignalEnergy,
 // SignalFilterBank, SignalFilterBankSquareRoot,
-// SignalFilterBankSpectralSubtraction, SignalPCAN, SignalFilterBankLog.
-// The wheel also registers SignalFramer, SignalStacker, SignalOverlapAdd,
-// SignalDelay and SignalIrfft; those stay unmodelled (a named
-// kUnimplemented error), as does any other custom operator.
+// SignalFilterBankSpectralSubtraction, SignalPCAN, SignalFilterBankLog,
+// SignalFramer, SignalStacker, SignalOverlapAdd and SignalDelay. Any other
+// custom operator is a named kUnimplemented error.
+//
+// Three of them (SignalFramer, SignalDelay, SignalOverlapAdd) also take
+// persistent buffers in Prepare, after their temp tensors, sized by the
+// node's input shape: SignalPrepareBuffers. Of Prepare's checks, only those
+// the sizes depend on are modelled (a frame step dividing the innermost
+// dimension, ...); their type and rank checks are not.
 #ifndef TFLM_ARENA_TFLM_SIGNAL_KERNELS_H_
 #define TFLM_ARENA_TFLM_SIGNAL_KERNELS_H_
 
@@ -40,12 +47,30 @@ struct NodeTensorRef {
   int index = 0;
 };
 
+// Persistent buffers a kernel's Prepare takes, by the node's input shape.
+enum class SignalPrepareRule : uint8_t {
+  kNone = 0,
+  kFramer,      // framer.cc: per outer row a circular buffer of the frames
+  kDelay,       // delay.cc: per outer row a circular buffer of the delay
+  kOverlapAdd,  // overlap_add.cc: per outer row one frame of state
+};
+
 struct SignalOpMemory {
   const char* source = "";              // TFLM file the figures come from
   std::vector<uint64_t> init_buffers;   // Init's AllocatePersistentBuffer sizes
   std::vector<NodeTensorRef> temps;     // Prepare's temp tensors, in order
   std::vector<uint64_t> scratch;        // Prepare's scratch requests (bytes)
+  SignalPrepareRule prepare = SignalPrepareRule::kNone;
+  int64_t frame_size = 0;    // kFramer: option frame_size
+  int64_t frame_step = 0;    // kFramer: option frame_step
+  int64_t delay_length = 0;  // kDelay: option delay_length
+  uint32_t element_bytes = 0;  // kOverlapAdd: 2 (INT16) or 4 (FLOAT32)
 };
+
+// Most outer rows (the product of all but the innermost input dimension)
+// a Signal operator's Prepare is modelled for: each row is one persistent
+// buffer in TFLM; audio front ends have a handful.
+constexpr uint64_t kMaxSignalOuterRows = uint64_t{1} << 16;
 
 // Whether `custom_code` names a Signal operator modelled here.
 bool IsModelledSignalOp(const char* custom_code);
@@ -55,6 +80,16 @@ bool IsModelledSignalOp(const char* custom_code);
 // option is kInvalidArgument naming the operator and the option).
 Status SignalMemory(const char* custom_code, Span<const uint8_t> options,
                     const TargetAbi& abi, SignalOpMemory* out);
+
+// Prepare's AllocatePersistentBuffer sizes, in order, for `mem` (from
+// SignalMemory) given the shape of the node's input 0 (all dims >= 0).
+// When TFLM's Prepare refuses the shape, *refusal gets TFLM's check (the
+// TF_LITE_ENSURE text) and `buffers` stays empty; a shape TFLM would
+// divide by zero on, or one beyond kMaxSignalOuterRows, is
+// kInvalidArgument naming the operator.
+Status SignalPrepareBuffers(const char* custom_code, const SignalOpMemory& mem,
+                            Span<const int32_t> input_shape, const TargetAbi& abi,
+                            std::vector<uint64_t>* buffers, std::string* refusal);
 
 // Flexbuffer map helpers (exposed for tests). A map's element `index` is
 // the value of its index-th key in sorted order, as TFLM's
