@@ -106,7 +106,7 @@ def depth(libraries: dict) -> dict:
     return memo
 
 
-def main() -> None:
+def main(out: Path = Path(__file__).resolve().parent / "design_layers.png") -> None:
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -172,7 +172,6 @@ def main() -> None:
     ax.set_title("tflm_arena C++ libraries, dependencies as in cpp/tflm_arena/*/sources.cmake",
                  fontsize=10)
     fig.tight_layout()
-    out = Path(__file__).resolve().parent / "design_layers.png"
     fig.savefig(out, dpi=90)
     print(out, len(libs), "libraries,", len(edges), "edges")
 
