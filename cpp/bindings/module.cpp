@@ -14,4 +14,5 @@ PYBIND11_MODULE(_core, m) {
   tflm_arena::bindings::RegisterInterpreter(m);
   tflm_arena::bindings::RegisterTflm(m);
   tflm_arena::bindings::RegisterReorder(m);
+  tflm_arena::bindings::RegisterSteps(m);
 }

@@ -34,7 +34,7 @@ from typing import Any, Dict, List, Optional, TextIO, Tuple
 
 import numpy as np
 
-from . import __version__
+from . import __version__, _core
 from ._plan import STRATEGIES, OfflinePlanAliasWarning, Plan, _alias_text
 from .examples import demo_model_bytes
 from .model import Model, _LargerHeadError
@@ -55,56 +55,38 @@ def _jsonable(v: Any) -> Any:
 
 
 class _Steps:
-    """Which operator runs at each planner step, and the live bytes per step.
+    """Which operator runs at each planner step, and the live bytes per step,
+    as the C++ core computes them (formatted here, never recomputed).
 
-    Steps are TFLM's allocation scopes (tflm_facts T-13, T-19): step 0 holds
-    the model inputs, operator k of subgraph 0 runs at step k + 1, and a
-    control-flow operator's called subgraphs take the steps after its own
-    (one extra step each for the called subgraph's inputs)."""
+    Steps are TFLM's allocation scopes: step 0 holds the model inputs,
+    operator k of subgraph 0 runs at step k + 1, and a control-flow
+    operator's called subgraphs take the steps after its own (one extra
+    step each for the called subgraph's inputs); see
+    ``model/step_operators.h``. Live bytes and the peak (the earliest step
+    with the most live bytes) cover the records' first to last step; see
+    ``plan/live_bytes.h``."""
 
     def __init__(self, m: Model, rec: np.ndarray) -> None:
         self.model = m
         self.ops: Dict[int, Any] = {}  # step -> Operator
         self.op_steps: Dict[Tuple[int, int], List[int]] = {}
-        scope = 0
-
-        def walk(sg: int, stack: Tuple[int, ...]) -> None:
-            nonlocal scope
-            for op in m.subgraphs[sg].operators:
-                scope += 1
-                self.ops[scope] = op
-                self.op_steps.setdefault((sg, op.index), []).append(scope)
-                for c in op.called_subgraphs:
-                    # A subgraph calling itself would never end (TFLM too).
-                    if 0 <= c < len(m.subgraphs) and c not in stack:
-                        scope += 1
-                        self.ops[scope] = op
-                        walk(c, stack + (c,))
-
-        if m.subgraphs:
-            walk(0, (0,))
-        # Live bytes per step: a buffer counts from first to last inclusive.
-        self.live: Dict[int, int] = {}
-        self.count: Dict[int, int] = {}
-        if len(rec):
-            lo, hi = int(rec["first"].min()), int(rec["last"].max())
-            span = hi - lo + 1
-            live = np.zeros(span + 1, dtype=np.int64)
-            count = np.zeros(span + 1, dtype=np.int64)
-            np.add.at(live, rec["first"] - lo, rec["size"])
-            np.add.at(live, rec["last"] - lo + 1, -rec["size"])
-            np.add.at(count, rec["first"] - lo, 1)
-            np.add.at(count, rec["last"] - lo + 1, -1)
-            live, count = np.cumsum(live)[:span], np.cumsum(count)[:span]
-            self.live = {lo + i: int(b) for i, b in enumerate(live)}
-            self.count = {lo + i: int(c) for i, c in enumerate(count)}
-        # The peak: the earliest step with the most live bytes.
-        self.peak: Optional[int] = (max(self.live, key=lambda s: (self.live[s], -s))
-                                    if self.live else None)
+        for i, (sg, index, calls) in enumerate(_core.step_operators(m._handle).tolist()):
+            op = m.subgraphs[sg].operators[index]
+            self.ops[i + 1] = op
+            if calls < 0:  # the operator's own step, not one before a call
+                self.op_steps.setdefault((sg, index), []).append(i + 1)
+        live = _core.live_steps(rec["size"], rec["first"], rec["last"])
+        lo = live["first_step"]
+        self.live: Dict[int, int] = {lo + i: b for i, b in enumerate(live["bytes"].tolist())}
+        self.count: Dict[int, int] = {lo + i: c for i, c in enumerate(live["buffers"].tolist())}
+        self.peak: Optional[int] = live["peak"]
 
     def op_label(self, step: int) -> str:
         op = self.ops.get(step)
-        if op is None:  # step -1: tensors no operator produces (tflm_facts T-15, T-16)
+        if op is None:
+            # Step -1 is TFLM's kUninitializedLifetime (micro_allocation_info.cc):
+            # a tensor read but never produced, or never referenced at all,
+            # keeps it as its first step and is still planned.
             return ("model inputs" if step == 0 else
                     "before the model runs" if step < 0 else "no operator")
         where = f" of subgraph {op.subgraph}" if op.subgraph else ""

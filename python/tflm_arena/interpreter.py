@@ -201,28 +201,19 @@ class Interpreter:
         self._h.register_preallocated(int(tensor_index), array)
         self._pre.append((int(tensor_index), array))
 
-    def _lifetime(self, tensor_index: int) -> Optional[Tuple[int, int]]:
-        rec = self.model.usage_records()
-        hit = rec[(rec["subgraph"] == 0) & (rec["tensor"] == tensor_index)]
-        return (int(hit["first"][0]), int(hit["last"][0])) if len(hit) else None
-
     def _check_shared_memory(self, tensor_index: int, array: np.ndarray) -> None:
         """One application buffer may serve two tensors only if they are
-        never live at the same step (as the planner would reuse memory)."""
+        never live at the same step; the C++ core checks
+        (runtime/preallocation_sharing.h)."""
         if array.dtype.kind not in "biufc":  # the binding says why
             return
-        lo = array.__array_interface__["data"][0]
-        hi = lo + array.nbytes
-        for other_index, other in self._pre:
-            olo = other.__array_interface__["data"][0]
-            if not (lo < olo + other.nbytes and olo < hi) or other_index == tensor_index:
-                continue
-            a, b = self._lifetime(tensor_index), self._lifetime(other_index)
-            if a is None or b is None or (a[0] <= b[1] and b[0] <= a[1]):
-                raise ValueError(
-                    f"preallocated buffers of tensors {other_index} and {tensor_index} share "
-                    f"memory while both tensors are live (steps {b} and {a}); give each its "
-                    "own array")
+
+        def buffer(index: int, a: np.ndarray) -> Tuple[int, int, int]:
+            return (index, a.__array_interface__["data"][0], a.nbytes)
+
+        _core.check_preallocation_sharing(
+            self.model._handle, [buffer(i, a) for i, a in self._pre],
+            buffer(tensor_index, array))
 
     def required_arena_size(self) -> int:
         """The exact arena bytes this model needs (16-aligned arena start)."""

@@ -118,22 +118,24 @@ def _columns(plan: Any):
             np.asarray(rec["last"], dtype=np.int64), np.asarray(plan.offsets, dtype=np.int64))
 
 
+def _live_steps(plan: Any) -> dict:
+    """The C++ core's live bytes, buffers and peak over steps 0 .. max(last)."""
+    from . import _core
+
+    size, first, last, _ = _columns(plan)
+    return _core.live_steps(size, first, last, from_step=0)
+
+
 def live_bytes(plan: Any) -> np.ndarray:
     """Bytes live at every step ``0 .. max(last)`` (sum of the sizes of the
-    buffers whose inclusive lifetime holds the step).
+    buffers whose inclusive lifetime holds the step), as the C++ core
+    computes them for the CLI too.
 
     >>> import tflm_arena as ta
     >>> live_bytes(ta.plan([16, 32], first=[0, 1], last=[1, 2])).tolist()
     [16, 48, 32]
     """
-    size, first, last, _ = _columns(plan)
-    if len(size) == 0:
-        return np.zeros(0, dtype=np.int64)
-    steps = int(last.max()) + 1
-    delta = np.zeros(steps + 1, dtype=np.int64)
-    np.add.at(delta, first, size)
-    np.add.at(delta, last + 1, -size)
-    return np.cumsum(delta[:-1])
+    return _live_steps(plan)["bytes"]
 
 
 def peak_step(plan: Any) -> int:
@@ -143,8 +145,8 @@ def peak_step(plan: Any) -> int:
     >>> peak_step(ta.plan([16, 32], first=[0, 1], last=[1, 2]))
     1
     """
-    live = live_bytes(plan)
-    return int(np.argmax(live)) if len(live) else -1
+    peak = _live_steps(plan)["peak"]
+    return -1 if peak is None else int(peak)
 
 
 def buffer_names(plan: Any, model: Any = None) -> List[str]:
@@ -260,10 +262,11 @@ def plot_live_bytes(plan: Any, ax: Any = None, *, title: Optional[str] = None) -
     """
     _matplotlib()
     ax = _new_axes(ax, figsize=(8.0, 3.0))
-    live = live_bytes(plan)
+    result = _live_steps(plan)
+    live = result["bytes"]
     steps = np.arange(len(live))
     bars = ax.bar(steps.tolist(), live.tolist(), width=0.9, color="tab:blue", label="live bytes")
-    peak = peak_step(plan)
+    peak = -1 if result["peak"] is None else int(result["peak"])
     if peak >= 0:
         bars[peak].set_color("tab:orange")
         bars[peak].set_gid(GID_PEAK)

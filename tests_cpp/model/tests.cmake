@@ -8,6 +8,7 @@ tflm_arena_add_test(model_tests
     ${CMAKE_CURRENT_LIST_DIR}/offline_aliases_test.cc
     ${CMAKE_CURRENT_LIST_DIR}/lifetimes_test.cc
     ${CMAKE_CURRENT_LIST_DIR}/lifetimes_control_flow_test.cc
+    ${CMAKE_CURRENT_LIST_DIR}/step_operators_test.cc
     ${CMAKE_CURRENT_LIST_DIR}/offline_plan_writer_test.cc
     ${CMAKE_CURRENT_LIST_DIR}/operator_order_writer_test.cc
     ${CMAKE_CURRENT_LIST_DIR}/builtin_options_test.cc

@@ -6,6 +6,7 @@ tflm_arena_add_test(plan_tests
     ${CMAKE_CURRENT_LIST_DIR}/greedy_fast_test.cc
     ${CMAKE_CURRENT_LIST_DIR}/offset_sort_test.cc
     ${CMAKE_CURRENT_LIST_DIR}/records_validation_test.cc
+    ${CMAKE_CURRENT_LIST_DIR}/live_bytes_test.cc
     ${CMAKE_CURRENT_LIST_DIR}/plan_validation_test.cc
     ${CMAKE_CURRENT_LIST_DIR}/shared_objects_test.cc
     ${CMAKE_CURRENT_LIST_DIR}/reorder_test.cc

@@ -15,6 +15,7 @@ tflm_arena_host_library(tflm_arena_plan
     ${TFLM_ARENA_SRC}/plan/overlap_sweep.cc
     ${TFLM_ARENA_SRC}/plan/fixed_aliases.cc
     ${TFLM_ARENA_SRC}/plan/lower_bound.cc
+    ${TFLM_ARENA_SRC}/plan/live_bytes.cc
     ${TFLM_ARENA_SRC}/plan/interval_index.cc
     ${TFLM_ARENA_SRC}/plan/offset_sort.cc
     ${TFLM_ARENA_SRC}/plan/greedy_fast.cc

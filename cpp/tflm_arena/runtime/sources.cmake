@@ -18,4 +18,5 @@ include(${TFLM_ARENA_SRC}/runtime/kernels/sources.cmake)
 # Host helper (standard library allowed): exact arena size by trial runs.
 tflm_arena_host_library(tflm_arena_runtime_host
   SOURCES ${TFLM_ARENA_SRC}/runtime/required_arena_size.cc
+    ${TFLM_ARENA_SRC}/runtime/preallocation_sharing.cc
   DEPS tflm_arena_runtime)
