@@ -66,7 +66,7 @@ def test_errors_are_one_line_and_nonzero(tmp_path, capsys):
     assert main(["frobnicate"]) != 0
 
 
-# --- names, peak step, fixed buffers (issue 11 item 5) -------------------
+# --- names, peak step, fixed buffers ---------------------------------------
 
 import os
 import subprocess
@@ -348,7 +348,8 @@ def test_help_into_closed_pipe_is_quiet():
 
 
 def test_step_minus_one_for_tensors_no_operator_produces(tmp_path):
-    # A tensor read but never produced lives from step -1 (tflm_facts T-15).
+    # A tensor read but never produced keeps TFLM's unset first step, -1, and
+    # is still planned (TFLM's micro_allocation_info.cc, kUninitializedLifetime).
     mb = ModelBuilder()
     a = mb.add_tensor([1, 4], "float32", "a")
     orphan = mb.add_tensor([1, 4], "float32", "orphan")

@@ -11,7 +11,7 @@ import tflm_arena as ta
 import tflm_reference as ref
 from conftest import shared_models
 
-# Every shared model runs (issue 10); without the folder, `loaded` skips
+# Every shared model runs; without the folder, `loaded` skips
 # (fails under CI) through the models_dir fixture.
 MODELS = [p.stem for p in shared_models()] or ["hello_world_int8"]
 

@@ -1,6 +1,6 @@
-"""ta.tflm_arena: the arena stock TFLM needs (issue 8), against the real
+"""ta.tflm_arena: the arena stock TFLM needs, against the real
 tflite-micro wheel (x86-64, RecordingMicroAllocator / kPreserveAllTensors)
-and against a 32-bit ARM TFLM build (tflm_facts section 13).
+and against a 32-bit ARM TFLM build (figures in ``ARM`` below).
 
 The wheel's byte-exact minima of every shared model were bisected once by
 ``benchmarks/tflm_size.py --linear --json tests_py/tflm_size_wheel.json``
@@ -35,7 +35,11 @@ ISSUE_MINIMA = {
     "trained_lstm_int8": 4208,
 }
 
-# tflm_facts 13: 32-bit ARM, plain allocator: min, head, tail (None: not given).
+# Measured minima of stock TFLM built from source at commit 90b983c2b for
+# 32-bit ARM (AAPCS, arm-linux-gnueabihf run under qemu-arm; TARGET=linux
+# Makefile flags, reference kernels), plain MicroAllocator, each arena size
+# probed on a 16-aligned buffer ending at a guard page: min, head, tail
+# (None: not measured).
 ARM = {
     "ad01_int8": (2808, 768, 1604), "hello_world_int8": (1100, 32, 680),
     "keyword_scrambled": (15588, None, None), "kws_ref_model": (22780, 16000, 6776),

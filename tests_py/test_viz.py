@@ -1,4 +1,4 @@
-"""tflm_arena.viz draws what the plan says (issue 11 item 2): read back the
+"""tflm_arena.viz draws what the plan says: read back the
 artists matplotlib holds (Agg backend, nothing shown) and compare them with
 the plan's numbers; the package imports without matplotlib."""
 from __future__ import annotations

@@ -15,6 +15,10 @@ namespace {
 
 using testing::Rec;
 
+Status ComputeOn(const std::vector<UsageRecord>& r, Step from, Step to, LiveSteps* out) {
+  return ComputeLiveSteps(r, from, to, out);
+}
+
 LiveSteps Live(const std::vector<UsageRecord>& r, Step from, Step to) {
   LiveSteps out;
   Status s = ComputeLiveSteps(r, from, to, &out);
@@ -106,16 +110,16 @@ TEST(LiveBytesTest, HugeStepsAndSizes) {
   EXPECT_NE(std::strstr(s.message(), "4294967296 steps, more than the 16777218"), nullptr)
       << s.message();
   // Sizes that cannot be added up.
-  s = ComputeLiveSteps({Rec(INT64_MAX, 0, 0), Rec(1, 1, 1)}, 0, 1, &l);
+  s = ComputeOn({Rec(INT64_MAX, 0, 0), Rec(1, 1, 1)}, 0, 1, &l);
   EXPECT_STREQ(s.message(),
                "buffer 1: the buffers' sizes add up to more than 9223372036854775807 bytes");
 }
 
 TEST(LiveBytesTest, BadRecords) {
   LiveSteps l;
-  Status s = ComputeLiveSteps({Rec(16, 0, 1), Rec(-5, 0, 1)}, 0, 1, &l);
+  Status s = ComputeOn({Rec(16, 0, 1), Rec(-5, 0, 1)}, 0, 1, &l);
   EXPECT_STREQ(s.message(), "buffer 1: size -5 is negative");
-  s = ComputeLiveSteps({Rec(16, 2, 1)}, 0, 2, &l);
+  s = ComputeOn({Rec(16, 2, 1)}, 0, 2, &l);
   EXPECT_STREQ(s.message(), "buffer 0: first step 2 is after last step 1");
 }
 
