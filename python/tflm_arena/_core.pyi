@@ -18,6 +18,14 @@ def validate_records(
     sizes: npt.ArrayLike, first: npt.ArrayLike, last: npt.ArrayLike, fixed: npt.ArrayLike,
     alignment: int,
 ) -> None: ...
+def live_steps(
+    sizes: npt.ArrayLike, first: npt.ArrayLike, last: npt.ArrayLike,
+    from_step: Optional[int] = None, to_step: Optional[int] = None,
+) -> Dict[str, Any]: ...  # first_step, bytes, buffers (int64 arrays), peak (int or None)
+def step_operators(model: ModelHandle) -> npt.NDArray[np.int64]: ...  # (steps, 3)
+def check_preallocation_sharing(
+    model: ModelHandle, registered: List[Tuple[int, int, int]], candidate: Tuple[int, int, int],
+) -> None: ...
 def fixed_aliases(
     sizes: npt.ArrayLike, first: npt.ArrayLike, last: npt.ArrayLike, fixed: npt.ArrayLike,
 ) -> List[Tuple[int, int]]: ...
