@@ -19,7 +19,7 @@ scratch included) and the peak of the original and reordered operator
 orders; "out" says whether all outputs were identical to the original model's
 in tflite-micro on 3 random inputs.
 
-    python benchmarks/arena_vs_tflm.py [--models-dir ../shared/models]
+    python benchmarks/arena_vs_tflm.py [--models-dir DIR]
         [--time-limit 1.0] [--no-bisect] [--only NAME ...]
 """
 from __future__ import annotations

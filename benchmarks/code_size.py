@@ -1,5 +1,7 @@
-"""Code size measured TFLM's way (seed 003; tflm_facts C-1): `size` text of
-footprint programs, differences against a baseline program.
+"""Code size measured TFLM's way: `size` text of footprint programs,
+differences against a baseline program (as TFLM's
+examples/memory_footprint/README.md measures its framework: an interpreter
+program minus a baseline program that only starts the target).
 
     python benchmarks/code_size.py            # build + table (~1 min each arch)
     python benchmarks/code_size.py --no-build # table from an existing build
@@ -237,7 +239,8 @@ def main(argv: Optional[list[str]] = None) -> None:
     if _pair(builds)[1] is None:
         print("(arm-none-eabi-g++ not found: no Cortex-M build)")
     print(table(builds))
-    print("TFLM figures: seed 003 (framework only, TFLM's release build; TFLM publishes no "
+    print("TFLM figures: TFLM's published framework sizes (examples/memory_footprint/README.md, "
+          "release build; TFLM publishes no "
           "per-kernel sizes). Kernels: release configuration.")
     print(summary(builds))
 

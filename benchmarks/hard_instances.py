@@ -7,8 +7,8 @@ area, so at every step the live sizes add up to exactly ``capacity``: the
 lower bound (max live bytes) is ``capacity`` and the tiling itself is a plan
 of that size, so the optimum equals ``capacity``.
 
-The default shape follows MiniMalloc's published "challenging" suite
-(planning_landscape.md 3.5): capacity 1,048,576, 1,024 time steps, sizes
+The default shape follows the "challenging" benchmark suite published with
+MiniMalloc: capacity 1,048,576, 1,024 time steps, sizes
 multiples of 1,024 bytes (so of 16), 200-450 buffers. Greedy planners land
 far above the bound on these (``python benchmarks/hard_instances.py``).
 ``fine=True`` gives a harder variant: sizes multiples of 16 and only about

@@ -29,7 +29,7 @@ microseconds or more; `--only "[micro]"` runs just these):
 
 Absolute times on a shared machine are noisy; quote the ratios.
 
-    python benchmarks/invoke_speed.py [--models-dir ../shared/models]
+    python benchmarks/invoke_speed.py [--models-dir DIR]
         [--rounds 31] [--target-ms 2] [--only NAME ...] [--no-micro] [--no-shared]
 """
 from __future__ import annotations

@@ -2,8 +2,8 @@
 
 Runs every strategy of ``ta.STRATEGIES`` (``optimal`` with ``--time-limit``,
 1 s by default) in this one process on
-  * every shared model (../shared/models next to the repository, or
-    ``--models-dir``): their usage records as TFLM plans them;
+  * every shared model (``--models-dir``, by default a ``shared/models``
+    folder beside the repository): their usage records as TFLM plans them;
   * ``--instances`` generated hard instances (benchmarks/hard_instances.py,
     200-450 buffers, optimum = lower bound = 1,048,576 bytes), and with
     ``--fine N`` also N of the harder fine-grained variant.

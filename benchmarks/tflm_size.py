@@ -4,9 +4,10 @@ bisection, TFLM's own ``arena_used_bytes``-style total printed at that
 size, and ``tflite-micro``'s default guess (10 x the model size).
 
 Each wheel try runs in a fresh subprocess: just below its need TFLM may
-segfault (tflm_facts A-35) or abort in a kernel's Prepare.
+segfault (docs/tflm_behaviour.md, section "Tail over temp") or abort in a
+kernel's Prepare.
 
-    python benchmarks/tflm_size.py [--models-dir ../shared/models] [--linear]
+    python benchmarks/tflm_size.py [--models-dir DIR] [--linear]
         [--json OUT]   # also write the bisected figures (test fixture)
 
 The functions are reused by tests_py/test_tflm_size.py.
@@ -60,7 +61,8 @@ _CATEGORY = re.compile(
 def wheel_try(path, size: int, linear: bool = False, timeout: float = 60.0) -> Optional[dict]:
     """The wheel's figures at `size` bytes, or None when it fails (any way:
     an error, a crash, or no answer within `timeout`; just below its need
-    TFLM can also loop on a corrupted arena, tflm_facts A-35).
+    TFLM can also loop on a corrupted arena; docs/tflm_behaviour.md, section
+    "Tail over temp").
 
     The child gets the environment without LD_PRELOAD/ASAN_OPTIONS, so the
     wheel runs the same whether or not the caller is the ASan test run."""

@@ -8,7 +8,7 @@
 # Environment:
 #   FUZZ_SECONDS   seconds per harness (default 36)
 #   FUZZ_HARNESSES space-separated subset (default: all five)
-#   FUZZ_MODELS    folder of .tflite seeds (default: <repo>/../shared/models)
+#   FUZZ_MODELS    folder of .tflite seeds (default: shared/models beside the repo)
 #   FUZZ_CXX       clang++ to use (default: clang++)
 #   FUZZ_WORK      keep corpora and artifacts here instead of a temp dir
 #   FUZZ_JOBS      build jobs (default 2)

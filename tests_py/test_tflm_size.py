@@ -1,6 +1,7 @@
 """ta.tflm_arena: the arena stock TFLM needs, against the real
 tflite-micro wheel (x86-64, RecordingMicroAllocator / kPreserveAllTensors)
-and against a 32-bit ARM TFLM build (figures in ``ARM`` below).
+and against a 32-bit ARM TFLM build (docs/tflm_behaviour.md, section
+"Measured minimum arenas").
 
 The wheel's byte-exact minima of every shared model were bisected once by
 ``benchmarks/tflm_size.py --linear --json tests_py/tflm_size_wheel.json``
@@ -18,6 +19,7 @@ from pathlib import Path
 import pytest
 
 import tflm_arena as ta
+from tflm_arena import _core
 from conftest import _models_dir, require_tflite_micro
 from tflm_arena.builder import ModelBuilder
 
@@ -26,7 +28,7 @@ import tflm_size as wheel  # noqa: E402  (benchmarks/tflm_size.py)
 
 FIXTURE = json.loads((Path(__file__).with_name("tflm_size_wheel.json")).read_text())
 
-# Issue 8's reference figures (byte-exact bisection of the wheel).
+# The project's reference figures (byte-exact bisection of the wheel).
 ISSUE_MINIMA = {
     "person_detect": 85264, "vww_96_int8": 103672, "kws_ref_model": 24272,
     "micro_speech_quantized": 7584, "keyword_scrambled": 18056,
@@ -35,11 +37,8 @@ ISSUE_MINIMA = {
     "trained_lstm_int8": 4208,
 }
 
-# Measured minima of stock TFLM built from source at commit 90b983c2b for
-# 32-bit ARM (AAPCS, arm-linux-gnueabihf run under qemu-arm; TARGET=linux
-# Makefile flags, reference kernels), plain MicroAllocator, each arena size
-# probed on a 16-aligned buffer ending at a guard page: min, head, tail
-# (None: not measured).
+# 32-bit ARM, plain allocator: min, head, tail (None: not measured); how they
+# were measured: docs/tflm_behaviour.md, section "Measured minimum arenas".
 ARM = {
     "ad01_int8": (2808, 768, 1604), "hello_world_int8": (1100, 32, 680),
     "keyword_scrambled": (15588, None, None), "kws_ref_model": (22780, 16000, 6776),
@@ -49,17 +48,33 @@ ARM = {
     "vww_96_int8": (100668, 73728, 26936),
 }
 
-# TFLM's printed category name -> our key.
-CATEGORY_KEYS = {
-    "TfLiteEvalTensor data": "eval_tensor_data",
-    "Persistent TfLiteTensor data": "persistent_tflite_tensor_data",
-    "Persistent TfLiteTensor quantization data": "persistent_tflite_tensor_quantization_data",
-    "Persistent buffer data": "persistent_buffer_data",
-    "TfLiteTensor variable buffer data": "tflite_tensor_variable_buffer_data",
-    "NodeAndRegistration struct": "node_and_registration_array",
-    "Operator runtime data": "op_data",
-    "Persistent compression data": "compression_data",
-}
+# TFLM's printed category name -> our key, from the one C++ list.
+CATEGORY_KEYS = {c["name"]: c["key"] for c in _core.recording_categories()}
+
+
+def test_recording_categories_keep_their_keys_and_tflm_names():
+    # Public dict keys of TflmArena.categories: a rename breaks callers.
+    cats = _core.recording_categories()
+    assert [c["key"] for c in cats] == [
+        "eval_tensor_data", "persistent_tflite_tensor_data",
+        "persistent_tflite_tensor_quantization_data", "persistent_buffer_data",
+        "tflite_tensor_variable_buffer_data", "node_and_registration_array",
+        "op_data", "compression_data"]
+    # Every name the wheel printed for a shared model is one of them.
+    printed = {k for w in FIXTURE.values() for k in w["categories"]}
+    assert printed and printed <= set(CATEGORY_KEYS)
+    assert cats[1]["noun"] == "tensors"
+    r = ta.tflm_arena(model_path("hello_world_int8"), target="x86-64", recording=True)
+    assert list(r.categories) == [c["key"] for c in cats]
+
+
+def test_reference_doc_lists_exactly_the_core_targets():
+    # docs/reference.md's target table is prose about the one C++ list; it
+    # must name the same targets in the same order.
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "reference.md").read_text()
+    table = doc.split("| target | the build |", 1)[1].split("\n\n", 1)[0]
+    names = [line.split("`")[1] for line in table.splitlines() if line.startswith("| `")]
+    assert names == list(ta.TARGETS)
 
 
 def model_path(name: str) -> Path:
@@ -68,7 +83,7 @@ def model_path(name: str) -> Path:
     return p
 
 
-def test_fixture_covers_every_shared_model_and_the_issue_figures():
+def test_fixture_covers_every_shared_model_and_the_reference_figures():
     names = {p.stem for p in _models_dir().glob("*.tflite")}
     assert set(FIXTURE) == names
     for name, n in ISSUE_MINIMA.items():

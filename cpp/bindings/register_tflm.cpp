@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "register.h"
+#include "tflm_arena/core/allocation_category.h"
 #include "tflm_arena/tflm/build_targets.h"
 #include "tflm_arena/tflm/scratch_requests.h"
 #include "tflm_arena/tflm/tflm_arena_size.h"
@@ -48,11 +49,11 @@ py::dict TflmArenaSize(const ModelHandle& h, const std::string& target,
   for (size_t i = 0; i < tflm::kNumCategories; ++i) {
     const auto c = static_cast<tflm::Category>(i);
     py::dict d;
-    d["name"] = tflm::CategoryName(c);
+    d["name"] = AllocationCategoryName(c);
     d["requested"] = r.categories[i].requested;
     d["used"] = r.categories[i].used;
     d["count"] = r.categories[i].count;
-    categories[tflm::CategoryKey(c)] = d;
+    categories[AllocationCategoryKey(c)] = d;
   }
   py::dict out;
   out["target"] = r.target;
@@ -106,6 +107,21 @@ py::list TflmTargets() {
   return out;
 }
 
+// [{key, name, noun}, ...]: TFLM's recording-allocator categories in the
+// order TFLM prints them (core/allocation_category.h, the one list).
+py::list RecordingCategories() {
+  py::list out;
+  for (size_t i = 0; i < kRecordedCategoryCount; ++i) {
+    const auto c = static_cast<AllocationCategory>(i);
+    py::dict d;
+    d["key"] = AllocationCategoryKey(c);
+    d["name"] = AllocationCategoryName(c);
+    d["noun"] = AllocationCategoryNoun(c);
+    out.append(d);
+  }
+  return out;
+}
+
 }  // namespace
 
 void RegisterTflm(py::module_& m) {
@@ -116,6 +132,8 @@ void RegisterTflm(py::module_& m) {
         "Scratch buffers TFLM's kernels request: [(bytes, operator, subgraph), ...].");
   m.def("tflm_targets", &TflmTargets,
         "The stock-TFLM build targets, default first: [{name, description, abi, allocator}].");
+  m.def("recording_categories", &RecordingCategories,
+        "TFLM's RecordingMicroAllocator categories in print order: [{key, name, noun}].");
 }
 
 }  // namespace bindings

@@ -118,7 +118,7 @@ void FullScenario(Checks& c) {
   NOHEAP_EXPECT(c, plain.ResetTemp().ok());
   NOHEAP_EXPECT(c, plain.AllocatePersistent(32, 16, &p).ok());
   NOHEAP_EXPECT(c, plain.AllocateTemp(600, 16, &t2).ok());
-  Status s = plain.AllocatePersistent(500, 16, &p);  // must not cross temp
+  Status s = plain.AllocatePersistent(500, 16, &p);  // TFLM would let it cross temp; must not
   NOHEAP_EXPECT(c, s.code() == StatusCode::kArenaTooSmall && s.needed_bytes() > 0);
   NOHEAP_EXPECT(c, !plain.AllocateTemp(SIZE_MAX, 16, &p).ok());
   NOHEAP_EXPECT(c, !plain.AllocatePersistent(4, 0, &p).ok());

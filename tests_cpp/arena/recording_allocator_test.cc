@@ -27,6 +27,18 @@ TEST(AllocationCategoryTest, TflmNamesAndNouns) {
   EXPECT_STREQ(AllocationCategoryNoun(C::kOpData), "OpData structs");
 }
 
+TEST(AllocationCategoryTest, KeysAndTflmCount) {
+  EXPECT_STREQ(AllocationCategoryKey(C::kEvalTensorData), "eval_tensor_data");
+  EXPECT_STREQ(AllocationCategoryKey(C::kPersistentQuantizationData),
+               "persistent_tflite_tensor_quantization_data");
+  EXPECT_STREQ(AllocationCategoryKey(C::kNodeAndRegistration), "node_and_registration_array");
+  EXPECT_STREQ(AllocationCategoryKey(C::kOther), "other");
+  EXPECT_STREQ(AllocationCategoryKey(C::kCount), "unknown");
+  // TFLM's RecordedAllocationType has eight categories; kOther is ours.
+  EXPECT_EQ(kRecordedCategoryCount, 8u);
+  EXPECT_EQ(kAllocationCategoryCount, 9u);
+}
+
 TEST(RecordingAllocatorTest, CountsPerCategoryWithPadding) {
   alignas(16) uint8_t buf[1024];
   RecordingArenaAllocator a(buf, sizeof(buf));
@@ -45,7 +57,7 @@ TEST(RecordingAllocatorTest, CountsPerCategoryWithPadding) {
   EXPECT_EQ(buffers.used_bytes, 48u);  // 16 + 32
   EXPECT_EQ(buffers.count, 2u);
   RecordedAllocation nodes = a.GetRecordedAllocation(C::kNodeAndRegistration);
-  EXPECT_EQ(nodes.count, 0u);  // a subgraph without operators
+  EXPECT_EQ(nodes.count, 0u);  // a subgraph without operators: TFLM counts none
   EXPECT_EQ(a.GetRecordedAllocation(C::kOpData).used_bytes, 0u);
   EXPECT_EQ(a.GetRecordedAllocation(C::kCount).count, 0u);
 

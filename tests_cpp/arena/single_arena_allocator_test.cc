@@ -203,8 +203,9 @@ TEST(SingleArenaAllocatorTest, HeadOverflowMessage) {
   EXPECT_EQ(a.GetNonPersistentUsedBytes(), 0u);
 }
 
-// Facts A-35: TFLM lets a tail allocation overwrite live temp data, and the
-// free-space arithmetic then underflows. Here it fails cleanly.
+// TFLM lets a tail allocation overwrite live temp data, and the free-space
+// arithmetic then underflows (docs/tflm_behaviour.md, section "Tail over
+// temp"). Here it fails cleanly.
 TEST(SingleArenaAllocatorTest, TailMayNotCrossLiveTemp) {
   alignas(16) uint8_t buf[1024];
   SingleArenaAllocator a(buf, sizeof(buf));

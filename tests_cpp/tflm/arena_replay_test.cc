@@ -7,7 +7,7 @@ namespace tflm_arena {
 namespace tflm {
 namespace {
 
-Event TailEvent(uint64_t size, uint32_t align, Category c = Category::kNone) {
+Event TailEvent(uint64_t size, uint32_t align, Category c = Category::kOther) {
   Event e;
   e.kind = EventKind::kTail;
   e.size = size;

@@ -1,6 +1,7 @@
 // The scratch buffers TFLM's kernels request, as exposed for scratch-aware
 // offline plans (tflm_plan.py): keyword_scrambled's SVDF operators ask for
-// two buffers each (batch x filters and batch x units int32, tflm_facts F-2).
+// two buffers each (batch x filters and batch x units int32; TFLM's
+// svdf_common.cc, PrepareSvdf).
 #include "tflm_arena/tflm/scratch_requests.h"
 
 #include <gtest/gtest.h>

@@ -1,8 +1,9 @@
 // The stock-TFLM arena model on real models, against measured figures:
 //  - x86-64, RecordingMicroAllocator: byte-exact minima bisected on the
-//    tflite-micro wheel (issue 8) and what the wheel prints at that size;
-//  - cortex-m, plain MicroAllocator: tflm_facts section 13 (32-bit ARM
-//    build of TFLM, bisected under qemu-arm).
+//    tflite-micro wheel and what the wheel prints at that size;
+//  - cortex-m, plain MicroAllocator: a 32-bit ARM build of TFLM, bisected
+//    under qemu-arm (docs/tflm_behaviour.md, section "Measured minimum
+//    arenas").
 #include "tflm_arena/tflm/tflm_arena_size.h"
 
 #include <gtest/gtest.h>
@@ -77,16 +78,17 @@ TEST(TflmArenaSize, HelloWorldFiguresEqualWhatTheWheelPrintsAtTheMinimum) {
   EXPECT_EQ(r.tail, 1472u);
   EXPECT_EQ(Cat(r, Category::kEvalTensorData).used, 240u);
   EXPECT_EQ(Cat(r, Category::kEvalTensorData).count, 10u);
-  EXPECT_EQ(Cat(r, Category::kPersistentTfLiteTensorData).used, 128u);
-  EXPECT_EQ(Cat(r, Category::kPersistentTfLiteTensorData).count, 2u);
-  EXPECT_EQ(Cat(r, Category::kPersistentTfLiteTensorQuantizationData).used, 64u);
-  EXPECT_EQ(Cat(r, Category::kPersistentTfLiteTensorQuantizationData).count, 4u);
+  EXPECT_EQ(Cat(r, Category::kPersistentTensorData).used, 128u);
+  EXPECT_EQ(Cat(r, Category::kPersistentTensorData).count, 2u);
+  EXPECT_EQ(Cat(r, Category::kPersistentQuantizationData).used, 64u);
+  EXPECT_EQ(Cat(r, Category::kPersistentQuantizationData).count, 4u);
   EXPECT_EQ(Cat(r, Category::kPersistentBufferData).used, 264u);
   EXPECT_EQ(Cat(r, Category::kPersistentBufferData).requested, 232u);
   EXPECT_EQ(Cat(r, Category::kPersistentBufferData).count, 5u);
-  EXPECT_EQ(Cat(r, Category::kNodeAndRegistrationArray).used, 192u);
-  EXPECT_EQ(Cat(r, Category::kNodeAndRegistrationArray).count, 3u);
-  // Planning temp memory sets the minimum, not the final head + tail (A-30).
+  EXPECT_EQ(Cat(r, Category::kNodeAndRegistration).used, 192u);
+  EXPECT_EQ(Cat(r, Category::kNodeAndRegistration).count, 3u);
+  // Planning temp memory sets the minimum, not the final head + tail
+  // (docs/tflm_behaviour.md, section "Temp during planning").
   EXPECT_GT(r.min_arena_bytes, r.head + r.tail);
   EXPECT_EQ(r.limited_by, "memory planner scratch");
 }
@@ -96,8 +98,8 @@ TEST(TflmArenaSize, KeywordVariablesAndScratchMatchTheWheel) {
   const TflmArenaSize r = MustSize(m, "x86-64", true);
   EXPECT_EQ(r.head, 672u);
   EXPECT_EQ(r.tail, 14472u);
-  EXPECT_EQ(Cat(r, Category::kTfLiteTensorVariableBufferData).used, 10240u);
-  EXPECT_EQ(Cat(r, Category::kTfLiteTensorVariableBufferData).count, 7u);
+  EXPECT_EQ(Cat(r, Category::kVariableBufferData).used, 10240u);
+  EXPECT_EQ(Cat(r, Category::kVariableBufferData).count, 7u);
   EXPECT_EQ(Cat(r, Category::kPersistentBufferData).used, 916u);
   EXPECT_EQ(Cat(r, Category::kPersistentBufferData).requested, 772u);
   EXPECT_EQ(r.scratch_requests, 14u);
@@ -109,7 +111,7 @@ struct ArmExpected {
   uint64_t min, head, tail;  // head/tail 0: not measured
 };
 
-// tflm_facts section 13: 32-bit ARM, plain allocator.
+// 32-bit ARM, plain allocator, measured (section "Measured minimum arenas").
 constexpr ArmExpected kArm[] = {
     {"ad01_int8", 2808, 768, 1604},
     {"hello_world_int8", 1100, 32, 680},
@@ -137,7 +139,8 @@ TEST(TflmArenaSize, CortexMPlainMatchesTheArmBuild) {
 
 TEST(TflmArenaSize, RecordingCostsExactlyTheRecordingObjects) {
   // cortex-m: RecordingMicroAllocator 124 vs 36, recording single-arena
-  // allocator 52 vs 36 (M-3): +104, every model.
+  // allocator 52 vs 36 (docs/tflm_behaviour.md, section "Struct sizes per
+  // target"): +104, every model.
   for (const ArmExpected& e : kArm) {
     LOAD(e.model, m);
     const TflmArenaSize plain = MustSize(m, "cortex-m", false);

@@ -7,27 +7,6 @@
 namespace tflm_arena {
 namespace {
 
-struct CategoryText {
-  const char* name;
-  const char* noun;
-};
-
-// Indexed by AllocationCategory: the category names TFLM's
-// RecordingMicroAllocator uses (its recording_micro_allocator.cc,
-// PrintRecordedAllocation calls), so figures can be compared by name;
-// kOther is ours.
-constexpr CategoryText kCategoryText[kAllocationCategoryCount] = {
-    {"TfLiteEvalTensor data", "allocations"},
-    {"Persistent TfLiteTensor data", "tensors"},
-    {"Persistent TfLiteTensor quantization data", "allocations"},
-    {"Persistent buffer data", "allocations"},
-    {"TfLiteTensor variable buffer data", "allocations"},
-    {"NodeAndRegistration struct", "NodeAndRegistration structs"},
-    {"Operator runtime data", "OpData structs"},
-    {"Persistent compression data", "allocations"},
-    {"Other persistent data", "allocations"},
-};
-
 bool Valid(AllocationCategory category) {
   return static_cast<size_t>(category) < kAllocationCategoryCount;
 }
@@ -53,14 +32,6 @@ bool Append(char* out, size_t out_size, size_t* length, const char* format, ...)
 }
 
 }  // namespace
-
-const char* AllocationCategoryName(AllocationCategory category) {
-  return Valid(category) ? kCategoryText[static_cast<size_t>(category)].name : "unknown";
-}
-
-const char* AllocationCategoryNoun(AllocationCategory category) {
-  return Valid(category) ? kCategoryText[static_cast<size_t>(category)].noun : "unknown";
-}
 
 RecordedAllocation AllocationRecorder::GetRecordedAllocation(
     AllocationCategory category) const {
@@ -106,8 +77,8 @@ int AllocationRecorder::PrintAllocations(const SingleArenaAllocator& arena,
     if (r.used_bytes == 0 && r.requested_bytes == 0) continue;
     ok = Append(out, out_size, &length,
                 "  %s: %zu bytes used (%zu requested for %zu %s)\n",
-                kCategoryText[i].name, r.used_bytes, r.requested_bytes,
-                r.count, kCategoryText[i].noun);
+                AllocationCategoryName(category), r.used_bytes, r.requested_bytes,
+                r.count, AllocationCategoryNoun(category));
   }
   return ok ? static_cast<int>(length) : -1;
 }

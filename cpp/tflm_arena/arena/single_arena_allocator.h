@@ -1,6 +1,6 @@
 // SingleArenaAllocator: all memory of a model run carved out of one
-// caller-provided buffer, in three sections (TFLM's SingleArenaBufferAllocator,
-// facts A-4..A-11):
+// caller-provided buffer, in three sections (TFLM's SingleArenaBufferAllocator;
+// see docs/tflm_behaviour.md, section "Arena sections"):
 //
 //   capacity():  |<------------------------------------------------->|
 //   address:     start                                              end
@@ -16,7 +16,8 @@
 // Differences from TFLM, on purpose:
 // - Every section is checked against the others (TFLM checks the tail only
 //   against head, so a tail allocation can overwrite live temp data and the
-//   free-space arithmetic underflows: the A-35 segfault). Here the tail may not
+//   free-space arithmetic underflows, so TFLM can crash in its planner; see
+//   docs/tflm_behaviour.md, section "Tail over temp"). Here the tail may not
 //   cross max(head, temp), temp may not cross tail, head may not cross tail, and
 //   no subtraction can go below zero.
 // - Every shortfall is Status::TooSmall naming the section, the requested and
@@ -24,8 +25,9 @@
 //   bytes that allocation needed given everything already allocated (a lower
 //   bound for the run; alignment padding can move it by a few bytes).
 // - High-water marks: HighWaterTotal() is the peak of head+temp+tail over the
-//   run, which is what an exactly-sized arena needs (A-37: TFLM's
-//   arena_used_bytes() is not). Like TFLM, only the start is aligned, so tail
+//   run, which is what an exactly-sized arena needs (TFLM's
+//   arena_used_bytes() is not: planning temp can exceed it; see
+//   docs/tflm_behaviour.md, section "Temp during planning"). Like TFLM, only the start is aligned, so tail
 //   padding depends on where the end falls: measured in an arena whose end is
 //   16-aligned (and with tail alignments <= 16), AlignSizeUp(HighWaterTotal(),
 //   16) bytes of 16-aligned buffer replay the same run exactly. A buffer whose
@@ -82,13 +84,14 @@ class SingleArenaAllocator {
   // Uncategorised persistent allocation (recorded as kOther).
   Status AllocatePersistent(size_t size, size_t alignment, uint8_t** out);
   // Persistent allocation tagged for recording; `items` is what the category
-  // counts (e.g. tensors in an eval-tensor array, R-5/R-10). Without a
+  // counts (e.g. tensors in an eval-tensor array, operators in a
+  // NodeAndRegistration array, as TFLM's recording allocator counts them). Without a
   // recorder the tag costs one pointer test.
   Status AllocatePersistent(size_t size, size_t alignment,
                             AllocationCategory category, uint8_t** out,
                             size_t items = 1);
 
-  // ---- Accounting (A-11) ----
+  // ---- Accounting (TFLM's GetNonPersistentUsedBytes and friends) ----
   size_t GetNonPersistentUsedBytes() const;  // max(head, temp) - start
   size_t GetPersistentUsedBytes() const;     // end - tail
   size_t GetUsedBytes() const;               // the two above

@@ -82,13 +82,13 @@ struct Builder {
       }
       return;
     }
-    Tail(abi.tflite_tensor, Category::kPersistentTfLiteTensorData,
+    Tail(abi.tflite_tensor, Category::kPersistentTensorData,
          "persistent TfLiteTensor (model input/output)");
     if (Quantized(t)) {
-      Tail(abi.affine_quantization, Category::kPersistentTfLiteTensorQuantizationData,
+      Tail(abi.affine_quantization, Category::kPersistentQuantizationData,
            "persistent TfLiteAffineQuantization (model input/output)");
       TailBytes(IntArrayBytes(t.scale.size()), 4,
-                Category::kPersistentTfLiteTensorQuantizationData,
+                Category::kPersistentQuantizationData,
                 "persistent zero-point array (model input/output)");
     }
   }
@@ -354,38 +354,6 @@ bool HasCompressionMetadata(const model::Model& m) {
 
 }  // namespace
 
-const char* CategoryName(Category c) {
-  switch (c) {
-    case Category::kEvalTensorData: return "TfLiteEvalTensor data";
-    case Category::kPersistentTfLiteTensorData: return "Persistent TfLiteTensor data";
-    case Category::kPersistentTfLiteTensorQuantizationData:
-      return "Persistent TfLiteTensor quantization data";
-    case Category::kPersistentBufferData: return "Persistent buffer data";
-    case Category::kTfLiteTensorVariableBufferData: return "TfLiteTensor variable buffer data";
-    case Category::kNodeAndRegistrationArray: return "NodeAndRegistration struct";
-    case Category::kOpData: return "Operator runtime data";
-    case Category::kCompressionData: return "Persistent compression data";
-    case Category::kNone: return "uncategorised";
-  }
-  return "?";
-}
-
-const char* CategoryKey(Category c) {
-  switch (c) {
-    case Category::kEvalTensorData: return "eval_tensor_data";
-    case Category::kPersistentTfLiteTensorData: return "persistent_tflite_tensor_data";
-    case Category::kPersistentTfLiteTensorQuantizationData:
-      return "persistent_tflite_tensor_quantization_data";
-    case Category::kPersistentBufferData: return "persistent_buffer_data";
-    case Category::kTfLiteTensorVariableBufferData: return "tflite_tensor_variable_buffer_data";
-    case Category::kNodeAndRegistrationArray: return "node_and_registration_array";
-    case Category::kOpData: return "op_data";
-    case Category::kCompressionData: return "compression_data";
-    case Category::kNone: return "none";
-  }
-  return "?";
-}
-
 Status BuildTrace(const model::Model& model, const TraceOptions& options, Trace* out) {
   if (options.target == nullptr) {
     return Status::Error(StatusCode::kInvalidArgument, "no target given");
@@ -405,22 +373,22 @@ Status BuildTrace(const model::Model& model, const TraceOptions& options, Trace*
                          "modelled");
   }
 
-  // Construction.
+  // Construction: allocator, planner, MicroAllocator objects in the tail.
   const bool linear = options.planner == PlannerKind::kLinear;
   b.Tail(options.recording ? abi.recording_single_arena_allocator : abi.single_arena_allocator,
-         Category::kNone, "SingleArenaBufferAllocator");
-  b.Tail(linear ? abi.linear_planner : abi.greedy_planner, Category::kNone, "memory planner");
+         Category::kOther, "SingleArenaBufferAllocator");
+  b.Tail(linear ? abi.linear_planner : abi.greedy_planner, Category::kOther, "memory planner");
   b.Tail(options.recording ? abi.recording_micro_allocator : abi.micro_allocator,
-         Category::kNone, "MicroAllocator");
+         Category::kOther, "MicroAllocator");
 
-  // StartModelAllocation.
+  // StartModelAllocation (TFLM's micro_allocator.cc).
   const size_t num_sg = model.num_subgraphs();
-  b.Tail(abi.builtin_data_allocator, Category::kNone, "MicroBuiltinDataAllocator");
+  b.Tail(abi.builtin_data_allocator, Category::kOther, "MicroBuiltinDataAllocator");
   b.Simple(EventKind::kResizeHead,
            uint64_t{abi.scratch_buffer_request.size} * kMaxScratchBuffersPerOp,
            "scratch-request head buffer");
   b.TailBytes(uint64_t{abi.subgraph_allocations.size} * num_sg, abi.subgraph_allocations.align,
-              Category::kNone, "SubgraphAllocations");
+              Category::kOther, "SubgraphAllocations");
   for (size_t sg = 0; sg < num_sg; ++sg) {
     const size_t n = model.num_tensors(sg);
     b.TailBytes(uint64_t{abi.eval_tensor.size} * n, abi.eval_tensor.align,
@@ -430,7 +398,7 @@ Status BuildTrace(const model::Model& model, const TraceOptions& options, Trace*
   for (size_t sg = 0; sg < num_sg; ++sg) {
     const size_t n = model.num_operators(sg);
     b.TailBytes(uint64_t{abi.node_and_registration.size} * n, abi.node_and_registration.align,
-                Category::kNodeAndRegistrationArray, "NodeAndRegistration array", -1,
+                Category::kNodeAndRegistration, "NodeAndRegistration array", -1,
                 static_cast<uint32_t>(n));
   }
 
@@ -472,13 +440,14 @@ Status BuildTrace(const model::Model& model, const TraceOptions& options, Trace*
     }
   }
 
-  // Builtin options parsed into the tail, then every kernel's Init (A-16,
-  // A-17), then Prepare node by node.
+  // Builtin options parsed into the tail, then every kernel's Init, then
+  // Prepare node by node (TFLM's micro_interpreter_graph.cc, InitSubgraphs
+  // and PrepareSubgraphs).
   for (size_t k = 0; k < rows.size(); ++k) {
     if (rows[k] == nullptr) continue;  // custom operators: no builtin options
     const SizeAlign p = rows[k]->params[abi_col];
     if (p.size > 0) {
-      b.Tail(p, Category::kNone, "builtin options", static_cast<int32_t>(k));
+      b.Tail(p, Category::kOther, "builtin options", static_cast<int32_t>(k));
     }
   }
   for (size_t k = 0; k < rows.size(); ++k) {
@@ -517,10 +486,11 @@ Status BuildTrace(const model::Model& model, const TraceOptions& options, Trace*
   out->scratch_requests = b.scratch.size();
   out->scratch = b.scratch;
 
-  // FinishModelAllocation (A-20..A-26).
+  // FinishModelAllocation: scratch handles, then CommitStaticMemoryPlan
+  // (docs/tflm_behaviour.md, section "Temp during planning").
   if (!b.scratch.empty()) {
     b.TailBytes(uint64_t{abi.scratch_buffer_handle.size} * b.scratch.size(),
-                abi.scratch_buffer_handle.align, Category::kNone, "ScratchBufferHandle array");
+                abi.scratch_buffer_handle.align, Category::kOther, "ScratchBufferHandle array");
   }
   b.Temp(uint64_t{abi.pointer_bytes} * num_sg, abi.pointer_bytes, "subgraph offsets", -1);
   b.Temp(uint64_t{abi.allocation_info.size} * (model.total_tensors() + b.scratch.size()),
@@ -540,11 +510,11 @@ Status BuildTrace(const model::Model& model, const TraceOptions& options, Trace*
       TFLM_ARENA_RETURN_IF_ERROR(model.tensor(sg, t, &info));
       if (!info.is_variable) continue;
       // TFLM indexes the offline offsets with the subgraph-local index
-      // (T-27); we do the same so the figures match.
+      // (TFLM's micro_allocator.cc, AllocateVariables); we do the same so the figures match.
       if (has_offline && offline.offset(t) != model::kOfflinePlanOnline) continue;
       size_t bytes = 0;
       TFLM_ARENA_RETURN_IF_ERROR(model.tensor_bytes(sg, t, &bytes));
-      b.TailBytes(bytes, kArenaAlignment, Category::kTfLiteTensorVariableBufferData,
+      b.TailBytes(bytes, kArenaAlignment, Category::kVariableBufferData,
                   "variable tensor buffer");
     }
   }
@@ -580,7 +550,8 @@ Status BuildTrace(const model::Model& model, const TraceOptions& options, Trace*
   b.Simple(EventKind::kResizeHead, static_cast<uint64_t>(plan.arena_bytes),
            "head (activation plan)");
 
-  // AllocateTensors: input/output pointer arrays and persistent tensors.
+  // AllocateTensors: input/output pointer arrays and persistent tensors
+  // (TFLM's micro_interpreter.cc, AllocateTensors).
   model::SubgraphInfo sg0;
   TFLM_ARENA_RETURN_IF_ERROR(model.subgraph(0, &sg0));
   for (int io = 0; io < 2; ++io) {

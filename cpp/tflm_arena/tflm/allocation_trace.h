@@ -1,5 +1,6 @@
 // Stock TFLM's allocation sequence for one model, as a list of allocator
-// events (tflm_facts 4.3, A-13..A-30): what MicroInterpreter +
+// events (docs/tflm_behaviour.md, sections "Allocation order", "Temp during
+// Prepare" and "Temp during planning"): what MicroInterpreter +
 // (Recording)MicroAllocator ask of SingleArenaBufferAllocator, in order,
 // from construction through AllocateTensors. The sequence does not depend
 // on the arena size, so it is built once and replayed per size
@@ -11,6 +12,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "tflm_arena/core/allocation_category.h"
 #include "tflm_arena/core/span.h"
 #include "tflm_arena/core/status.h"
 #include "tflm_arena/model/lifetimes.h"
@@ -22,24 +24,12 @@
 namespace tflm_arena {
 namespace tflm {
 
-// RecordingMicroAllocator's categories (RecordedAllocationType, R-5..R-12),
-// in its print order. kNone: tail bytes no category records (R-13).
-enum class Category : uint8_t {
-  kEvalTensorData = 0,
-  kPersistentTfLiteTensorData,
-  kPersistentTfLiteTensorQuantizationData,
-  kPersistentBufferData,
-  kTfLiteTensorVariableBufferData,
-  kNodeAndRegistrationArray,
-  kOpData,
-  kCompressionData,
-  kNone,
-};
-constexpr size_t kNumCategories = 8;
-// TFLM's printed name ("TfLiteEvalTensor data", ...).
-const char* CategoryName(Category c);
-// Python-friendly key ("eval_tensor_data", ...).
-const char* CategoryKey(Category c);
+// Tail allocations carry one of the shared categories
+// (core/allocation_category.h): TFLM's RecordingMicroAllocator categories,
+// and kOther for tail bytes TFLM attributes to none.
+using Category = AllocationCategory;
+// TFLM's categories, the ones the recording allocator prints.
+constexpr size_t kNumCategories = kRecordedCategoryCount;
 
 enum class PlannerKind : uint8_t { kGreedy = 0, kLinear };
 
@@ -55,7 +45,7 @@ struct Event {
   EventKind kind = EventKind::kTail;
   uint64_t size = 0;
   uint32_t align = 1;
-  Category category = Category::kNone;
+  Category category = Category::kOther;
   uint32_t count = 1;       // added to the category's allocation count
   // kTemp: leading bytes TFLM still reads after later tail allocations (a
   // tail allocation must not cover them; see arena_replay.h). All of them

@@ -5,7 +5,9 @@ namespace tflm {
 namespace {
 
 constexpr uint64_t kArenaAlignment = 16;
-constexpr uint64_t kGreedyBytesPerBuffer = 40;  // G-6
+// TFLM's greedy_memory_planner.cc, per_buffer_size(): five int arrays,
+// 16 + 4 + 4 + 12 + 4 bytes per buffer on every platform.
+constexpr uint64_t kGreedyBytesPerBuffer = 40;
 
 uint64_t AlignUp(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
 uint64_t AlignDown(uint64_t v, uint64_t a) { return v / a * a; }
@@ -32,13 +34,14 @@ ReplayResult Replay(const Trace& trace, uint64_t arena_bytes) {
         // AlignPointerDown on an address; the buffer start is 16-aligned.
         const int64_t at = want >= 0 ? static_cast<int64_t>(AlignDown(want, e.align))
                                      : -static_cast<int64_t>(AlignUp(-want, e.align));
-        // TFLM checks only against the head, but a tail allocation that
+        // TFLM checks only against the head, but a tail allocation that
         // covers temp bytes still read corrupts them (a kernel's LUT written
         // over its temp TfLiteTensors; variables over the AllocationInfo
-        // array, A-35): the run then fails or crashes, so it counts as
+        // array; docs/tflm_behaviour.md, section "Tail over temp"): the run
+        // then fails or crashes, so it counts as
         // failing here.
         if (at < head || at < protected_end) return fail(i);
-        if (e.category != Category::kNone) {
+        if (e.category != Category::kOther) {
           CategoryFigures& c = r.categories[static_cast<size_t>(e.category)];
           c.requested += e.size;
           c.used += static_cast<uint64_t>(tail - at);
@@ -62,14 +65,14 @@ ReplayResult Replay(const Trace& trace, uint64_t arena_bytes) {
         temp = protected_end = head;
         break;
       case EventKind::kResizeHead:
-        if (tail < size) return fail(i);  // available = tail - aligned start
+        if (tail < size) return fail(i);  // TFLM's ResizeBuffer: available = tail - aligned start
         head = temp = protected_end = size;
         break;
       case EventKind::kPlannerScratch: {
         const int64_t at = static_cast<int64_t>(AlignUp(temp, kArenaAlignment));
         const int64_t end = tail >= 0 ? static_cast<int64_t>(AlignDown(tail, kArenaAlignment))
                                       : -1;
-        if (end < at) return fail(i);  // TFLM wraps and crashes here
+        if (end < at) return fail(i);  // TFLM's unsigned GetAvailableMemory wraps; it crashes
         const uint64_t available = static_cast<uint64_t>(end - at);
         const uint64_t need = trace.planner == PlannerKind::kGreedy
                                   ? kGreedyBytesPerBuffer * e.size

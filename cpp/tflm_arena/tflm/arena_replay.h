@@ -1,10 +1,12 @@
 // Replays an allocation trace on an arena of a given size, exactly as
-// SingleArenaBufferAllocator moves its pointers (tflm_facts 4.2): the buffer
+// SingleArenaBufferAllocator moves its pointers (docs/tflm_behaviour.md,
+// section "Arena sections"): the buffer
 // is 16-byte aligned and spans [0, arena_bytes); the tail grows down from
 // arena_bytes with AlignDown, temp grows up from the head with AlignUp.
 //
 // Checks are TFLM's, with deliberate differences where TFLM does not check
-// and the run then crashes or corrupts memory: temp above the tail
+// and the run then crashes or corrupts memory (section "Tail over temp"):
+// temp above the tail
 // (TFLM's unsigned arithmetic wraps) and a tail allocation covering temp
 // bytes that are still read (TFLM compares with the head only; Event::protect
 // says which bytes) both fail here.
@@ -28,7 +30,7 @@ struct CategoryFigures {
 struct ReplayResult {
   bool ok = false;
   size_t failed_event = 0;   // index into trace.events when !ok
-  uint64_t head = 0;         // max(head, temp) - start at the end
+  uint64_t head = 0;         // max(head, temp) - start at the end, as TFLM prints "head"
   uint64_t tail = 0;         // arena end - tail at the end
   // Most temp bytes in use above the head at once; the planner's scratch
   // counts as what it needs (40 B per buffer, greedy), not what it takes.

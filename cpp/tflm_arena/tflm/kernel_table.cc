@@ -39,7 +39,8 @@ constexpr int kAllInputs = 127;
 // Columns: {x86-64 wheel (compression on), cortex-m (compression off)}.
 // Sizes measured with sizeof/alignof on TFLM's headers at 90b983c2b;
 // TfLiteFullyConnectedParams is 32 B / 8-aligned at the wheel's 8f6596d
-// (M-1). Opdata that differs carries the compression scratch indices.
+// (docs/tflm_behaviour.md, section "The wheel's build"). Opdata that
+// differs carries the compression scratch indices.
 constexpr KernelRow kReference[] = {
     {"CONV_2D", "conv.cc conv_common.cc",
      {{28, 4}, {28, 4}}, {80, 56},
