@@ -2,7 +2,7 @@
 // including the wheel's behaviour for rounding shifts past 31 bits and our
 // choices where TFLM is undefined), persistent bytes equal to TFLM's
 // OpDataDiv and the options parser. Parity with the real TFLM:
-// tests_py/test_kernel_div.py.
+// tests_py/test_kernel_binary_elementwise.py.
 #include <gtest/gtest.h>
 
 #include <cmath>

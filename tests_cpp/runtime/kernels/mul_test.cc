@@ -1,7 +1,7 @@
 // MUL: hand-checked math (quantized multiplier below and above 1, int32
 // activation range and wrapping, broadcasting), persistent bytes equal to
 // TFLM's OpDataMul and the options parser. Parity with the real TFLM:
-// tests_py/test_kernel_mul.py.
+// tests_py/test_kernel_binary_elementwise.py.
 #include <gtest/gtest.h>
 
 #include <cstdint>

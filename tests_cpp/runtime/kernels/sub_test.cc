@@ -1,7 +1,7 @@
 // SUB: hand-checked math (quantized with TFLM's float-divided multipliers,
 // broadcasting, int32 activation range), persistent bytes equal to TFLM's
 // OpDataSub and the options parser. Parity with the real TFLM:
-// tests_py/test_kernel_sub.py.
+// tests_py/test_kernel_binary_elementwise.py.
 #include <gtest/gtest.h>
 
 #include <cstdint>
