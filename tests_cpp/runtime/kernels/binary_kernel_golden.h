@@ -2,7 +2,8 @@
 // output type, Kernel(op_data, broadcast, dims, n, in1, in2, out) (MUL, SUB,
 // DIV): prepare from the case's activation and tensors, broadcast when the
 // input shapes differ, run the kernel of the output's type, compare with
-// TFLM's output (ExpectMatchesTflm) and the persistent bytes with TFLM's.
+// TFLM's output (ExpectMatchesTflm) and the persistent bytes with TFLM's;
+// and their one-field options parser.
 #ifndef TFLM_ARENA_TESTS_RUNTIME_KERNELS_BINARY_KERNEL_GOLDEN_H_
 #define TFLM_ARENA_TESTS_RUNTIME_KERNELS_BINARY_KERNEL_GOLDEN_H_
 
@@ -73,6 +74,21 @@ void ExpectBinaryGolden(const golden::Case& c, const char* op, size_t persistent
         return RunBinaryKernel<float>(c, k.float32, o.activation, b, dims);
       }
   }
+}
+
+// The options parser of `registration` reads fused_activation_function
+// (field 0 of MulOptions, DivOptions, ...) from a table of `table_type`, and
+// the registration names that table type.
+template <typename Options>
+void ExpectParsesActivation(const KernelRegistration& registration,
+                            model::OptionsType table_type, model::Activation activation) {
+  OptionsTableBuilder full;
+  full.Add<uint8_t>(0, static_cast<uint8_t>(activation));
+  model::OptionsTable table = full.Build(table_type);
+  Options o;
+  ASSERT_TRUE(Parse(registration, table, &o).ok());
+  EXPECT_EQ(o.activation, activation);
+  EXPECT_EQ(registration.options.table_type, table_type);
 }
 
 }  // namespace kernel_testing

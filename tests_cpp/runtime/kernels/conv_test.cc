@@ -126,15 +126,10 @@ using ConvGolden = GoldenTest;
 TEST_P(ConvGolden, MatchesTflm) {
   const golden::Case& c = GetParam();
   const TensorInfo input = ToInfo(c.input), weights = ToInfo(c.input2), output = ToInfo(c.output);
-  const TensorInfo bias_info = ToInfo(c.bias);
-  const TensorInfo* bias = c.bias.type < 0 ? nullptr : &bias_info;
+  TensorInfo bias_info;
+  const TensorInfo* bias = OptionalInfo(c.bias, &bias_info);
   ConvOptions o;
-  o.padding = static_cast<Padding>(c.options.padding);
-  o.stride_w = c.options.stride_w;
-  o.stride_h = c.options.stride_h;
-  o.dilation_w = c.options.dilation_w;
-  o.dilation_h = c.options.dilation_h;
-  o.activation = static_cast<Activation>(c.options.activation);
+  SetConvOptions(c.options, &o);
   ConvParams params;
   const Status st = PrepareConv(o, input, weights, bias, output, &params);
   ASSERT_TRUE(st.ok()) << st.message();

@@ -111,13 +111,8 @@ TEST(DivPersistent, OpDataIsTflms28Bytes) {
 }
 
 TEST(DivOptions, ParsesActivation) {
-  OptionsTableBuilder full;
-  full.Add<uint8_t>(0, 3);
-  model::OptionsTable table = full.Build(29);
-  DivOptions o;
-  ASSERT_TRUE(Parse(Register_DIV(), table, &o).ok());
-  EXPECT_EQ(o.activation, model::Activation::kRelu6);
-  EXPECT_EQ(Register_DIV().options.table_type, 29);  // DivOptions
+  // Table type DivOptions.
+  ExpectParsesActivation<DivOptions>(Register_DIV(), 29, model::Activation::kRelu6);
 }
 
 // --- golden vectors from TFLM (golden/div_cases.py) ---------------------------

@@ -121,8 +121,8 @@ using FullyConnectedGolden = GoldenTest;
 TEST_P(FullyConnectedGolden, MatchesTflm) {
   const golden::Case& c = GetParam();
   const TensorInfo input = ToInfo(c.input), weights = ToInfo(c.input2), output = ToInfo(c.output);
-  const TensorInfo bias_info = ToInfo(c.bias);
-  const TensorInfo* bias = c.bias.type < 0 ? nullptr : &bias_info;
+  TensorInfo bias_info;
+  const TensorInfo* bias = OptionalInfo(c.bias, &bias_info);
   FullyConnectedOptions o;
   o.activation = static_cast<Activation>(c.options.activation);
   o.keep_num_dims = c.options.keep_num_dims;

@@ -65,6 +65,26 @@ inline model::TensorInfo ToInfo(const golden::Tensor& t) {
   return info;
 }
 
+// An optional tensor (a bias): null when absent, else `storage` filled.
+inline const model::TensorInfo* OptionalInfo(const golden::Tensor& t,
+                                             model::TensorInfo* storage) {
+  if (t.type < 0) return nullptr;
+  *storage = ToInfo(t);
+  return storage;
+}
+
+// The options CONV_2D and DEPTHWISE_CONV_2D share: padding, strides,
+// dilations and the fused activation.
+template <typename ConvLikeOptions>
+void SetConvOptions(const golden::Options& g, ConvLikeOptions* o) {
+  o->padding = static_cast<decltype(o->padding)>(g.padding);
+  o->stride_w = g.stride_w;
+  o->stride_h = g.stride_h;
+  o->dilation_w = g.dilation_w;
+  o->dilation_h = g.dilation_h;
+  o->activation = static_cast<model::Activation>(g.activation);
+}
+
 inline bool Is(const golden::Tensor& t, model::TensorType type) {
   return t.type == static_cast<int32_t>(type);
 }

@@ -110,13 +110,8 @@ TEST(MulPersistent, OpDataIsTflms36Bytes) {
 }
 
 TEST(MulOptions, ParsesActivation) {
-  OptionsTableBuilder full;
-  full.Add<uint8_t>(0, 1);
-  model::OptionsTable table = full.Build(21);
-  MulOptions o;
-  ASSERT_TRUE(Parse(Register_MUL(), table, &o).ok());
-  EXPECT_EQ(o.activation, model::Activation::kRelu);
-  EXPECT_EQ(Register_MUL().options.table_type, 21);  // MulOptions
+  // Table type MulOptions.
+  ExpectParsesActivation<MulOptions>(Register_MUL(), 21, model::Activation::kRelu);
 }
 
 // --- golden vectors from TFLM (golden/mul_cases.py) ---------------------------
