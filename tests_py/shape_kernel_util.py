@@ -11,7 +11,7 @@ import numpy as np
 import tflm_reference as ref
 # Re-exported for the data-movement tests: one implementation of each check.
 from elementwise_parity import (  # noqa: F401
-    assert_run_memory_matches as assert_memory_matches, shared_model_matches)
+    assert_refused, assert_run_memory_matches as assert_memory_matches, shared_model_matches)
 
 
 def random_input(dtype, shape, rng):
