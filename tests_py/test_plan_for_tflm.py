@@ -1,4 +1,4 @@
-"""Scratch-aware offline plans (issue 9 item 5): the head stock TFLM uses
+"""Scratch-aware offline plans: the head stock TFLM uses
 with our written plan, predicted by simulating its online placement of the
 kernel scratch buffers, equals what the real tflite-micro wheel reports, is
 never larger than TFLM's own, and outputs stay identical."""
@@ -192,7 +192,9 @@ def test_scratch_aware_plan_beats_tflm_and_a_tensor_only_plan():
     assert _wheel_head(m.data) == 272
     assert _wheel_head(r.model.data) == 240
     _same_outputs(m.data, r.model.data, 1, 1)
-    # Heads do not depend on the target (tflm_facts M-5); the scratch neither.
+    # The head does not depend on the target (measured with the wheel and the
+    # cortex-m build on every shared model: only the tail differs); the scratch
+    # neither.
     arm = ta.plan_for_tflm(m, target="cortex-m")
     assert (arm.original_head, arm.predicted_head, arm.scratch) == (272, 240, tuple(scratch))
 

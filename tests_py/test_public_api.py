@@ -1,4 +1,4 @@
-"""Small public objects behave (issue 11 item 7): immutable model parts that
+"""Small public objects behave: immutable model parts that
 compare and hash, short reprs, FileNotFoundError and IndexError with
 messages, and a runnable example in every public name's docstring."""
 from __future__ import annotations

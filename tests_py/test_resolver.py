@@ -1,4 +1,4 @@
-"""Op-resolver generation (issue 12 item 3): the operator lists, the C++ for
+"""Op-resolver generation: the operator lists, the C++ for
 TFLM's MicroMutableOpResolver and for our runtime, the CLI, and a program
 built with the generated resolver of our runtime that runs a model, then
 fails clearly when one operator is left out."""
