@@ -63,30 +63,16 @@ def random_like(dtype, shape, rng, scale=4.0):
     return x
 
 
+def _random_like_inputs(d, rng):
+    return random_like(d["dtype"], d["shape"], rng)
+
+
 def compare(data: bytes, n_runs=6, seed=0, make_inputs=None):
-    """Runs both interpreters on `n_runs` random inputs; returns them."""
-    m = ta.Model.from_bytes(data)
-    ours = ta.Interpreter(m)
-    theirs = ref.interpreter(data)
-    rng = np.random.default_rng(seed)
-    for _ in range(n_runs):
-        xs = []
-        for i in range(len(m.inputs)):
-            d = theirs.get_input_details(i)
-            xs.append(make_inputs(d, rng) if make_inputs else
-                      random_like(d["dtype"], d["shape"], rng))
-        want = ref.run(theirs, xs, len(m.outputs))
-        for i, x in enumerate(xs):
-            ours.set_input(x, i)
-        ours.invoke()
-        for o, y in enumerate(want):
-            got = ours.get_output(o)
-            assert got.dtype == y.dtype and got.shape == y.shape
-            if y.dtype.kind == "f":
-                np.testing.assert_allclose(got, y, rtol=1e-5, atol=0)
-            else:
-                np.testing.assert_array_equal(got, y)
-    return ours, theirs
+    """Runs both interpreters on `n_runs` inputs (`make_inputs(details, rng)`,
+    by default random_like) and asserts identical outputs (float32 within
+    1e-5 relative); returns (ours, theirs)."""
+    return ref.compare_runs(data, n_runs, seed, atol=0,
+                            make_inputs=make_inputs or _random_like_inputs)
 
 
 def tflm_persistent_requested(theirs, n_io: int) -> int:
@@ -98,14 +84,19 @@ def our_persistent_requested(ours) -> int:
     return cats.get("Persistent buffer data", {"requested_bytes": 0})["requested_bytes"]
 
 
+def assert_run_memory_matches(ours, theirs, persistent: int):
+    """After a run: the kernel's persistent request is `persistent` bytes in
+    both interpreters, and the heads are equal."""
+    assert our_persistent_requested(ours) == persistent
+    n_io = len(ours.model.inputs) + len(ours.model.outputs)
+    assert tflm_persistent_requested(theirs, n_io) == persistent
+    assert ours.allocations()["head"] == ref.allocations(theirs)["head"]
+
+
 def assert_memory_matches(data: bytes, persistent: int, n_runs=1):
     """Same outputs, the kernel's persistent request is `persistent` bytes in
     both, and the same head."""
-    ours, theirs = compare(data, n_runs=n_runs)
-    assert our_persistent_requested(ours) == persistent
-    m = ta.Model.from_bytes(data)
-    assert tflm_persistent_requested(theirs, len(m.inputs) + len(m.outputs)) == persistent
-    assert ours.allocations()["head"] == ref.allocations(theirs)["head"]
+    assert_run_memory_matches(*compare(data, n_runs=n_runs), persistent)
 
 
 def assert_refused(data: bytes, pattern: str):

@@ -1,5 +1,8 @@
 """A plain, obviously-correct transcription of TFLM's greedy planner rules
-(tflm_facts.md G-12..G-18), written for cross-checking only: quadratic, no
+(TFLM's greedy_memory_planner.cc: offline buffers first in index order,
+online ones by size descending, ties to the higher index; each placed at
+the lowest offset that fits beside the buffers alive at the same time;
+the arena is the largest end offset), written for cross-checking only: quadratic, no
 cleverness."""
 from __future__ import annotations
 

@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import numpy as np
 
-import tflm_arena as ta
 import tflm_reference as ref
+# Re-exported for the data-movement tests: one implementation of each check.
+from elementwise_parity import (  # noqa: F401
+    assert_refused, assert_run_memory_matches as assert_memory_matches, shared_model_matches)
 
 
 def random_input(dtype, shape, rng):
@@ -31,45 +33,11 @@ def assert_same(got, want):
         np.testing.assert_array_equal(got, want)
 
 
+def _random_inputs(d, rng):
+    return random_input(d["dtype"], d["shape"], rng)
+
+
 def compare(data: bytes, n_runs: int = 3, seed: int = 0):
-    """Runs both interpreters n_runs times on random inputs; returns them."""
-    m = ta.Model.from_bytes(data)
-    ours = ta.Interpreter(m)
-    theirs = ref.interpreter(data)
-    rng = np.random.default_rng(seed)
-    for _ in range(n_runs):
-        xs = []
-        for i in range(len(m.inputs)):
-            d = theirs.get_input_details(i)
-            xs.append(random_input(d["dtype"], d["shape"], rng))
-        want = ref.run(theirs, xs, len(m.outputs))
-        for i, x in enumerate(xs):
-            ours.set_input(x, i)
-        ours.invoke()
-        for o, y in enumerate(want):
-            assert_same(ours.get_output(o), y)
-    return ours, theirs
-
-
-def tflm_persistent_requested(theirs, n_io: int = 2) -> int:
-    return ref.persistent_requested(theirs, n_io)
-
-
-def ours_persistent_requested(ours) -> int:
-    a = ours.allocations()
-    return a["categories"].get("Persistent buffer data", {"requested_bytes": 0})["requested_bytes"]
-
-
-def assert_memory_matches(ours, theirs, persistent: int):
-    """The kernel's persistent bytes are TFLM's and the heads are equal."""
-    assert ours_persistent_requested(ours) == persistent
-    n_io = len(ours.model.inputs) + len(ours.model.outputs)
-    assert tflm_persistent_requested(theirs, n_io) == persistent
-    assert ours.allocations()["head"] == ref.allocations(theirs)["head"]
-
-
-def shared_model_matches(path, runs: int = 20, seed: int = 10):
-    """A shared model: outputs identical to TFLM's on `runs` random inputs,
-    and the same head."""
-    ours, theirs = ref.compare_runs(path.read_bytes(), runs, seed, atol=0)
-    assert ours.allocations()["head"] == ref.allocations(theirs)["head"]
+    """Runs both interpreters n_runs times on random inputs (random_input)
+    and asserts identical outputs; returns (ours, theirs)."""
+    return ref.compare_runs(data, n_runs, seed, atol=0, make_inputs=_random_inputs)

@@ -179,7 +179,9 @@ def test_offline_plan_loads_and_gives_identical_output(tflm):
 
 
 def test_offline_plan_is_read_by_tflm(tflm):
-    # A wrong offset count is rejected (T-25) ...
+    # A wrong offset count is rejected (TFLM's micro_allocation_info.cc: the offline
+    # plan must hold one offset per tensor of all subgraphs, else planning
+    # fails) ...
     with pytest.raises(RuntimeError):
         _interp(tflm, _add_reshape_model([0, 16, 32, -1]), arena=8192)
     # ... and a far-away offset makes the head larger than the arena.

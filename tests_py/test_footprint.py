@@ -1,5 +1,5 @@
 """Footprint programs (benchmarks/code_size): the runtime links no hidden heap,
-printf or exception machinery (issue 12, item 4), on x86-64 and Cortex-M, in
+printf or exception machinery, on x86-64 and Cortex-M, in
 the release (error strings stripped) and messages configurations; the x86-64
 programs also run, so the stripped, trusted-load runtime is shown to work.
 

@@ -40,21 +40,8 @@ def _model(dtype, lhs_shape, rhs_shape, out_shape, adj_x=False, adj_y=False, con
 
 
 def _compare(data: bytes, n_runs=3, seed=0):
-    m = ta.Model.from_bytes(data)
-    ours = ta.Interpreter(m)
-    theirs = ref.interpreter(data)
-    rng = np.random.default_rng(seed)
-    for _ in range(n_runs):
-        xs = ref.random_inputs(theirs, len(m.inputs), rng)
-        want = ref.run(theirs, xs, 1)[0]
-        for i, x in enumerate(xs):
-            ours.set_input(x, i)
-        ours.invoke()
-        got = ours.get_output(0)
-        if got.dtype.kind == "f":
-            np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
-        else:
-            np.testing.assert_array_equal(got, want)
+    """Same outputs as TFLM on random inputs (float32 within 1e-5), same head."""
+    ours, theirs = ref.compare_runs(data, n_runs, seed, atol=1e-5)
     assert ours.allocations()["head"] == ref.allocations(theirs)["head"]
     return ours, theirs
 

@@ -1,4 +1,4 @@
-"""The speed paths (issue 10 item 3) against the real TFLM, bit for bit: the
+"""The speed paths against the real TFLM, bit for bit: the
 int8 ADD input tables (>= 1024 outputs), the int8 softmax exp table (>= 128
 values), pointer-walking pooling windows with padding, and QUANTIZE's
 rounding without std::round (values exactly on .5 included)."""

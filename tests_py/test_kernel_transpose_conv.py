@@ -70,25 +70,13 @@ def _random(dtype, shape, rng):
     return rng.integers(info.min, info.max, size=shape, endpoint=True).astype(dtype)
 
 
+def _random_inputs(d, rng):
+    return _random(np.dtype(d["dtype"]).name, d["shape"], rng)
+
+
 def _compare(data: bytes, n_runs=4, seed=0):
-    m = ta.Model.from_bytes(data)
-    ours = ta.Interpreter(m)
-    theirs = ref.interpreter(data)
-    rng = np.random.default_rng(seed)
-    for _ in range(n_runs):
-        xs = []
-        for i in range(len(m.inputs)):
-            d = theirs.get_input_details(i)
-            xs.append(_random(np.dtype(d["dtype"]).name, d["shape"], rng))
-        want = ref.run(theirs, xs, 1)[0]
-        for i, x in enumerate(xs):
-            ours.set_input(x, i)
-        ours.invoke()
-        got = ours.get_output(0)
-        if got.dtype.kind == "f":
-            np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
-        else:
-            np.testing.assert_array_equal(got, want)
+    """Same outputs as TFLM on _random inputs (float32 within 1e-5), same head."""
+    ours, theirs = ref.compare_runs(data, n_runs, seed, atol=1e-6, make_inputs=_random_inputs)
     assert ours.allocations()["head"] == ref.allocations(theirs)["head"]
     return ours, theirs
 

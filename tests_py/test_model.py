@@ -27,7 +27,8 @@ def test_every_shared_model_loads_and_plans_like_tflm(model_path):
     rec = m.usage_records()
     assert np.all(rec["size"] % 16 == 0) and np.all(rec["first"] <= rec["last"])
     planned = {(int(s), int(t)) for s, t in zip(rec["subgraph"], rec["tensor"])}
-    for t in m.tensors:  # TFLM's rule (T-5): plan exactly the non-constant, non-variable, sized tensors
+    for t in m.tensors:  # TFLM's rule (micro_allocation_info.cc): plan exactly
+        # the non-constant, non-variable, sized tensors
         expect = not t.is_constant and not t.is_variable and bool(t.bytes)
         assert ((0, t.index) in planned) == expect, t
     # A model's plan holds TFLM's kernel scratch buffers: same lifetimes,

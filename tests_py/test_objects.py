@@ -13,7 +13,7 @@ COMPLEX = (
     [0, 1, 2, 3, 4, 5, 6, 7, 8],
     [1, 4, 5, 5, 5, 7, 8, 8, 9],
 )
-# planning_landscape.md 1.3: strategy -> (object_ids, object_sizes, total)
+# Expected result per strategy for COMPLEX: (object_ids, object_sizes, total)
 COMPLEX_EXPECTED = {
     "naive": (list(range(9)), [32, 32, 8, 16, 8, 64, 8, 8, 16], 192),
     "equality": ([0, 1, 2, 3, 4, 5, 4, 2, 3], [32, 32, 8, 16, 8, 64], 160),

@@ -1,5 +1,4 @@
-"""Planner speed on dense overlaps, and Ctrl-C during a long plan (issue 7,
-item 14)."""
+"""Planner speed on dense overlaps, and Ctrl-C during a long plan."""
 from __future__ import annotations
 
 import os

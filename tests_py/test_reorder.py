@@ -19,9 +19,11 @@ import tflm_reference as ref
 
 
 def expected_lifetimes(model: ta.Model, order) -> dict:
-    """{global tensor: (first, last)} from TFLM's scope rules (tflm_facts
-    T-13), written independently of the C++ code, for subgraph 0 run in
-    ``order``."""
+    """{global tensor: (first, last)} from TFLM's scope rules (TFLM's
+    micro_allocation_info.cc, MarkSubgraphLifetimesIfNecessary:
+    inputs live from scope 0; operator i advances the scope, its outputs are
+    created there and every input and output is last used there), written
+    independently of the C++ code, for subgraph 0 run in ``order``."""
     sg = model.subgraphs[0]
     first, last = {}, {}
     for t in sg.inputs:

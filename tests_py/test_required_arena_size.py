@@ -42,7 +42,7 @@ def _check(m: ta.Model) -> None:
 
 @pytest.mark.parametrize("model_path", model_params(), indirect=True)
 def test_one_run_size_equals_bisection_on_shared_models(model_path):
-    _check(ta.Model.load(model_path))  # every shared model runs (issue 10)
+    _check(ta.Model.load(model_path))  # every shared model runs
 
 
 def _q(mb, shape, name, scale, zp, dtype="int8"):

@@ -1,5 +1,5 @@
-"""Code written for tf.lite.Interpreter runs unchanged on ours (issue 11
-item 6): the same constructors, details dicts, get_tensor/set_tensor, and
+"""Code written for tf.lite.Interpreter runs unchanged on ours: the
+same constructors, details dicts, get_tensor/set_tensor, and
 the outputs of the real TFLM (the tflite_micro wheel)."""
 from __future__ import annotations
 

@@ -81,10 +81,13 @@ def run(it, xs, n_outputs: int) -> Tuple[np.ndarray, ...]:
     return tuple(it.get_output(i) for i in range(n_outputs))
 
 
-def compare_runs(data: bytes, n_runs: int, seed: int = 0, atol: float = 1e-6):
-    """Runs one random input sequence through our Interpreter and TFLM's
-    (state carried over between runs) and asserts equal outputs: same shape,
-    bit-exact for integer types, within rtol 1e-5 (+ atol) for float.
+def compare_runs(data: bytes, n_runs: int, seed: int = 0, atol: float = 1e-6,
+                 make_inputs=None):
+    """Runs one input sequence through our Interpreter and TFLM's (state
+    carried over between runs) and asserts equal outputs: same dtype and
+    shape, bit-exact for integer types, within rtol 1e-5 (+ atol) for float.
+    Input i of each run is ``make_inputs(details, rng)`` (details: TFLM's
+    get_input_details(i)), by default random over the input type's range.
     Returns (ours, theirs)."""
     import tflm_arena as ta
 
@@ -93,14 +96,18 @@ def compare_runs(data: bytes, n_runs: int, seed: int = 0, atol: float = 1e-6):
     theirs = interpreter(data)
     rng = np.random.default_rng(seed)
     for _ in range(n_runs):
-        xs = random_inputs(theirs, len(m.inputs), rng)
+        if make_inputs is None:
+            xs = random_inputs(theirs, len(m.inputs), rng)
+        else:
+            xs = [make_inputs(theirs.get_input_details(i), rng) for i in range(len(m.inputs))]
         want = run(theirs, xs, len(m.outputs))
         for i, x in enumerate(xs):
             ours.set_input(x, i)
         ours.invoke()
         for o, w in enumerate(want):
             got = ours.get_output(o)
-            assert got.shape == w.shape, (o, got.shape, w.shape)
+            assert got.dtype == w.dtype and got.shape == w.shape, \
+                (o, got.dtype, w.dtype, got.shape, w.shape)
             if w.dtype.kind == "f":
                 np.testing.assert_allclose(got, w, rtol=1e-5, atol=atol)
             else:

@@ -1,4 +1,6 @@
-// KernelContext phase rules (TFLM A-29): what each phase may call.
+// KernelContext phase rules (as TFLM's micro_interpreter_context.cc: persistent
+// buffers in init and prepare, scratch requests and temp buffers in prepare,
+// scratch buffers in invoke): what each phase may call.
 #include "tflm_arena/runtime/kernel_api.h"
 
 #include <gtest/gtest.h>

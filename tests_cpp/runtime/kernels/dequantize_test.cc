@@ -43,7 +43,7 @@ TEST(DequantizePersistent, OpDataSizeMatchesTflmOn64Bit) {
 
 // --- golden vectors from TFLM (golden/dequantize_cases.py) ----------------------
 
-class DequantizeGolden : public ::testing::TestWithParam<golden::Case> {};
+using DequantizeGolden = GoldenTest;
 
 TEST_P(DequantizeGolden, MatchesTflm) {
   const golden::Case& c = GetParam();

@@ -2,7 +2,7 @@
 // including the wheel's behaviour for rounding shifts past 31 bits and our
 // choices where TFLM is undefined), persistent bytes equal to TFLM's
 // OpDataDiv and the options parser. Parity with the real TFLM:
-// tests_py/test_kernel_div.py.
+// tests_py/test_kernel_binary_elementwise.py.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -10,6 +10,7 @@
 #include <limits>
 #include <vector>
 
+#include "binary_kernel_golden.h"
 #include "golden/div_golden.h"
 #include "kernel_test_util.h"
 #include "tflm_arena/runtime/kernels/binary_glue.h"
@@ -110,52 +111,19 @@ TEST(DivPersistent, OpDataIsTflms28Bytes) {
 }
 
 TEST(DivOptions, ParsesActivation) {
-  OptionsTableBuilder full;
-  full.Add<uint8_t>(0, 3);
-  model::OptionsTable table = full.Build(29);
-  DivOptions o;
-  ASSERT_TRUE(Parse(Register_DIV(), table, &o).ok());
-  EXPECT_EQ(o.activation, model::Activation::kRelu6);
-  EXPECT_EQ(Register_DIV().options.table_type, 29);  // DivOptions
+  // Table type DivOptions.
+  ExpectParsesActivation<DivOptions>(Register_DIV(), 29, model::Activation::kRelu6);
 }
 
 // --- golden vectors from TFLM (golden/div_cases.py) ---------------------------
 
-class DivGolden : public ::testing::TestWithParam<golden::Case> {};
+using DivGolden = GoldenTest;
 
 TEST_P(DivGolden, MatchesTflm) {
-  const golden::Case& c = GetParam();
-  ExpectPersistent(kDivPersistentBytes, c);
-  const model::TensorInfo in1 = ToInfo(c.input), in2 = ToInfo(c.input2), out = ToInfo(c.output);
-  DivOptions o;
-  o.activation = static_cast<model::Activation>(c.options.activation);
-  DivOpData d;
-  const Status st = PrepareDiv(o, in1, in2, out, &d);
-  ASSERT_TRUE(st.ok()) << st.message();
-  BroadcastDims dims{};
-  const bool b = !SameShape(in1.shape, in2.shape);
-  if (b) ASSERT_TRUE(BinaryBroadcastDims("DIV", in1.shape, in2.shape, out.shape, &dims).ok());
-  const size_t n = Count(c.output);
-  switch (out.type) {
-    case TensorType::kInt8: {
-      std::vector<int8_t> y(n);
-      DivInt8(d, b, dims, n, DataOf<int8_t>(c.input), DataOf<int8_t>(c.input2), y.data());
-      ExpectIdentical(c, y);
-      return ExpectManyDistinct<int8_t>(c);
-    }
-    case TensorType::kInt32: {
-      std::vector<int32_t> y(n);
-      DivInt32(d, b, dims, n, DataOf<int32_t>(c.input), DataOf<int32_t>(c.input2), y.data());
-      ExpectIdentical(c, y);
-      return ExpectManyDistinct<int32_t>(c);
-    }
-    default: {
-      std::vector<float> y(n);
-      DivFloat(o.activation, b, dims, n, DataOf<float>(c.input), DataOf<float>(c.input2),
-                 y.data());
-      return ExpectClose(c, y);
-    }
-  }
+  using Kernels = BinaryKernels<DivOptions, DivOpData, model::Activation>;
+  // DivFloat takes the activation; TFLM has no int16 DIV.
+  ExpectBinaryGolden(GetParam(), "DIV", kDivPersistentBytes,
+                     Kernels{PrepareDiv, DivInt8, nullptr, DivInt32, DivFloat});
 }
 
 INSTANTIATE_TEST_SUITE_P(Tflm, DivGolden, ::testing::ValuesIn(golden::div::kCases),

@@ -1,8 +1,9 @@
 // Shared by the per-operator kernel tests (tests_cpp/runtime/kernels/
 // <op>_test.cc): TensorInfo fixtures, the golden-vector replay checks (one
 // convention for every operator: integer outputs bit for bit, float within
-// 1e-5 relative, the kernel's persistent bytes equal to TFLM's), and an
-// options-table builder to test each kernel's own options parser.
+// 1e-5 relative, the kernel's persistent bytes equal to TFLM's; one
+// fixture, GoldenTest), and an options-table builder to test each kernel's
+// own options parser.
 #ifndef TFLM_ARENA_TESTS_RUNTIME_KERNELS_KERNEL_TEST_UTIL_H_
 #define TFLM_ARENA_TESTS_RUNTIME_KERNELS_KERNEL_TEST_UTIL_H_
 
@@ -15,6 +16,7 @@
 #include <cstdio>
 #include <cstring>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "flatbuffers/flatbuffers.h"
@@ -61,6 +63,26 @@ inline model::TensorInfo ToInfo(const golden::Tensor& t) {
   info.quantized_dimension = t.quantized_dimension;
   info.num_elements = static_cast<uint64_t>(t.num_elements);
   return info;
+}
+
+// An optional tensor (a bias): null when absent, else `storage` filled.
+inline const model::TensorInfo* OptionalInfo(const golden::Tensor& t,
+                                             model::TensorInfo* storage) {
+  if (t.type < 0) return nullptr;
+  *storage = ToInfo(t);
+  return storage;
+}
+
+// The options CONV_2D and DEPTHWISE_CONV_2D share: padding, strides,
+// dilations and the fused activation.
+template <typename ConvLikeOptions>
+void SetConvOptions(const golden::Options& g, ConvLikeOptions* o) {
+  o->padding = static_cast<decltype(o->padding)>(g.padding);
+  o->stride_w = g.stride_w;
+  o->stride_h = g.stride_h;
+  o->dilation_w = g.dilation_w;
+  o->dilation_h = g.dilation_h;
+  o->activation = static_cast<model::Activation>(g.activation);
 }
 
 inline bool Is(const golden::Tensor& t, model::TensorType type) {
@@ -133,11 +155,31 @@ inline void ExpectClose(const golden::Case& c, const std::vector<float>& got) {
   ExpectClose(c, got.data());
 }
 
+// One output check for every kernel: integer outputs identical to TFLM's
+// (ExpectIdentical) and TFLM's not degenerate (ExpectManyDistinct), float
+// outputs within 1e-5 (ExpectClose).
+template <typename T>
+void ExpectMatchesTflm(const golden::Case& c, const std::vector<T>& got) {
+  if constexpr (std::is_floating_point_v<T>) {
+    ExpectClose(c, got);
+  } else {
+    ExpectIdentical(c, got);
+    ExpectManyDistinct<T>(c);
+  }
+}
+
 // The kernel's persistent request equals TFLM's (figures measured on LP64).
 inline void ExpectPersistent(size_t ours, const golden::Case& c) {
   if (sizeof(void*) != 8) return;
   EXPECT_EQ(ours, static_cast<size_t>(c.tflm_persistent_bytes)) << c.name;
 }
+
+// The fixture of every kernel's golden suite:
+//   using MulGolden = GoldenTest;
+//   TEST_P(MulGolden, MatchesTflm) { const golden::Case& c = GetParam(); ... }
+//   INSTANTIATE_TEST_SUITE_P(Tflm, MulGolden, ::testing::ValuesIn(golden::mul::kCases),
+//                            GoldenName);
+class GoldenTest : public ::testing::TestWithParam<golden::Case> {};
 
 // gtest parameter names: the case name with non-alphanumerics as '_'.
 inline std::string GoldenName(const ::testing::TestParamInfo<golden::Case>& info) {

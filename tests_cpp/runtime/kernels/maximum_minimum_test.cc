@@ -1,6 +1,6 @@
 // MAXIMUM / MINIMUM: hand-checked math (TFLM's comparison order with NaN,
 // broadcasting, int64), no persistent memory, no options. Parity with the
-// real TFLM: tests_py/test_kernel_maximum_minimum.py.
+// real TFLM: tests_py/test_kernel_binary_elementwise.py.
 #include <gtest/gtest.h>
 
 #include <cmath>

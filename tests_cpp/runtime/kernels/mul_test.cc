@@ -1,13 +1,14 @@
 // MUL: hand-checked math (quantized multiplier below and above 1, int32
 // activation range and wrapping, broadcasting), persistent bytes equal to
 // TFLM's OpDataMul and the options parser. Parity with the real TFLM:
-// tests_py/test_kernel_mul.py.
+// tests_py/test_kernel_binary_elementwise.py.
 #include <gtest/gtest.h>
 
 #include <cstdint>
 #include <limits>
 #include <vector>
 
+#include "binary_kernel_golden.h"
 #include "golden/mul_golden.h"
 #include "kernel_test_util.h"
 #include "tflm_arena/runtime/kernels/binary_glue.h"
@@ -109,58 +110,18 @@ TEST(MulPersistent, OpDataIsTflms36Bytes) {
 }
 
 TEST(MulOptions, ParsesActivation) {
-  OptionsTableBuilder full;
-  full.Add<uint8_t>(0, 1);
-  model::OptionsTable table = full.Build(21);
-  MulOptions o;
-  ASSERT_TRUE(Parse(Register_MUL(), table, &o).ok());
-  EXPECT_EQ(o.activation, model::Activation::kRelu);
-  EXPECT_EQ(Register_MUL().options.table_type, 21);  // MulOptions
+  // Table type MulOptions.
+  ExpectParsesActivation<MulOptions>(Register_MUL(), 21, model::Activation::kRelu);
 }
 
 // --- golden vectors from TFLM (golden/mul_cases.py) ---------------------------
 
-class MulGolden : public ::testing::TestWithParam<golden::Case> {};
+using MulGolden = GoldenTest;
 
 TEST_P(MulGolden, MatchesTflm) {
-  const golden::Case& c = GetParam();
-  ExpectPersistent(kMulPersistentBytes, c);
-  const model::TensorInfo in1 = ToInfo(c.input), in2 = ToInfo(c.input2), out = ToInfo(c.output);
-  MulOptions o;
-  o.activation = static_cast<model::Activation>(c.options.activation);
-  MulOpData d;
-  const Status st = PrepareMul(o, in1, in2, out, &d);
-  ASSERT_TRUE(st.ok()) << st.message();
-  BroadcastDims dims{};
-  const bool b = !SameShape(in1.shape, in2.shape);
-  if (b) ASSERT_TRUE(BinaryBroadcastDims("MUL", in1.shape, in2.shape, out.shape, &dims).ok());
-  const size_t n = Count(c.output);
-  switch (out.type) {
-    case TensorType::kInt8: {
-      std::vector<int8_t> y(n);
-      MulInt8(d, b, dims, n, DataOf<int8_t>(c.input), DataOf<int8_t>(c.input2), y.data());
-      ExpectIdentical(c, y);
-      return ExpectManyDistinct<int8_t>(c);
-    }
-    case TensorType::kInt16: {
-      std::vector<int16_t> y(n);
-      MulInt16(d, b, dims, n, DataOf<int16_t>(c.input), DataOf<int16_t>(c.input2), y.data());
-      ExpectIdentical(c, y);
-      return ExpectManyDistinct<int16_t>(c);
-    }
-    case TensorType::kInt32: {
-      std::vector<int32_t> y(n);
-      MulInt32(d, b, dims, n, DataOf<int32_t>(c.input), DataOf<int32_t>(c.input2), y.data());
-      ExpectIdentical(c, y);
-      return ExpectManyDistinct<int32_t>(c);
-    }
-    default: {
-      std::vector<float> y(n);
-      MulFloat(d, b, dims, n, DataOf<float>(c.input), DataOf<float>(c.input2),
-                 y.data());
-      return ExpectClose(c, y);
-    }
-  }
+  using Kernels = BinaryKernels<MulOptions, MulOpData>;
+  ExpectBinaryGolden(GetParam(), "MUL", kMulPersistentBytes,
+                     Kernels{PrepareMul, MulInt8, MulInt16, MulInt32, MulFloat});
 }
 
 INSTANTIATE_TEST_SUITE_P(Tflm, MulGolden, ::testing::ValuesIn(golden::mul::kCases),

@@ -168,7 +168,7 @@ TEST(PoolingPersistent, OpDataSizeMatchesTflmOn64Bit) {
 
 // --- golden vectors from TFLM (golden/pooling_cases.py) ------------------------
 
-class PoolingGolden : public ::testing::TestWithParam<golden::Case> {};
+using PoolingGolden = GoldenTest;
 
 TEST_P(PoolingGolden, MatchesTflm) {
   const golden::Case& c = GetParam();

@@ -73,7 +73,7 @@ TEST(QuantizePersistent, OpDataSizeMatchesTflmOn64Bit) {
 
 // --- golden vectors from TFLM (golden/quantize_cases.py) ------------------------
 
-class QuantizeGolden : public ::testing::TestWithParam<golden::Case> {};
+using QuantizeGolden = GoldenTest;
 
 template <typename InT, typename OutT>
 void RunRequantize(const golden::Case& c) {

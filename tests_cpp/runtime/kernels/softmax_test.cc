@@ -138,7 +138,7 @@ TEST(SoftmaxPersistent, OpDataSizesMatchTflmOn64Bit) {
 
 // --- golden vectors from TFLM (golden/softmax_cases.py) -------------------------
 
-class SoftmaxGolden : public ::testing::TestWithParam<golden::Case> {};
+using SoftmaxGolden = GoldenTest;
 
 TEST_P(SoftmaxGolden, MatchesTflm) {
   const golden::Case& c = GetParam();

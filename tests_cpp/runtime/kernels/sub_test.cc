@@ -1,13 +1,14 @@
 // SUB: hand-checked math (quantized with TFLM's float-divided multipliers,
 // broadcasting, int32 activation range), persistent bytes equal to TFLM's
 // OpDataSub and the options parser. Parity with the real TFLM:
-// tests_py/test_kernel_sub.py.
+// tests_py/test_kernel_binary_elementwise.py.
 #include <gtest/gtest.h>
 
 #include <cstdint>
 #include <limits>
 #include <vector>
 
+#include "binary_kernel_golden.h"
 #include "golden/sub_golden.h"
 #include "kernel_test_util.h"
 #include "tflm_arena/runtime/kernels/binary_glue.h"
@@ -180,47 +181,13 @@ TEST(SubOptions, ParsesActivationAndPotScale) {
 
 // --- golden vectors from TFLM (golden/sub_cases.py) ---------------------------
 
-class SubGolden : public ::testing::TestWithParam<golden::Case> {};
+using SubGolden = GoldenTest;
 
 TEST_P(SubGolden, MatchesTflm) {
-  const golden::Case& c = GetParam();
-  ExpectPersistent(kSubPersistentBytes, c);
-  const model::TensorInfo in1 = ToInfo(c.input), in2 = ToInfo(c.input2), out = ToInfo(c.output);
-  SubOptions o;
-  o.activation = static_cast<model::Activation>(c.options.activation);
-  SubOpData d;
-  const Status st = PrepareSub(o, in1, in2, out, &d);
-  ASSERT_TRUE(st.ok()) << st.message();
-  BroadcastDims dims{};
-  const bool b = !SameShape(in1.shape, in2.shape);
-  if (b) ASSERT_TRUE(BinaryBroadcastDims("SUB", in1.shape, in2.shape, out.shape, &dims).ok());
-  const size_t n = Count(c.output);
-  switch (out.type) {
-    case TensorType::kInt8: {
-      std::vector<int8_t> y(n);
-      SubInt8(d, b, dims, n, DataOf<int8_t>(c.input), DataOf<int8_t>(c.input2), y.data());
-      ExpectIdentical(c, y);
-      return ExpectManyDistinct<int8_t>(c);
-    }
-    case TensorType::kInt16: {
-      std::vector<int16_t> y(n);
-      SubInt16(d, b, dims, n, DataOf<int16_t>(c.input), DataOf<int16_t>(c.input2), y.data());
-      ExpectIdentical(c, y);
-      return ExpectManyDistinct<int16_t>(c);
-    }
-    case TensorType::kInt32: {
-      std::vector<int32_t> y(n);
-      SubInt32(d, b, dims, n, DataOf<int32_t>(c.input), DataOf<int32_t>(c.input2), y.data());
-      ExpectIdentical(c, y);
-      return ExpectManyDistinct<int32_t>(c);
-    }
-    default: {
-      std::vector<float> y(n);
-      SubFloat(o.activation, b, dims, n, DataOf<float>(c.input), DataOf<float>(c.input2),
-                 y.data());
-      return ExpectClose(c, y);
-    }
-  }
+  using Kernels = BinaryKernels<SubOptions, SubOpData, model::Activation>;
+  // SubFloat takes the activation.
+  ExpectBinaryGolden(GetParam(), "SUB", kSubPersistentBytes,
+                     Kernels{PrepareSub, SubInt8, SubInt16, SubInt32, SubFloat});
 }
 
 INSTANTIATE_TEST_SUITE_P(Tflm, SubGolden, ::testing::ValuesIn(golden::sub::kCases),

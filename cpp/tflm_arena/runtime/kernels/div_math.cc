@@ -35,7 +35,7 @@ inline int32_t Reciprocal(int32_t x, int* bits_over_unit) {
 // truncated to 32 bits, and the 32-bit arithmetic shift with the count mod
 // 32. So a quotient far below one step does not round to 0 (e = 32: 0
 // becomes 1). Reproduced so outputs stay identical (measured on every int8
-// pair, tests_py/test_kernel_div.py).
+// pair, tests_py/test_kernel_binary_elementwise.py).
 int32_t RoundingDivideByPOTAsTflm(int32_t x, int exponent) {
   if (exponent <= 31) return RoundingDivideByPOT(x, exponent);
   const int32_t mask = static_cast<int32_t>(
