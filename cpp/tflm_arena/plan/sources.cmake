@@ -36,5 +36,6 @@ tflm_arena_host_library(tflm_arena_plan
     ${TFLM_ARENA_SRC}/plan/reorder.cc
     ${TFLM_ARENA_SRC}/plan/optimal_search.cc
     ${TFLM_ARENA_SRC}/plan/optimal.cc
+    ${TFLM_ARENA_SRC}/plan/strategies.cc
   DEPS tflm_arena_plan_runtime)
 
