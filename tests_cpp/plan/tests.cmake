@@ -11,7 +11,6 @@ tflm_arena_add_test(plan_tests
     ${CMAKE_CURRENT_LIST_DIR}/reorder_test.cc
     ${CMAKE_CURRENT_LIST_DIR}/optimal_test.cc
     ${CMAKE_CURRENT_LIST_DIR}/strategies_test.cc
-    ${CMAKE_CURRENT_LIST_DIR}/reverse_linear_test.cc
   LIBS tflm_arena_plan)
 
 # Own binary: heap_counter.cc replaces global operator new for the whole program.

@@ -70,10 +70,6 @@ Status PlanTflmGreedyRuntime(Span<const UsageRecord> records, PlanResult* out);
 // offsets are rejected (kUnimplemented), as in TFLM. The sum must fit int32.
 Status PlanLinear(Span<const UsageRecord> records, PlanResult* out);
 
-// reverse_linear.cc. Buffers end to end in reverse order (the last at 0).
-Status PlanReverseLinear(Span<const UsageRecord> records, PlanResult* out,
-                         PlanCancel cancel = PlanCancel());
-
 // plan_validation.cc. Checks a plan: one offset per record; offsets >= 0;
 // offset + size <= arena_bytes; fixed offsets kept; no two buffers live at a
 // common step share bytes of [offset, offset + size) (zero-size buffers never

@@ -20,7 +20,6 @@ tflm_arena_host_library(tflm_arena_plan
     ${TFLM_ARENA_SRC}/plan/greedy_fast.cc
     ${TFLM_ARENA_SRC}/plan/greedy_runtime_host.cc
     ${TFLM_ARENA_SRC}/plan/linear.cc
-    ${TFLM_ARENA_SRC}/plan/reverse_linear.cc
     ${TFLM_ARENA_SRC}/plan/plan_validation.cc
     ${TFLM_ARENA_SRC}/plan/ascii_render.cc
     ${TFLM_ARENA_SRC}/plan/shared_objects_common.cc

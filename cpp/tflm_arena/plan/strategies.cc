@@ -43,8 +43,6 @@ const StrategyInfo kStrategies[] = {
     {"linear", kRuntime, &PlanLinearNoCancel, nullptr,
      "TFLM's LinearMemoryPlanner: buffers end to end, no reuse", false, false,
      RuntimePlanner::kLinear},
-    {"reverse_linear", kOffsets, &PlanReverseLinear, nullptr,
-     "buffers end to end in reverse order, no reuse", false, false, kNoRuntime},
     {"greedy_by_size", kOffsets, &PlanGpuGreedyBySize, nullptr,
      "the TFLite GPU delegate's offset planner: largest first, best-fit gap", true, false,
      kNoRuntime},
