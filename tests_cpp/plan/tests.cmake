@@ -3,7 +3,7 @@ tflm_arena_add_test(plan_tests
     ${CMAKE_CURRENT_LIST_DIR}/greedy_planner_test.cc
     ${CMAKE_CURRENT_LIST_DIR}/linear_planner_test.cc
     ${CMAKE_CURRENT_LIST_DIR}/print_plan_test.cc
-    ${CMAKE_CURRENT_LIST_DIR}/greedy_fast_test.cc
+    ${CMAKE_CURRENT_LIST_DIR}/tflm_greedy_test.cc
     ${CMAKE_CURRENT_LIST_DIR}/offset_sort_test.cc
     ${CMAKE_CURRENT_LIST_DIR}/records_validation_test.cc
     ${CMAKE_CURRENT_LIST_DIR}/plan_validation_test.cc

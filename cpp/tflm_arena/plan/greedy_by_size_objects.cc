@@ -98,7 +98,7 @@ Status AssignGreedyBySize(Span<const UsageRecord> records, SharedObjects* out) {
       }
     }
   }
-  internal::Finish(out);
+  plan_internal::Finish(out);
   return Status::Ok();
 }
 
