@@ -99,3 +99,20 @@ def test_greedy_planner_name_is_deprecated_not_gone():
         assert ta.tflm_arena(model, target="x86-64").planner == "tflm_greedy"
     with pytest.raises(ValueError, match="known: tflm_greedy, linear"):
         ta.tflm_arena(model, target="x86-64", planner="greedy_by_size")
+
+
+def test_cli_size_planner_names(capsys):
+    import io
+    import json
+
+    model = str(_models_dir() / "hello_world_int8.tflite")
+    out = io.StringIO()
+    assert cli.main(["size", model, "--target", "x86-64", "--json"], out=out) == 0
+    new = json.loads(out.getvalue())
+    out = io.StringIO()
+    assert cli.main(["size", model, "--target", "x86-64", "--planner", "greedy", "--json"],
+                    out=out) == 0
+    assert "--planner greedy is deprecated; use --planner tflm_greedy" in capsys.readouterr().err
+    assert json.loads(out.getvalue()) == new
+    text = json.dumps(new)
+    assert '"planner": "tflm_greedy"' in text and '"min_arena_bytes": 1704' in text

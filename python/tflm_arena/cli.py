@@ -341,6 +341,10 @@ def _cmd_size(args: argparse.Namespace, out: TextIO) -> int:
     (the good models are still sized and printed)."""
     results: List[Tuple[str, Any]] = []
     failed = 0
+    if args.planner == "greedy":  # the deprecated name, accepted for one release
+        print("tflm-arena: warning: --planner greedy is deprecated; use --planner tflm_greedy",
+              file=sys.stderr)
+        args.planner = "tflm_greedy"
     for path in args.model:
         try:
             results.append((path, tflm_arena(path, target=args.target,
