@@ -165,7 +165,7 @@ def test_cortex_m_plain_equals_the_arm_build(name):
 
 def test_default_is_cortex_m_plain_greedy_and_str_is_readable():
     r = ta.tflm_arena(model_path("hello_world_int8"))
-    assert (r.target, r.recording, r.planner) == ("cortex-m", False, "greedy")
+    assert (r.target, r.recording, r.planner) == ("cortex-m", False, "tflm_greedy")
     assert r.min_arena_bytes == 1100 and r.min_arena_bytes_16 == 1104
     text = str(r)
     assert "1,100 bytes" in text and "1,104 as a multiple of 16" in text

@@ -16,6 +16,7 @@
 #include "register.h"
 #include "tflm_arena/arena/allocation_category.h"
 #include "tflm_arena/plan/linear_planner.h"
+#include "tflm_arena/plan/strategies.h"
 #include "tflm_arena/runtime/interpreter.h"
 #include "tflm_arena/runtime/kernels/all_kernels.h"
 #include "tflm_arena/runtime/op_resolver.h"
@@ -64,13 +65,18 @@ class InterpreterHandle {
                             " is larger than the limit of " + std::to_string(kMaxArenaBytes) +
                             " bytes (TFLM plans offsets as int32)");
     }
-    if (planner == "tflm_greedy") {
-      options_.planner = nullptr;  // the interpreter's own GreedyPlanner
-    } else if (planner == "linear") {
-      options_.planner = &linear_;
-    } else {
-      throw py::value_error("unknown runtime planner '" + planner +
-                            "' (known: tflm_greedy, linear)");
+    const StrategyInfo* info = FindStrategy(planner);
+    const RuntimePlanner runtime = info == nullptr ? RuntimePlanner::kNone : info->runtime;
+    switch (runtime) {
+      case RuntimePlanner::kGreedy:
+        options_.planner = nullptr;  // the interpreter's own GreedyPlanner
+        break;
+      case RuntimePlanner::kLinear:
+        options_.planner = &linear_;
+        break;
+      case RuntimePlanner::kNone:
+        throw py::value_error("unknown runtime planner '" + planner + "' (known: " +
+                              StrategyNames(StrategyKind::kRuntimePlanner) + ")");
     }
     options_.recording = true;  // costs no arena bytes
     options_.keep_plan = keep_plan;

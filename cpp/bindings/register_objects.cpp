@@ -10,6 +10,7 @@
 #include "record_columns.h"
 #include "register.h"
 #include "tflm_arena/plan/shared_objects.h"
+#include "tflm_arena/plan/strategies.h"
 
 namespace py = pybind11;
 
@@ -17,19 +18,17 @@ namespace tflm_arena {
 namespace bindings {
 namespace {
 
-using AssignFn = Status (*)(Span<const UsageRecord>, SharedObjects*);
-
 AssignFn Assigner(const std::string& name) {
-  if (name == "naive") return &AssignNaive;
-  if (name == "equality") return &AssignEquality;
-  if (name == "greedy_in_order") return &AssignGreedyInOrder;
-  if (name == "greedy_by_breadth") return &AssignGreedyByBreadth;
-  if (name == "greedy_by_size") return &AssignGreedyBySize;
-  if (name == "greedy_best") return &AssignGreedyBest;
-  if (name == "mincostflow") return &AssignMinCostFlow;
-  throw py::value_error("unknown strategy '" + name +
-                        "' (known: naive, equality, greedy_in_order, greedy_by_breadth, "
-                        "greedy_by_size, greedy_best, mincostflow)");
+  const StrategyInfo* info = FindObjectStrategy(name);
+  if (info == nullptr) {
+    std::string known;
+    for (const StrategyInfo& s : Strategies()) {
+      if (s.kind != StrategyKind::kSharedObjects) continue;
+      known += (known.empty() ? "" : ", ") + ObjectStrategyName(s);
+    }
+    throw py::value_error("unknown strategy '" + name + "' (known: " + known + ")");
+  }
+  return info->assign;
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include "register.h"
 #include "tflm_arena/plan/plan.h"
 #include "tflm_arena/plan/shared_objects.h"
+#include "tflm_arena/plan/strategies.h"
 
 namespace py = pybind11;
 
@@ -25,8 +26,6 @@ py::array_t<int64_t> ToArray(const std::vector<ByteOffset>& v) {
   return out;
 }
 
-using PlanFn = Status (*)(Span<const UsageRecord>, PlanResult*, PlanCancel);
-
 // Called by the planner (GIL released) every millisecond or so of work: runs
 // Python's signal handlers, so Ctrl-C stops a long plan. A handler's
 // exception (KeyboardInterrupt) stays set for plan() to raise.
@@ -35,47 +34,17 @@ bool PythonSignalPending(void*) {
   return PyErr_CheckSignals() != 0;
 }
 
-// The runtime and linear planners have no cancel hook: the runtime one is
-// the device code, kept as TFLM has it; the linear one is O(n).
-Status PlanRuntime(Span<const UsageRecord> records, PlanResult* out, PlanCancel) {
-  return PlanTflmGreedyRuntime(records, out);
-}
-Status PlanLinearIgnoringCancel(Span<const UsageRecord> records, PlanResult* out, PlanCancel) {
-  return PlanLinear(records, out);
-}
-
-// GPU-delegate strategies (shared_objects.h), no cancel hook: "greedy_by_size"
-// is its best-fit offset planner (sizes arrive aligned, so no extra
-// alignment); "X_objects" lays strategy X's shared objects end to end;
-// "greedy_by_breadth" is greedy_by_breadth_objects, as in the delegate.
-Status PlanGpuGreedyBySize(Span<const UsageRecord> records, PlanResult* out, PlanCancel) {
-  return PlanOffsetsGreedyBySize(records, 0, out);
-}
-template <Status (*Assign)(Span<const UsageRecord>, SharedObjects*)>
-Status PlanObjects(Span<const UsageRecord> records, PlanResult* out, PlanCancel) {
-  SharedObjects objects;
-  TFLM_ARENA_RETURN_IF_ERROR(Assign(records, &objects));
-  return ObjectsToOffsets(objects, out);
-}
-
+// The registry's planner for `name` (plan/strategies.h).
 PlanFn Strategy(const std::string& name) {
-  if (name == "tflm_greedy") return &PlanTflmGreedy;
-  if (name == "tflm_greedy_runtime") return &PlanRuntime;
-  if (name == "linear") return &PlanLinearIgnoringCancel;
-  if (name == "greedy_by_size") return &PlanGpuGreedyBySize;
-  if (name == "greedy_by_breadth") return &PlanObjects<AssignGreedyByBreadth>;
-  if (name == "naive_objects") return &PlanObjects<AssignNaive>;
-  if (name == "equality_objects") return &PlanObjects<AssignEquality>;
-  if (name == "greedy_in_order_objects") return &PlanObjects<AssignGreedyInOrder>;
-  if (name == "greedy_by_breadth_objects") return &PlanObjects<AssignGreedyByBreadth>;
-  if (name == "greedy_by_size_objects") return &PlanObjects<AssignGreedyBySize>;
-  if (name == "greedy_best_objects") return &PlanObjects<AssignGreedyBest>;
-  if (name == "mincostflow_objects") return &PlanObjects<AssignMinCostFlow>;
-  throw py::value_error("unknown strategy '" + name +
-                        "' (known: tflm_greedy, tflm_greedy_runtime, linear, greedy_by_size, "
-                        "greedy_by_breadth, naive_objects, equality_objects, "
-                        "greedy_in_order_objects, greedy_by_breadth_objects, "
-                        "greedy_by_size_objects, greedy_best_objects, mincostflow_objects)");
+  const StrategyInfo* info = FindStrategy(name);
+  if (info == nullptr) {
+    throw py::value_error("unknown strategy '" + name + "' (known: " + StrategyNames() + ")");
+  }
+  if (info->plan == nullptr) {
+    throw py::value_error("strategy '" + name + "' is a search with its own options, not "
+                          "planned by _core.plan");
+  }
+  return info->plan;
 }
 
 // plan_optimal's hooks: Ctrl-C and an optional Python progress callable.
@@ -107,6 +76,22 @@ void OptimalProgress(void* context, int64_t best, int64_t lower, double elapsed)
 }  // namespace
 
 void RegisterPlan(py::module_& m) {
+  m.def("strategies", [] {
+    py::list out;
+    for (const StrategyInfo& s : Strategies()) {
+      py::dict d;
+      d["name"] = s.name;
+      d["kind"] = StrategyKindName(s.kind);
+      d["description"] = s.description;
+      d["tried_by_best"] = s.tried_by_best;
+      d["fixed_offsets"] = s.fixed_offsets;
+      d["objects_name"] = s.kind == StrategyKind::kSharedObjects
+                              ? py::object(py::str(ObjectStrategyName(s)))
+                              : py::object(py::none());
+      out.append(d);
+    }
+    return out;
+  });
   m.def("validate_records",
         [](I64Array sizes, I32Array first, I32Array last, I64Array fixed, int64_t alignment) {
           auto records = ToRecords(sizes, first, last, fixed);

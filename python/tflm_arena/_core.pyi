@@ -14,6 +14,7 @@ class TflmRefusesModelError(ValueError):
     source: str
     operator: Any  # types.SimpleNamespace(index=int, name=str, subgraph=int)
 
+def strategies() -> List[Dict[str, Any]]: ...
 def validate_records(
     sizes: npt.ArrayLike, first: npt.ArrayLike, last: npt.ArrayLike, fixed: npt.ArrayLike,
     alignment: int,

@@ -12,17 +12,13 @@ from typing import Any, Optional
 import numpy as np
 
 from . import _core
+from ._plan import STRATEGY_TABLE
 from ._records import ArrayLike, columns, records_from_args
 
-OBJECT_STRATEGIES = (
-    "naive",
-    "equality",
-    "greedy_in_order",
-    "greedy_by_breadth",
-    "greedy_by_size",
-    "greedy_best",
-    "mincostflow",
-)
+#: What :func:`assign_objects` accepts, read from the C++ strategy registry:
+#: ``plan(..., strategy=name + "_objects")`` lays the same objects end to end.
+OBJECT_STRATEGIES = tuple(s["objects_name"] for s in STRATEGY_TABLE
+                          if s["kind"] == "shared_objects")
 
 
 @dataclass(frozen=True)

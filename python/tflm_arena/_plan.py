@@ -13,41 +13,29 @@ from . import _core
 from ._records import ArrayLike, as_records, columns, make_records
 from .tflm_size import DEFAULT_TARGET, TARGETS
 
-#: Strategies accepted by :func:`plan`.
-#: ``tflm_greedy`` reproduces TFLM's GreedyMemoryPlanner byte for byte (fast
-#: host implementation); ``tflm_greedy_runtime`` is the microcontroller
-#: implementation (same output, quadratic, no heap); ``linear`` is TFLM's
-#: LinearMemoryPlanner (no reuse).
-STRATEGIES = (
-    "tflm_greedy",
-    "tflm_greedy_runtime",
-    "linear",
-    # TFLite GPU delegate family (no fixed offsets): best-fit offsets, and
-    # shared objects laid end to end ("greedy_by_breadth" = its objects).
-    "greedy_by_size",
-    "greedy_by_breadth",
-    "naive_objects",
-    "equality_objects",
-    "greedy_in_order_objects",
-    "greedy_by_breadth_objects",
-    "greedy_by_size_objects",
-    "greedy_best_objects",
-    "mincostflow_objects",
-    # Exact search (MiniMalloc-style canonical placements): the smallest arena
-    # it can prove within ``time_limit`` seconds, else the best plan found;
-    # never worse than tflm_greedy (with sizes that are multiples of the
-    # alignment, as models' records are).
-    "optimal",
-)
+#: The strategy registry of the C++ core, one dict per strategy in the order
+#: lists show them: ``name``, ``kind`` ("runtime_planner": a TFLM planner the
+#: Interpreter also runs; "offsets"; "shared_objects": the GPU delegate's
+#: shared objects laid end to end; "search": ``optimal`` and ``best``),
+#: ``description`` (one line), ``tried_by_best``, ``fixed_offsets`` (accepts
+#: offline offsets) and ``objects_name`` (the :func:`assign_objects` name).
+#:
+#: >>> import tflm_arena as ta
+#: >>> [s["name"] for s in ta._plan.STRATEGY_TABLE if s["kind"] == "runtime_planner"]
+#: ['tflm_greedy', 'linear']
+STRATEGY_TABLE: Tuple[Dict[str, Any], ...] = tuple(_core.strategies())
+
+#: Strategies accepted by :func:`plan`, read from the registry (one line each
+#: in ``tflm-arena plan --help`` and docs/reference.md). ``tflm_greedy``
+#: reproduces TFLM's GreedyMemoryPlanner byte for byte (fast host
+#: implementation); ``optimal`` searches for up to ``time_limit`` seconds;
+#: ``best`` returns the smallest plan of :data:`BEST_STRATEGIES`.
+STRATEGIES = tuple(s["name"] for s in STRATEGY_TABLE)
 
 #: What ``best`` tries, in this order (ties keep the earlier one, so TFLM's
 #: own plan wins a tie): every strategy that can win. ``tflm_greedy_runtime``
 #: gives ``tflm_greedy``'s plan; ``linear`` reuses nothing.
-BEST_STRATEGIES = tuple(s for s in STRATEGIES if s not in ("tflm_greedy_runtime", "linear"))
-
-#: ``best``: the smallest arena of all :data:`BEST_STRATEGIES` (``optimal``
-#: with ``time_limit``); the returned plan names the strategy that made it.
-STRATEGIES = STRATEGIES + ("best",)
+BEST_STRATEGIES = tuple(s["name"] for s in STRATEGY_TABLE if s["tried_by_best"])
 
 #: The names :func:`plan` accepts, as a type (one list: built from STRATEGIES).
 Strategy = Literal[STRATEGIES]  # type: ignore[valid-type]

@@ -323,6 +323,10 @@ def _cmd_size(args: argparse.Namespace, out: TextIO) -> int:
     (the good models are still sized and printed)."""
     results: List[Tuple[str, Any]] = []
     failed = 0
+    if args.planner == "greedy":  # the deprecated name, accepted for one release
+        print("tflm-arena: warning: --planner greedy is deprecated; use --planner tflm_greedy",
+              file=sys.stderr)
+        args.planner = "tflm_greedy"
     for path in args.model:
         try:
             results.append((path, tflm_arena(path, target=args.target,
@@ -578,8 +582,10 @@ def _parser() -> argparse.ArgumentParser:
     sz.add_argument("--recording", action="store_const", const=True, default=None,
                     help="size for a RecordingMicroAllocator in the target build (the "
                          "tflite-micro-wheel target always has one with the greedy planner)")
-    sz.add_argument("--planner", choices=PLANNERS, default="greedy",
-                    help="the memory planner stock TFLM is built with (default greedy)")
+    sz.add_argument("--planner", choices=PLANNERS + ("greedy",), default=PLANNERS[0],
+                    metavar="{" + ",".join(PLANNERS) + "}",
+                    help=f"the memory planner stock TFLM is built with (default {PLANNERS[0]}; "
+                         "greedy is a deprecated name of tflm_greedy)")
     sz.add_argument("--json", action="store_true", help="machine-readable output")
     sz.set_defaults(func=_cmd_size)
     wp = command("write-plan", "write a plan into a copy of the model")

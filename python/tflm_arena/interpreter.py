@@ -10,16 +10,17 @@ from typing import Any, Callable, Dict, List, Literal, Optional, Tuple, Union
 import numpy as np
 
 from . import _core
-from ._plan import Plan
+from ._plan import STRATEGY_TABLE, Plan
 from ._records import RECORD_DTYPE
 from .model import Model, PathLike
-from .tflm_size import DEFAULT_TARGET, TARGETS, tflm_arena
+from .tflm_size import DEFAULT_TARGET, TARGETS, _planner_words, tflm_arena
 
 #: Largest arena an Interpreter allocates (TFLM's planner offsets are int32).
 MAX_ARENA_BYTES = 2**31 - 1
 
-#: Planners the runtime can use (what TFLM offers on the device).
-RUNTIME_PLANNERS = ("tflm_greedy", "linear")
+#: Planners the runtime can use (what TFLM offers on the device), read from
+#: the C++ strategy registry (kind "runtime_planner").
+RUNTIME_PLANNERS = tuple(s["name"] for s in STRATEGY_TABLE if s["kind"] == "runtime_planner")
 
 #: The ``strategy`` argument's type, made from :data:`RUNTIME_PLANNERS`
 #: (one list of names; ``Literal[("a", "b")]`` is ``Literal["a", "b"]``).
@@ -509,7 +510,7 @@ class Interpreter:
             raise ValueError(f"unknown target {target!r} (known: {', '.join(TARGETS)})")
         key = (target, recording)
         if key not in self._stock:
-            planner = "linear" if self._planner == "linear" else "greedy"
+            planner = self._planner  # the same names: tflm_size.PLANNERS
             kw = {} if recording is None else {"recording": bool(recording)}
             try:
                 r = tflm_arena(self.model, target=target, planner=planner, **kw)
@@ -596,7 +597,7 @@ def _stock_text(stock: Dict[str, Any]) -> str:
     if stock["error"] is not None:
         return f"stock TFLM ({stock['target']}), same model:\n  {stock['error']}\n"
     alloc = "RecordingMicroAllocator" if stock["recording"] else "MicroAllocator"
-    return (f"stock TFLM ({stock['target']}, {alloc}, {stock['planner']} planner), same model:\n"
+    return (f"stock TFLM ({stock['target']}, {alloc}, {_planner_words(stock['planner'])}), same model:\n"
             f"  minimum arena {stock['min_arena_bytes']:,} bytes (head {stock['head']:,}, "
             f"tail {stock['tail']:,})\n"
             f"  {stock['kTensorArenaSize']}\n")

@@ -42,7 +42,7 @@ from ._atomic_write import write_atomic
 from ._plan import STRATEGIES, Plan
 from .model import Model
 from .optimize import Optimization, optimize
-from .tflm_size import DEFAULT_TARGET, TARGETS, TflmArena, targets, tflm_arena
+from .tflm_size import DEFAULT_TARGET, TARGETS, TflmArena, _planner_words, targets, tflm_arena
 
 ModelLike = Union[Model, str, PathLike, bytes, bytearray]
 
@@ -154,7 +154,7 @@ def _whose(target: str, r: Optional[TflmArena] = None) -> str:
     MicroAllocator), greedy planner" (the planner when sized)."""
     text = f"stock TFLM, {_target_words(target)}"
     if r is not None:
-        text += f", {r.planner} planner"
+        text += f", {_planner_words(r.planner)}"
     return text
 
 

@@ -1,6 +1,6 @@
 """The arena STOCK TFLM needs for a model, computed without running TFLM.
 
-``tflm_arena(model, target=DEFAULT_TARGET, recording=None, planner="greedy")``
+``tflm_arena(model, target=DEFAULT_TARGET, recording=None, planner="tflm_greedy")``
 replays TFLM's allocation sequence (allocator objects, per-operator kernel
 data, temp tensors during Prepare, the planner's temp memory, the head plan,
 persistent tensors) for the chosen build and returns the smallest arena
@@ -31,6 +31,7 @@ need is ``Interpreter(model).required_arena_size()`` (smaller tail).
 """
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass, field
 from os import PathLike
 from typing import Dict, Optional, Union
@@ -44,7 +45,18 @@ from .model import Model
 TARGETS = tuple(t["name"] for t in _core.tflm_targets())
 #: The target every function and command uses when none is given.
 DEFAULT_TARGET = TARGETS[0]
-PLANNERS = ("greedy", "linear")
+#: The planners stock TFLM can be built with: the C++ strategy registry's
+#: runtime planners (the same names as :data:`tflm_arena.RUNTIME_PLANNERS`).
+#: ``"greedy"`` is the deprecated name of ``"tflm_greedy"``.
+PLANNERS = tuple(s["name"] for s in _core.strategies() if s["kind"] == "runtime_planner")
+# The names C++'s TflmArenaOptions still takes for them.
+_CORE_PLANNER_NAMES = {"tflm_greedy": "greedy", "linear": "linear"}
+
+
+def _planner_words(planner: str) -> str:
+    """How texts name a planner of :data:`PLANNERS`: "greedy planner" (TFLM's
+    GreedyMemoryPlanner), "linear planner"."""
+    return f"{_CORE_PLANNER_NAMES.get(planner, planner)} planner"
 
 TflmRefusesModelError.__doc__ = """Stock TFLM refuses the model whatever the arena size:
 a kernel's Prepare rejects it (a ValueError). ``reason`` is TFLM's message,
@@ -131,7 +143,7 @@ class TflmArena:
         alloc = "RecordingMicroAllocator" if self.recording else "MicroAllocator"
         lines = [
             f"stock TFLM, target {self.target}: {self.description}",
-            f"  ({alloc}, {self.planner} planner)",
+            f"  ({alloc}, {_planner_words(self.planner)})",
             f"  minimum arena   {self.min_arena_bytes:>10,} bytes "
             f"({self.min_arena_bytes_16:,} as a multiple of 16)",
             f"  head            {self.head:>10,} bytes (activations + scratch, "
@@ -149,10 +161,11 @@ class TflmArena:
 
 
 def tflm_arena(model: Union[Model, str, PathLike, bytes], target: str = DEFAULT_TARGET,
-               recording: Optional[bool] = None, planner: str = "greedy") -> TflmArena:
+               recording: Optional[bool] = None, planner: str = "tflm_greedy") -> TflmArena:
     """Arena stock TFLM needs for ``model`` (a Model, a path or bytes) on
     ``target`` (see the module doc; ``recording=None`` = the allocator that
-    target's application creates).
+    target's application creates). ``planner`` is one of :data:`PLANNERS`
+    (``"greedy"``: deprecated name of ``"tflm_greedy"``, warns).
 
     >>> import tflm_arena as ta
     >>> ta.tflm_arena("hello_world_int8.tflite", target="x86-64").min_arena_bytes
@@ -164,10 +177,17 @@ def tflm_arena(model: Union[Model, str, PathLike, bytes], target: str = DEFAULT_
         model = Model.from_bytes(model) if isinstance(model, (bytes, bytearray)) \
             else Model.load(model)
     check_target(target)
+    if planner == "greedy":
+        warnings.warn("planner='greedy' is deprecated; use planner='tflm_greedy' (the same "
+                      "planner, named as in plan() and Interpreter)", DeprecationWarning,
+                      stacklevel=2)
+        planner = "tflm_greedy"
     if planner not in PLANNERS:
         raise ValueError(f"unknown planner {planner!r} (known: {', '.join(PLANNERS)})")
     d = _core.tflm_arena_size(model._handle, target,
-                              None if recording is None else bool(recording), planner)
+                              None if recording is None else bool(recording),
+                              _CORE_PLANNER_NAMES[planner])
+    d["planner"] = planner
     cats = {k: Category(v["name"], v["requested"], v["used"], v["count"])
             for k, v in d.pop("categories").items()}
     return TflmArena(categories=cats, **d)

@@ -1,4 +1,5 @@
-// GreedyPlanner against TFLM's reference cases (tflm_facts.md GT-1..GT-8).
+// GreedyPlanner against TFLM's greedy_memory_planner_test.cc cases and
+// results computed with TFLM's own planner code.
 #include "tflm_arena/plan/greedy_planner.h"
 
 #include <algorithm>
@@ -35,7 +36,7 @@ class GreedyPlannerTest : public ::testing::Test {
 TEST(GreedySortTest, GT1DescendingInputUnchanged) {
   int32_t values[10], ids[10];
   for (int i = 0; i < 10; ++i) values[i] = 10 - i, ids[i] = i;
-  greedy_internal::SortBySizeDescending(values, ids, 10);
+  plan_internal::SortBySizeDescending(values, ids, 10);
   for (int i = 0; i < 10; ++i) {
     EXPECT_EQ(values[i], 10 - i);
     EXPECT_EQ(ids[i], i);
@@ -45,21 +46,22 @@ TEST(GreedySortTest, GT1DescendingInputUnchanged) {
 TEST(GreedySortTest, GT1AscendingInputReversed) {
   int32_t values[10], ids[10];
   for (int i = 0; i < 10; ++i) values[i] = i + 1, ids[i] = i;
-  greedy_internal::SortBySizeDescending(values, ids, 10);
+  plan_internal::SortBySizeDescending(values, ids, 10);
   for (int i = 0; i < 10; ++i) {
     EXPECT_EQ(values[i], 10 - i);
     EXPECT_EQ(ids[i], 9 - i);
   }
 }
 
-// GT-1's third case feeds TFLM's stable sort ids 0..99 and expects ties in
-// ascending id. Inside the planner the ids arrive DESCENDING (G-12), so the
+// TFLM's TestReverseSortInPlace third case feeds its stable sort ids 0..99
+// and expects ties in ascending id. Inside the planner the ids arrive
+// DESCENDING (greedy_memory_planner.cc, CalculateOffsetsIfNeeded), so the
 // stable result is ties in descending id -- which is our total key. Check
 // that with the planner's arrival order we get exactly TFLM's stable answer.
 TEST(GreedySortTest, GT1RepeatedValuesMatchStableSortOfPlannerOrder) {
   int32_t values[100], ids[100];
   for (int i = 0; i < 100; ++i) ids[i] = 99 - i, values[i] = (ids[i] % 10) + 1;
-  greedy_internal::SortBySizeDescending(values, ids, 100);
+  plan_internal::SortBySizeDescending(values, ids, 100);
   for (int v = 10; v >= 1; --v) {
     for (int k = 0; k < 10; ++k) {
       const int pos = (10 - v) * 10 + k;
@@ -82,7 +84,7 @@ TEST(GreedySortTest, MatchesStableSortOnRandomDescendingIdInput) {
     }
     std::stable_sort(expected.begin(), expected.end(),
                      [](auto a, auto b) { return a.first > b.first; });
-    greedy_internal::SortBySizeDescending(values.data(), ids.data(), n);
+    plan_internal::SortBySizeDescending(values.data(), ids.data(), n);
     for (int i = 0; i < n; ++i) {
       ASSERT_EQ(values[i], expected[i].first);
       ASSERT_EQ(ids[i], expected[i].second);

@@ -1,4 +1,4 @@
-// Proof that the runtime planners never touch the heap: plan the GT-4
+// Proof that the runtime planners never touch the heap: plan TFLM's
 // person-detection model with GreedyPlanner and LinearPlanner while counting
 // every global operator new (heap_counter.h), and expect zero.
 #include <cstring>

@@ -353,21 +353,21 @@ TEST(PlanOptimal, TheDeepestSearchFitsTheStack) {
   // The most buffers the search takes, all live together: every dive is
   // kMaxSearchBuffers placements deep (recursion), here at capacity =
   // bound, where the first dive fits them all.
-  const size_t n = optimal_internal::kMaxSearchBuffers;
+  const size_t n = plan_internal::kMaxSearchBuffers;
   std::vector<UsageRecord> r;
   for (size_t i = 0; i < n; ++i) r.push_back(Rec(16 * static_cast<int64_t>(1 + i % 7), 0, 3));
-  optimal_internal::SearchProblem problem;
-  ASSERT_TRUE(optimal_internal::BuildSearchProblem(Span<const UsageRecord>(r.data(), r.size()),
+  plan_internal::SearchProblem problem;
+  ASSERT_TRUE(plan_internal::BuildSearchProblem(Span<const UsageRecord>(r.data(), r.size()),
                                                    16, &problem));
-  optimal_internal::SearchLimits limits;
+  plan_internal::SearchLimits limits;
   limits.deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
-  const auto rank = optimal_internal::RankBuffers(problem, 0);
-  auto found = optimal_internal::SearchAtCapacity(problem, rank, problem.lower_bound, limits);
-  ASSERT_EQ(found.outcome, optimal_internal::SearchOutcome::kFound);
+  const auto rank = plan_internal::RankBuffers(problem, 0);
+  auto found = plan_internal::SearchAtCapacity(problem, rank, problem.lower_bound, limits);
+  ASSERT_EQ(found.outcome, plan_internal::SearchOutcome::kFound);
   EXPECT_EQ(found.arena_bytes, problem.lower_bound);
   // One byte less cannot fit: proven at once by the section bound.
-  auto none = optimal_internal::SearchAtCapacity(problem, rank, problem.lower_bound - 1, limits);
-  EXPECT_EQ(none.outcome, optimal_internal::SearchOutcome::kInfeasible);
+  auto none = plan_internal::SearchAtCapacity(problem, rank, problem.lower_bound - 1, limits);
+  EXPECT_EQ(none.outcome, plan_internal::SearchOutcome::kInfeasible);
 }
 
 }  // namespace

@@ -1,4 +1,4 @@
-// The 30 buffers of TFLM's TestPersonDetectionModel (tflm_facts.md GT-4):
+// The 30 buffers of TFLM's TestPersonDetectionModel (greedy_memory_planner_test.cc):
 // sizes and lifetimes of the 250 KB MobileNet person-detection model, in
 // AddBuffer order. Shared by the planner tests and the no-heap test.
 #ifndef TFLM_ARENA_TESTS_CPP_PLAN_PERSON_DETECTION_H_
@@ -23,13 +23,14 @@ constexpr TestBuffer kPersonDetection[kPersonDetectionCount] = {
     {18432, 4, 5},  {9216, 3, 4},   {36864, 2, 3},  {18432, 1, 2},  {18432, 0, 1},
 };
 
-// Computed with TFLM's own planner code (GT-4).
+// Computed with TFLM's own planner code (the test itself only asserts no
+// overlap and a size below the plain sum).
 constexpr int kPersonDetectionGreedyOffsets[kPersonDetectionCount] = {
     55296, 0, 2304, 0, 2304, 0,     4608, 0, 4608,  0, 4608,  0, 4608,  0, 4608,
     0,     4608, 0, 9216, 0, 9216, 0,    18432, 0, 18432, 0, 36864, 0, 36864, 0,
 };
 constexpr int kPersonDetectionGreedyMax = 64512;
-constexpr int kPersonDetectionLinearMax = 241027;  // sum of all sizes (L-7)
+constexpr int kPersonDetectionLinearMax = 241027;  // sum of all sizes (linear_memory_planner_test.cc)
 
 }  // namespace testing
 }  // namespace tflm_arena

@@ -1,5 +1,6 @@
 // TFLM's PrintMemoryPlan text: GreedyPlanner::PrintMemoryPlan and the host
-// RenderAscii must both produce it exactly (tflm_facts.md 1.4, 1.6).
+// RenderAscii must both produce it exactly (format: plan_text.h; expected
+// text measured with TFLM's own PrintMemoryPlan).
 #include <string>
 #include <vector>
 
@@ -95,14 +96,14 @@ TEST(PrintPlanTest, OneStepBuffersUseStarAndCollisionsUseBang) {
 }
 
 TEST(PrintPlanTest, OrdinalCharsWrapEvery62) {
-  EXPECT_EQ(plan_text::OrdinalChar(0), '0');
-  EXPECT_EQ(plan_text::OrdinalChar(9), '9');
-  EXPECT_EQ(plan_text::OrdinalChar(10), 'a');
-  EXPECT_EQ(plan_text::OrdinalChar(35), 'z');
-  EXPECT_EQ(plan_text::OrdinalChar(36), 'A');
-  EXPECT_EQ(plan_text::OrdinalChar(61), 'Z');
-  EXPECT_EQ(plan_text::OrdinalChar(62), '0');
-  EXPECT_EQ(plan_text::OrdinalChar(75), 'd');
+  EXPECT_EQ(plan_internal::OrdinalChar(0), '0');
+  EXPECT_EQ(plan_internal::OrdinalChar(9), '9');
+  EXPECT_EQ(plan_internal::OrdinalChar(10), 'a');
+  EXPECT_EQ(plan_internal::OrdinalChar(35), 'z');
+  EXPECT_EQ(plan_internal::OrdinalChar(36), 'A');
+  EXPECT_EQ(plan_internal::OrdinalChar(61), 'Z');
+  EXPECT_EQ(plan_internal::OrdinalChar(62), '0');
+  EXPECT_EQ(plan_internal::OrdinalChar(75), 'd');
 }
 
 TEST(PrintPlanTest, EmptyPlanPrintsOneEmptyRow) {

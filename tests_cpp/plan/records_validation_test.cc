@@ -66,7 +66,7 @@ TEST(ValidateRecordsTest, FixedBuffersAtDifferentTimesMayShareBytes) {
 
 TEST(LowerBoundTest, HandCases) {
   EXPECT_EQ(LowerBound({}), 0);
-  // GT-3: step 1 holds 10 + 20 + 50 = 80.
+  // TFLM's TestGreedyMedium: step 1 holds 10 + 20 + 50 = 80.
   std::vector<UsageRecord> gt3 = {Rec(10, 0, 1), Rec(20, 1, 2), Rec(30, 2, 3), Rec(40, 3, 4),
                                   Rec(50, 0, 1)};
   EXPECT_EQ(LowerBound(gt3), 80);

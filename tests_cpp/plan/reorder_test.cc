@@ -78,7 +78,7 @@ TEST(ReorderTest, ChainKeepsOriginalOrder) {
   EXPECT_STREQ(r.method, "original");
 }
 
-// Lifetime corner cases of TFLM (tflm_facts T-13..T-16), on one order.
+// Lifetime corner cases of TFLM's allocation-scope walk (reorder.h), on one order.
 TEST(ReorderTest, OrderPeakFollowsTflmLifetimes) {
   ReorderGraph g;
   // t0 input; t1 read, never produced (from step -1); t2 never referenced

@@ -1,6 +1,7 @@
 // Shared-object strategies and the GPU delegate's offset planner
-// (shared_objects.h): the test vectors of planning_landscape.md section 1.3
-// reproduced exactly, then validity on random records.
+// (shared_objects.h): the test vectors of the GPU delegate's own tests
+// (delegates/gpu/common/memory_management_test.cc) reproduced exactly, then
+// validity on random records.
 #include "tflm_arena/plan/shared_objects.h"
 
 #include <random>

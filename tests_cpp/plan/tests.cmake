@@ -3,7 +3,7 @@ tflm_arena_add_test(plan_tests
     ${CMAKE_CURRENT_LIST_DIR}/greedy_planner_test.cc
     ${CMAKE_CURRENT_LIST_DIR}/linear_planner_test.cc
     ${CMAKE_CURRENT_LIST_DIR}/print_plan_test.cc
-    ${CMAKE_CURRENT_LIST_DIR}/greedy_fast_test.cc
+    ${CMAKE_CURRENT_LIST_DIR}/tflm_greedy_test.cc
     ${CMAKE_CURRENT_LIST_DIR}/offset_sort_test.cc
     ${CMAKE_CURRENT_LIST_DIR}/records_validation_test.cc
     ${CMAKE_CURRENT_LIST_DIR}/live_bytes_test.cc
@@ -11,6 +11,7 @@ tflm_arena_add_test(plan_tests
     ${CMAKE_CURRENT_LIST_DIR}/shared_objects_test.cc
     ${CMAKE_CURRENT_LIST_DIR}/reorder_test.cc
     ${CMAKE_CURRENT_LIST_DIR}/optimal_test.cc
+    ${CMAKE_CURRENT_LIST_DIR}/strategies_test.cc
   LIBS tflm_arena_plan)
 
 # Own binary: heap_counter.cc replaces global operator new for the whole program.

@@ -1,4 +1,5 @@
-// A model's subgraph 0 as the plain graph plan/reorder.h works on.
+// A model's subgraph 0 as the plain graph (core/reorder_graph.h) that
+// plan/reorder.h works on.
 //
 // Tensor sizes are those of the usage records TFLM builds (needs_allocating
 // entries, aligned to 16, offline plan included), so the peak of an order
@@ -13,11 +14,11 @@
 #ifndef TFLM_ARENA_MODEL_OPERATOR_GRAPH_H_
 #define TFLM_ARENA_MODEL_OPERATOR_GRAPH_H_
 
+#include "tflm_arena/core/reorder_graph.h"
 #include "tflm_arena/core/span.h"
 #include "tflm_arena/core/status.h"
 #include "tflm_arena/model/lifetimes.h"
 #include "tflm_arena/model/model.h"
-#include "tflm_arena/plan/reorder.h"
 
 namespace tflm_arena {
 namespace model {
@@ -26,8 +27,10 @@ Status BuildOperatorGraph(const Model& model, ReorderGraph* graph);
 
 // As above, with kernel scratch requests (as ComputeAllocationInfo takes
 // them): a subgraph-0 request adds its 16-aligned bytes to its operator's
-// extra_bytes (live during that operator only, T-13 g); a request of
-// another (never invoked) subgraph becomes a never-referenced tensor.
+// extra_bytes (live during that operator only: TFLM's
+// micro_allocation_info.cc, MarkSubgraphLifetimesIfNecessary, gives a scratch
+// request its operator's step); a request of another (never invoked)
+// subgraph becomes a never-referenced tensor.
 Status BuildOperatorGraph(const Model& model, Span<const ScratchRequest> scratch, ReorderGraph* graph);
 
 }  // namespace model

@@ -27,7 +27,7 @@ int64_t Clamp(Wide v) {
 }
 
 void AppendLine(std::string* out, const char* line, size_t length) {
-  out->append(line, std::min(length, plan_text::kMaxLineChars - 1));
+  out->append(line, std::min(length, plan_internal::kMaxLineChars - 1));
 }
 
 }  // namespace
@@ -36,14 +36,14 @@ std::string RenderAscii(Span<const UsageRecord> records, Span<const ByteOffset> 
   const size_t n = records.size();
   auto offset_of = [&](size_t i) { return i < offsets.size() ? offsets[i] : kOnlineOffset; };
   std::string out;
-  char buf[plan_text::kMaxLineChars];
+  char buf[plan_internal::kMaxLineChars];
 
-  int64_t max_size = plan_text::kLineWidth;
+  int64_t max_size = plan_internal::kLineWidth;
   int64_t max_step = 0;
   for (size_t i = 0; i < n; ++i) {
     const UsageRecord& r = records[i];
-    plan_text::TextWriter w(buf, sizeof(buf));
-    plan_text::AppendBufferLine(&w, static_cast<int64_t>(i), r.size, offset_of(i), r.first_step,
+    plan_internal::TextWriter w(buf, sizeof(buf));
+    plan_internal::AppendBufferLine(&w, static_cast<int64_t>(i), r.size, offset_of(i), r.first_step,
                                 r.last_step);
     AppendLine(&out, buf, w.length());
     max_size = std::max(max_size, Clamp(static_cast<Wide>(offset_of(i)) + r.size));
@@ -64,10 +64,10 @@ std::string RenderAscii(Span<const UsageRecord> records, Span<const ByteOffset> 
 
   std::vector<size_t> active;
   size_t next = 0;
-  char line[plan_text::kLineWidth];
+  char line[plan_internal::kLineWidth];
   for (int64_t t = 0; t <= max_step; ++t) {
     while (next < by_start.size() && start_of(by_start[next]) <= t) active.push_back(by_start[next++]);
-    plan_text::ClearRow(line);
+    plan_internal::ClearRow(line);
     Wide live_bytes = 0;
     size_t kept = 0;
     for (size_t i : active) {
@@ -75,12 +75,12 @@ std::string RenderAscii(Span<const UsageRecord> records, Span<const ByteOffset> 
       if (r.last_step < t) continue;  // finished: drop it
       active[kept++] = i;
       live_bytes += r.size;
-      plan_text::PaintRow(line, offset_of(i), r.size, max_size,
-                          plan_text::BufferChar(static_cast<int64_t>(i), r.first_step, r.last_step));
+      plan_internal::PaintRow(line, offset_of(i), r.size, max_size,
+                          plan_internal::BufferChar(static_cast<int64_t>(i), r.first_step, r.last_step));
     }
     active.resize(kept);
-    plan_text::TextWriter w(buf, sizeof(buf));
-    plan_text::AppendRow(&w, t, line, Clamp(live_bytes));
+    plan_internal::TextWriter w(buf, sizeof(buf));
+    plan_internal::AppendRow(&w, t, line, Clamp(live_bytes));
     AppendLine(&out, buf, w.length());
   }
   return out;

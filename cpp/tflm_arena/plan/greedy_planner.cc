@@ -9,7 +9,7 @@ namespace tflm_arena {
 
 static_assert(sizeof(int) == sizeof(int32_t), "TFLM planners assume 32-bit int");
 
-namespace greedy_internal {
+namespace plan_internal {
 namespace {
 
 // True when pair a must come before pair b: bigger size, then bigger id.
@@ -48,7 +48,7 @@ void SortBySizeDescending(int32_t* sizes, int32_t* ids, int count) {
   }
 }
 
-}  // namespace greedy_internal
+}  // namespace plan_internal
 
 Status GreedyPlanner::Init(uint8_t* scratch, size_t scratch_bytes) {
   if (scratch == nullptr && scratch_bytes > 0) {
@@ -155,7 +155,7 @@ void GreedyPlanner::CalculateOffsetsIfNeeded() {
       ++head;
     }
   }
-  greedy_internal::SortBySizeDescending(sorted_sizes_ + head, sorted_ids_ + head,
+  plan_internal::SortBySizeDescending(sorted_sizes_ + head, sorted_ids_ + head,
                                         buffer_count_ - head);
 
   list_head_ = -1;
@@ -222,28 +222,28 @@ bool GreedyPlanner::DoAnyBuffersOverlap() {
 
 int GreedyPlanner::PrintMemoryPlan(char* out, size_t out_size) {
   CalculateOffsetsIfNeeded();
-  plan_text::TextWriter w(out, out_size);
-  int64_t max_size = plan_text::kLineWidth;
+  plan_internal::TextWriter w(out, out_size);
+  int64_t max_size = plan_internal::kLineWidth;
   int max_step = 0;
   for (int i = 0; i < buffer_count_; ++i) {
     const Requirements& r = requirements_[i];
-    plan_text::AppendBufferLine(&w, i, r.size, offsets_[i], r.first_step, r.last_step);
+    plan_internal::AppendBufferLine(&w, i, r.size, offsets_[i], r.first_step, r.last_step);
     const int64_t end = static_cast<int64_t>(offsets_[i]) + r.size;
     if (end > max_size) max_size = end;
     if (r.last_step > max_step) max_step = r.last_step;
   }
-  char line[plan_text::kLineWidth];
+  char line[plan_internal::kLineWidth];
   for (int64_t t = 0; t <= max_step; ++t) {
-    plan_text::ClearRow(line);
+    plan_internal::ClearRow(line);
     int64_t live_bytes = 0;
     for (int i = 0; i < buffer_count_; ++i) {
       const Requirements& r = requirements_[i];
       if (t < r.first_step || t > r.last_step || offsets_[i] == -1) continue;
       live_bytes += r.size;
-      plan_text::PaintRow(line, offsets_[i], r.size, max_size,
-                          plan_text::BufferChar(i, r.first_step, r.last_step));
+      plan_internal::PaintRow(line, offsets_[i], r.size, max_size,
+                          plan_internal::BufferChar(i, r.first_step, r.last_step));
     }
-    plan_text::AppendRow(&w, t, line, live_bytes);
+    plan_internal::AppendRow(&w, t, line, live_bytes);
   }
   return w.length() > static_cast<size_t>(INT_MAX) ? INT_MAX : static_cast<int>(w.length());
 }

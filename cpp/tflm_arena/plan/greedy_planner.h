@@ -1,5 +1,6 @@
-// GreedyPlanner: TFLM's GreedyMemoryPlanner, reproduced offset for offset
-// (tflm_facts.md G-1..G-26), for use on the device.
+// GreedyPlanner: TFLM's GreedyMemoryPlanner (TFLM's
+// memory_planner/greedy_memory_planner.cc), reproduced offset for offset,
+// PrintMemoryPlan text included, for use on the device.
 //
 // Why the steps are what they are:
 //  1. Nothing is computed until the first query after an AddBuffer (lazy),
@@ -21,7 +22,9 @@
 //     offsets: newest last), exactly as TFLM does. This walk is O(n) per
 //     buffer; the host's PlanTflmGreedy gives the same answer faster.
 //
-//     GT-3, one column per 5 bytes, placement order 4, 3, 2, 1, 0:
+//     TFLM's TestGreedyMedium (greedy_memory_planner_test.cc): 10(0,1),
+//     20(1,2), 30(2,3), 40(3,4), 50(0,1) -> offsets 50, 70, 40, 0, 0.
+//     One column per 5 bytes, placement order 4, 3, 2, 1, 0:
 //       offset   0    25   50   75 90
 //       step 0   444444444400......     0 (10 B) goes last: 4 ends at 50,
 //       step 1   444444444400..1111     1 starts at 70, so the 50..70 gap
@@ -115,12 +118,12 @@ class GreedyPlanner : public MemoryPlanner {
   bool need_to_calculate_ = true;
 };
 
-namespace greedy_internal {
+namespace plan_internal {
 // Sorts (sizes[i], ids[i]) pairs in place by size descending, ties by id
 // descending: the order TFLM's stable bubble sort produces from its
 // descending-id input. Heapsort: O(n log n), no extra memory.
 void SortBySizeDescending(int32_t* sizes, int32_t* ids, int count);
-}  // namespace greedy_internal
+}  // namespace plan_internal
 
 }  // namespace tflm_arena
 

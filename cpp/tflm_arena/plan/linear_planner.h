@@ -1,4 +1,5 @@
-// LinearPlanner: TFLM's LinearMemoryPlanner (tflm_facts.md L-1..L-5).
+// LinearPlanner: TFLM's LinearMemoryPlanner (TFLM's
+// memory_planner/linear_memory_planner.cc).
 //
 // Every buffer gets its own bytes: buffer i starts where buffer i-1 ends, and
 // lifetimes are ignored. Nothing is ever reused, so every tensor stays

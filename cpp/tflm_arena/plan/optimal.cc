@@ -29,10 +29,10 @@ namespace tflm_arena {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-using optimal_internal::SearchLimits;
-using optimal_internal::SearchOutcome;
-using optimal_internal::SearchProblem;
-using optimal_internal::SearchResult;
+using plan_internal::SearchLimits;
+using plan_internal::SearchOutcome;
+using plan_internal::SearchProblem;
+using plan_internal::SearchResult;
 
 constexpr size_t kMaxGreedyBySizeBuffers = 5000;  // it is O(n^2) and not cancellable
 constexpr int64_t kMaxTotalBytes = int64_t{1} << 62;
@@ -60,14 +60,14 @@ class Optimizer {
 
   Status Run(PlanResult* out, OptimalStats* stats) {
     // The bound first, so every progress report has it.
-    const bool searchable = optimal_internal::BuildSearchProblem(records_, alignment_, &problem_);
+    const bool searchable = plan_internal::BuildSearchProblem(records_, alignment_, &problem_);
     lower_ = searchable ? problem_.lower_bound : FallbackLowerBound();
     Stacked();
     TFLM_ARENA_RETURN_IF_ERROR(TflmGreedy());
     GreedyBySize();
     if (searchable) {
-      for (int h = 0; h < optimal_internal::kNumRankHeuristics; ++h) {
-        ranks_.push_back(optimal_internal::RankBuffers(problem_, h));
+      for (int h = 0; h < plan_internal::kNumRankHeuristics; ++h) {
+        ranks_.push_back(plan_internal::RankBuffers(problem_, h));
       }
       LowestFirst();
       CapacitySearch();
@@ -234,7 +234,7 @@ class Optimizer {
     limits.node_budget = budget;
     limits.cancel = options_.cancel;
     limits.cancelled = &cancelled_;
-    SearchResult r = optimal_internal::SearchAtCapacity(problem_, rank, capacity, limits);
+    SearchResult r = plan_internal::SearchAtCapacity(problem_, rank, capacity, limits);
     nodes_ += r.nodes;
     Report(false);
     return r;

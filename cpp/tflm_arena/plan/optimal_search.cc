@@ -8,7 +8,7 @@
 #include <utility>
 
 namespace tflm_arena {
-namespace optimal_internal {
+namespace plan_internal {
 namespace {
 
 constexpr int64_t kInf = std::numeric_limits<int64_t>::max();
@@ -550,5 +550,5 @@ SearchResult SearchAtCapacity(const SearchProblem& p, const std::vector<int32_t>
   return search.Run();
 }
 
-}  // namespace optimal_internal
+}  // namespace plan_internal
 }  // namespace tflm_arena

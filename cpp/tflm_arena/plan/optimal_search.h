@@ -37,7 +37,7 @@
 #include "tflm_arena/plan/plan.h"
 
 namespace tflm_arena {
-namespace optimal_internal {
+namespace plan_internal {
 
 // Inputs larger than this are planned by the heuristics only (bounded memory
 // and time: overlap lists are O(n^2) in the worst case).
@@ -93,7 +93,7 @@ struct SearchResult {
 SearchResult SearchAtCapacity(const SearchProblem& p, const std::vector<int32_t>& rank,
                               int64_t capacity, const SearchLimits& limits);
 
-}  // namespace optimal_internal
+}  // namespace plan_internal
 }  // namespace tflm_arena
 
 #endif  // TFLM_ARENA_PLAN_OPTIMAL_SEARCH_H_

@@ -53,7 +53,7 @@ struct PlanCancel {
   void* context = nullptr;
 };
 
-// greedy_fast.cc. TFLM's greedy plan, identical to GreedyPlanner's offsets
+// tflm_greedy.cc. TFLM's greedy plan, identical to GreedyPlanner's offsets
 // and size for every input it accepts, but fast on large inputs. Accepts what
 // GreedyPlanner accepts: sizes, fixed offsets and the worst-case end (largest
 // fixed end + sum of planner-placed sizes) must fit in int32. Fixed buffers
@@ -61,7 +61,7 @@ struct PlanCancel {
 Status PlanTflmGreedy(Span<const UsageRecord> records, PlanResult* out,
                       PlanCancel cancel = PlanCancel());
 
-// greedy_runtime_host.cc. Runs GreedyPlanner itself (O(n^2)) on a
+// tflm_greedy_runtime.cc. Runs GreedyPlanner itself (O(n^2)) on a
 // std::vector scratch of 40 * n bytes; same checks and results as
 // PlanTflmGreedy. For cross-checks and benchmarks.
 Status PlanTflmGreedyRuntime(Span<const UsageRecord> records, PlanResult* out);
@@ -80,7 +80,7 @@ Status PlanLinear(Span<const UsageRecord> records, PlanResult* out);
 Status ValidatePlan(Span<const UsageRecord> records, Span<const ByteOffset> offsets,
                     int64_t arena_bytes);
 
-// ascii_render.cc. TFLM's PrintMemoryPlan text (tflm_facts.md G-21..G-26),
+// ascii_render.cc. TFLM's PrintMemoryPlan text (format in plan_text.h),
 // every line ending in "\n". Offsets of -1 are skipped when painting, like
 // TFLM; any other input renders without crashing (columns are clamped).
 std::string RenderAscii(Span<const UsageRecord> records, Span<const ByteOffset> offsets);

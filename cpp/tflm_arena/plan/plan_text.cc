@@ -6,7 +6,7 @@
 #include "tflm_arena/core/format.h"
 
 namespace tflm_arena {
-namespace plan_text {
+namespace plan_internal {
 namespace {
 
 // floor(value * kLineWidth / max_size) clamped to [0, kLineWidth]. Valid plans
@@ -97,5 +97,5 @@ void AppendRow(TextWriter* w, int64_t step, const char line[kLineWidth], int64_t
             static_cast<long long>(kib));
 }
 
-}  // namespace plan_text
+}  // namespace plan_internal
 }  // namespace tflm_arena

@@ -1,7 +1,7 @@
 // Pieces of TFLM's PrintMemoryPlan text, shared by the runtime planner (which
 // writes into a caller buffer) and the host renderer (which builds a string).
 //
-// The text has two parts (tflm_facts.md G-21..G-26):
+// The text has two parts (TFLM's greedy_memory_planner.cc, PrintMemoryPlan):
 //   per buffer, in index order:
 //     "%c (id=%d): size=%d, offset=%d, first_used=%d last_used=%d"
 //   per time step t = 0 .. max(0, max last_step):
@@ -17,7 +17,7 @@
 #include <cstdint>
 
 namespace tflm_arena {
-namespace plan_text {
+namespace plan_internal {
 
 constexpr int kLineWidth = 80;
 // Longest line either formatter can produce (int64 fields), plus NUL.
@@ -52,7 +52,7 @@ void ClearRow(char line[kLineWidth]);
 void PaintRow(char line[kLineWidth], int64_t offset, int64_t size, int64_t max_size, char mark);
 void AppendRow(TextWriter* w, int64_t step, const char line[kLineWidth], int64_t live_bytes);
 
-}  // namespace plan_text
+}  // namespace plan_internal
 }  // namespace tflm_arena
 
 #endif  // TFLM_ARENA_PLAN_PLAN_TEXT_H_

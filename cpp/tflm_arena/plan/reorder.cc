@@ -19,8 +19,8 @@
 namespace tflm_arena {
 namespace {
 
-using reorder_internal::Enters;
-using reorder_internal::Prepared;
+using plan_internal::Enters;
+using plan_internal::Prepared;
 using Clock = std::chrono::steady_clock;
 
 // Deterministic per-operator hash words (splitmix64), XORed into a set hash.
@@ -394,8 +394,8 @@ int64_t SimpleLowerBound(const ReorderGraph& g, const Prepared& p) {
 
 Status ReorderForPeak(const ReorderGraph& graph, const ReorderOptions& options, ReorderResult* result) {
   *result = ReorderResult();
-  reorder_internal::Prepared p;
-  TFLM_ARENA_RETURN_IF_ERROR(reorder_internal::Prepare(graph, &p));
+  plan_internal::Prepared p;
+  TFLM_ARENA_RETURN_IF_ERROR(plan_internal::Prepare(graph, &p));
   const size_t n = p.num_ops;
   std::vector<int32_t> identity(n);
   for (size_t k = 0; k < n; ++k) identity[k] = static_cast<int32_t>(k);

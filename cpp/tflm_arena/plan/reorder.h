@@ -1,9 +1,10 @@
-// Operator reordering for a lower peak of live tensor bytes (issue 9 item 4).
+// Operator reordering for a lower peak of live tensor bytes.
 //
 // Works on a plain graph (no flatbuffers): operators with input/output tensor
 // ids, the planned size of each tensor and the graph's inputs/outputs. The
 // peak of an order is what LowerBound() gives for the usage records TFLM
-// would build from that order (tflm_facts T-13..T-16):
+// would build from that order (TFLM's allocation-scope walk in
+// micro_allocation_info.cc, MarkSubgraphLifetimesIfNecessary):
 //  - graph inputs are live from step 0; operator at position p runs at step
 //    p+1; a tensor lives from its first producer's step to its last user's
 //    step (readers and producers), graph outputs to the last step;
@@ -45,25 +46,11 @@
 #include <cstdint>
 #include <vector>
 
+#include "tflm_arena/core/reorder_graph.h"
 #include "tflm_arena/core/span.h"
 #include "tflm_arena/core/status.h"
 
 namespace tflm_arena {
-
-struct ReorderOp {
-  std::vector<int32_t> inputs;   // tensor ids; -1 = omitted optional input
-  std::vector<int32_t> outputs;  // tensor ids
-  int64_t extra_bytes = 0;       // live only while this operator runs (>= 0)
-  bool ordered = false;          // side effects: keeps its place among ordered ops
-};
-
-struct ReorderGraph {
-  std::vector<int64_t> tensor_bytes;      // planned bytes; 0 = not planned (constant, variable, empty)
-  std::vector<int32_t> inputs;            // graph inputs (live from step 0)
-  std::vector<int32_t> outputs;           // graph outputs (live to the last step)
-  std::vector<int32_t> stateful_tensors;  // touched in place: users keep their order
-  std::vector<ReorderOp> ops;             // in the original order
-};
 
 struct ReorderOptions {
   double time_limit_seconds = 1.0;  // wall-clock safety net; <= 0: none

@@ -12,7 +12,7 @@
 #include "tflm_arena/plan/reorder_internal.h"
 
 namespace tflm_arena {
-namespace reorder_internal {
+namespace plan_internal {
 namespace {
 
 #define REORDER_INVALID(...) \
@@ -218,17 +218,17 @@ Status Prepare(const ReorderGraph& g, Prepared* p) {
   return Status::Ok();
 }
 
-}  // namespace reorder_internal
+}  // namespace plan_internal
 
 Status ValidateReorderGraph(const ReorderGraph& graph) {
-  reorder_internal::Prepared p;
-  return reorder_internal::Prepare(graph, &p);
+  plan_internal::Prepared p;
+  return plan_internal::Prepare(graph, &p);
 }
 
 namespace {
 
 // Order check against prepared dependencies.
-Status CheckPrepared(const reorder_internal::Prepared& p, const ReorderGraph& g, Span<const int32_t> order) {
+Status CheckPrepared(const plan_internal::Prepared& p, const ReorderGraph& g, Span<const int32_t> order) {
   const size_t n = p.num_ops;
   if (order.size() != n) {
     return REORDER_INVALID("order has %zu entries, the graph has %zu operators", order.size(), n);
@@ -266,14 +266,17 @@ Status CheckPrepared(const reorder_internal::Prepared& p, const ReorderGraph& g,
 }  // namespace
 
 Status CheckOperatorOrder(const ReorderGraph& graph, Span<const int32_t> order) {
-  reorder_internal::Prepared p;
-  TFLM_ARENA_RETURN_IF_ERROR(reorder_internal::Prepare(graph, &p));
+  plan_internal::Prepared p;
+  TFLM_ARENA_RETURN_IF_ERROR(plan_internal::Prepare(graph, &p));
   return CheckPrepared(p, graph, order);
 }
 
 Status OrderPeak(const ReorderGraph& g, Span<const int32_t> order, int64_t* peak) {
   TFLM_ARENA_RETURN_IF_ERROR(CheckOperatorOrder(g, order));
-  // TFLM's allocation-scope walk (tflm_facts T-13) for one subgraph.
+  // TFLM's allocation-scope walk for one subgraph (micro_allocation_info.cc,
+  // MarkSubgraphLifetimesIfNecessary): inputs at the current scope; each
+  // operator advances the scope, its outputs start and all its tensors end
+  // there; outputs end at the final scope.
   const size_t nt = g.tensor_bytes.size();
   std::vector<Step> first(nt, -1), last(nt, -1);
   std::vector<UsageRecord> records;

@@ -11,7 +11,7 @@
 #include "tflm_arena/plan/reorder.h"
 
 namespace tflm_arena {
-namespace reorder_internal {
+namespace plan_internal {
 
 // How a planned tensor becomes live (see reorder.h for the rules).
 enum class Enters : uint8_t {
@@ -38,7 +38,7 @@ struct Prepared {
 // Validates `graph` (ValidateReorderGraph) and fills `out`.
 Status Prepare(const ReorderGraph& graph, Prepared* out);
 
-}  // namespace reorder_internal
+}  // namespace plan_internal
 }  // namespace tflm_arena
 
 #endif  // TFLM_ARENA_PLAN_REORDER_INTERNAL_H_

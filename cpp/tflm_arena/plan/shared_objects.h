@@ -1,5 +1,6 @@
 // Shared-object strategies of the TFLite GPU delegate's memory manager
-// (planning_landscape.md section 1, seed 004), written for our UsageRecords.
+// (TFLite's delegates/gpu/common/memory_management/), written for our
+// UsageRecords.
 //
 // A shared object is one block of memory that several buffers use in turn:
 // buffers in the same object never live at a common step, and the object is
@@ -43,7 +44,7 @@ Status CheckSharedObjectRecords(Span<const UsageRecord> records);
 std::vector<int64_t> PositionalMaximums(Span<const UsageRecord> records);
 int64_t PositionalMaxLowerBound(Span<const UsageRecord> records);
 
-// One algorithm per file (naive.cc, equality.cc, ...). Each checks the
+// One algorithm per file (naive_objects.cc, equality_objects.cc, ...). Each checks the
 // records first and fills *out (cleared) on success.
 Status AssignNaive(Span<const UsageRecord> records, SharedObjects* out);
 Status AssignEquality(Span<const UsageRecord> records, SharedObjects* out);
@@ -61,7 +62,7 @@ Status AssignMinCostFlow(Span<const UsageRecord> records, SharedObjects* out);
 // offset; arena_bytes = sum of sizes. Fails if ids and sizes disagree.
 Status ObjectsToOffsets(const SharedObjects& objects, PlanResult* out);
 
-// offsets_greedy_by_size.cc. The GPU delegate's offset planner: buffers by
+// greedy_by_size.cc. The GPU delegate's offset planner: buffers by
 // size, largest first (stable); each goes into the smallest gap between
 // time-overlapping placed buffers that fits, else after the highest one.
 // Every candidate offset is rounded up to `alignment` (0 or 1: none).

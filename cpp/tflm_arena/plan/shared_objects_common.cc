@@ -42,7 +42,7 @@ Status CheckSharedObjectRecords(Span<const UsageRecord> records) {
   return Status::Ok();
 }
 
-namespace internal {
+namespace plan_internal {
 
 std::vector<std::vector<size_t>> StepProfiles(Span<const UsageRecord> records) {
   if (records.size() == 0) return {};
@@ -80,11 +80,11 @@ void Finish(SharedObjects* out) {
   for (int64_t s : out->object_sizes) out->total += s;
 }
 
-}  // namespace internal
+}  // namespace plan_internal
 
 std::vector<int64_t> PositionalMaximums(Span<const UsageRecord> records) {
   std::vector<int64_t> max;
-  for (const auto& profile : internal::StepProfiles(records)) {
+  for (const auto& profile : plan_internal::StepProfiles(records)) {
     for (size_t k = 0; k < profile.size(); ++k) {
       const int64_t size = records[profile[k]].size;
       if (k < max.size()) {

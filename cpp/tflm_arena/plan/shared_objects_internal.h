@@ -9,7 +9,7 @@
 #include "tflm_arena/plan/shared_objects.h"
 
 namespace tflm_arena {
-namespace internal {
+namespace plan_internal {
 
 // For every step from the smallest first_step to the largest last_step, the
 // records live at it, largest first (ties in record order).
@@ -32,7 +32,7 @@ struct InUse {
 };
 using InUseQueue = std::priority_queue<InUse>;
 
-}  // namespace internal
+}  // namespace plan_internal
 }  // namespace tflm_arena
 
 #endif  // TFLM_ARENA_PLAN_SHARED_OBJECTS_INTERNAL_H_

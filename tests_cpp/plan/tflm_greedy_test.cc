@@ -132,7 +132,7 @@ TEST(GreedyFastTest, RandomMediumLongLifetimes) {
 }
 
 // Many buffers live at once: PlanTflmGreedy switches from "sort what we
-// meet" to walking everything placed (greedy_fast.cc step 3). Both paths,
+// meet" to walking everything placed (tflm_greedy.cc step 3). Both paths,
 // interleaved, must still give TFLM's offsets.
 TEST(GreedyFastTest, ManyLiveAtOnceAgrees) {
   std::mt19937_64 rng(8);
@@ -204,7 +204,7 @@ TEST(GreedyFastTest, ChainWithSkipsAgrees) {
   }
 }
 
-// Dense overlaps (issue 7 item 14): from all buffers mutually live to `live`
+// Dense overlaps: from all buffers mutually live to `live`
 // of them live at every step, with sizes that tie a lot, sizes that are
 // unaligned (offsets differ in their low bits) and sizes up to 4 MiB
 // (offsets differ in 30 bits), with and without fixed buffers. Small cases

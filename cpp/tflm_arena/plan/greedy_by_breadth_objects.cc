@@ -38,7 +38,7 @@ Status AssignGreedyByBreadth(Span<const UsageRecord> records, SharedObjects* out
   TFLM_ARENA_RETURN_IF_ERROR(CheckSharedObjectRecords(records));
   *out = SharedObjects();
   out->object_ids.assign(records.size(), -1);
-  const auto profiles = internal::StepProfiles(records);
+  const auto profiles = plan_internal::StepProfiles(records);
   std::vector<std::pair<int64_t, size_t>> breadth;  // (breadth, step index)
   for (size_t s = 0; s < profiles.size(); ++s) {
     int64_t sum = 0;
@@ -70,7 +70,7 @@ Status AssignGreedyByBreadth(Span<const UsageRecord> records, SharedObjects* out
       out->object_ids[i] = best;
     }
   }
-  internal::Finish(out);
+  plan_internal::Finish(out);
   return Status::Ok();
 }
 

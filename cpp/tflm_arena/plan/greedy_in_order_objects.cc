@@ -17,8 +17,8 @@ Status AssignGreedyInOrder(Span<const UsageRecord> records, SharedObjects* out) 
   *out = SharedObjects();
   out->object_ids.assign(records.size(), -1);
   std::set<std::pair<int64_t, int32_t>> pool;  // (size, object)
-  internal::InUseQueue in_use;
-  for (size_t i : internal::ByFirstStep(records)) {
+  plan_internal::InUseQueue in_use;
+  for (size_t i : plan_internal::ByFirstStep(records)) {
     const UsageRecord& r = records[i];
     while (!in_use.empty() && in_use.top().last_step < r.first_step) {
       const int32_t obj = in_use.top().object;
@@ -49,7 +49,7 @@ Status AssignGreedyInOrder(Span<const UsageRecord> records, SharedObjects* out) 
     out->object_ids[i] = obj;
     in_use.push({r.last_step, obj});
   }
-  internal::Finish(out);
+  plan_internal::Finish(out);
   return Status::Ok();
 }
 

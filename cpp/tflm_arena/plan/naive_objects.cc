@@ -12,7 +12,7 @@ Status AssignNaive(Span<const UsageRecord> records, SharedObjects* out) {
     out->object_ids.push_back(static_cast<int32_t>(i));
     out->object_sizes.push_back(records[i].size);
   }
-  internal::Finish(out);
+  plan_internal::Finish(out);
   return Status::Ok();
 }
 

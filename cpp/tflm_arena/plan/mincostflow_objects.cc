@@ -103,8 +103,8 @@ Status AssignMinCostFlow(Span<const UsageRecord> records, SharedObjects* out) {
   const size_t source = 2 * n, sink = 2 * n + 1;
   FlowGraph graph(2 * n + 2);
   std::vector<size_t> ended;  // buffers whose lifetime is over, in end order
-  internal::InUseQueue in_use;
-  for (size_t i : internal::ByFirstStep(records)) {
+  plan_internal::InUseQueue in_use;
+  for (size_t i : plan_internal::ByFirstStep(records)) {
     while (!in_use.empty() && in_use.top().last_step < records[i].first_step) {
       ended.push_back(static_cast<size_t>(in_use.top().object));
       in_use.pop();
@@ -147,7 +147,7 @@ Status AssignMinCostFlow(Span<const UsageRecord> records, SharedObjects* out) {
       return Status::Error(StatusCode::kInternal, "buffer %zu: no object after min-cost flow", i);
     }
   }
-  internal::Finish(out);
+  plan_internal::Finish(out);
   return Status::Ok();
 }
 

@@ -16,8 +16,8 @@ Status AssignEquality(Span<const UsageRecord> records, SharedObjects* out) {
   *out = SharedObjects();
   out->object_ids.assign(records.size(), -1);
   std::map<int64_t, std::vector<int32_t>> pool;  // size -> free objects
-  internal::InUseQueue in_use;
-  for (size_t i : internal::ByFirstStep(records)) {
+  plan_internal::InUseQueue in_use;
+  for (size_t i : plan_internal::ByFirstStep(records)) {
     const UsageRecord& r = records[i];
     while (!in_use.empty() && in_use.top().last_step < r.first_step) {
       const int32_t obj = in_use.top().object;
@@ -36,7 +36,7 @@ Status AssignEquality(Span<const UsageRecord> records, SharedObjects* out) {
     out->object_ids[i] = obj;
     in_use.push({r.last_step, obj});
   }
-  internal::Finish(out);
+  plan_internal::Finish(out);
   return Status::Ok();
 }
 

@@ -1,0 +1,118 @@
+"""The strategy registry of the C++ core (plan/strategies.cc): every Python
+list of names, the CLI and docs/reference.md read it; "greedy" is the
+deprecated name of the "tflm_greedy" planner."""
+from __future__ import annotations
+
+import argparse
+import re
+import warnings
+from pathlib import Path
+from typing import get_args
+
+import pytest
+
+import tflm_arena as ta
+from conftest import _models_dir
+from tflm_arena import _core, cli
+from tflm_arena._plan import STRATEGY_TABLE, Strategy
+
+REFERENCE = Path(__file__).resolve().parents[1] / "docs" / "reference.md"
+
+
+def test_table_fields():
+    kinds = {"runtime_planner", "offsets", "shared_objects", "search"}
+    for s in _core.strategies():
+        assert set(s) == {"name", "kind", "description", "tried_by_best", "fixed_offsets",
+                          "objects_name"}
+        assert s["kind"] in kinds and s["description"]
+        assert (s["objects_name"] is not None) == (s["kind"] == "shared_objects")
+        if s["objects_name"] is not None:
+            assert s["name"] == s["objects_name"] + "_objects"
+    assert [s["name"] for s in _core.strategies()] == [s["name"] for s in STRATEGY_TABLE]
+
+
+def test_python_lists_are_the_registry():
+    assert ta.STRATEGIES == tuple(s["name"] for s in _core.strategies())
+    assert ta.STRATEGIES[0] == "tflm_greedy" and ta.STRATEGIES[-2:] == ("optimal", "best")
+    assert ta.BEST_STRATEGIES[0] == "tflm_greedy" and ta.BEST_STRATEGIES[-1] == "optimal"
+    assert not {"tflm_greedy_runtime", "linear", "best"} & set(ta.BEST_STRATEGIES)
+    gpu = {n for n in ta.STRATEGIES if n.endswith("_objects")} | {"greedy_by_size",
+                                                                   "greedy_by_breadth"}
+    assert gpu <= set(ta.BEST_STRATEGIES)
+    assert ta.BEST_STRATEGIES == tuple(n for n in ta.STRATEGIES if n in ta.BEST_STRATEGIES)
+    assert ta.OBJECT_STRATEGIES == ("naive", "equality", "greedy_in_order", "greedy_by_breadth",
+                                    "greedy_by_size", "greedy_best", "mincostflow")
+    assert ta.RUNTIME_PLANNERS == ("tflm_greedy", "linear") == ta.tflm_size.PLANNERS
+    assert get_args(Strategy) == ta.STRATEGIES
+
+
+def test_fixed_offsets_flag_matches_behaviour():
+    rec = dict(sizes=[32, 16, 16], first=[0, 1, 0], last=[1, 2, 2], offline_offsets=[64, -1, -1])
+    for s in STRATEGY_TABLE:
+        if s["fixed_offsets"]:
+            assert ta.plan(**rec, strategy=s["name"]).offsets[0] == 64
+        else:
+            with pytest.raises((ValueError, NotImplementedError)):
+                ta.plan(**rec, strategy=s["name"])
+
+
+def test_unknown_names_list_the_registry():
+    with pytest.raises(ValueError, match="known: tflm_greedy, tflm_greedy_runtime, linear, "):
+        _core.plan([16], [0], [0], [-1], "nope")
+    with pytest.raises(ValueError, match="search with its own options"):
+        _core.plan([16], [0], [0], [-1], "optimal")
+    with pytest.raises(ValueError, match="known: naive, equality, "):
+        _core.assign_objects([16], [0], [0], [-1], "naive_objects")
+
+
+def test_cli_choices_and_help_read_the_registry():
+    parser = cli._parser()
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    plan_cmd = sub.choices["plan"]
+    opt = next(a for a in plan_cmd._actions if a.dest == "strategy")
+    assert tuple(opt.choices) == ta.STRATEGIES
+    assert all(n in opt.help for n in ta.STRATEGIES)
+    size_cmd = sub.choices["size"]
+    opt = next(a for a in size_cmd._actions if a.dest == "planner")
+    assert opt.default == "tflm_greedy" and tuple(opt.choices) == ta.RUNTIME_PLANNERS + ("greedy",)
+
+
+def test_reference_doc_lists_every_strategy():
+    text = REFERENCE.read_text()
+    section = text[text.index("| strategy | what it is |"):]
+    section = section[:section.index("\n\n")]
+    named = set(re.findall(r"`([a-z_]+)`", section))
+    assert set(ta.STRATEGIES) <= named
+    rows = set(re.findall(r"^\| `([a-z_<>]+)`", section, re.M)) - {"<s>_objects"}
+    assert rows <= set(ta.STRATEGIES)
+
+
+def test_greedy_planner_name_is_deprecated_not_gone():
+    model = _models_dir() / "hello_world_int8.tflite"
+    new = ta.tflm_arena(model, target="x86-64", planner="tflm_greedy")
+    assert new.planner == "tflm_greedy" and new.as_dict()["planner"] == "tflm_greedy"
+    with pytest.warns(DeprecationWarning, match="use planner='tflm_greedy'"):
+        old = ta.tflm_arena(model, target="x86-64", planner="greedy")
+    assert old.as_dict() == new.as_dict()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert ta.tflm_arena(model, target="x86-64").planner == "tflm_greedy"
+    with pytest.raises(ValueError, match="known: tflm_greedy, linear"):
+        ta.tflm_arena(model, target="x86-64", planner="greedy_by_size")
+
+
+def test_cli_size_planner_names(capsys):
+    import io
+    import json
+
+    model = str(_models_dir() / "hello_world_int8.tflite")
+    out = io.StringIO()
+    assert cli.main(["size", model, "--target", "x86-64", "--json"], out=out) == 0
+    new = json.loads(out.getvalue())
+    out = io.StringIO()
+    assert cli.main(["size", model, "--target", "x86-64", "--planner", "greedy", "--json"],
+                    out=out) == 0
+    assert "--planner greedy is deprecated; use --planner tflm_greedy" in capsys.readouterr().err
+    assert json.loads(out.getvalue()) == new
+    text = json.dumps(new)
+    assert '"planner": "tflm_greedy"' in text and '"min_arena_bytes": 1704' in text
