@@ -49,14 +49,12 @@ DEFAULT_TARGET = TARGETS[0]
 #: runtime planners (the same names as :data:`tflm_arena.RUNTIME_PLANNERS`).
 #: ``"greedy"`` is the deprecated name of ``"tflm_greedy"``.
 PLANNERS = tuple(s["name"] for s in _core.strategies() if s["kind"] == "runtime_planner")
-# The names C++'s TflmArenaOptions still takes for them.
-_CORE_PLANNER_NAMES = {"tflm_greedy": "greedy", "linear": "linear"}
 
 
 def _planner_words(planner: str) -> str:
     """How texts name a planner of :data:`PLANNERS`: "greedy planner" (TFLM's
     GreedyMemoryPlanner), "linear planner"."""
-    return f"{_CORE_PLANNER_NAMES.get(planner, planner)} planner"
+    return "greedy planner" if planner == "tflm_greedy" else f"{planner} planner"
 
 TflmRefusesModelError.__doc__ = """Stock TFLM refuses the model whatever the arena size:
 a kernel's Prepare rejects it (a ValueError). ``reason`` is TFLM's message,
@@ -186,8 +184,7 @@ def tflm_arena(model: Union[Model, str, PathLike, bytes], target: str = DEFAULT_
         raise ValueError(f"unknown planner {planner!r} (known: {', '.join(PLANNERS)})")
     d = _core.tflm_arena_size(model._handle, target,
                               None if recording is None else bool(recording),
-                              _CORE_PLANNER_NAMES[planner])
-    d["planner"] = planner
+                              planner)
     cats = {k: Category(v["name"], v["requested"], v["used"], v["count"])
             for k, v in d.pop("categories").items()}
     return TflmArena(categories=cats, **d)

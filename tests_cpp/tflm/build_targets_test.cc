@@ -35,26 +35,26 @@ TEST(BuildTargets, NamesAreUniqueAndEachNamesAKnownLayout) {
 
 TEST(BuildTargets, PlainTargetsUseMicroAllocatorUnlessAsked) {
   for (const char* name : {"cortex-m", "x86-64"}) {
-    EXPECT_FALSE(MustResolve(name, AllocatorChoice::kTargetDefault, "greedy").recording);
+    EXPECT_FALSE(MustResolve(name, AllocatorChoice::kTargetDefault, "tflm_greedy").recording);
     EXPECT_FALSE(MustResolve(name, AllocatorChoice::kMicroAllocator, "linear").recording);
-    EXPECT_TRUE(MustResolve(name, AllocatorChoice::kRecording, "greedy").recording);
+    EXPECT_TRUE(MustResolve(name, AllocatorChoice::kRecording, "tflm_greedy").recording);
   }
-  EXPECT_EQ(MustResolve("cortex-m", AllocatorChoice::kTargetDefault, "greedy").abi->pointer_bytes,
+  EXPECT_EQ(MustResolve("cortex-m", AllocatorChoice::kTargetDefault, "tflm_greedy").abi->pointer_bytes,
             4u);
 }
 
 TEST(BuildTargets, TheWheelsPlannerDecidesItsAllocator) {
   const ResolvedTarget greedy =
-      MustResolve("tflite-micro-wheel", AllocatorChoice::kTargetDefault, "greedy");
+      MustResolve("tflite-micro-wheel", AllocatorChoice::kTargetDefault, "tflm_greedy");
   EXPECT_TRUE(greedy.recording);
   EXPECT_STREQ(greedy.abi->name, "x86-64");
   EXPECT_TRUE(greedy.abi->compression);
   EXPECT_FALSE(
       MustResolve("tflite-micro-wheel", AllocatorChoice::kTargetDefault, "linear").recording);
-  EXPECT_TRUE(MustResolve("tflite-micro-wheel", AllocatorChoice::kRecording, "greedy").recording);
+  EXPECT_TRUE(MustResolve("tflite-micro-wheel", AllocatorChoice::kRecording, "tflm_greedy").recording);
 
   ResolvedTarget r;
-  EXPECT_EQ(ResolveBuildTarget("tflite-micro-wheel", AllocatorChoice::kMicroAllocator, "greedy",
+  EXPECT_EQ(ResolveBuildTarget("tflite-micro-wheel", AllocatorChoice::kMicroAllocator, "tflm_greedy",
                                &r).code(),
             StatusCode::kInvalidArgument);
   EXPECT_EQ(ResolveBuildTarget("tflite-micro-wheel", AllocatorChoice::kRecording, "linear", &r)
@@ -64,7 +64,7 @@ TEST(BuildTargets, TheWheelsPlannerDecidesItsAllocator) {
 
 TEST(BuildTargets, UnknownNamesAndPlannersAreRefusedWithTheKnownOnes) {
   ResolvedTarget r;
-  const Status s = ResolveBuildTarget("esp32", AllocatorChoice::kTargetDefault, "greedy", &r);
+  const Status s = ResolveBuildTarget("esp32", AllocatorChoice::kTargetDefault, "tflm_greedy", &r);
   EXPECT_EQ(s.code(), StatusCode::kInvalidArgument);
   EXPECT_NE(std::string(s.message()).find("cortex-m, x86-64, tflite-micro-wheel"),
             std::string::npos);

@@ -30,7 +30,7 @@ const CategoryFigures& Cat(const TflmArenaSize& r, Category c) {
 }
 
 TflmArenaSize MustSize(const model::Model& m, const char* target, bool recording,
-                       const char* planner = "greedy") {
+                       const char* planner = "tflm_greedy") {
   TflmArenaOptions o;
   o.target = target;
   o.recording = recording;
@@ -152,7 +152,7 @@ TEST(TflmArenaSize, RecordingCostsExactlyTheRecordingObjects) {
 
 TEST(TflmArenaSize, LinearPlannerHeadIsTheSumOfPlannedBuffers) {
   LOAD("hello_world_int8", m);
-  const TflmArenaSize g = MustSize(m, "x86-64", false, "greedy");
+  const TflmArenaSize g = MustSize(m, "x86-64", false, "tflm_greedy");
   const TflmArenaSize l = MustSize(m, "x86-64", false, "linear");
   EXPECT_EQ(g.head, 32u);
   EXPECT_EQ(l.head, 64u);  // four 16-byte buffers, no reuse
@@ -249,7 +249,7 @@ TEST(TflmArenaSize, LinearPlannerWithAnOfflinePlanFailsAsInTflm) {
   TflmArenaSize r;
   EXPECT_EQ(ComputeTflmArenaSize(l.model, o, &r).code(), StatusCode::kUnimplemented);
   // The greedy planner honours it: buffers at 0 and 16 -> head 32.
-  o.planner = "greedy";
+  o.planner = "tflm_greedy";
   ASSERT_TRUE(ComputeTflmArenaSize(l.model, o, &r).ok());
   EXPECT_EQ(r.head, 32u);
 }

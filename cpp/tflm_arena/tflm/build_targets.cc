@@ -54,9 +54,9 @@ Status ResolveBuildTarget(const std::string& name, AllocatorChoice choice,
     return Status::Error(StatusCode::kInternal, "target '%s' names unknown layout '%s'",
                          target->name, target->abi);
   }
-  if (planner != "greedy" && planner != "linear") {
+  if (planner != "tflm_greedy" && planner != "linear") {
     return Status::Error(StatusCode::kInvalidArgument,
-                         "unknown planner '%s' (known: greedy, linear)", planner.c_str());
+                         "unknown planner '%s' (known: tflm_greedy, linear)", planner.c_str());
   }
   const bool linear = planner == "linear";
   bool recording = choice == AllocatorChoice::kRecording;

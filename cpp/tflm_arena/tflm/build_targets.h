@@ -59,7 +59,7 @@ struct ResolvedTarget {
   bool recording = false;
 };
 
-// Resolves `name` with an allocator choice and the planner ("greedy" or
+// Resolves `name` with an allocator choice and the planner ("tflm_greedy" or
 // "linear"); kInvalidArgument names what is unknown or contradictory (the
 // wheel with an allocator it never creates for that planner, a recording
 // allocator with the linear planner).

@@ -13,7 +13,7 @@ Status TflmScratchRequests(const model::Model& model, const std::string& target,
                            std::vector<model::ScratchRequest>* out, Refusal* refusal) {
   ResolvedTarget resolved;
   TFLM_ARENA_RETURN_IF_ERROR(
-      ResolveBuildTarget(target, AllocatorChoice::kTargetDefault, "greedy", &resolved));
+      ResolveBuildTarget(target, AllocatorChoice::kTargetDefault, "tflm_greedy", &resolved));
   TraceOptions options;
   options.target = resolved.abi;
   options.kernels = ReferenceKernels();

@@ -31,7 +31,7 @@ struct TflmArenaOptions {
   // RecordingMicroAllocator (true) or MicroAllocator (false); unset: the
   // allocator the target's application creates (build_targets.h).
   std::optional<bool> recording;
-  std::string planner = "greedy";    // "greedy" or "linear"
+  std::string planner = "tflm_greedy";  // "tflm_greedy" or "linear"
 };
 
 struct TflmArenaSize {
