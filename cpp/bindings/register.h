@@ -27,7 +27,7 @@ void RegisterSteps(pybind11::module_& m);
 // interpreters built on it).
 class ModelHandle {
  public:
-  explicit ModelHandle(pybind11::bytes data);
+  explicit ModelHandle(const pybind11::bytes& data);
   ModelHandle(const ModelHandle&) = delete;  // model_ views bytes_
   ModelHandle& operator=(const ModelHandle&) = delete;
   const model::Model& model() const { return model_; }

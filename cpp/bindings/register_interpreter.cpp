@@ -15,6 +15,7 @@
 
 #include "register.h"
 #include "tflm_arena/arena/allocation_category.h"
+#include "tflm_arena/core/align.h"
 #include "tflm_arena/plan/linear_planner.h"
 #include "tflm_arena/plan/strategies.h"
 #include "tflm_arena/runtime/interpreter.h"
@@ -125,8 +126,7 @@ class InterpreterHandle {
                                              .c_str());
       throw py::error_already_set();
     }
-    uint8_t* arena = reinterpret_cast<uint8_t*>((reinterpret_cast<uintptr_t>(raw_.get()) + 15) &
-                                                ~uintptr_t{15});
+    uint8_t* arena = AlignPointerUp(raw_.get(), kArenaAlignment);
     arena_bytes_ = size;
     interpreter_ = std::make_unique<runtime::Interpreter>(model_->model(), resolver_, arena, size,
                                                           options_);
@@ -173,7 +173,7 @@ class InterpreterHandle {
     return *interpreter_;
   }
 
-  py::array View(py::object self, EvalTensor* t, bool read_only) {
+  py::array View(const py::object& self, EvalTensor* t, bool read_only) {
     if (t == nullptr || t->data == nullptr) throw py::value_error("tensor has no data");
     std::vector<py::ssize_t> shape(t->dims, t->dims + t->rank);
     py::array a(DtypeOf(t->type), shape, t->data, self);  // base = self
@@ -218,8 +218,9 @@ class InterpreterHandle {
   py::dict MemoryPlan() {
     runtime::Interpreter& it = Ready();
     const size_t n = it.planned_buffer_count();
-    py::array_t<int32_t> subgraph(n), tensor(n), scratch(n), first(n), last(n);
-    py::array_t<int64_t> offset(n), size(n);
+    const auto len = static_cast<py::ssize_t>(n);
+    py::array_t<int32_t> subgraph(len), tensor(len), scratch(len), first(len), last(len);
+    py::array_t<int64_t> offset(len), size(len);
     for (size_t i = 0; i < n; ++i) {
       runtime::PlannedBuffer b;
       ThrowIfError(it.planned_buffer(i, &b));
@@ -291,7 +292,7 @@ void RegisterInterpreter(py::module_& m) {
         if (t < 0) throw py::index_error("output " + std::to_string(i) + " out of range");
         return t;
       })
-      .def("tensor_view", [](py::object self, size_t subgraph, size_t index) {
+      .def("tensor_view", [](const py::object& self, size_t subgraph, size_t index) {
         InterpreterHandle& h = self.cast<InterpreterHandle&>();
         runtime::EvalTensor* t = h.Ready().tensor(subgraph, index);
         if (t == nullptr) throw py::index_error("tensor " + std::to_string(index) + " out of range");

@@ -40,7 +40,7 @@ py::list ToList(Span<const int32_t> s) {
 }  // namespace
 
 // Owns a copy of the bytes (malloc'd, so 16-aligned as the reader needs).
-ModelHandle::ModelHandle(py::bytes data) {
+ModelHandle::ModelHandle(const py::bytes& data) {
   std::string_view view = data;
   bytes_.assign(view.begin(), view.end());
   ThrowIfError(model::Model::FromBuffer(bytes_.data(), bytes_.size(), &model_));
@@ -156,8 +156,10 @@ py::dict UsageRecords(const model::Model& m, const std::vector<model::ScratchReq
   size_t count = 0;
   ThrowIfError(model::BuildUsageRecords(all, Span<UsageRecord>(records.data(), n),
                                         Span<uint32_t>(source.data(), n), &count));
-  py::array_t<int64_t> size(n), offset(n);
-  py::array_t<int32_t> first(n), last(n), subgraph(n), tensor(n), scratch_index(n), global(n);
+  const auto len = static_cast<py::ssize_t>(n);
+  py::array_t<int64_t> size(len), offset(len);
+  py::array_t<int32_t> first(len), last(len), subgraph(len), tensor(len), scratch_index(len),
+      global(len);
   std::vector<size_t> first_tensor(m.num_subgraphs());
   for (size_t s = 0, acc = 0; s < m.num_subgraphs(); ++s) {
     first_tensor[s] = acc;
@@ -228,7 +230,7 @@ py::list OfflinePlanAliases(const model::Model& m) {
 }
 
 py::bytes WithOfflinePlan(const ModelHandle& h,
-                          py::array_t<int64_t, py::array::c_style | py::array::forcecast> offsets) {
+                          const py::array_t<int64_t, py::array::c_style | py::array::forcecast>& offsets) {
   const model::Model& m = h.model();
   if (static_cast<size_t>(offsets.size()) != m.total_tensors()) {
     throw py::value_error("offline plan needs one offset per tensor (" +
@@ -269,6 +271,7 @@ void RegisterModel(py::module_& m) {
       .def("usage_records",
            [](const ModelHandle& h, const std::vector<std::tuple<size_t, int32_t, int32_t>>& scratch) {
              std::vector<model::ScratchRequest> req;
+             req.reserve(scratch.size());
              for (const auto& [bytes, node, subgraph] : scratch) req.push_back({bytes, node, subgraph});
              return UsageRecords(h.model(), req);
            },

@@ -35,7 +35,7 @@ AssignFn Assigner(const std::string& name) {
 
 void RegisterObjects(py::module_& m) {
   m.def("assign_objects",
-        [](I64Array sizes, I32Array first, I32Array last, I64Array fixed,
+        [](const I64Array& sizes, const I32Array& first, const I32Array& last, const I64Array& fixed,
            const std::string& strategy) {
           AssignFn fn = Assigner(strategy);
           auto records = ToRecords(sizes, first, last, fixed);
@@ -55,7 +55,7 @@ void RegisterObjects(py::module_& m) {
         py::arg("sizes"), py::arg("first"), py::arg("last"), py::arg("fixed"),
         py::arg("strategy"));
   m.def("positional_max_lower_bound",
-        [](I64Array sizes, I32Array first, I32Array last, I64Array fixed) {
+        [](const I64Array& sizes, const I32Array& first, const I32Array& last, const I64Array& fixed) {
           auto records = ToRecords(sizes, first, last, fixed);
           Span<const UsageRecord> span(records.data(), records.size());
           ThrowIfError(CheckSharedObjectRecords(span));

@@ -93,7 +93,7 @@ void RegisterPlan(py::module_& m) {
     return out;
   });
   m.def("validate_records",
-        [](I64Array sizes, I32Array first, I32Array last, I64Array fixed, int64_t alignment) {
+        [](const I64Array& sizes, const I32Array& first, const I32Array& last, const I64Array& fixed, int64_t alignment) {
           auto records = ToRecords(sizes, first, last, fixed);
           ThrowIfError(ValidateRecords(Span<const UsageRecord>(records.data(), records.size()),
                                        alignment));
@@ -101,13 +101,13 @@ void RegisterPlan(py::module_& m) {
         py::arg("sizes"), py::arg("first"), py::arg("last"), py::arg("fixed"),
         py::arg("alignment"));
   m.def("fixed_aliases",
-        [](I64Array sizes, I32Array first, I32Array last, I64Array fixed) {
+        [](const I64Array& sizes, const I32Array& first, const I32Array& last, const I64Array& fixed) {
           auto records = ToRecords(sizes, first, last, fixed);
           return FixedAliases(Span<const UsageRecord>(records.data(), records.size()));
         },
         py::arg("sizes"), py::arg("first"), py::arg("last"), py::arg("fixed"));
   m.def("plan",
-        [](I64Array sizes, I32Array first, I32Array last, I64Array fixed,
+        [](const I64Array& sizes, const I32Array& first, const I32Array& last, const I64Array& fixed,
            const std::string& strategy) {
           PlanFn fn = Strategy(strategy);
           auto records = ToRecords(sizes, first, last, fixed);
@@ -126,8 +126,8 @@ void RegisterPlan(py::module_& m) {
         py::arg("sizes"), py::arg("first"), py::arg("last"), py::arg("fixed"),
         py::arg("strategy"));
   m.def("plan_optimal",
-        [](I64Array sizes, I32Array first, I32Array last, I64Array fixed, int64_t alignment,
-           double time_limit, py::object progress) {
+        [](const I64Array& sizes, const I32Array& first, const I32Array& last, const I64Array& fixed, int64_t alignment,
+           double time_limit, const py::object& progress) {
           auto records = ToRecords(sizes, first, last, fixed);
           OptimalHooks hooks;
           hooks.progress = progress;
@@ -161,13 +161,13 @@ void RegisterPlan(py::module_& m) {
         py::arg("sizes"), py::arg("first"), py::arg("last"), py::arg("fixed"),
         py::arg("alignment"), py::arg("time_limit"), py::arg("progress") = py::none());
   m.def("lower_bound",
-        [](I64Array sizes, I32Array first, I32Array last, I64Array fixed) {
+        [](const I64Array& sizes, const I32Array& first, const I32Array& last, const I64Array& fixed) {
           auto records = ToRecords(sizes, first, last, fixed);
           return LowerBound(Span<const UsageRecord>(records.data(), records.size()));
         },
         py::arg("sizes"), py::arg("first"), py::arg("last"), py::arg("fixed"));
   m.def("validate_plan",
-        [](I64Array sizes, I32Array first, I32Array last, I64Array fixed, I64Array offsets,
+        [](const I64Array& sizes, const I32Array& first, const I32Array& last, const I64Array& fixed, const I64Array& offsets,
            int64_t arena_bytes) {
           auto records = ToRecords(sizes, first, last, fixed);
           ThrowIfError(ValidatePlan(Span<const UsageRecord>(records.data(), records.size()),
@@ -177,7 +177,7 @@ void RegisterPlan(py::module_& m) {
         py::arg("sizes"), py::arg("first"), py::arg("last"), py::arg("fixed"),
         py::arg("offsets"), py::arg("arena_bytes"));
   m.def("render_ascii",
-        [](I64Array sizes, I32Array first, I32Array last, I64Array fixed, I64Array offsets) {
+        [](const I64Array& sizes, const I32Array& first, const I32Array& last, const I64Array& fixed, const I64Array& offsets) {
           auto records = ToRecords(sizes, first, last, fixed);
           if (offsets.size() != sizes.size()) throw py::value_error("one offset per record");
           return RenderAscii(Span<const UsageRecord>(records.data(), records.size()),

@@ -62,14 +62,14 @@ py::dict Reorder(const ModelHandle& h, const ScratchList& scratch, double time_l
   return d;
 }
 
-int64_t Peak(const ModelHandle& h, I32Array order) {
+int64_t Peak(const ModelHandle& h, const I32Array& order) {
   const ReorderGraph graph = GraphOf(h);
   int64_t peak = 0;
   ThrowIfError(OrderPeak(graph, Span<const int32_t>(order.data(), static_cast<size_t>(order.size())), &peak));
   return peak;
 }
 
-py::bytes Write(const ModelHandle& h, I32Array order, bool drop_offline_plan) {
+py::bytes Write(const ModelHandle& h, const I32Array& order, bool drop_offline_plan) {
   std::vector<uint8_t> out;
   ThrowIfError(model::WriteOperatorOrder(h.bytes().data(), h.bytes().size(),
                                          Span<const int32_t>(order.data(), static_cast<size_t>(order.size())),

@@ -28,7 +28,7 @@ py::array_t<int64_t> ToArray(const std::vector<int64_t>& v) {
   return a;
 }
 
-py::dict LiveStepsDict(I64Array sizes, I32Array first, I32Array last,
+py::dict LiveStepsDict(const I64Array& sizes, const I32Array& first, const I32Array& last,
                        std::optional<Step> from_step, std::optional<Step> to_step) {
   I64Array fixed(sizes.size());
   std::fill(fixed.mutable_data(), fixed.mutable_data() + fixed.size(), kOnlineOffset);
@@ -68,6 +68,8 @@ py::array_t<int64_t> StepOperators(const ModelHandle& h) {
 using BufferTuple = std::tuple<int, uintptr_t, size_t>;  // tensor, address, bytes
 
 runtime::Preallocation ToPreallocation(const BufferTuple& t) {
+  // The address comes from Python (a buffer the caller owns) as an integer.
+  // NOLINTNEXTLINE(performance-no-int-to-ptr)
   return runtime::Preallocation{std::get<0>(t), reinterpret_cast<uint8_t*>(std::get<1>(t)),
                                 std::get<2>(t)};
 }
@@ -75,6 +77,7 @@ runtime::Preallocation ToPreallocation(const BufferTuple& t) {
 void CheckSharing(const ModelHandle& h, const std::vector<BufferTuple>& registered,
                   const BufferTuple& candidate) {
   std::vector<runtime::Preallocation> pre;
+  pre.reserve(registered.size());
   for (const BufferTuple& t : registered) pre.push_back(ToPreallocation(t));
   ThrowIfError(runtime::CheckPreallocationSharing(
       h.model(), Span<const runtime::Preallocation>(pre.data(), pre.size()),

@@ -92,7 +92,7 @@ Status SingleArenaAllocator::AllocateTemp(size_t size, size_t alignment,
   return Status::Ok();
 }
 
-void SingleArenaAllocator::DeallocateTemp(uint8_t* p) {
+void SingleArenaAllocator::DeallocateTemp(const uint8_t* p) {
   if (p == nullptr) return;
   --temp_count_;
   temp_checksum_ ^= reinterpret_cast<uintptr_t>(p);

@@ -74,7 +74,7 @@ class SingleArenaAllocator {
   Status AllocateTemp(size_t size, size_t alignment, uint8_t** out);
   // Marks a temp buffer as released (count and XOR checksum, as TFLM); the
   // memory comes back only at ResetTemp. nullptr is ignored.
-  void DeallocateTemp(uint8_t* p);
+  void DeallocateTemp(const uint8_t* p);
   // Drops the whole temp chain. FailedPrecondition while temp buffers are
   // outstanding.
   Status ResetTemp();

@@ -17,13 +17,15 @@ constexpr size_t AlignSizeUp(size_t size, size_t alignment) {
 constexpr size_t AlignSizeDown(size_t size, size_t alignment) {
   return (size / alignment) * alignment;
 }
+// The pointer moves by an offset (no integer-to-pointer cast), so it keeps
+// pointing into the same buffer.
 inline uint8_t* AlignPointerUp(uint8_t* p, size_t alignment) {
-  uintptr_t v = reinterpret_cast<uintptr_t>(p);
-  return reinterpret_cast<uint8_t*>(((v + alignment - 1) / alignment) * alignment);
+  const uintptr_t v = reinterpret_cast<uintptr_t>(p);
+  return p + (alignment - v % alignment) % alignment;
 }
 inline uint8_t* AlignPointerDown(uint8_t* p, size_t alignment) {
-  uintptr_t v = reinterpret_cast<uintptr_t>(p);
-  return reinterpret_cast<uint8_t*>((v / alignment) * alignment);
+  const uintptr_t v = reinterpret_cast<uintptr_t>(p);
+  return p - v % alignment;
 }
 // True when adding would not overflow size_t.
 constexpr bool AddFits(size_t a, size_t b) { return a <= SIZE_MAX - b; }

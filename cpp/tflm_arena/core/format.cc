@@ -393,10 +393,12 @@ int FormatV(char* out, size_t size, const char* format, va_list args) {
       case 'i': {
         int64_t v;
         switch (length) {
+          // NOLINTNEXTLINE(bugprone-signed-char-misuse): %hhd prints it as signed char, as printf.
           case 'H': v = static_cast<signed char>(va_arg(args, int)); break;
           case 'h': v = static_cast<short>(va_arg(args, int)); break;
           case 'l': v = va_arg(args, long); break;
           case 'q': v = va_arg(args, long long); break;
+          // NOLINTNEXTLINE(bugprone-branch-clone): ptrdiff_t and intmax_t differ on 32-bit targets.
           case 'z':
           case 't': v = va_arg(args, ptrdiff_t); break;
           case 'j': v = va_arg(args, intmax_t); break;
@@ -417,6 +419,7 @@ int FormatV(char* out, size_t size, const char* format, va_list args) {
           case 'h': v = static_cast<unsigned short>(va_arg(args, unsigned)); break;
           case 'l': v = va_arg(args, unsigned long); break;
           case 'q': v = va_arg(args, unsigned long long); break;
+          // NOLINTNEXTLINE(bugprone-branch-clone): size_t and uintmax_t differ on 32-bit targets.
           case 'z':
           case 't': v = va_arg(args, size_t); break;
           case 'j': v = va_arg(args, uintmax_t); break;
@@ -460,6 +463,7 @@ int FormatV(char* out, size_t size, const char* format, va_list args) {
       case 'a':
       case 'A':
         // Unsupported (format.h): keep the arguments in step.
+        // NOLINTNEXTLINE(bugprone-branch-clone): the branches read different types.
         if (length == 'L') (void)va_arg(args, long double);
         else (void)va_arg(args, double);
         s.Put('%');

@@ -28,9 +28,10 @@ Status PlanLinear(Span<const UsageRecord> records, PlanResult* out) {
                            i, static_cast<long long>(r.size));
     }
     if (r.size > INT_MAX - total) {
+      const int64_t new_total = total + r.size;  // both are at most INT_MAX here
       return Status::Error(StatusCode::kInvalidArgument,
                            "buffer %zu: total size %lld does not fit in int32", i,
-                           static_cast<long long>(total + r.size));
+                           static_cast<long long>(new_total));
     }
     result.offsets[i] = total;
     total += r.size;

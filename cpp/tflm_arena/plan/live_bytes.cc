@@ -8,7 +8,7 @@
 namespace tflm_arena {
 
 bool RecordStepRange(Span<const UsageRecord> records, Step* from, Step* to) {
-  if (records.size() == 0) return false;
+  if (records.empty()) return false;
   Step lo = records[0].first_step;
   Step hi = records[0].last_step;
   for (size_t i = 1; i < records.size(); ++i) {

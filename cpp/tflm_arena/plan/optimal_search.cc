@@ -227,7 +227,9 @@ class Search {
     last_check_ = std::chrono::steady_clock::now();
     std::vector<int32_t> all(m_);
     for (size_t a = 0; a < m_; ++a) all[a] = static_cast<int32_t>(a);
-    SearchOutcome o = S_ == 0 ? SearchOutcome::kFound : SolveSplit(all, 0, S_ - 1);
+    // Sections are indexed by int32 (sec_lo, sec_hi), so S_ - 1 fits.
+    SearchOutcome o =
+        S_ == 0 ? SearchOutcome::kFound : SolveSplit(all, 0, static_cast<int32_t>(S_ - 1));
     res.nodes = nodes_;
     if (o == SearchOutcome::kFound) return Found(&res);
     res.outcome = o;

@@ -71,16 +71,18 @@ Status ValidatePlan(Span<const UsageRecord> records, Span<const ByteOffset> offs
       const UsageRecord& rb = records[b];
       if (rb.fixed_offset != kOnlineOffset || rb.size == 0) continue;
       if (rb.last_step < ra.first_step || ra.last_step < rb.first_step) continue;
-      if (offsets[b] < offsets[a] + ra.size && offsets[a] < offsets[b] + rb.size) {
+      // Ends do not overflow: the per-buffer loop above checked them.
+      const int64_t end_a = offsets[a] + ra.size;
+      const int64_t end_b = offsets[b] + rb.size;
+      if (offsets[b] < end_a && offsets[a] < end_b) {
         return Status::Error(StatusCode::kInvalidArgument,
                              "buffers %zu and %zu overlap: planner-placed buffer %zu holds "
                              "[%lld, %lld) at steps %d..%d, fixed buffer %zu holds [%lld, %lld) "
                              "at steps %d..%d",
                              std::min(a, b), std::max(a, b), b,
-                             static_cast<long long>(offsets[b]),
-                             static_cast<long long>(offsets[b] + rb.size), rb.first_step,
-                             rb.last_step, a, static_cast<long long>(offsets[a]),
-                             static_cast<long long>(offsets[a] + ra.size), ra.first_step,
+                             static_cast<long long>(offsets[b]), static_cast<long long>(end_b),
+                             rb.first_step, rb.last_step, a, static_cast<long long>(offsets[a]),
+                             static_cast<long long>(end_a), ra.first_step,
                              ra.last_step);
       }
     }

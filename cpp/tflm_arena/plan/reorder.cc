@@ -11,6 +11,7 @@
 // what makes memoising on the set exact.
 #include <algorithm>
 #include <chrono>
+#include <cstddef>
 #include <queue>
 
 #include "tflm_arena/plan/reorder.h"
@@ -203,7 +204,7 @@ bool Searcher::Beam(size_t width, int64_t bound, std::vector<int32_t>* order, in
                            [](const Candidate& a, const Candidate& b) { return a.hash == b.hash; }),
                cand.end());
     const size_t keep = std::min(width, cand.size());
-    std::partial_sort(cand.begin(), cand.begin() + keep, cand.end(), [](const Candidate& a, const Candidate& b) {
+    std::partial_sort(cand.begin(), cand.begin() + static_cast<std::ptrdiff_t>(keep), cand.end(), [](const Candidate& a, const Candidate& b) {
       if (a.peak != b.peak) return a.peak < b.peak;
       if (a.live != b.live) return a.live < b.live;
       return a.from != b.from ? a.from < b.from : a.op < b.op;

@@ -35,8 +35,8 @@ struct Prepared {
   int64_t end_bytes = 0;   // kAtEnd tensors, added at the last step
 };
 
-// Validates `graph` (ValidateReorderGraph) and fills `out`.
-Status Prepare(const ReorderGraph& graph, Prepared* out);
+// Validates `g` (ValidateReorderGraph) and fills `p`.
+Status Prepare(const ReorderGraph& g, Prepared* p);
 
 }  // namespace plan_internal
 }  // namespace tflm_arena

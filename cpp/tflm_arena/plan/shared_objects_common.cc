@@ -19,7 +19,7 @@ Status CheckSharedObjectRecords(Span<const UsageRecord> records) {
                            i, static_cast<long long>(records[i].fixed_offset));
     }
   }
-  if (records.size() > 0) {
+  if (!records.empty()) {
     int64_t lo = records[0].first_step, hi = records[0].last_step;
     for (const UsageRecord& r : records) {
       lo = std::min<int64_t>(lo, r.first_step);
@@ -45,7 +45,7 @@ Status CheckSharedObjectRecords(Span<const UsageRecord> records) {
 namespace plan_internal {
 
 std::vector<std::vector<size_t>> StepProfiles(Span<const UsageRecord> records) {
-  if (records.size() == 0) return {};
+  if (records.empty()) return {};
   Step lo = records[0].first_step, hi = records[0].last_step;
   for (const UsageRecord& r : records) {
     lo = std::min(lo, r.first_step);

@@ -170,11 +170,12 @@ Status PlanTflmGreedy(Span<const UsageRecord> records, PlanResult* out, PlanCanc
         candidate = FirstFit(SortByOffset(meeting.data(), scratch.data(), k), k, size);
         work += sort_cost;
       }
-      if (candidate + size > INT_MAX) {
+      const int64_t end = candidate + size;
+      if (end > INT_MAX) {
         return Status::Error(StatusCode::kInvalidArgument,
                              "buffer %u: planned end %lld does not fit in int32 (TFLM planners "
                              "use int)",
-                             id, static_cast<long long>(candidate + size));
+                             id, static_cast<long long>(end));
       }
     }
     offset[id] = static_cast<int32_t>(candidate);

@@ -26,11 +26,12 @@ Status CheckTflmRecords(Span<const UsageRecord> records) {
                            "use int)",
                            i, static_cast<long long>(r.fixed_offset));
     }
-    if (r.fixed_offset != kOnlineOffset && r.fixed_offset + r.size > INT_MAX) {
+    const int64_t fixed_end = r.fixed_offset + r.size;  // both are at most INT_MAX here
+    if (r.fixed_offset != kOnlineOffset && fixed_end > INT_MAX) {
       return Status::Error(StatusCode::kInvalidArgument,
                            "buffer %zu: fixed end %lld does not fit in int32 (TFLM planners use "
                            "int)",
-                           i, static_cast<long long>(r.fixed_offset + r.size));
+                           i, static_cast<long long>(fixed_end));
     }
   }
   return Status::Ok();

@@ -66,7 +66,7 @@ struct Builder {
   static uint64_t IntArrayBytes(uint64_t n) { return 4 + 4 * n; }
 
   static bool Quantized(const model::TensorInfo& t) {
-    return t.scale.size() > 0 && t.zero_point.size() > 0;
+    return !t.scale.empty() && !t.zero_point.empty();
   }
 
   // AllocateTempTfLiteTensor (temp) or AllocatePersistentTfLiteTensor.
@@ -125,7 +125,7 @@ struct Builder {
         TFLM_ARENA_RETURN_IF_ERROR(NodeTensor(sg, op, false, 0, &t0, &p0));
         TFLM_ARENA_RETURN_IF_ERROR(NodeTensor(sg, op, false, 1, &t1, &p1));
         TFLM_ARENA_RETURN_IF_ERROR(NodeTensor(sg, op, true, 0, &out0, &po));
-        if (!p0 || !p1 || !po || t0.shape.size() < 1 || t1.shape.size() < 1 ||
+        if (!p0 || !p1 || !po || t0.shape.empty() || t1.shape.empty() ||
             out0.shape.size() < 2) {
           return Status::Error(StatusCode::kInvalidArgument,
                                "SVDF operator %zu: unexpected tensor shapes", op_index);

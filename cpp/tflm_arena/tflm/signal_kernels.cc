@@ -115,7 +115,7 @@ Status EvenFftLength(const char* op, int64_t fft_length) {
 // 32-bit 12+8+4 = 24. CircularBufferGetNeededMemory(capacity) is that
 // plus 2 * capacity int16 elements.
 uint64_t CircularBufferBytes(uint64_t capacity, const TargetAbi& abi) {
-  return (Is64(abi) ? 40u : 24u) + 2 * 2 * capacity;
+  return (Is64(abi) ? 40u : 24u) + 2 * capacity * sizeof(int16_t);
 }
 
 }  // namespace

@@ -75,20 +75,21 @@ constexpr uint64_t kMaxSignalOuterRows = uint64_t{1} << 16;
 // Whether `custom_code` names a Signal operator modelled here.
 bool IsModelledSignalOp(const char* custom_code);
 
-// The memory of one Signal operator. `options` are the operator's custom
-// options (a flexbuffer map; untrusted: a missing, truncated or mistyped
+// The memory of one Signal operator (`op`: its custom code). `options` are
+// the operator's custom options (a flexbuffer map; untrusted: a missing, truncated or mistyped
 // option is kInvalidArgument naming the operator and the option).
-Status SignalMemory(const char* custom_code, Span<const uint8_t> options,
-                    const TargetAbi& abi, SignalOpMemory* out);
+Status SignalMemory(const char* op, Span<const uint8_t> options, const TargetAbi& abi,
+                    SignalOpMemory* out);
 
 // Prepare's AllocatePersistentBuffer sizes, in order, for `mem` (from
-// SignalMemory) given the shape of the node's input 0 (all dims >= 0).
+// SignalMemory) given `shape`, the shape of the node's input 0 (all dims
+// >= 0).
 // When TFLM's Prepare refuses the shape, *refusal gets TFLM's check (the
 // TF_LITE_ENSURE text) and `buffers` stays empty; a shape TFLM would
 // divide by zero on, or one beyond kMaxSignalOuterRows, is
 // kInvalidArgument naming the operator.
-Status SignalPrepareBuffers(const char* custom_code, const SignalOpMemory& mem,
-                            Span<const int32_t> input_shape, const TargetAbi& abi,
+Status SignalPrepareBuffers(const char* op, const SignalOpMemory& mem,
+                            Span<const int32_t> shape, const TargetAbi& abi,
                             std::vector<uint64_t>* buffers, std::string* refusal);
 
 // Flexbuffer map helpers (exposed for tests). A map's element `index` is
