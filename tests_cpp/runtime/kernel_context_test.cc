@@ -1,4 +1,4 @@
-// KernelContext phase rules (TFLM A-29): what each phase may call.
+// KernelContext phase rules (TFLM's MicroInterpreter states): what each phase may call.
 #include "tflm_arena/runtime/kernel_api.h"
 
 #include <gtest/gtest.h>
