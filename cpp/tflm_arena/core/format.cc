@@ -393,7 +393,6 @@ int FormatV(char* out, size_t size, const char* format, va_list args) {
       case 'i': {
         int64_t v;
         switch (length) {
-          // NOLINTNEXTLINE(bugprone-signed-char-misuse): %hhd prints it as signed char, as printf.
           case 'H': v = static_cast<signed char>(va_arg(args, int)); break;
           case 'h': v = static_cast<short>(va_arg(args, int)); break;
           case 'l': v = va_arg(args, long); break;

@@ -72,23 +72,24 @@ struct SubgraphInfo {
 };
 
 struct TensorInfo {
-  const char* name = "";             // never null; "" when absent
-  TensorType type = TensorType::kFloat32;  // raw value, may be unknown
-  Span<const int32_t> shape;         // all >= 0; empty = scalar
+  // Fields are ordered by size (no padding holes between them).
+  const char* name = "";                // never null; "" when absent
+  Span<const int32_t> shape;            // all >= 0; empty = scalar
   Span<const int32_t> shape_signature;  // empty when absent; -1 = unknown
-  uint64_t num_elements = 1;         // product of shape (1 for a scalar)
-  uint32_t buffer = 0;               // index into buffers, in range
+  Span<const uint8_t> constant_data;    // the inline bytes of has_constant_data; empty otherwise
+  Span<const float> scale;              // empty when not quantized
+  Span<const int64_t> zero_point;
+  uint64_t num_elements = 1;  // product of shape (1 for a scalar)
+  uint32_t buffer = 0;        // index into buffers, in range
+  int32_t quantized_dimension = 0;
+  TensorType type = TensorType::kFloat32;  // raw value, may be unknown
   bool is_variable = false;
   bool has_rank = false;
-  // TFLM's "constant" test (micro_allocator.cc, GetFlatbufferTensorBuffer): the buffer's inline data vector is
-  // non-empty. Data stored outside the flatbuffer does NOT count (TFLM
-  // cannot read it); see uses_external_buffer.
+  // TFLM's "constant" test (micro_allocator.cc, GetFlatbufferTensorBuffer): the buffer's inline
+  // data vector is non-empty. Data stored outside the flatbuffer does NOT count (TFLM cannot
+  // read it); see uses_external_buffer.
   bool has_constant_data = false;
-  Span<const uint8_t> constant_data;  // those inline bytes; empty otherwise
-  bool uses_external_buffer = false; // buffer has offset > 1 and size > 0
-  Span<const float> scale;           // empty when not quantized
-  Span<const int64_t> zero_point;
-  int32_t quantized_dimension = 0;
+  bool uses_external_buffer = false;  // buffer has offset > 1 and size > 0
 };
 
 // Subgraphs an operator runs (from its builtin options): IF then/else, WHILE cond/body,

@@ -101,7 +101,7 @@ Status Rewrite(const uint8_t* model, size_t model_size, Span<const int32_t> orde
     const size_t target = r.FieldTarget(root, id);
     if (target != 0) p.Link(model_slots[id], shift + target);
   }
-  for (uint32_t s = 1; s < nsub; ++s) p.Link(sub_slots + 4 * s, shift + r.VectorTable(subgraphs, s));
+  for (uint32_t s = 1; s < nsub; ++s) p.Link(sub_slots + size_t{4} * s, shift + r.VectorTable(subgraphs, s));
   for (size_t id = 0; id < kSubgraphDebugIndex; ++id) {
     if (id == kSubgraphOperators) continue;
     const size_t target = r.FieldTarget(sg0, id);

@@ -35,7 +35,7 @@ inline size_t Size(const flatbuffers::Vector<T>* v) {
 
 template <typename T>
 inline Span<const T> ToSpan(const flatbuffers::Vector<T>* v) {
-  if (v == nullptr || v->size() == 0) return Span<const T>();
+  if (v == nullptr || v->empty()) return Span<const T>();
   return Span<const T>(v->data(), v->size());
 }
 

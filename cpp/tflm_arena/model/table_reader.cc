@@ -30,7 +30,7 @@ uint64_t U64Field(Table table, unsigned vt) {
 
 int8_t I8Field(Table table, unsigned vt) {
   const uint8_t* field = FieldAddress(table, vt);
-  return field == nullptr ? 0 : static_cast<int8_t>(*field);
+  return field == nullptr ? int8_t{0} : Load<int8_t>(field);
 }
 
 size_t VectorField(Table table, unsigned vt, const uint8_t** data) {
@@ -52,7 +52,7 @@ Table TableAt(const uint8_t* data, size_t i) {
 
 Table TableField(Table table, unsigned vt, size_t i) {
   const uint8_t* data = nullptr;
-  VectorField(table, vt, &data);
+  if (i >= VectorField(table, vt, &data)) return nullptr;  // out of range: no table
   return TableAt(data, i);
 }
 

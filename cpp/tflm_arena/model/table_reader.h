@@ -52,7 +52,8 @@ size_t VectorField(Table table, unsigned vt, const uint8_t** data);
 const char* StringField(Table table, unsigned vt);
 // Element `i` of a vector of tables (elements start at `data`).
 Table TableAt(const uint8_t* data, size_t i);
-// Element `i` of the vector-of-tables field `vt` (i must be in range).
+// Element `i` of the vector-of-tables field `vt` (i must be in range; null
+// when it is not).
 Table TableField(Table table, unsigned vt, size_t i);
 
 // Two format rules, shared with the validation code (schema_access.h):

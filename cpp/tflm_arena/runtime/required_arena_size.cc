@@ -11,7 +11,7 @@ namespace tflm_arena {
 namespace runtime {
 namespace {
 
-constexpr size_t kSlackBytes = 64 * 1024;
+constexpr size_t kSlackBytes = size_t{64} * 1024;
 constexpr size_t kBytesPerTensorOrOperator = 512;
 constexpr size_t kGenerousCapBytes = size_t{64} << 20;
 constexpr size_t kMaxArenaBytes = size_t{1} << (sizeof(size_t) >= 8 ? 40 : 30);

@@ -15,7 +15,8 @@
 namespace tflm_arena {
 namespace runtime {
 
-#define TFLM_ARENA_COUNT_KERNEL(NAME) +1
+// Expands to a term of the sum `0 +1 +1 ...`; parentheses would make it a call.
+#define TFLM_ARENA_COUNT_KERNEL(NAME) +1  // NOLINT(bugprone-macro-parentheses)
 constexpr size_t kNumShippedKernels = 0 TFLM_ARENA_SHIPPED_KERNELS(TFLM_ARENA_COUNT_KERNEL);
 #undef TFLM_ARENA_COUNT_KERNEL
 

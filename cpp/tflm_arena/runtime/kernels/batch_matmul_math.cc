@@ -210,6 +210,7 @@ void BatchMatMulInt16(const BatchMatMulDims& d, const BatchMatMulQuant& q, const
   // int32 (|l * r| <= 2^30) and only the sum needs 64 bits: an int32
   // multiply, which vectorizes, instead of an int64 one; same values.
   Quantized<int16_t, int64_t>(d, q, lhs, rhs_t, output, [](int64_t total, int16_t l, int16_t r) {
+    // NOLINTNEXTLINE(bugprone-misplaced-widening-cast): the int32 product is exact (above).
     return Accumulate(total, static_cast<int64_t>(static_cast<int32_t>(r) * l));
   });
 }

@@ -143,7 +143,7 @@ struct ConvInt16Arithmetic {
   const Acc* bias;  // may be null
 
   Acc Mac(Acc acc, int16_t input, int8_t filter) const {
-    return Accumulate(acc, static_cast<Acc>(static_cast<int32_t>(filter) * input));
+    return Accumulate(acc, static_cast<Acc>(filter) * input);
   }
   int16_t Finish(Acc acc, int32_t c) const {
     if (bias != nullptr) acc = Accumulate(acc, static_cast<Acc>(bias[c]));

@@ -55,7 +55,7 @@ Status PreparePad(const char* op, const int32_t* input_shape, int rank,
     return Status::Error(StatusCode::kInvalidArgument, "%s: output rank %d, input rank %d", op,
                          output_rank, rank);
   }
-  if (paddings_count != static_cast<size_t>(2 * rank)) {
+  if (paddings_count != 2 * static_cast<size_t>(rank)) {
     return Status::Error(StatusCode::kInvalidArgument,
                          "%s: paddings has %zu entries, needs %d (2 per dimension)", op,
                          paddings_count, 2 * rank);
@@ -63,7 +63,8 @@ Status PreparePad(const char* op, const int32_t* input_shape, int rank,
   PadOpData d;
   d.left_padding_count = d.right_padding_count = static_cast<int8_t>(rank);
   for (int i = 0; i < rank; ++i) {
-    const int32_t l = paddings[2 * i], r = paddings[2 * i + 1];
+    const int32_t* pair = paddings + 2 * static_cast<size_t>(i);
+    const int32_t l = pair[0], r = pair[1];
     if (l < 0 || r < 0) {
       return Status::Error(StatusCode::kInvalidArgument,
                            "%s: negative padding (%d, %d) on dimension %d", op, l, r, i);

@@ -78,35 +78,35 @@ RequantizeParams MakeRequantizeParams(double input_scale, int32_t input_zero_poi
   return p;
 }
 
-void Requantize(const int8_t* in, size_t n, const RequantizeParams& p, int8_t* out) {
-  RequantizeTyped(in, n, p, out);
+void Requantize(const int8_t* input, size_t count, const RequantizeParams& p, int8_t* output) {
+  RequantizeTyped(input, count, p, output);
 }
-void Requantize(const int8_t* in, size_t n, const RequantizeParams& p, uint8_t* out) {
-  RequantizeTyped(in, n, p, out);
+void Requantize(const int8_t* input, size_t count, const RequantizeParams& p, uint8_t* output) {
+  RequantizeTyped(input, count, p, output);
 }
-void Requantize(const int8_t* in, size_t n, const RequantizeParams& p, int16_t* out) {
-  RequantizeTyped(in, n, p, out);
+void Requantize(const int8_t* input, size_t count, const RequantizeParams& p, int16_t* output) {
+  RequantizeTyped(input, count, p, output);
 }
-void Requantize(const int8_t* in, size_t n, const RequantizeParams& p, int32_t* out) {
-  RequantizeTyped(in, n, p, out);
+void Requantize(const int8_t* input, size_t count, const RequantizeParams& p, int32_t* output) {
+  RequantizeTyped(input, count, p, output);
 }
-void Requantize(const int16_t* in, size_t n, const RequantizeParams& p, int8_t* out) {
-  RequantizeTyped(in, n, p, out);
+void Requantize(const int16_t* input, size_t count, const RequantizeParams& p, int8_t* output) {
+  RequantizeTyped(input, count, p, output);
 }
-void Requantize(const int16_t* in, size_t n, const RequantizeParams& p, int16_t* out) {
-  RequantizeTyped(in, n, p, out);
+void Requantize(const int16_t* input, size_t count, const RequantizeParams& p, int16_t* output) {
+  RequantizeTyped(input, count, p, output);
 }
-void Requantize(const int16_t* in, size_t n, const RequantizeParams& p, int32_t* out) {
-  RequantizeTyped(in, n, p, out);
+void Requantize(const int16_t* input, size_t count, const RequantizeParams& p, int32_t* output) {
+  RequantizeTyped(input, count, p, output);
 }
-void Requantize(const int32_t* in, size_t n, const RequantizeParams& p, int8_t* out) {
-  RequantizeTyped(in, n, p, out);
+void Requantize(const int32_t* input, size_t count, const RequantizeParams& p, int8_t* output) {
+  RequantizeTyped(input, count, p, output);
 }
-void Requantize(const int32_t* in, size_t n, const RequantizeParams& p, int16_t* out) {
-  RequantizeTyped(in, n, p, out);
+void Requantize(const int32_t* input, size_t count, const RequantizeParams& p, int16_t* output) {
+  RequantizeTyped(input, count, p, output);
 }
-void Requantize(const uint8_t* in, size_t n, const RequantizeParams& p, int8_t* out) {
-  RequantizeTyped(in, n, p, out);
+void Requantize(const uint8_t* input, size_t count, const RequantizeParams& p, int8_t* output) {
+  RequantizeTyped(input, count, p, output);
 }
 
 }  // namespace runtime

@@ -13,7 +13,6 @@ namespace tflm_arena {
 namespace runtime {
 namespace {
 
-using model::TensorType;
 constexpr const char* kOp = "RESHAPE";
 
 Status ReshapePrepare(KernelContext& context, Node& node) {

@@ -22,7 +22,7 @@ constexpr const char* kOp = "SOFTMAX";
 Status SoftmaxPrepare(KernelContext& context, Node& node) {
   model::TensorInfo in, out;
   TFLM_ARENA_RETURN_IF_ERROR(GetUnaryNodeInfo(context, node, kOp, &in, &out));
-  if (in.shape.size() < 1) {
+  if (in.shape.empty()) {
     return Status::Error(StatusCode::kInvalidArgument, "%s: input must have rank >= 1", kOp);
   }
   // Invoke walks rows of the last dimension in both tensors: same shape.

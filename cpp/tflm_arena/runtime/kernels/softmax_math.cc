@@ -261,9 +261,10 @@ void GenerateInt16Lut(Func func, float in_min, float in_max, int16_t* lut) {
   const float table_min = -32768.0f;
   const float table_max = 32767.0f;
   for (int i = 0; i < kSteps; ++i) {
-    const float val = func(in_min + i * step);
-    const float val_midpoint = func(in_min + i * step + half_step);
-    const float val_next = func(in_min + (i + 1) * step);
+    const float x = static_cast<float>(i);  // exact: i < kSteps
+    const float val = func(in_min + x * step);
+    const float val_midpoint = func(in_min + x * step + half_step);
+    const float val_next = func(in_min + (x + 1) * step);
     const float sample = std::round(val * scaling_inv);
     const float midpoint_interp =
         std::round((val_next * scaling_inv + std::round(val * scaling_inv)) / 2);
@@ -340,7 +341,9 @@ void SoftmaxInt16(const SoftmaxInt16Params& params, int32_t outer, int32_t depth
     const int16_t reciprocal = SoftmaxLutLookup(clamped_sum, params.one_over_one_plus_x_lut);
 
     const int right_shift = 31 - headroom_plus_one;
-    const int64_t round = int64_t{1} << (right_shift - 1);
+    // The row's maximum maps to exp(0) = 32767 in exp_lut, so sum_of_exps >= 32767,
+    // headroom_plus_one <= 17 and right_shift >= 14.
+    const int64_t round = int64_t{1} << (right_shift - 1);  // NOLINT(clang-analyzer-core.UndefinedBinaryOperatorResult)
     for (int32_t c = 0; c < depth; ++c) {
       const int32_t result = static_cast<int32_t>(
           (static_cast<int64_t>(out[c]) * static_cast<int64_t>(reciprocal) + round) >>

@@ -28,7 +28,7 @@ Status ParseSplit(model::OptionsTable& table, void* out) {
 }
 
 Status SplitPrepare(KernelContext& context, Node& node) {
-  if (node.outputs.size() < 1 || node.outputs.size() > static_cast<size_t>(kMaxSplitOutputs)) {
+  if (node.outputs.empty() || node.outputs.size() > static_cast<size_t>(kMaxSplitOutputs)) {
     return Status::Error(StatusCode::kInvalidArgument, "%s: needs 1 to %d outputs, got %zu", kOp,
                          kMaxSplitOutputs, node.outputs.size());
   }

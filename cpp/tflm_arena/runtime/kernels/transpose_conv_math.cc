@@ -176,7 +176,7 @@ void TransposeConvInt16(const ConvParams& params, const int32_t* multipliers,
   std::memset(scratch, 0, n * sizeof(int64_t));
   Scatter(params, input_shape, input, filter_shape, filter, output_shape, scratch,
           [](int64_t acc, int16_t x, int8_t w) {
-            return Accumulate(acc, static_cast<int64_t>(static_cast<int32_t>(x) * w));
+            return Accumulate(acc, static_cast<int64_t>(x) * w);
           });
   const size_t depth = static_cast<size_t>(output_shape.depth);
   for (size_t i = 0; i < n; ++i) {
