@@ -25,8 +25,11 @@ def _rows():
 def test_cortex_m_equals_tflm_built_for_arm(row, models_dir):
     assert row["status"] == "ok"
     m = ta.Model.load(models_dir / f"{row['model']}.tflite")
+    # The table names TFLM's GreedyMemoryPlanner "greedy" (the oracle's word);
+    # ours is "tflm_greedy".
+    planner = {"greedy": "tflm_greedy"}.get(row["planner"], row["planner"])
     r = ta.tflm_arena(m, target="cortex-m", recording=row["allocator"] == "recording",
-                      planner=row["planner"])
+                      planner=planner)
     assert (r.min_arena_bytes, r.min_arena_bytes_16, r.head, r.tail) == (
         int(row["min_arena"]), int(row["min_arena_16"]), int(row["head"]), int(row["tail"]))
 
