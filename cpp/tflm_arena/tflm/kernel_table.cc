@@ -41,6 +41,7 @@ constexpr int kAllInputs = 127;
 // TfLiteFullyConnectedParams is 32 B / 8-aligned at the wheel's 8f6596d
 // (docs/tflm_behaviour.md, section "The wheel's build"). Opdata that
 // differs carries the compression scratch indices.
+// clang-format off: one row per kernel, its steps grouped as the kernel's Prepare does them.
 constexpr KernelRow kReference[] = {
     {"CONV_2D", "conv.cc conv_common.cc",
      {{28, 4}, {28, 4}}, {80, 56},
@@ -241,6 +242,7 @@ constexpr KernelRow kReference[] = {
     {"MIRROR_PAD", "mirror_pad.cc", {{4, 4}, {4, 4}}, {20, 20},
      {In(0), In(1), Out(0), Scratch(ScratchRule::kMirrorPad)}},
 };
+// clang-format on
 
 }  // namespace
 
