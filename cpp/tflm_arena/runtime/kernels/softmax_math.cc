@@ -343,7 +343,8 @@ void SoftmaxInt16(const SoftmaxInt16Params& params, int32_t outer, int32_t depth
     const int right_shift = 31 - headroom_plus_one;
     // The row's maximum maps to exp(0) = 32767 in exp_lut, so sum_of_exps >= 32767,
     // headroom_plus_one <= 17 and right_shift >= 14.
-    const int64_t round = int64_t{1} << (right_shift - 1);  // NOLINT(clang-analyzer-core.UndefinedBinaryOperatorResult)
+    // NOLINTNEXTLINE(clang-analyzer-core.UndefinedBinaryOperatorResult)
+    const int64_t round = int64_t{1} << (right_shift - 1);
     for (int32_t c = 0; c < depth; ++c) {
       const int32_t result = static_cast<int32_t>(
           (static_cast<int64_t>(out[c]) * static_cast<int64_t>(reciprocal) + round) >>
