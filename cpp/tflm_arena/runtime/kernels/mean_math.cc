@@ -37,8 +37,8 @@ int64_t WalkRows(const int32_t* shape, int rank, const bool* reduced, F row) {
   for (int64_t in = 0; in < total; in += length) {
     row(in, out, length, reduced[last]);
     // Next row: increment the multi-index above the innermost axis.
-    // NOLINTBEGIN(clang-analyzer-core.uninitialized.Assign,clang-analyzer-core.UndefinedBinaryOperatorResult):
-    // the analyzer loses that the first loop set [0, rank) and d < rank - 1 here.
+    // The analyzer loses that out_stride[0, rank) is set and d < rank - 1 here.
+    // NOLINTBEGIN(clang-analyzer-core.uninitialized.Assign,clang-analyzer-core.UndefinedBinaryOperatorResult)
     for (int d = last - 1; d >= 0; --d) {
       if (++index[d] < shape[d]) {
         out += out_stride[d];

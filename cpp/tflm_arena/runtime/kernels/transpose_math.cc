@@ -39,7 +39,8 @@ void Walk(const int32_t* in_shape, int rank, const int32_t* perm, const T* in, T
     for (int32_t i = 0; i < inner; ++i) *out++ = src[i * inner_step];
     int d = last - 1;
     for (; d >= 0; --d) {
-      // NOLINTNEXTLINE(clang-analyzer-core.UndefinedBinaryOperatorResult): the analyzer loses that the first loop set [0, rank) and d < rank - 1 here.
+      // The analyzer loses that out_shape[0, rank) is set and d < rank - 1 here.
+      // NOLINTNEXTLINE(clang-analyzer-core.UndefinedBinaryOperatorResult)
       if (++index[d] < out_shape[d]) {
         offset += step[d];
         break;
