@@ -109,8 +109,8 @@ class GuardedArena {
         block_size_(size + skew + 2 * kGuardBytes + tflm_arena::kArenaAlignment) {
     std::memset(block_.get(), kGuardPattern, block_size_);
     // 16-aligned start (operator new[]) + guard, then `skew` bytes off.
-    arena_ = tflm_arena::AlignPointerUp(block_.get() + kGuardBytes, tflm_arena::kArenaAlignment) +
-             skew;
+    arena_ =
+        tflm_arena::AlignPointerUp(block_.get() + kGuardBytes, tflm_arena::kArenaAlignment) + skew;
     size_ = size;
   }
   uint8_t* arena() const { return arena_; }
@@ -129,14 +129,15 @@ class GuardedArena {
   }
 
  private:
-  void CheckOutside(const uint8_t* usable, size_t cap, const char* what,
-                    const char* after) const {
+  void CheckOutside(const uint8_t* usable, size_t cap, const char* what, const char* after) const {
     const uint8_t* end = block_.get() + block_size_;
     for (const uint8_t* p = block_.get(); p < end; ++p) {
       if (p == usable) p += cap;  // only the bytes around the usable range
       if (p >= end) break;
-      FUZZ_CHECK(*p == kGuardPattern, "after %s: byte at %s%+td outside its usable bytes "
-                 "[0, %zu) was written", after, what, p - usable, cap);
+      FUZZ_CHECK(*p == kGuardPattern,
+                 "after %s: byte at %s%+td outside its usable bytes "
+                 "[0, %zu) was written",
+                 after, what, p - usable, cap);
     }
   }
 
@@ -249,10 +250,22 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   size_t arena_size = required, skew = 0;
   enum { kExact, kOneLess, kUnaligned, kFromInput } mode;
   switch ((h >> 3) % 8) {
-    case 0: mode = kOneLess; arena_size = required - 1; break;
-    case 1: mode = kUnaligned; skew = 1 + (h >> 8) % 15; arena_size = required + 15; break;
-    case 2: mode = kFromInput; arena_size = (h >> 16) % (2 * required + 64); break;
-    default: mode = kExact; break;
+    case 0:
+      mode = kOneLess;
+      arena_size = required - 1;
+      break;
+    case 1:
+      mode = kUnaligned;
+      skew = 1 + (h >> 8) % 15;
+      arena_size = required + 15;
+      break;
+    case 2:
+      mode = kFromInput;
+      arena_size = (h >> 16) % (2 * required + 64);
+      break;
+    default:
+      mode = kExact;
+      break;
   }
   GuardedArena arena(arena_size, skew);
   runtime::Interpreter it(m, resolver, arena.arena(), arena.size(), options);
@@ -296,8 +309,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       FUZZ_CHECK(it.planned_buffer(i, &b).ok(), "planned_buffer(%zu)", i);
       FUZZ_CHECK(b.offset >= 0 && b.offset + b.size <= static_cast<int64_t>(it.head_bytes()),
                  "planned buffer %zu [%lld, +%lld) outside head %zu", i,
-                 static_cast<long long>(b.offset), static_cast<long long>(b.size),
-                 it.head_bytes());
+                 static_cast<long long>(b.offset), static_cast<long long>(b.size), it.head_bytes());
     }
   }
   if (options.recording) {

@@ -37,7 +37,7 @@ std::vector<model::ScratchRequest> ScratchFromTail(const uint8_t* data, size_t s
   for (size_t i = 0; i < n; ++i, p += 6) {
     model::ScratchRequest r;
     r.bytes = (size_t{p[0]} | size_t{p[1]} << 8 | size_t{p[2]} << 16) * (p[3] & 1 ? 1 : 16);
-    r.node_idx = static_cast<int8_t>(p[4]);       // may be out of range on purpose
+    r.node_idx = static_cast<int8_t>(p[4]);  // may be out of range on purpose
     r.subgraph_idx = static_cast<int8_t>(p[5]) % 4;
     out.push_back(r);
   }
@@ -71,17 +71,16 @@ void CheckEntries(const model::Model& m, const std::vector<model::ScratchRequest
       }
       FUZZ_CHECK(e.first_created >= -1 && e.last_used >= -1, "entry %zu: lifetime below -1",
                  global);
-      FUZZ_CHECK(e.offline_offset >= -1, "entry %zu: offline offset %d", global,
-                 e.offline_offset);
+      FUZZ_CHECK(e.offline_offset >= -1, "entry %zu: offline offset %d", global, e.offline_offset);
     }
   }
   for (size_t i = 0; i < scratch.size(); ++i) {
     const model::AllocationEntry& e = entries[tensors + i];
-    FUZZ_CHECK(e.is_scratch && e.needs_allocating && e.offline_offset == -1,
-               "scratch entry %zu", i);
+    FUZZ_CHECK(e.is_scratch && e.needs_allocating && e.offline_offset == -1, "scratch entry %zu",
+               i);
     FUZZ_CHECK(e.bytes == scratch[i].bytes, "scratch entry %zu bytes", i);
-    FUZZ_CHECK(e.first_created <= e.last_used, "scratch %zu: lifetime [%d, %d]", i,
-               e.first_created, e.last_used);
+    FUZZ_CHECK(e.first_created <= e.last_used, "scratch %zu: lifetime [%d, %d]", i, e.first_created,
+               e.last_used);
   }
 }
 
@@ -90,16 +89,15 @@ void PlanRecords(const std::vector<model::AllocationEntry>& entries) {
   std::vector<UsageRecord> records(planned);
   std::vector<uint32_t> to_entry(planned);
   size_t count = 0;
-  Status s = model::BuildUsageRecords(entries, Span<UsageRecord>(records),
-                                      Span<uint32_t>(to_entry), &count);
+  Status s = model::BuildUsageRecords(entries, Span<UsageRecord>(records), Span<uint32_t>(to_entry),
+                                      &count);
   FUZZ_CHECK(s.ok(), "BuildUsageRecords: %s", s.message());
   FUZZ_CHECK(count == planned, "%zu records for %zu planned buffers", count, planned);
   for (size_t k = 0; k < count; ++k) {
     const model::AllocationEntry& e = entries[to_entry[k]];
     FUZZ_CHECK(e.needs_allocating, "record %zu maps to an unplanned entry", k);
     FUZZ_CHECK(k == 0 || to_entry[k] > to_entry[k - 1], "records out of entry order");
-    FUZZ_CHECK(records[k].size ==
-                   static_cast<int64_t>(tflm_arena::AlignSizeUp(e.bytes, 16)),
+    FUZZ_CHECK(records[k].size == static_cast<int64_t>(tflm_arena::AlignSizeUp(e.bytes, 16)),
                "record %zu size", k);
     FUZZ_CHECK(records[k].first_step == e.first_created && records[k].last_step == e.last_used,
                "record %zu lifetime", k);
@@ -148,8 +146,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::vector<model::AllocationEntry> explicit_plan(n);
   Status s3 = model::ComputeAllocationInfo(m, req, present ? &plan : nullptr,
                                            Span<model::AllocationEntry>(explicit_plan));
-  FUZZ_CHECK(s2.ok() == s3.ok(), "model plan: %s / explicit plan: %s", s2.message(),
-             s3.message());
+  FUZZ_CHECK(s2.ok() == s3.ok(), "model plan: %s / explicit plan: %s", s2.message(), s3.message());
   if (!s2.ok()) return 0;
   for (size_t i = 0; i < n; ++i) {
     FUZZ_CHECK(SameEntry(with_plan[i], explicit_plan[i]), "entry %zu differs", i);

@@ -103,9 +103,9 @@ void RoundTrip(const model::Model& m, const std::vector<int64_t>& offsets,
                std::vector<uint8_t>* out) {
   out->clear();
   std::vector<uint8_t> payload;
-  Status s = model::EncodeOfflinePlan(static_cast<int32_t>(m.num_subgraphs()),
-                                      Span<const int64_t>(offsets.data(), offsets.size()),
-                                      &payload);
+  Status s =
+      model::EncodeOfflinePlan(static_cast<int32_t>(m.num_subgraphs()),
+                               Span<const int64_t>(offsets.data(), offsets.size()), &payload);
   FUZZ_CHECK(s.ok(), "EncodeOfflinePlan: %s", s.message());
   model::OfflinePlanView v;
   s = model::DecodeOfflinePlanBytes(payload, m.num_subgraphs(), offsets.size(), &v);
@@ -154,10 +154,18 @@ void FuzzModel(const model::Model& m, uint64_t hash) {
     uint64_t h = (hash ^ (i * 0x9E3779B97F4A7C15ull)) * 0xBF58476D1CE4E5B9ull;
     h ^= h >> 31;
     switch (h % 4) {
-      case 0: offsets[i] = -1; break;
-      case 1: offsets[i] = static_cast<int64_t>((h >> 8) % 4096) * 16; break;
-      case 2: offsets[i] = static_cast<int64_t>((h >> 8) & 0x7FFFFFFF); break;
-      default: offsets[i] = present ? plan.offset(i) : 0; break;
+      case 0:
+        offsets[i] = -1;
+        break;
+      case 1:
+        offsets[i] = static_cast<int64_t>((h >> 8) % 4096) * 16;
+        break;
+      case 2:
+        offsets[i] = static_cast<int64_t>((h >> 8) & 0x7FFFFFFF);
+        break;
+      default:
+        offsets[i] = present ? plan.offset(i) : 0;
+        break;
     }
   }
   std::vector<uint8_t> once;

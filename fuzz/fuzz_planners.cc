@@ -29,16 +29,21 @@ using tflm_arena::Status;
 using tflm_arena::StatusCode;
 using tflm_arena::UsageRecord;
 
-constexpr size_t kMaxRecords = 300;  // the device greedy planner is O(n^2)
+constexpr size_t kMaxRecords = 300;       // the device greedy planner is O(n^2)
 constexpr int64_t kMaxRenderSteps = 256;  // RenderAscii prints one row per step
 
 int64_t PickSize(FuzzedDataProvider& in) {
   switch (in.ConsumeIntegralInRange<int>(0, 7)) {
-    case 0: return 0;
-    case 1: return in.ConsumeIntegralInRange<int64_t>(INT32_MAX - 4096, INT32_MAX);
-    case 2: return in.ConsumeIntegral<int64_t>();  // negative / beyond int32
-    case 3: return in.ConsumeIntegralInRange<int64_t>(1, 1 << 20);
-    default: return in.ConsumeIntegralInRange<int64_t>(0, 256) * 16;
+    case 0:
+      return 0;
+    case 1:
+      return in.ConsumeIntegralInRange<int64_t>(INT32_MAX - 4096, INT32_MAX);
+    case 2:
+      return in.ConsumeIntegral<int64_t>();  // negative / beyond int32
+    case 3:
+      return in.ConsumeIntegralInRange<int64_t>(1, 1 << 20);
+    default:
+      return in.ConsumeIntegralInRange<int64_t>(0, 256) * 16;
   }
 }
 
@@ -50,10 +55,14 @@ int32_t PickStep(FuzzedDataProvider& in) {
 ByteOffset PickFixed(FuzzedDataProvider& in, bool allow_fixed) {
   if (!allow_fixed) return tflm_arena::kOnlineOffset;
   switch (in.ConsumeIntegralInRange<int>(0, 7)) {
-    case 0: return in.ConsumeIntegralInRange<int64_t>(0, 1024) * 16;
-    case 1: return in.ConsumeIntegralInRange<int64_t>(0, 5000);
-    case 2: return in.ConsumeIntegral<int64_t>();
-    default: return tflm_arena::kOnlineOffset;
+    case 0:
+      return in.ConsumeIntegralInRange<int64_t>(0, 1024) * 16;
+    case 1:
+      return in.ConsumeIntegralInRange<int64_t>(0, 5000);
+    case 2:
+      return in.ConsumeIntegral<int64_t>();
+    default:
+      return tflm_arena::kOnlineOffset;
   }
 }
 
@@ -100,8 +109,8 @@ void DeviceGreedy(FuzzedDataProvider& in, Span<const UsageRecord> recs, const Pl
   tflm_arena::GreedyPlanner planner;
   Status s = planner.Init(scratch.data() + skew, scratch.size() - skew);
   FUZZ_CHECK(s.ok(), "Init: %s", s.message());
-  FUZZ_CHECK(static_cast<size_t>(planner.max_buffer_count()) + 1 >= capacity,
-             "capacity %d for %zu", planner.max_buffer_count(), capacity);
+  FUZZ_CHECK(static_cast<size_t>(planner.max_buffer_count()) + 1 >= capacity, "capacity %d for %zu",
+             planner.max_buffer_count(), capacity);
   bool all_added = true;
   for (size_t i = 0; i < recs.size(); ++i) {
     const UsageRecord& r = recs[i];
@@ -124,9 +133,9 @@ void DeviceGreedy(FuzzedDataProvider& in, Span<const UsageRecord> recs, const Pl
   const int count = planner.GetBufferCount();
   // A plan past INT32_MAX fails every query (documented); otherwise
   // out-of-range indices give kOutOfRange.
-  const bool overflow = planner.GetMaximumMemorySize() == INT_MAX &&
-                        planner.GetOffsetForBuffer(0, &offset).code() ==
-                            StatusCode::kInvalidArgument;
+  const bool overflow =
+      planner.GetMaximumMemorySize() == INT_MAX &&
+      planner.GetOffsetForBuffer(0, &offset).code() == StatusCode::kInvalidArgument;
   const StatusCode past = overflow ? StatusCode::kInvalidArgument : StatusCode::kOutOfRange;
   FUZZ_CHECK(planner.GetOffsetForBuffer(count, &offset).code() == past, "index past the end");
   FUZZ_CHECK(planner.GetOffsetForBuffer(-1, &offset).code() == past, "index -1");

@@ -11,12 +11,13 @@
 //   footprint_kernel_<NAME>     the kernel <NAME> registered
 //                               (-DTFLM_ARENA_FOOTPRINT_KERNEL=<NAME>)
 // Build only on Cortex-M; never run there.
+#include "tflm_arena/runtime/interpreter.h"
+
 #include <cstdint>
 
 #include "footprint_model.h"
 #include "tflm_arena/core/status.h"
 #include "tflm_arena/model/model.h"
-#include "tflm_arena/runtime/interpreter.h"
 #include "tflm_arena/runtime/op_resolver.h"
 #ifdef TFLM_ARENA_FOOTPRINT_KERNEL
 #include "tflm_arena/runtime/kernels/registrations.h"
@@ -40,7 +41,8 @@ int main() {
   if (!status.ok()) return 1;
   runtime::MutableOpResolver<6> resolver;  // capacity as in TFLM's example
 #ifdef TFLM_ARENA_FOOTPRINT_KERNEL
-  status = resolver.AddBuiltin(runtime::TFLM_ARENA_FOOTPRINT_REGISTER(TFLM_ARENA_FOOTPRINT_KERNEL)());
+  status =
+      resolver.AddBuiltin(runtime::TFLM_ARENA_FOOTPRINT_REGISTER(TFLM_ARENA_FOOTPRINT_KERNEL)());
   if (!status.ok()) return 2;
 #endif
   runtime::Interpreter interpreter(model, resolver, g_arena, sizeof(g_arena));

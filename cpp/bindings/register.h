@@ -45,8 +45,7 @@ class ModelHandle {
 // as UTF-8 with replacement (it may quote names from the model).
 void ThrowIfError(const Status& status);
 // Same mapping for a message built on the host (no length limit).
-[[noreturn]] void ThrowStatus(StatusCode code, const std::string& message,
-                              size_t needed_bytes = 0);
+[[noreturn]] void ThrowStatus(StatusCode code, const std::string& message, size_t needed_bytes = 0);
 
 // Raises TflmRefusesModelError (a ValueError) with .reason (TFLM's
 // message), .source (TFLM file and function) and .operator (.index, .name,

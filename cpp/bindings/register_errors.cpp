@@ -25,10 +25,10 @@ void RegisterErrors(py::module_& m) {
 }
 
 void ThrowTflmRefusal(const std::string& message, const std::string& reason,
-                      const std::string& source, const std::string& op_name,
-                      size_t subgraph, size_t op_index) {
-  py::object err = py::reinterpret_borrow<py::object>(g_tflm_refuses)(
-      Utf8(message.data(), message.size()));
+                      const std::string& source, const std::string& op_name, size_t subgraph,
+                      size_t op_index) {
+  py::object err =
+      py::reinterpret_borrow<py::object>(g_tflm_refuses)(Utf8(message.data(), message.size()));
   err.attr("reason") = Utf8(reason.data(), reason.size());
   err.attr("source") = Utf8(source.data(), source.size());
   err.attr("operator") = py::module_::import("types").attr("SimpleNamespace")(

@@ -34,18 +34,30 @@ using runtime::InterpreterOptions;
 
 py::dtype DtypeOf(model::TensorType t) {
   switch (t) {
-    case model::TensorType::kFloat32: return py::dtype("float32");
-    case model::TensorType::kFloat16: return py::dtype("float16");
-    case model::TensorType::kFloat64: return py::dtype("float64");
-    case model::TensorType::kInt8: return py::dtype("int8");
-    case model::TensorType::kUint8: return py::dtype("uint8");
-    case model::TensorType::kInt16: return py::dtype("int16");
-    case model::TensorType::kUint16: return py::dtype("uint16");
-    case model::TensorType::kInt32: return py::dtype("int32");
-    case model::TensorType::kUint32: return py::dtype("uint32");
-    case model::TensorType::kInt64: return py::dtype("int64");
-    case model::TensorType::kUint64: return py::dtype("uint64");
-    case model::TensorType::kBool: return py::dtype("bool");
+    case model::TensorType::kFloat32:
+      return py::dtype("float32");
+    case model::TensorType::kFloat16:
+      return py::dtype("float16");
+    case model::TensorType::kFloat64:
+      return py::dtype("float64");
+    case model::TensorType::kInt8:
+      return py::dtype("int8");
+    case model::TensorType::kUint8:
+      return py::dtype("uint8");
+    case model::TensorType::kInt16:
+      return py::dtype("int16");
+    case model::TensorType::kUint16:
+      return py::dtype("uint16");
+    case model::TensorType::kInt32:
+      return py::dtype("int32");
+    case model::TensorType::kUint32:
+      return py::dtype("uint32");
+    case model::TensorType::kInt64:
+      return py::dtype("int64");
+    case model::TensorType::kUint64:
+      return py::dtype("uint64");
+    case model::TensorType::kBool:
+      return py::dtype("bool");
     default:
       throw py::value_error(std::string("tensors of type ") + model::TensorTypeName(t) +
                             " have no numpy view");
@@ -76,8 +88,8 @@ class InterpreterHandle {
         options_.planner = &linear_;
         break;
       case RuntimePlanner::kNone:
-        throw py::value_error("unknown runtime planner '" + planner + "' (known: " +
-                              StrategyNames(StrategyKind::kRuntimePlanner) + ")");
+        throw py::value_error("unknown runtime planner '" + planner +
+                              "' (known: " + StrategyNames(StrategyKind::kRuntimePlanner) + ")");
     }
     options_.recording = true;  // costs no arena bytes
     options_.keep_plan = keep_plan;
@@ -98,8 +110,8 @@ class InterpreterHandle {
     if (!(array.flags() & py::array::c_style) || !array.writeable()) {
       throw py::value_error("preallocated buffer must be a writable, C-contiguous numpy array");
     }
-    pre_.push_back({tensor, static_cast<uint8_t*>(array.mutable_data()),
-                    static_cast<size_t>(array.nbytes())});
+    pre_.push_back(
+        {tensor, static_cast<uint8_t*>(array.mutable_data()), static_cast<size_t>(array.nbytes())});
     pre_arrays_.push_back(array);  // keep the application's memory alive
   }
 
@@ -121,15 +133,15 @@ class InterpreterHandle {
     // 16-aligned start so that `size` bytes behave exactly as planned.
     raw_.reset(new (std::nothrow) uint8_t[size + 16]);
     if (!raw_) {
-      PyErr_SetString(PyExc_MemoryError, ("could not allocate an arena of " +
-                                          std::to_string(size) + " bytes on the host")
+      PyErr_SetString(PyExc_MemoryError, ("could not allocate an arena of " + std::to_string(size) +
+                                          " bytes on the host")
                                              .c_str());
       throw py::error_already_set();
     }
     uint8_t* arena = AlignPointerUp(raw_.get(), kArenaAlignment);
     arena_bytes_ = size;
-    interpreter_ = std::make_unique<runtime::Interpreter>(model_->model(), resolver_, arena, size,
-                                                          options_);
+    interpreter_ =
+        std::make_unique<runtime::Interpreter>(model_->model(), resolver_, arena, size, options_);
     for (const runtime::Preallocation& p : pre_) {
       ThrowIfError(interpreter_->RegisterPreallocatedTensor(p.tensor_index, p.buffer, p.bytes));
     }
@@ -137,8 +149,10 @@ class InterpreterHandle {
     if (s.code() == StatusCode::kArenaTooSmall) {
       const size_t needed = RequiredBytes();
       ThrowStatus(StatusCode::kArenaTooSmall,
-                  "arena of " + std::to_string(size) + " bytes is too small for this model: it "
-                  "needs " + std::to_string(needed) + " bytes (" + s.message() + ")",
+                  "arena of " + std::to_string(size) +
+                      " bytes is too small for this model: it "
+                      "needs " +
+                      std::to_string(needed) + " bytes (" + s.message() + ")",
                   needed);
     }
     ThrowIfError(s);
@@ -151,8 +165,9 @@ class InterpreterHandle {
     runtime::Interpreter& it = Ready();
     std::unique_lock<std::mutex> lock(busy_, std::try_to_lock);
     if (!lock.owns_lock()) {
-      throw std::runtime_error("this Interpreter is already invoking in another thread; "
-                               "use one Interpreter per thread");
+      throw std::runtime_error(
+          "this Interpreter is already invoking in another thread; "
+          "use one Interpreter per thread");
     }
     Status s;
     {
@@ -271,9 +286,10 @@ class InterpreterHandle {
 
 void RegisterInterpreter(py::module_& m) {
   py::class_<InterpreterHandle>(m, "InterpreterHandle")
-      .def(py::init<std::shared_ptr<ModelHandle>, std::optional<size_t>, const std::string&, bool>(),
-           py::arg("model"), py::arg("arena_size"), py::arg("planner"), py::arg("keep_plan"),
-           py::keep_alive<1, 2>())
+      .def(
+          py::init<std::shared_ptr<ModelHandle>, std::optional<size_t>, const std::string&, bool>(),
+          py::arg("model"), py::arg("arena_size"), py::arg("planner"), py::arg("keep_plan"),
+          py::keep_alive<1, 2>())
       .def("register_preallocated", &InterpreterHandle::RegisterPreallocated, py::arg("tensor"),
            py::arg("array"))
       .def("required_bytes", &InterpreterHandle::RequiredBytes)
@@ -282,22 +298,26 @@ void RegisterInterpreter(py::module_& m) {
       .def("reset", [](InterpreterHandle& h) { ThrowIfError(h.Ready().Reset()); })
       .def_property_readonly("allocated", &InterpreterHandle::allocated)
       .def_property_readonly("arena_bytes", &InterpreterHandle::arena_bytes)
-      .def("input_index", [](InterpreterHandle& h, size_t i) {
-        int32_t t = h.Ready().input_tensor_index(i);
-        if (t < 0) throw py::index_error("input " + std::to_string(i) + " out of range");
-        return t;
-      })
-      .def("output_index", [](InterpreterHandle& h, size_t i) {
-        int32_t t = h.Ready().output_tensor_index(i);
-        if (t < 0) throw py::index_error("output " + std::to_string(i) + " out of range");
-        return t;
-      })
-      .def("tensor_view", [](const py::object& self, size_t subgraph, size_t index) {
-        InterpreterHandle& h = self.cast<InterpreterHandle&>();
-        runtime::EvalTensor* t = h.Ready().tensor(subgraph, index);
-        if (t == nullptr) throw py::index_error("tensor " + std::to_string(index) + " out of range");
-        return h.View(self, t, h.IsConstant(subgraph, index));
-      })
+      .def("input_index",
+           [](InterpreterHandle& h, size_t i) {
+             int32_t t = h.Ready().input_tensor_index(i);
+             if (t < 0) throw py::index_error("input " + std::to_string(i) + " out of range");
+             return t;
+           })
+      .def("output_index",
+           [](InterpreterHandle& h, size_t i) {
+             int32_t t = h.Ready().output_tensor_index(i);
+             if (t < 0) throw py::index_error("output " + std::to_string(i) + " out of range");
+             return t;
+           })
+      .def("tensor_view",
+           [](const py::object& self, size_t subgraph, size_t index) {
+             InterpreterHandle& h = self.cast<InterpreterHandle&>();
+             runtime::EvalTensor* t = h.Ready().tensor(subgraph, index);
+             if (t == nullptr)
+               throw py::index_error("tensor " + std::to_string(index) + " out of range");
+             return h.View(self, t, h.IsConstant(subgraph, index));
+           })
       .def("allocations", &InterpreterHandle::Allocations)
       .def("print_allocations", &InterpreterHandle::PrintAllocations)
       .def("memory_plan", &InterpreterHandle::MemoryPlan);

@@ -9,10 +9,10 @@
 #include <vector>
 
 #include "register.h"
-#include "tflm_arena/model/offline_aliases.h"
 #include "tflm_arena/model/builtin_ops.h"
 #include "tflm_arena/model/lifetimes.h"
 #include "tflm_arena/model/model.h"
+#include "tflm_arena/model/offline_aliases.h"
 #include "tflm_arena/model/offline_plan.h"
 #include "tflm_arena/model/offline_plan_writer.h"
 #include "tflm_arena/model/schema_enums.h"
@@ -76,8 +76,8 @@ py::dict TensorDict(const model::Model& m, size_t s, size_t t) {
   d["is_variable"] = info.is_variable;
   d["is_constant"] = info.has_constant_data;
   size_t bytes = 0;
-  d["bytes"] = m.tensor_bytes(s, t, &bytes).ok() ? py::object(py::int_(bytes))
-                                                 : py::object(py::none());
+  d["bytes"] =
+      m.tensor_bytes(s, t, &bytes).ok() ? py::object(py::int_(bytes)) : py::object(py::none());
   d["scale"] = ToArray(info.scale);
   d["zero_point"] = ToArray(info.zero_point);
   d["quantized_dimension"] = info.quantized_dimension;
@@ -93,7 +93,7 @@ py::dict OperatorDict(const model::Model& m, size_t s, size_t o) {
   d["builtin_code"] = info.builtin_code;
   d["name"] = info.builtin_code == model::kBuiltinCustom ? Utf8(info.custom_code)
               : name != nullptr                          ? py::str(name)
-                                                         : py::str("BUILTIN_" + std::to_string(info.builtin_code));
+                                : py::str("BUILTIN_" + std::to_string(info.builtin_code));
   d["custom_code"] = Utf8(info.custom_code);
   d["version"] = info.version;
   d["inputs"] = ToList(info.inputs);
@@ -112,9 +112,9 @@ py::list Metadata(const model::Model& m) {
     ThrowIfError(m.metadata(i, &md));
     model::BufferInfo buf;
     ThrowIfError(m.buffer(md.buffer, &buf));
-    out.append(py::make_tuple(Utf8(md.name, md.name_length), md.buffer,
-                              py::bytes(reinterpret_cast<const char*>(buf.data.data()),
-                                        buf.data.size())));
+    out.append(
+        py::make_tuple(Utf8(md.name, md.name_length), md.buffer,
+                       py::bytes(reinterpret_cast<const char*>(buf.data.data()), buf.data.size())));
   }
   return out;
 }
@@ -230,8 +230,9 @@ py::list OfflinePlanAliases(const model::Model& m) {
   return out;
 }
 
-py::bytes WithOfflinePlan(const ModelHandle& h,
-                          const py::array_t<int64_t, py::array::c_style | py::array::forcecast>& offsets) {
+py::bytes WithOfflinePlan(
+    const ModelHandle& h,
+    const py::array_t<int64_t, py::array::c_style | py::array::forcecast>& offsets) {
   const model::Model& m = h.model();
   if (static_cast<size_t>(offsets.size()) != m.total_tensors()) {
     throw py::value_error("offline plan needs one offset per tensor (" +
@@ -279,22 +280,29 @@ void RegisterModel(py::module_& m) {
       .def_property_readonly("total_tensors",
                              [](const ModelHandle& h) { return h.model().total_tensors(); })
       .def("subgraph", [](const ModelHandle& h, size_t s) { return SubgraphDict(h.model(), s); })
-      .def("tensor", [](const ModelHandle& h, size_t s, size_t t) { return TensorDict(h.model(), s, t); })
-      .def("operator", [](const ModelHandle& h, size_t s, size_t o) { return OperatorDict(h.model(), s, o); })
+      .def("tensor",
+           [](const ModelHandle& h, size_t s, size_t t) { return TensorDict(h.model(), s, t); })
+      .def("operator",
+           [](const ModelHandle& h, size_t s, size_t o) { return OperatorDict(h.model(), s, o); })
       .def("num_tensors", [](const ModelHandle& h, size_t s) { return h.model().num_tensors(s); })
-      .def("num_operators", [](const ModelHandle& h, size_t s) { return h.model().num_operators(s); })
+      .def("num_operators",
+           [](const ModelHandle& h, size_t s) { return h.model().num_operators(s); })
       .def("metadata", [](const ModelHandle& h) { return Metadata(h.model()); })
       .def("signatures", [](const ModelHandle& h) { return Signatures(h.model()); })
-      .def("usage_records",
-           [](const ModelHandle& h, const std::vector<std::tuple<size_t, int32_t, int32_t>>& scratch) {
-             std::vector<model::ScratchRequest> req;
-             req.reserve(scratch.size());
-             for (const auto& [bytes, node, subgraph] : scratch) req.push_back({bytes, node, subgraph});
-             return UsageRecords(h.model(), req);
-           },
-           py::arg("scratch") = std::vector<std::tuple<size_t, int32_t, int32_t>>())
+      .def(
+          "usage_records",
+          [](const ModelHandle& h,
+             const std::vector<std::tuple<size_t, int32_t, int32_t>>& scratch) {
+            std::vector<model::ScratchRequest> req;
+            req.reserve(scratch.size());
+            for (const auto& [bytes, node, subgraph] : scratch)
+              req.push_back({bytes, node, subgraph});
+            return UsageRecords(h.model(), req);
+          },
+          py::arg("scratch") = std::vector<std::tuple<size_t, int32_t, int32_t>>())
       .def("offline_plan", [](const ModelHandle& h) { return OfflinePlan(h.model()); })
-      .def("offline_plan_aliases", [](const ModelHandle& h) { return OfflinePlanAliases(h.model()); })
+      .def("offline_plan_aliases",
+           [](const ModelHandle& h) { return OfflinePlanAliases(h.model()); })
       .def("with_offline_plan", &WithOfflinePlan, py::arg("offsets"));
 }
 

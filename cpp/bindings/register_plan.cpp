@@ -19,7 +19,6 @@ namespace tflm_arena {
 namespace bindings {
 namespace {
 
-
 py::array_t<int64_t> ToArray(const std::vector<ByteOffset>& v) {
   py::array_t<int64_t> out(static_cast<py::ssize_t>(v.size()));
   std::copy(v.begin(), v.end(), out.mutable_data());
@@ -41,7 +40,8 @@ PlanFn Strategy(const std::string& name) {
     throw py::value_error("unknown strategy '" + name + "' (known: " + StrategyNames() + ")");
   }
   if (info->plan == nullptr) {
-    throw py::value_error("strategy '" + name + "' is a search with its own options, not "
+    throw py::value_error("strategy '" + name +
+                          "' is a search with its own options, not "
                           "planned by _core.plan");
   }
   return info->plan;
@@ -92,99 +92,107 @@ void RegisterPlan(py::module_& m) {
     }
     return out;
   });
-  m.def("validate_records",
-        [](const I64Array& sizes, const I32Array& first, const I32Array& last, const I64Array& fixed, int64_t alignment) {
-          auto records = ToRecords(sizes, first, last, fixed);
-          ThrowIfError(ValidateRecords(Span<const UsageRecord>(records.data(), records.size()),
-                                       alignment));
-        },
-        py::arg("sizes"), py::arg("first"), py::arg("last"), py::arg("fixed"),
-        py::arg("alignment"));
-  m.def("fixed_aliases",
-        [](const I64Array& sizes, const I32Array& first, const I32Array& last, const I64Array& fixed) {
-          auto records = ToRecords(sizes, first, last, fixed);
-          return FixedAliases(Span<const UsageRecord>(records.data(), records.size()));
-        },
-        py::arg("sizes"), py::arg("first"), py::arg("last"), py::arg("fixed"));
-  m.def("plan",
-        [](const I64Array& sizes, const I32Array& first, const I32Array& last, const I64Array& fixed,
-           const std::string& strategy) {
-          PlanFn fn = Strategy(strategy);
-          auto records = ToRecords(sizes, first, last, fixed);
-          PlanResult result;
-          Status status;
-          {
-            py::gil_scoped_release release;  // planning can take a while on big inputs
-            PlanCancel cancel;
-            cancel.stop = &PythonSignalPending;
-            status = fn(Span<const UsageRecord>(records.data(), records.size()), &result, cancel);
-          }
-          if (!status.ok() && PyErr_Occurred() != nullptr) throw py::error_already_set();
-          ThrowIfError(status);
-          return py::make_tuple(ToArray(result.offsets), result.arena_bytes);
-        },
-        py::arg("sizes"), py::arg("first"), py::arg("last"), py::arg("fixed"),
-        py::arg("strategy"));
-  m.def("plan_optimal",
-        [](const I64Array& sizes, const I32Array& first, const I32Array& last, const I64Array& fixed, int64_t alignment,
-           double time_limit, const py::object& progress) {
-          auto records = ToRecords(sizes, first, last, fixed);
-          OptimalHooks hooks;
-          hooks.progress = progress;
-          OptimalOptions options;
-          options.time_limit_seconds = time_limit;
-          options.alignment = alignment;
-          options.cancel.stop = &OptimalStop;
-          options.cancel.context = &hooks;
-          if (!progress.is_none()) {
-            options.progress = &OptimalProgress;
-            options.progress_context = &hooks;
-          }
-          PlanResult result;
-          OptimalStats stats;
-          Status status;
-          {
-            py::gil_scoped_release release;
-            status = PlanOptimal(Span<const UsageRecord>(records.data(), records.size()), options,
-                                 &result, &stats);
-          }
-          if (PyErr_Occurred() != nullptr) throw py::error_already_set();
-          ThrowIfError(status);
-          py::dict info;
-          info["proven_optimal"] = stats.proven_optimal;
-          info["lower_bound"] = stats.lower_bound;
-          info["nodes"] = stats.nodes;
-          info["seconds"] = stats.seconds;
-          info["source"] = stats.incumbent_source;
-          return py::make_tuple(ToArray(result.offsets), result.arena_bytes, info);
-        },
-        py::arg("sizes"), py::arg("first"), py::arg("last"), py::arg("fixed"),
-        py::arg("alignment"), py::arg("time_limit"), py::arg("progress") = py::none());
-  m.def("lower_bound",
-        [](const I64Array& sizes, const I32Array& first, const I32Array& last, const I64Array& fixed) {
-          auto records = ToRecords(sizes, first, last, fixed);
-          return LowerBound(Span<const UsageRecord>(records.data(), records.size()));
-        },
-        py::arg("sizes"), py::arg("first"), py::arg("last"), py::arg("fixed"));
-  m.def("validate_plan",
-        [](const I64Array& sizes, const I32Array& first, const I32Array& last, const I64Array& fixed, const I64Array& offsets,
-           int64_t arena_bytes) {
-          auto records = ToRecords(sizes, first, last, fixed);
-          ThrowIfError(ValidatePlan(Span<const UsageRecord>(records.data(), records.size()),
-                                    Span<const ByteOffset>(offsets.data(), offsets.size()),
-                                    arena_bytes));
-        },
-        py::arg("sizes"), py::arg("first"), py::arg("last"), py::arg("fixed"),
-        py::arg("offsets"), py::arg("arena_bytes"));
-  m.def("render_ascii",
-        [](const I64Array& sizes, const I32Array& first, const I32Array& last, const I64Array& fixed, const I64Array& offsets) {
-          auto records = ToRecords(sizes, first, last, fixed);
-          if (offsets.size() != sizes.size()) throw py::value_error("one offset per record");
-          return RenderAscii(Span<const UsageRecord>(records.data(), records.size()),
-                             Span<const ByteOffset>(offsets.data(), offsets.size()));
-        },
-        py::arg("sizes"), py::arg("first"), py::arg("last"), py::arg("fixed"),
-        py::arg("offsets"));
+  m.def(
+      "validate_records",
+      [](const I64Array& sizes, const I32Array& first, const I32Array& last, const I64Array& fixed,
+         int64_t alignment) {
+        auto records = ToRecords(sizes, first, last, fixed);
+        ThrowIfError(
+            ValidateRecords(Span<const UsageRecord>(records.data(), records.size()), alignment));
+      },
+      py::arg("sizes"), py::arg("first"), py::arg("last"), py::arg("fixed"), py::arg("alignment"));
+  m.def(
+      "fixed_aliases",
+      [](const I64Array& sizes, const I32Array& first, const I32Array& last,
+         const I64Array& fixed) {
+        auto records = ToRecords(sizes, first, last, fixed);
+        return FixedAliases(Span<const UsageRecord>(records.data(), records.size()));
+      },
+      py::arg("sizes"), py::arg("first"), py::arg("last"), py::arg("fixed"));
+  m.def(
+      "plan",
+      [](const I64Array& sizes, const I32Array& first, const I32Array& last, const I64Array& fixed,
+         const std::string& strategy) {
+        PlanFn fn = Strategy(strategy);
+        auto records = ToRecords(sizes, first, last, fixed);
+        PlanResult result;
+        Status status;
+        {
+          py::gil_scoped_release release;  // planning can take a while on big inputs
+          PlanCancel cancel;
+          cancel.stop = &PythonSignalPending;
+          status = fn(Span<const UsageRecord>(records.data(), records.size()), &result, cancel);
+        }
+        if (!status.ok() && PyErr_Occurred() != nullptr) throw py::error_already_set();
+        ThrowIfError(status);
+        return py::make_tuple(ToArray(result.offsets), result.arena_bytes);
+      },
+      py::arg("sizes"), py::arg("first"), py::arg("last"), py::arg("fixed"), py::arg("strategy"));
+  m.def(
+      "plan_optimal",
+      [](const I64Array& sizes, const I32Array& first, const I32Array& last, const I64Array& fixed,
+         int64_t alignment, double time_limit, const py::object& progress) {
+        auto records = ToRecords(sizes, first, last, fixed);
+        OptimalHooks hooks;
+        hooks.progress = progress;
+        OptimalOptions options;
+        options.time_limit_seconds = time_limit;
+        options.alignment = alignment;
+        options.cancel.stop = &OptimalStop;
+        options.cancel.context = &hooks;
+        if (!progress.is_none()) {
+          options.progress = &OptimalProgress;
+          options.progress_context = &hooks;
+        }
+        PlanResult result;
+        OptimalStats stats;
+        Status status;
+        {
+          py::gil_scoped_release release;
+          status = PlanOptimal(Span<const UsageRecord>(records.data(), records.size()), options,
+                               &result, &stats);
+        }
+        if (PyErr_Occurred() != nullptr) throw py::error_already_set();
+        ThrowIfError(status);
+        py::dict info;
+        info["proven_optimal"] = stats.proven_optimal;
+        info["lower_bound"] = stats.lower_bound;
+        info["nodes"] = stats.nodes;
+        info["seconds"] = stats.seconds;
+        info["source"] = stats.incumbent_source;
+        return py::make_tuple(ToArray(result.offsets), result.arena_bytes, info);
+      },
+      py::arg("sizes"), py::arg("first"), py::arg("last"), py::arg("fixed"), py::arg("alignment"),
+      py::arg("time_limit"), py::arg("progress") = py::none());
+  m.def(
+      "lower_bound",
+      [](const I64Array& sizes, const I32Array& first, const I32Array& last,
+         const I64Array& fixed) {
+        auto records = ToRecords(sizes, first, last, fixed);
+        return LowerBound(Span<const UsageRecord>(records.data(), records.size()));
+      },
+      py::arg("sizes"), py::arg("first"), py::arg("last"), py::arg("fixed"));
+  m.def(
+      "validate_plan",
+      [](const I64Array& sizes, const I32Array& first, const I32Array& last, const I64Array& fixed,
+         const I64Array& offsets, int64_t arena_bytes) {
+        auto records = ToRecords(sizes, first, last, fixed);
+        ThrowIfError(ValidatePlan(Span<const UsageRecord>(records.data(), records.size()),
+                                  Span<const ByteOffset>(offsets.data(), offsets.size()),
+                                  arena_bytes));
+      },
+      py::arg("sizes"), py::arg("first"), py::arg("last"), py::arg("fixed"), py::arg("offsets"),
+      py::arg("arena_bytes"));
+  m.def(
+      "render_ascii",
+      [](const I64Array& sizes, const I32Array& first, const I32Array& last, const I64Array& fixed,
+         const I64Array& offsets) {
+        auto records = ToRecords(sizes, first, last, fixed);
+        if (offsets.size() != sizes.size()) throw py::value_error("one offset per record");
+        return RenderAscii(Span<const UsageRecord>(records.data(), records.size()),
+                           Span<const ByteOffset>(offsets.data(), offsets.size()));
+      },
+      py::arg("sizes"), py::arg("first"), py::arg("last"), py::arg("fixed"), py::arg("offsets"));
 }
 
 }  // namespace bindings

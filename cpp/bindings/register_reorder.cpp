@@ -6,8 +6,8 @@
 #include <pybind11/stl.h>
 
 #include <algorithm>
-#include <tuple>
 #include <cstdint>
+#include <tuple>
 #include <vector>
 
 #include "record_columns.h"
@@ -28,13 +28,13 @@ ReorderGraph GraphOf(const ModelHandle& h, const ScratchList& scratch = {}) {
   std::vector<model::ScratchRequest> req;
   for (const auto& [bytes, node, subgraph] : scratch) req.push_back({bytes, node, subgraph});
   ReorderGraph graph;
-  ThrowIfError(model::BuildOperatorGraph(h.model(), Span<const model::ScratchRequest>(req.data(), req.size()),
-                                         &graph));
+  ThrowIfError(model::BuildOperatorGraph(
+      h.model(), Span<const model::ScratchRequest>(req.data(), req.size()), &graph));
   return graph;
 }
 
-py::dict Reorder(const ModelHandle& h, const ScratchList& scratch, double time_limit, uint64_t max_states,
-                 uint64_t max_expansions) {
+py::dict Reorder(const ModelHandle& h, const ScratchList& scratch, double time_limit,
+                 uint64_t max_states, uint64_t max_expansions) {
   const ReorderGraph graph = GraphOf(h, scratch);
   ReorderOptions options;
   options.time_limit_seconds = time_limit;
@@ -65,15 +65,17 @@ py::dict Reorder(const ModelHandle& h, const ScratchList& scratch, double time_l
 int64_t Peak(const ModelHandle& h, const I32Array& order) {
   const ReorderGraph graph = GraphOf(h);
   int64_t peak = 0;
-  ThrowIfError(OrderPeak(graph, Span<const int32_t>(order.data(), static_cast<size_t>(order.size())), &peak));
+  ThrowIfError(OrderPeak(
+      graph, Span<const int32_t>(order.data(), static_cast<size_t>(order.size())), &peak));
   return peak;
 }
 
 py::bytes Write(const ModelHandle& h, const I32Array& order, bool drop_offline_plan) {
   std::vector<uint8_t> out;
-  ThrowIfError(model::WriteOperatorOrder(h.bytes().data(), h.bytes().size(),
-                                         Span<const int32_t>(order.data(), static_cast<size_t>(order.size())),
-                                         drop_offline_plan, &out));
+  ThrowIfError(model::WriteOperatorOrder(
+      h.bytes().data(), h.bytes().size(),
+      Span<const int32_t>(order.data(), static_cast<size_t>(order.size())), drop_offline_plan,
+      &out));
   return py::bytes(reinterpret_cast<const char*>(out.data()), out.size());
 }
 
@@ -83,7 +85,8 @@ void RegisterReorder(py::module_& m) {
   m.def("reorder_operators", &Reorder, py::arg("model"), py::arg("scratch"), py::arg("time_limit"),
         py::arg("max_states"), py::arg("max_expansions"));
   m.def("operator_order_peak", &Peak, py::arg("model"), py::arg("order"));
-  m.def("write_operator_order", &Write, py::arg("model"), py::arg("order"), py::arg("drop_offline_plan"));
+  m.def("write_operator_order", &Write, py::arg("model"), py::arg("order"),
+        py::arg("drop_offline_plan"));
 }
 
 }  // namespace bindings

@@ -53,8 +53,8 @@ py::array_t<int64_t> StepOperators(const ModelHandle& h) {
   size_t n = 0;
   ThrowIfError(model::ComputeStepOperators(h.model(), Span<model::StepOperator>(), &n));
   std::vector<model::StepOperator> ops(n);
-  ThrowIfError(model::ComputeStepOperators(
-      h.model(), Span<model::StepOperator>(ops.data(), ops.size()), &n));
+  ThrowIfError(model::ComputeStepOperators(h.model(),
+                                           Span<model::StepOperator>(ops.data(), ops.size()), &n));
   py::array_t<int64_t> a({static_cast<py::ssize_t>(n), py::ssize_t{3}});
   auto w = a.mutable_unchecked<2>();
   for (size_t i = 0; i < n; ++i) {

@@ -22,15 +22,14 @@ namespace {
 // kFailedPrecondition with a refusal: TflmRefusesModelError; else as usual.
 void ThrowTflm(const Status& s, const tflm::Refusal& refusal) {
   if (s.code() == StatusCode::kFailedPrecondition && refusal.refused) {
-    ThrowTflmRefusal(s.message(), refusal.reason, refusal.source, refusal.op_name,
-                     refusal.subgraph, refusal.op_index);
+    ThrowTflmRefusal(s.message(), refusal.reason, refusal.source, refusal.op_name, refusal.subgraph,
+                     refusal.op_index);
   }
   ThrowIfError(s);
 }
 
 py::dict TflmArenaSize(const ModelHandle& h, const std::string& target,
-                       std::optional<bool> recording,
-                       const std::string& planner) {
+                       std::optional<bool> recording, const std::string& planner) {
   tflm::TflmArenaOptions options;
   options.target = target;
   options.recording = recording;

@@ -73,7 +73,7 @@ TEST(RecordingAllocatorTest, HeadTotalsAndFailuresAreNotRecorded) {
   ASSERT_TRUE(a.ResizeHead(300).ok());
   ASSERT_TRUE(a.ResizeHead(100).ok());
   EXPECT_EQ(a.recording().requested_head_bytes(), 100u);  // set, not summed
-  EXPECT_EQ(a.recording().used_bytes(), 100u);           // shrinking subtracts
+  EXPECT_EQ(a.recording().used_bytes(), 100u);            // shrinking subtracts
   uint8_t* p = nullptr;
   EXPECT_FALSE(a.ResizeHead(600).ok());
   EXPECT_FALSE(a.AllocatePersistent(600, 16, C::kOpData, &p).ok());
@@ -116,13 +116,13 @@ TEST(RecordingAllocatorTest, RecorderAttachesToPlainAllocator) {
 // A hand-made sequence shaped like a small model's allocation.
 void BuildSequence(RecordingArenaAllocator& a) {
   uint8_t* p = nullptr;
-  ASSERT_TRUE(a.AllocatePersistent(120, 16, C::kEvalTensorData, &p, 5).ok());   // 128
-  ASSERT_TRUE(a.AllocatePersistent(64, 16, C::kPersistentTensorData, &p).ok());  // 64
-  ASSERT_TRUE(a.AllocatePersistent(64, 16, C::kPersistentTensorData, &p).ok());  // 64
+  ASSERT_TRUE(a.AllocatePersistent(120, 16, C::kEvalTensorData, &p, 5).ok());          // 128
+  ASSERT_TRUE(a.AllocatePersistent(64, 16, C::kPersistentTensorData, &p).ok());        // 64
+  ASSERT_TRUE(a.AllocatePersistent(64, 16, C::kPersistentTensorData, &p).ok());        // 64
   ASSERT_TRUE(a.AllocatePersistent(24, 16, C::kPersistentQuantizationData, &p).ok());  // 32
   ASSERT_TRUE(a.AllocatePersistent(8, 4, C::kPersistentQuantizationData, &p).ok());    // 8
-  ASSERT_TRUE(a.AllocatePersistent(10, 16, C::kPersistentBufferData, &p).ok());  // 24
-  ASSERT_TRUE(a.AllocatePersistent(192, 16, C::kNodeAndRegistration, &p, 3).ok());  // 192
+  ASSERT_TRUE(a.AllocatePersistent(10, 16, C::kPersistentBufferData, &p).ok());        // 24
+  ASSERT_TRUE(a.AllocatePersistent(192, 16, C::kNodeAndRegistration, &p, 3).ok());     // 192
   ASSERT_TRUE(a.AllocatePersistent(16, 16, &p).ok());  // untagged: 16
   ASSERT_TRUE(a.ResizeHead(300).ok());
   ASSERT_TRUE(a.AllocateTemp(50, 16, &p).ok());  // live temp: head line = 354

@@ -168,10 +168,11 @@ TEST(SingleArenaAllocatorTest, TailOverflowMessageAndNeededBytes) {
   p = buf;
   Status s = a.AllocatePersistent(448, 16, &p);
   EXPECT_EQ(s.code(), StatusCode::kArenaTooSmall);
-  EXPECT_STREQ(s.message(), "tail allocation of 448 bytes failed: 200 bytes available (248 missing)");
+  EXPECT_STREQ(s.message(),
+               "tail allocation of 448 bytes failed: 200 bytes available (248 missing)");
   EXPECT_EQ(s.needed_bytes(), 1024u + 248u);  // = used 824 + 448
   EXPECT_EQ(p, nullptr);
-  EXPECT_EQ(a.GetUsedBytes(), 824u);  // unchanged by the failure
+  EXPECT_EQ(a.GetUsedBytes(), 824u);                   // unchanged by the failure
   EXPECT_TRUE(a.AllocatePersistent(200, 8, &p).ok());  // exactly fits
   EXPECT_EQ(p, buf + 624);
   EXPECT_EQ(a.GetAvailableMemory(1), 0u);
@@ -185,7 +186,8 @@ TEST(SingleArenaAllocatorTest, TempOverflowCountsAlignmentPadding) {
   ASSERT_TRUE(a.AllocatePersistent(512, 16, &p).ok());
   Status s = a.AllocateTemp(500, 16, &p);  // would start at 112, tail at 512
   EXPECT_EQ(s.code(), StatusCode::kArenaTooSmall);
-  EXPECT_STREQ(s.message(), "temp allocation of 500 bytes failed: 400 bytes available (100 missing)");
+  EXPECT_STREQ(s.message(),
+               "temp allocation of 500 bytes failed: 400 bytes available (100 missing)");
   EXPECT_EQ(s.needed_bytes(), 1124u);  // 112 + 500 + 512
   EXPECT_TRUE(a.AllocateTemp(400, 16, &p).ok());
   EXPECT_EQ(p, buf + 112);
@@ -198,7 +200,8 @@ TEST(SingleArenaAllocatorTest, HeadOverflowMessage) {
   ASSERT_TRUE(a.AllocatePersistent(2016, 16, &p).ok());
   Status s = a.ResizeHead(7744);
   EXPECT_EQ(s.code(), StatusCode::kArenaTooSmall);
-  EXPECT_STREQ(s.message(), "head resize to 7744 bytes failed: 2080 bytes available (5664 missing)");
+  EXPECT_STREQ(s.message(),
+               "head resize to 7744 bytes failed: 2080 bytes available (5664 missing)");
   EXPECT_EQ(s.needed_bytes(), 4096u + 5664u);
   EXPECT_EQ(a.GetNonPersistentUsedBytes(), 0u);
 }
@@ -216,7 +219,8 @@ TEST(SingleArenaAllocatorTest, TailMayNotCrossLiveTemp) {
   ASSERT_TRUE(a.AllocatePersistent(200, 16, &p).ok());
   Status s = a.AllocatePersistent(300, 16, &p);
   EXPECT_EQ(s.code(), StatusCode::kArenaTooSmall);
-  EXPECT_STREQ(s.message(), "tail allocation of 300 bytes failed: 208 bytes available (92 missing)");
+  EXPECT_STREQ(s.message(),
+               "tail allocation of 300 bytes failed: 208 bytes available (92 missing)");
   EXPECT_EQ(s.needed_bytes(), 1024u + 92u);
   EXPECT_EQ(a.GetAvailableMemory(16), 208u);  // 816 - 608, not a wrapped value
   EXPECT_LE(a.GetUsedBytes(), a.capacity());
@@ -277,7 +281,7 @@ TEST(SingleArenaAllocatorTest, HighWaterMarksSizeAnExactArena) {
   alignas(16) uint8_t buf[2048];
   SingleArenaAllocator a(buf, sizeof(buf));
   ASSERT_TRUE(RunSequence(a).ok());
-  EXPECT_EQ(a.HighWaterHead(), 412u);   // 112 + 300
+  EXPECT_EQ(a.HighWaterHead(), 412u);  // 112 + 300
   EXPECT_EQ(a.HighWaterTail(), 64u);
   EXPECT_EQ(a.HighWaterTotal(), 476u);  // 412 + 64 at the same time
   EXPECT_EQ(a.GetUsedBytes(), 164u);    // after the run: far less than needed

@@ -21,13 +21,13 @@ namespace {
 
 // Formats with both and compares text and return value; also checks the
 // truncation contract at every smaller buffer size.
-#define EXPECT_SAME(...)                                                    \
-  do {                                                                      \
-    char want[512], got[512];                                               \
-    const int want_n = std::snprintf(want, sizeof(want), __VA_ARGS__);      \
-    const int got_n = Format(got, sizeof(got), __VA_ARGS__);                \
-    ASSERT_EQ(got_n, want_n) << #__VA_ARGS__ << " -> " << want;             \
-    ASSERT_STREQ(got, want) << #__VA_ARGS__;                                \
+#define EXPECT_SAME(...)                                               \
+  do {                                                                 \
+    char want[512], got[512];                                          \
+    const int want_n = std::snprintf(want, sizeof(want), __VA_ARGS__); \
+    const int got_n = Format(got, sizeof(got), __VA_ARGS__);           \
+    ASSERT_EQ(got_n, want_n) << #__VA_ARGS__ << " -> " << want;        \
+    ASSERT_STREQ(got, want) << #__VA_ARGS__;                           \
   } while (0)
 
 TEST(FormatTest, PlainTextAndPercent) {
@@ -68,8 +68,8 @@ TEST(FormatTest, SignedIntegers) {
 
 TEST(FormatTest, UnsignedIntegers) {
   std::mt19937_64 rng(12);
-  std::vector<unsigned long long> values = {0, 1, 9, 10, 15, 16, 255, 65535, 65536,
-                                            UINT_MAX, ULLONG_MAX, 0x8000000000000000ULL};
+  std::vector<unsigned long long> values = {
+      0, 1, 9, 10, 15, 16, 255, 65535, 65536, UINT_MAX, ULLONG_MAX, 0x8000000000000000ULL};
   for (int i = 0; i < 2000; ++i) values.push_back(rng() >> (i % 64));
   for (unsigned long long v : values) {
     EXPECT_SAME("%llu", v);
@@ -122,14 +122,14 @@ std::vector<double> RepresentativeDoubles() {
                            0.3,
                            1.0 / 3,
                            2.0 / 3,
-                           0.00390625,        // 1/256: int8 scales
+                           0.00390625,  // 1/256: int8 scales
                            1.0 / 255,
                            0.0078125,
                            100000.0,
                            999999.0,
-                           999999.5,          // rounds up to 1e+06
+                           999999.5,  // rounds up to 1e+06
                            9999995.0,
-                           1234565.0,         // exact tie: to even
+                           1234565.0,  // exact tie: to even
                            1234575.0,
                            0.000123456789,
                            0.0001,
@@ -152,7 +152,7 @@ std::vector<double> RepresentativeDoubles() {
                            1e300,
                            DBL_MAX,
                            DBL_MIN,
-                           DBL_MIN / 3,       // subnormal
+                           DBL_MIN / 3,              // subnormal
                            4.9406564584124654e-324,  // smallest subnormal
                            FLT_MAX,
                            FLT_MIN,
@@ -241,10 +241,10 @@ TEST(FormatTest, Truncation) {
   for (size_t size = 0; size <= 60; ++size) {
     std::memset(want, '#', sizeof(want));
     std::memset(got, '#', sizeof(got));
-    const int want_n = std::snprintf(size ? want : nullptr, size, fmt, -3, "conv/out",
-                                     size_t{4096}, 0.00390625);
-    const int got_n = Format(size ? got : nullptr, size, fmt, -3, "conv/out", size_t{4096},
-                             0.00390625);
+    const int want_n =
+        std::snprintf(size ? want : nullptr, size, fmt, -3, "conv/out", size_t{4096}, 0.00390625);
+    const int got_n =
+        Format(size ? got : nullptr, size, fmt, -3, "conv/out", size_t{4096}, 0.00390625);
     ASSERT_EQ(got_n, want_n);
     ASSERT_EQ(0, std::memcmp(got, want, sizeof(got))) << "size " << size;
   }

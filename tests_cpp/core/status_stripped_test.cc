@@ -3,12 +3,12 @@
 // This executable compiles status.cc itself in that mode; it links no other
 // tflm_arena code, whose Status has the default (message) layout.
 #define TFLM_ARENA_STRIP_ERROR_STRINGS 1
-#include "tflm_arena/core/status.cc"  // NOLINT: the stripped build of it
-
 #include <gtest/gtest.h>
 
 #include <cstdint>
 #include <cstring>
+
+#include "tflm_arena/core/status.cc"  // NOLINT: the stripped build of it
 
 namespace tflm_arena {
 namespace {

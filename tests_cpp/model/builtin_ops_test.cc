@@ -1,9 +1,10 @@
 // Name tables and element sizes: facts of the format and of TFLM (memory_helpers.cc).
+#include "tflm_arena/model/builtin_ops.h"
+
 #include <gtest/gtest.h>
 
 #include <cstring>
 
-#include "tflm_arena/model/builtin_ops.h"
 #include "tflm_arena/model/schema_enums.h"
 #include "tflm_arena/model/tensor_type.h"
 
@@ -105,9 +106,9 @@ TEST(SchemaEnums, ValuesOfTheFormat) {
   EXPECT_EQ(SchemaEnumSize(SchemaEnum::kBuiltinOptions), 127);
   EXPECT_STREQ(SchemaEnumValueName(SchemaEnum::kBuiltinOptions, 5), "Pool2DOptions");
   // The C++ enums agree with the schema's names.
-  EXPECT_STREQ(SchemaEnumValueName(SchemaEnum::kTensorType,
-                                   static_cast<int32_t>(TensorType::kInt4)),
-               TensorTypeName(TensorType::kInt4));
+  EXPECT_STREQ(
+      SchemaEnumValueName(SchemaEnum::kTensorType, static_cast<int32_t>(TensorType::kInt4)),
+      TensorTypeName(TensorType::kInt4));
 }
 
 }  // namespace

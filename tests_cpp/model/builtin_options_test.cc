@@ -111,10 +111,10 @@ TEST(BuiltinOptions, ReadsOutsideTheBufferMarkTheTableMalformed) {
   // a 4-byte soffset and one 2-byte slot) is malformed for an int32, fine
   // for a byte.
   alignas(4) const uint8_t small[20] = {
-      0, 0, 0, 0,                   // (root offset, unused here)
-      6, 0, 6, 0, 4, 0,             // vtable at 4: 6 bytes, table 6 bytes, field 0 at +4
-      6, 0, 0, 0, 0x2a, 0,          // table at 10: soffset 6 -> vtable at 4; field 0
-      0, 0, 0, 0};                  // in the buffer, but not in the table
+      0, 0, 0, 0,           // (root offset, unused here)
+      6, 0, 6, 0, 4,    0,  // vtable at 4: 6 bytes, table 6 bytes, field 0 at +4
+      6, 0, 0, 0, 0x2a, 0,  // table at 10: soffset 6 -> vtable at 4; field 0
+      0, 0, 0, 0};          // in the buffer, but not in the table
   OptionsTable narrow(small, sizeof(small), 10, 75);
   EXPECT_EQ(narrow.UInt8(0, 0), 0x2a);
   EXPECT_TRUE(narrow.ok());

@@ -1,6 +1,6 @@
 // Lifetimes through IF / WHILE / CALL_ONCE (TFLM's micro_allocation_info.cc
-// and the IF cases of its micro_allocation_info_test.cc): recursion order, repeated and unreachable subgraphs, scratch of
-// control-flow operators, global offline indexing, and the bounds we add
+// and the IF cases of its micro_allocation_info_test.cc): recursion order, repeated and unreachable
+// subgraphs, scratch of control-flow operators, global offline indexing, and the bounds we add
 // (cycles, nesting depth, work).
 #include "lifetimes_test_util.h"
 
@@ -11,20 +11,18 @@ namespace {
 
 TEST(Lifetimes, TL3_SubgraphsAndIf) {
   ExpectRanges(Compute(IfModel(true, false)),
-               {{0, 5}, {0, 5}, {0, 5}, {1, 5}, {2, 3}, {2, 3}, {3, 3}, {4, 5},
-                {4, 5}, {5, 5}});
+               {{0, 5}, {0, 5}, {0, 5}, {1, 5}, {2, 3}, {2, 3}, {3, 3}, {4, 5}, {4, 5}, {5, 5}});
 }
 
 TEST(Lifetimes, TL4_IfWithEmptyElseSubgraph) {
   ExpectRanges(Compute(IfModel(false, false)),
-               {{0, 4}, {0, 4}, {0, 4}, {1, 4}, {2, 3}, {2, 3}, {3, 3}, {4, 4},
-                {4, 4}, {4, 4}});
+               {{0, 4}, {0, 4}, {0, 4}, {1, 4}, {2, 3}, {2, 3}, {3, 3}, {4, 4}, {4, 4}, {4, 4}});
 }
 
 TEST(Lifetimes, TL5_IfFollowedByAnotherOp) {
   std::vector<AllocationEntry> e = Compute(IfModel(true, true));
-  ExpectRanges(e, {{0, 5}, {0, 5}, {0, 6}, {1, 6}, {6, 6}, {2, 3}, {2, 3},
-                   {3, 3}, {4, 5}, {4, 5}, {5, 5}});
+  ExpectRanges(
+      e, {{0, 5}, {0, 5}, {0, 6}, {1, 6}, {6, 6}, {2, 3}, {2, 3}, {3, 3}, {4, 5}, {4, 5}, {5, 5}});
   EXPECT_EQ(e[5].subgraph, 1u);
   EXPECT_EQ(e[5].index, 0u);
   EXPECT_EQ(e[10].subgraph, 2u);
@@ -46,8 +44,7 @@ TEST(Lifetimes, OfflineOffsetsAreGlobalAcrossSubgraphs) {
 }
 
 TEST(Lifetimes, ScratchOfControlFlowOpSpansItsSubgraphs) {
-  std::vector<AllocationEntry> e =
-      Compute(IfModel(true, true), {{64, 0, 0}, {8, 0, 1}, {9, 1, 0}});
+  std::vector<AllocationEntry> e = Compute(IfModel(true, true), {{64, 0, 0}, {8, 0, 1}, {9, 1, 0}});
   EXPECT_EQ(Range(e[11].first_created, e[11].last_used), Range(1, 5));
   EXPECT_EQ(Range(e[12].first_created, e[12].last_used), Range(3, 3));
   EXPECT_EQ(Range(e[13].first_created, e[13].last_used), Range(6, 6));
@@ -63,8 +60,7 @@ TEST(Lifetimes, WhileAndCallOnce) {
   g.inputs = {0};
   g.outputs = {2};
   g.ops = {TOp{2, {}, {}, {}, TOptions::kCallOnce, 3, 0},
-           TOp{1, {0}, {1}, {}, TOptions::kWhile, 1, 2},
-           TOp{0, {1}, {2}, {}}};
+           TOp{1, {0}, {1}, {}, TOptions::kWhile, 1, 2}, TOp{0, {1}, {2}, {}}};
   TSubgraph one_in_one_out;
   one_in_one_out.tensors = {Int32(), Int32()};
   one_in_one_out.inputs = {0};
@@ -77,10 +73,14 @@ TEST(Lifetimes, WhileAndCallOnce) {
   std::vector<AllocationEntry> e = Compute(t);
   // scope: CALL_ONCE op 1, init sg at 2 (its op 3); WHILE op 4, cond at 5
   // (op 6), body at 7 (op 8); last op 9.
-  ExpectRanges(e, {{0, 8}, {4, 9}, {9, 9},   // subgraph 0
-                   {5, 6}, {6, 6},            // cond
-                   {7, 8}, {8, 8},            // body
-                   {3, 3}});                  // init
+  ExpectRanges(e, {{0, 8},
+                   {4, 9},
+                   {9, 9},  // subgraph 0
+                   {5, 6},
+                   {6, 6},  // cond
+                   {7, 8},
+                   {8, 8},    // body
+                   {3, 3}});  // init
 }
 
 TEST(Lifetimes, SubgraphCalledTwiceIsExtendedAndUnreachableStaysUnset) {
@@ -99,8 +99,9 @@ TEST(Lifetimes, SubgraphCalledTwiceIsExtendedAndUnreachableStaysUnset) {
 TEST(Lifetimes, ControlFlowCycleIsRefused) {
   TModel t = IfModel(true, false);
   t.subgraphs[2].ops[0] = TOp{1, {0, 1}, {2}, {}, TOptions::kIf, 1, 0};
-  ExpectFails(t, "control-flow cycle: subgraph 2 operator 0 (IF) invokes "
-                 "subgraph 0");
+  ExpectFails(t,
+              "control-flow cycle: subgraph 2 operator 0 (IF) invokes "
+              "subgraph 0");
 }
 
 // IF chains where each subgraph calls the next twice: 2^depth walks.

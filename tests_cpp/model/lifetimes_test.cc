@@ -1,6 +1,7 @@
 // Lifetimes against TFLM's reference cases (micro_allocation_info_test.cc,
 // and micro_allocator_test.cc's placement tests), scratch buffers, the
-// needs-allocating rules, the planner input, and the failure paths. Control flow: lifetimes_control_flow_test.cc.
+// needs-allocating rules, the planner input, and the failure paths. Control flow:
+// lifetimes_control_flow_test.cc.
 #include "lifetimes_test_util.h"
 
 namespace tflm_arena {
@@ -48,8 +49,7 @@ TEST(Lifetimes, TP1_BranchModelAndPlannerInput) {
   std::vector<UsageRecord> records(PlannedBufferCount(Span<const AllocationEntry>(e)));
   std::vector<uint32_t> map(records.size());
   size_t n = 0;
-  ASSERT_TRUE(BuildUsageRecords(Span<const AllocationEntry>(e),
-                                Span<UsageRecord>(records),
+  ASSERT_TRUE(BuildUsageRecords(Span<const AllocationEntry>(e), Span<UsageRecord>(records),
                                 Span<uint32_t>(map), &n)
                   .ok());
   ASSERT_EQ(n, 4u);
@@ -70,8 +70,7 @@ TEST(Lifetimes, PlannerInputSkipsUnplannedAndAlignsTo16) {
   std::vector<UsageRecord> records(3);
   std::vector<uint32_t> map(3);
   size_t n = 0;
-  ASSERT_TRUE(BuildUsageRecords(Span<const AllocationEntry>(e),
-                                Span<UsageRecord>(records),
+  ASSERT_TRUE(BuildUsageRecords(Span<const AllocationEntry>(e), Span<UsageRecord>(records),
                                 Span<uint32_t>(map), &n)
                   .ok());
   ASSERT_EQ(n, 3u);
@@ -82,8 +81,8 @@ TEST(Lifetimes, PlannerInputSkipsUnplannedAndAlignsTo16) {
   EXPECT_EQ(records[1].fixed_offset, 64);
   EXPECT_EQ(records[2].fixed_offset, kOnlineOffset);
   // Too small an output array is an error, not an overflow.
-  Status s = BuildUsageRecords(Span<const AllocationEntry>(e),
-                               Span<UsageRecord>(records.data(), 2), {}, &n);
+  Status s = BuildUsageRecords(Span<const AllocationEntry>(e), Span<UsageRecord>(records.data(), 2),
+                               {}, &n);
   EXPECT_EQ(s.code(), StatusCode::kInvalidArgument);
 }
 
@@ -158,8 +157,7 @@ TEST(Lifetimes, MatchesInstalledTflmOnInputOutputEdgeCases) {
   early_output.tensors = {f, f, f, f};
   early_output.inputs = {0};
   early_output.outputs = {1, 3};
-  early_output.ops = {TOp{0, {0}, {2}, {}}, TOp{0, {2}, {3}, {}},
-                      TOp{0, {0}, {1}, {}}};
+  early_output.ops = {TOp{0, {0}, {2}, {}}, TOp{0, {2}, {3}, {}}, TOp{0, {0}, {1}, {}}};
   t.subgraphs = {early_output};
   ExpectRanges(Compute(t), {{0, 3}, {3, 3}, {1, 2}, {2, 3}});
 }

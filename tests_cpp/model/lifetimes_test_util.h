@@ -1,5 +1,6 @@
 // Shared helpers of the lifetimes tests: run the computation on a built
-// model and compare ranges; the reference models of TFLM's micro_allocation_info_test.cc and micro_allocator_test.cc.
+// model and compare ranges; the reference models of TFLM's micro_allocation_info_test.cc and
+// micro_allocator_test.cc.
 #ifndef TFLM_ARENA_TESTS_MODEL_LIFETIMES_TEST_UTIL_H_
 #define TFLM_ARENA_TESTS_MODEL_LIFETIMES_TEST_UTIL_H_
 
@@ -28,23 +29,20 @@ inline constexpr int8_t kInt8 = static_cast<int8_t>(TensorType::kInt8);
 inline constexpr int8_t kInt32 = static_cast<int8_t>(TensorType::kInt32);
 
 inline std::vector<AllocationEntry> Compute(const TModel& t,
-                                     std::vector<ScratchRequest> scratch = {}) {
+                                            std::vector<ScratchRequest> scratch = {}) {
   testing::Loaded loaded = testing::BuildAndLoad(t);
   const Model& m = loaded.model;
   std::vector<AllocationEntry> e(AllocationInfoCount(m, scratch.size()));
   Status s = ComputeModelAllocationInfo(
-      m, Span<const ScratchRequest>(scratch.data(), scratch.size()),
-      Span<AllocationEntry>(e));
+      m, Span<const ScratchRequest>(scratch.data(), scratch.size()), Span<AllocationEntry>(e));
   EXPECT_TRUE(s.ok()) << s.message();
   return e;
 }
 
-inline void ExpectRanges(const std::vector<AllocationEntry>& e,
-                  const std::vector<Range>& want) {
+inline void ExpectRanges(const std::vector<AllocationEntry>& e, const std::vector<Range>& want) {
   ASSERT_EQ(e.size(), want.size());
   for (size_t i = 0; i < want.size(); ++i) {
-    EXPECT_EQ(Range(e[i].first_created, e[i].last_used), want[i])
-        << "entry " << i;
+    EXPECT_EQ(Range(e[i].first_created, e[i].last_used), want[i]) << "entry " << i;
   }
 }
 
@@ -52,13 +50,12 @@ inline Status ComputeStatus(const TModel& t, std::vector<ScratchRequest> scratch
   testing::Loaded loaded = testing::BuildAndLoad(t);
   const Model& m = loaded.model;
   std::vector<AllocationEntry> e(AllocationInfoCount(m, scratch.size()));
-  return ComputeModelAllocationInfo(
-      m, Span<const ScratchRequest>(scratch.data(), scratch.size()),
-      Span<AllocationEntry>(e));
+  return ComputeModelAllocationInfo(m, Span<const ScratchRequest>(scratch.data(), scratch.size()),
+                                    Span<AllocationEntry>(e));
 }
 
 inline void ExpectFails(const TModel& t, const char* substring,
-                 std::vector<ScratchRequest> scratch = {}) {
+                        std::vector<ScratchRequest> scratch = {}) {
   Status s = ComputeStatus(t, std::move(scratch));
   ASSERT_FALSE(s.ok()) << "expected: " << substring;
   EXPECT_NE(std::strstr(s.message(), substring), nullptr)

@@ -1,13 +1,12 @@
 // Real models load, with spot-checked values; synthetic models expose every
 // accessor field. The shared models folder is optional locally (skip) but
 // required in CI (CI=true).
+#include <dirent.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
-#include <dirent.h>
-
-#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -203,8 +202,7 @@ TEST(RealModels, KeywordScrambledWithSvdfScratch) {
   std::vector<AllocationEntry> e(AllocationInfoCount(m, requests.size()));
   ASSERT_EQ(e.size(), 68u);
   Status s = ComputeModelAllocationInfo(
-      m, Span<const ScratchRequest>(requests.data(), requests.size()),
-      Span<AllocationEntry>(e));
+      m, Span<const ScratchRequest>(requests.data(), requests.size()), Span<AllocationEntry>(e));
   ASSERT_TRUE(s.ok()) << s.message();
   EXPECT_EQ(PlannedBufferCount(Span<const AllocationEntry>(e)), 30u);
   size_t variables = 0;
@@ -423,8 +421,7 @@ TEST(TrustedLoad, HeaderChecksStillRunButNotTheVerifier) {
   // A schema version FromBuffer refuses: the trusted load does not look.
   t.version = 2;
   bytes = Build(t);
-  EXPECT_EQ(Model::FromBuffer(bytes.data(), bytes.size(), &m).code(),
-            StatusCode::kInvalidArgument);
+  EXPECT_EQ(Model::FromBuffer(bytes.data(), bytes.size(), &m).code(), StatusCode::kInvalidArgument);
   ASSERT_TRUE(Model::FromTrustedBuffer(bytes.data(), bytes.size(), &m).ok());
   EXPECT_EQ(m.version(), 2u);
   EXPECT_EQ(m.total_tensors(), 1u);

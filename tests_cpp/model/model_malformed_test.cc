@@ -67,8 +67,7 @@ void CheckTruncation(const std::vector<uint8_t>& full, size_t len) {
   Status s = Model::FromBuffer(cut.data(), cut.size(), &m);
   ASSERT_FALSE(s.ok()) << "length " << len << " accepted";
   const char* want = len < 8 ? "too short" : "verification failed";
-  EXPECT_NE(std::strstr(s.message(), want), nullptr)
-      << "length " << len << ": " << s.message();
+  EXPECT_NE(std::strstr(s.message(), want), nullptr) << "length " << len << ": " << s.message();
 }
 
 TEST(Malformed, ValidBaselineLoads) { testing::BuildAndLoad(Valid()); }
@@ -109,8 +108,7 @@ TEST(Malformed, RandomBytes) {
     if (bytes.size() < 8) {
       EXPECT_NE(std::strstr(s.message(), "too short"), nullptr) << s.message();
     } else if (!with_id && std::memcmp(bytes.data() + 4, "TFL3", 4) != 0) {
-      EXPECT_NE(std::strstr(s.message(), "not a TFLite model"), nullptr)
-          << s.message();
+      EXPECT_NE(std::strstr(s.message(), "not a TFLite model"), nullptr) << s.message();
     }
   }
 }
@@ -181,8 +179,7 @@ TEST(Malformed, TensorIndicesOutOfRange) {
   ExpectRejected(Build(t), "operator 0 output 0: tensor index -1 out of range");
   t = Valid();
   t.subgraphs[0].ops[0].intermediates = {2};
-  ExpectRejected(Build(t),
-                 "operator 0 intermediate 0: tensor index 2 out of range");
+  ExpectRejected(Build(t), "operator 0 intermediate 0: tensor index 2 out of range");
   t = Valid();
   t.subgraphs[0].ops[0].inputs = {0, -1};  // omitted optional input is fine
   testing::BuildAndLoad(t);
@@ -286,15 +283,12 @@ TEST(Malformed, TooManyTables) {
   namespace fb = ::tflm_arena::tflite;
   flatbuffers::FlatBufferBuilder b;
   auto tensor = fb::CreateTensor(b, b.CreateVector(std::vector<int32_t>{1}));
-  std::vector<flatbuffers::Offset<fb::Tensor>> many(kVerifierMaxTables + 1,
-                                                    tensor);
+  std::vector<flatbuffers::Offset<fb::Tensor>> many(kVerifierMaxTables + 1, tensor);
   auto g = fb::CreateSubGraph(b, b.CreateVector(many));
   std::vector<flatbuffers::Offset<fb::Buffer>> buffers = {fb::CreateBuffer(b)};
-  auto root = fb::CreateModel(b, 3, 0, b.CreateVector(&g, 1), 0,
-                              b.CreateVector(buffers));
+  auto root = fb::CreateModel(b, 3, 0, b.CreateVector(&g, 1), 0, b.CreateVector(buffers));
   fb::FinishModelBuffer(b, root);
-  ExpectRejected(std::vector<uint8_t>(b.GetBufferPointer(),
-                                      b.GetBufferPointer() + b.GetSize()),
+  ExpectRejected(std::vector<uint8_t>(b.GetBufferPointer(), b.GetBufferPointer() + b.GetSize()),
                  "verification failed");
 }
 
@@ -304,21 +298,18 @@ TEST(Malformed, AliasedHugeVectorsHitTheBudget) {
   namespace fb = ::tflm_arena::tflite;
   flatbuffers::FlatBufferBuilder b;
   std::vector<int32_t> inputs(1 << 20, 0);
-  auto op = fb::CreateOperator(b, 0, b.CreateVector(inputs),
-                               b.CreateVector(std::vector<int32_t>{0}));
+  auto op =
+      fb::CreateOperator(b, 0, b.CreateVector(inputs), b.CreateVector(std::vector<int32_t>{0}));
   std::vector<flatbuffers::Offset<fb::Operator>> ops(100, op);
   std::vector<flatbuffers::Offset<fb::Tensor>> tensors = {
       fb::CreateTensor(b, b.CreateVector(std::vector<int32_t>{1}))};
-  auto g = fb::CreateSubGraph(b, b.CreateVector(tensors), 0, 0,
-                              b.CreateVector(ops));
-  std::vector<flatbuffers::Offset<fb::OperatorCode>> codes = {
-      fb::CreateOperatorCode(b)};
+  auto g = fb::CreateSubGraph(b, b.CreateVector(tensors), 0, 0, b.CreateVector(ops));
+  std::vector<flatbuffers::Offset<fb::OperatorCode>> codes = {fb::CreateOperatorCode(b)};
   std::vector<flatbuffers::Offset<fb::Buffer>> buffers = {fb::CreateBuffer(b)};
-  auto root = fb::CreateModel(b, 3, b.CreateVector(codes), b.CreateVector(&g, 1),
-                              0, b.CreateVector(buffers));
+  auto root = fb::CreateModel(b, 3, b.CreateVector(codes), b.CreateVector(&g, 1), 0,
+                              b.CreateVector(buffers));
   fb::FinishModelBuffer(b, root);
-  ExpectRejected(std::vector<uint8_t>(b.GetBufferPointer(),
-                                      b.GetBufferPointer() + b.GetSize()),
+  ExpectRejected(std::vector<uint8_t>(b.GetBufferPointer(), b.GetBufferPointer() + b.GetSize()),
                  "model is too complex to check");
 }
 

@@ -1,12 +1,12 @@
 // Offline-plan aliases: ForEachOfflineAlias (reports every pair),
 // FindOfflineAlias (the runtime's first-pair check) and DescribeOfflineAlias
 // agree on which offline tensors share bytes while live.
+#include "tflm_arena/model/offline_aliases.h"
+
 #include <gtest/gtest.h>
 
 #include <utility>
 #include <vector>
-
-#include "tflm_arena/model/offline_aliases.h"
 
 namespace tflm_arena {
 namespace model {
@@ -94,7 +94,8 @@ TEST(OfflineAliases, TooManyOfflineEntriesAreRefusedNotScanned) {
   const Span<const AllocationEntry> span(entries.data(), entries.size());
   EXPECT_EQ(FindOfflineAlias(span, &found, &a, &b).code(), StatusCode::kUnimplemented);
   EXPECT_FALSE(found);
-  EXPECT_EQ(ForEachOfflineAlias(span, [](const OfflineAlias&, void*) { return true; }, nullptr)
+  EXPECT_EQ(ForEachOfflineAlias(
+                span, [](const OfflineAlias&, void*) { return true; }, nullptr)
                 .code(),
             StatusCode::kUnimplemented);
 }

@@ -1,12 +1,13 @@
-// OfflineMemoryAllocation decoding: layout (name "OfflineMemoryAllocation"; words version, subgraphs, N, N offsets), our stricter
-// validation, and the exact-name rule.
+// OfflineMemoryAllocation decoding: layout (name "OfflineMemoryAllocation"; words version,
+// subgraphs, N, N offsets), our stricter validation, and the exact-name rule.
+#include "tflm_arena/model/offline_plan.h"
+
 #include <gtest/gtest.h>
 
 #include <cstring>
 #include <vector>
 
 #include "test_builder.h"
-#include "tflm_arena/model/offline_plan.h"
 
 namespace tflm_arena {
 namespace model {
@@ -174,11 +175,10 @@ TEST(OfflinePlan, EmptyViewIsSafe) {
 }
 
 TEST(OfflinePlan, RawBytesDecoder) {
-  const std::vector<uint8_t> bytes = {0, 0, 0, 0, 1, 0, 0, 0, 2, 0, 0, 0,
-                                      0x10, 0, 0, 0, 0xff, 0xff, 0xff, 0xff};
+  const std::vector<uint8_t> bytes = {0, 0, 0,    0, 1, 0, 0,    0,    2,    0,
+                                      0, 0, 0x10, 0, 0, 0, 0xff, 0xff, 0xff, 0xff};
   OfflinePlanView view;
-  Status s = DecodeOfflinePlanBytes(Span<const uint8_t>(bytes.data(), bytes.size()),
-                                    1, 2, &view);
+  Status s = DecodeOfflinePlanBytes(Span<const uint8_t>(bytes.data(), bytes.size()), 1, 2, &view);
   ASSERT_TRUE(s.ok()) << s.message();
   EXPECT_EQ(view.offset(0), 16);
   EXPECT_EQ(view.offset(1), -1);
@@ -187,8 +187,7 @@ TEST(OfflinePlan, RawBytesDecoder) {
   // Unaligned start: decoding reads bytes, never int32 loads.
   std::vector<uint8_t> shifted(bytes.size() + 1);
   std::memcpy(shifted.data() + 1, bytes.data(), bytes.size());
-  s = DecodeOfflinePlanBytes(Span<const uint8_t>(shifted.data() + 1, bytes.size()),
-                             1, 2, &view);
+  s = DecodeOfflinePlanBytes(Span<const uint8_t>(shifted.data() + 1, bytes.size()), 1, 2, &view);
   ASSERT_TRUE(s.ok()) << s.message();
   EXPECT_EQ(view.offset(0), 16);
 }

@@ -18,11 +18,11 @@ namespace {
 std::vector<uint8_t> Rewrite(const std::vector<uint8_t>& in, const std::vector<int64_t>& offsets,
                              int32_t num_subgraphs = 1) {
   std::vector<uint8_t> words, out;
-  Status s = EncodeOfflinePlan(num_subgraphs, Span<const int64_t>(offsets.data(), offsets.size()),
-                               &words);
+  Status s =
+      EncodeOfflinePlan(num_subgraphs, Span<const int64_t>(offsets.data(), offsets.size()), &words);
   EXPECT_TRUE(s.ok()) << s.message();
-  s = WriteOfflinePlanMetadata(in.data(), in.size(), Span<const uint8_t>(words.data(), words.size()),
-                               &out);
+  s = WriteOfflinePlanMetadata(in.data(), in.size(),
+                               Span<const uint8_t>(words.data(), words.size()), &out);
   EXPECT_TRUE(s.ok()) << s.message();
   return out;
 }

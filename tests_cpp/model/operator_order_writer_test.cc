@@ -47,16 +47,18 @@ testing::TModel Diamond() {
   return t;
 }
 
-std::vector<uint8_t> Write(const std::vector<uint8_t>& in, const std::vector<int32_t>& order, bool drop,
-                           Status* status) {
+std::vector<uint8_t> Write(const std::vector<uint8_t>& in, const std::vector<int32_t>& order,
+                           bool drop, Status* status) {
   std::vector<uint8_t> out;
-  *status = WriteOperatorOrder(in.data(), in.size(), Span<const int32_t>(order.data(), order.size()), drop, &out);
+  *status = WriteOperatorOrder(in.data(), in.size(),
+                               Span<const int32_t>(order.data(), order.size()), drop, &out);
   return out;
 }
 
 std::vector<UsageRecord> Records(const Model& m) {
   std::vector<AllocationEntry> e(AllocationInfoCount(m, 0));
-  EXPECT_TRUE(ComputeModelAllocationInfo(m, Span<const ScratchRequest>(), Span<AllocationEntry>(e.data(), e.size()))
+  EXPECT_TRUE(ComputeModelAllocationInfo(m, Span<const ScratchRequest>(),
+                                         Span<AllocationEntry>(e.data(), e.size()))
                   .ok());
   std::vector<UsageRecord> r(PlannedBufferCount(Span<const AllocationEntry>(e.data(), e.size())));
   size_t n = 0;
@@ -120,7 +122,9 @@ TEST(OperatorOrderWriter, ScratchRequestsAreLiveDuringTheirOperator) {
   // 2000 bytes on B1 (node 1), 8 on the join (node 4).
   const std::vector<ScratchRequest> scratch = {{2000, 1, 0}, {8, 4, 0}};
   ReorderGraph graph;
-  ASSERT_TRUE(BuildOperatorGraph(m, Span<const ScratchRequest>(scratch.data(), scratch.size()), &graph).ok());
+  ASSERT_TRUE(
+      BuildOperatorGraph(m, Span<const ScratchRequest>(scratch.data(), scratch.size()), &graph)
+          .ok());
   EXPECT_EQ(graph.ops[1].extra_bytes, 2000);
   EXPECT_EQ(graph.ops[4].extra_bytes, 16);  // aligned as TFLM's records
   EXPECT_EQ(graph.ops[0].extra_bytes, 0);
@@ -149,15 +153,17 @@ TEST(OperatorOrderWriter, ScratchRequestsAreLiveDuringTheirOperator) {
                   .ok());
   EXPECT_EQ(LowerBound(Span<const UsageRecord>(rec.data(), rec.size())), r.peak_after);
   const std::vector<ScratchRequest> bad = {{16, 7, 0}};
-  EXPECT_STREQ(BuildOperatorGraph(m, Span<const ScratchRequest>(bad.data(), bad.size()), &graph).message(),
-               "scratch request 0: node 7 out of range (subgraph 0 has 5 operators)");
+  EXPECT_STREQ(
+      BuildOperatorGraph(m, Span<const ScratchRequest>(bad.data(), bad.size()), &graph).message(),
+      "scratch request 0: node 7 out of range (subgraph 0 has 5 operators)");
 }
 
 TEST(OperatorOrderWriter, RefusesInvalidOrders) {
   const std::vector<uint8_t> bytes = testing::Build(Diamond());
   Status s;
   Write(bytes, {2, 0, 1, 3, 4}, false, &s);
-  EXPECT_STREQ(s.message(), "operator 2 reads tensor 1 but runs before operator 0, which produces it");
+  EXPECT_STREQ(s.message(),
+               "operator 2 reads tensor 1 but runs before operator 0, which produces it");
   Write(bytes, {0, 1, 2, 3}, false, &s);
   EXPECT_STREQ(s.message(), "order has 4 entries, the graph has 5 operators");
   Write(bytes, {0, 1, 2, 3, 7}, false, &s);
@@ -173,9 +179,10 @@ TEST(OperatorOrderWriter, OfflinePlanKeptOnlyWhileValid) {
   Status s;
   Write(bytes, {0, 2, 1, 3, 4}, false, &s);
   EXPECT_EQ(s.code(), StatusCode::kInvalidArgument);
-  EXPECT_STREQ(s.message(),
-               "the model's offline plan is not valid in the new operator order: planned buffers 0 and 3 "
-               "would share bytes while both live (drop the plan to reorder)");
+  EXPECT_STREQ(
+      s.message(),
+      "the model's offline plan is not valid in the new operator order: planned buffers 0 and 3 "
+      "would share bytes while both live (drop the plan to reorder)");
   std::vector<uint8_t> dropped = Write(bytes, {0, 2, 1, 3, 4}, true, &s);
   ASSERT_TRUE(s.ok()) << s.message();
   const Model m = testing::MustLoad(dropped);
@@ -222,16 +229,18 @@ TEST(OperatorOrderWriter, ControlFlowIsNotSupported) {
   Status s;
   Write(bytes, {0}, false, &s);
   EXPECT_EQ(s.code(), StatusCode::kUnimplemented);
-  EXPECT_STREQ(s.message(),
-               "subgraph 0 operator 0 (IF) invokes subgraph 1: reordering operators with control flow is "
-               "not supported");
+  EXPECT_STREQ(
+      s.message(),
+      "subgraph 0 operator 0 (IF) invokes subgraph 1: reordering operators with control flow is "
+      "not supported");
 }
 
 // Every shared model: the identity order rewrites to the same lifetimes, and
 // the search's best order gives records whose lower bound is its peak.
 TEST(OperatorOrderWriter, SharedModelsKeepRecordsAndReachThePredictedPeak) {
-  for (const char* name : {"person_detect.tflite", "keyword_scrambled.tflite", "trained_lstm_int8.tflite",
-                           "ad01_int8.tflite", "kws_ref_model.tflite"}) {
+  for (const char* name :
+       {"person_detect.tflite", "keyword_scrambled.tflite", "trained_lstm_int8.tflite",
+        "ad01_int8.tflite", "kws_ref_model.tflite"}) {
     std::vector<uint8_t> bytes;
     TFLM_ARENA_LOAD_SHARED_OR_SKIP(name, bytes);
     const Model original = testing::MustLoad(bytes);
@@ -241,7 +250,8 @@ TEST(OperatorOrderWriter, SharedModelsKeepRecordsAndReachThePredictedPeak) {
     Status s = ReorderForPeak(graph, ReorderOptions(), &r);
     ASSERT_TRUE(s.ok()) << name << ": " << s.message();
     const std::vector<UsageRecord> before = Records(original);
-    EXPECT_EQ(r.peak_before, LowerBound(Span<const UsageRecord>(before.data(), before.size()))) << name;
+    EXPECT_EQ(r.peak_before, LowerBound(Span<const UsageRecord>(before.data(), before.size())))
+        << name;
     std::vector<int32_t> identity(original.num_operators(0));
     for (size_t i = 0; i < identity.size(); ++i) identity[i] = static_cast<int32_t>(i);
     std::vector<uint8_t> same = Write(bytes, identity, false, &s);
@@ -258,7 +268,8 @@ TEST(OperatorOrderWriter, SharedModelsKeepRecordsAndReachThePredictedPeak) {
     ASSERT_TRUE(s.ok()) << name << ": " << s.message();
     const Model m_best = testing::MustLoad(best);
     const std::vector<UsageRecord> after = Records(m_best);
-    EXPECT_EQ(r.peak_after, LowerBound(Span<const UsageRecord>(after.data(), after.size()))) << name;
+    EXPECT_EQ(r.peak_after, LowerBound(Span<const UsageRecord>(after.data(), after.size())))
+        << name;
     EXPECT_LE(r.peak_after, r.peak_before);
   }
 }

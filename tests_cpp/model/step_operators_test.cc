@@ -67,8 +67,7 @@ TEST(StepOperators, WhileAndCallOnceAgreeWithLifetimes) {
   g.inputs = {0};
   g.outputs = {2};
   g.ops = {TOp{2, {}, {}, {}, TOptions::kCallOnce, 3, 0},
-           TOp{1, {0}, {1}, {}, TOptions::kWhile, 1, 2},
-           TOp{0, {1}, {2}, {}}};
+           TOp{1, {0}, {1}, {}, TOptions::kWhile, 1, 2}, TOp{0, {1}, {2}, {}}};
   TSubgraph one_in_one_out;
   one_in_one_out.tensors = {Int32(), Int32()};
   one_in_one_out.inputs = {0};
@@ -79,8 +78,15 @@ TEST(StepOperators, WhileAndCallOnceAgreeWithLifetimes) {
   init.ops = {TOp{0, {}, {0}, {}}};
   t.subgraphs = {g, one_in_one_out, one_in_one_out, init};
   std::vector<StepOperator> s = Steps(t);
-  ExpectSteps(s, {{0, 0, -1}, {0, 0, 3}, {3, 0, -1}, {0, 1, -1}, {0, 1, 1},
-                  {1, 0, -1}, {0, 1, 2}, {2, 0, -1}, {0, 2, -1}});
+  ExpectSteps(s, {{0, 0, -1},
+                  {0, 0, 3},
+                  {3, 0, -1},
+                  {0, 1, -1},
+                  {0, 1, 1},
+                  {1, 0, -1},
+                  {0, 1, 2},
+                  {2, 0, -1},
+                  {0, 2, -1}});
   // Every operator output is first live at its operator's own step.
   std::vector<AllocationEntry> e = Compute(t);
   EXPECT_EQ(e[1].first_created, 4);  // WHILE's output, step of (0, 1)
@@ -111,8 +117,7 @@ TEST(StepOperators, CycleDepthAndWorkFailAsLifetimes) {
   Status s;
   Steps(cycle, &s);
   EXPECT_STREQ(s.message(), ComputeStatus(cycle).message());
-  EXPECT_NE(std::strstr(s.message(), "control-flow cycle: subgraph 2 operator 0 (IF)"),
-            nullptr);
+  EXPECT_NE(std::strstr(s.message(), "control-flow cycle: subgraph 2 operator 0 (IF)"), nullptr);
 
   // IF chains where each subgraph calls the next twice: 2^n walks.
   auto chain = [](int n, TOptions options, int32_t code) {

@@ -18,8 +18,7 @@ using flatbuffers::FlatBufferBuilder;
 using flatbuffers::Offset;
 
 template <typename T>
-auto VectorOrNull(FlatBufferBuilder& b, const std::vector<T>& v)
-    -> decltype(b.CreateVector(v)) {
+auto VectorOrNull(FlatBufferBuilder& b, const std::vector<T>& v) -> decltype(b.CreateVector(v)) {
   if (v.empty()) return 0;
   return b.CreateVector(v);
 }
@@ -32,11 +31,10 @@ Offset<fb::Tensor> BuildTensor(FlatBufferBuilder& b, const TTensor& t) {
   if (!t.scale.empty() || !t.zero_point.empty()) {
     auto scale = VectorOrNull(b, t.scale);
     auto zp = VectorOrNull(b, t.zero_point);
-    q = fb::CreateQuantizationParameters(b, 0, 0, scale, zp,
-                                         t.quantized_dimension);
+    q = fb::CreateQuantizationParameters(b, 0, 0, scale, zp, t.quantized_dimension);
   }
-  return fb::CreateTensor(b, shape, static_cast<fb::TensorType>(t.type),
-                          t.buffer, name, q, t.is_variable, signature);
+  return fb::CreateTensor(b, shape, static_cast<fb::TensorType>(t.type), t.buffer, name, q,
+                          t.is_variable, signature);
 }
 
 Offset<fb::Operator> BuildOp(FlatBufferBuilder& b, const TOp& op) {
@@ -61,8 +59,7 @@ Offset<fb::Operator> BuildOp(FlatBufferBuilder& b, const TOp& op) {
     case TOptions::kNone:
       break;
   }
-  return fb::CreateOperator(b, op.opcode, inputs, outputs, type, options, 0, 0,
-                            0, intermediates);
+  return fb::CreateOperator(b, op.opcode, inputs, outputs, type, options, 0, 0, 0, intermediates);
 }
 
 Offset<fb::SubGraph> BuildSubgraph(FlatBufferBuilder& b, const TSubgraph& g) {
@@ -71,9 +68,8 @@ Offset<fb::SubGraph> BuildSubgraph(FlatBufferBuilder& b, const TSubgraph& g) {
   std::vector<Offset<fb::Operator>> ops;
   for (const TOp& op : g.ops) ops.push_back(BuildOp(b, op));
   auto name = g.name.empty() ? 0 : b.CreateString(g.name);
-  return fb::CreateSubGraph(b, b.CreateVector(tensors),
-                            b.CreateVector(g.inputs), b.CreateVector(g.outputs),
-                            b.CreateVector(ops), name);
+  return fb::CreateSubGraph(b, b.CreateVector(tensors), b.CreateVector(g.inputs),
+                            b.CreateVector(g.outputs), b.CreateVector(ops), name);
 }
 
 void PutWord(std::vector<uint8_t>* out, int32_t w) {
@@ -83,14 +79,13 @@ void PutWord(std::vector<uint8_t>* out, int32_t w) {
 
 }  // namespace
 
-std::vector<uint8_t> Build(const TModel& m,
-                           const std::vector<uint8_t>& trailing) {
+std::vector<uint8_t> Build(const TModel& m, const std::vector<uint8_t>& trailing) {
   FlatBufferBuilder b;
   std::vector<Offset<fb::OperatorCode>> codes;
   for (const TOpCode& c : m.opcodes) {
     auto custom = c.custom_code.empty() ? 0 : b.CreateString(c.custom_code);
-    codes.push_back(fb::CreateOperatorCode(b, c.deprecated_builtin_code, custom,
-                                           c.version, c.builtin_code));
+    codes.push_back(
+        fb::CreateOperatorCode(b, c.deprecated_builtin_code, custom, c.version, c.builtin_code));
   }
   std::vector<Offset<fb::SubGraph>> subgraphs;
   for (const TSubgraph& g : m.subgraphs) subgraphs.push_back(BuildSubgraph(b, g));
@@ -107,17 +102,15 @@ std::vector<uint8_t> Build(const TModel& m,
   }
   std::vector<Offset<fb::Metadata>> metadata;
   for (const auto& md : m.metadata) {
-    metadata.push_back(
-        fb::CreateMetadata(b, b.CreateString(md.first), md.second));
+    metadata.push_back(fb::CreateMetadata(b, b.CreateString(md.first), md.second));
   }
   auto description = m.description.empty() ? 0 : b.CreateString(m.description);
-  auto root = fb::CreateModel(
-      b, m.version, b.CreateVector(codes), b.CreateVector(subgraphs),
-      description, b.CreateVector(buffers), VectorOrNull(b, m.metadata_buffer),
-      metadata.empty() ? 0 : b.CreateVector(metadata));
+  auto root =
+      fb::CreateModel(b, m.version, b.CreateVector(codes), b.CreateVector(subgraphs), description,
+                      b.CreateVector(buffers), VectorOrNull(b, m.metadata_buffer),
+                      metadata.empty() ? 0 : b.CreateVector(metadata));
   fb::FinishModelBuffer(b, root);
-  std::vector<uint8_t> out(b.GetBufferPointer(),
-                           b.GetBufferPointer() + b.GetSize());
+  std::vector<uint8_t> out(b.GetBufferPointer(), b.GetBufferPointer() + b.GetSize());
   out.insert(out.end(), trailing.begin(), trailing.end());
   return out;
 }
@@ -175,8 +168,7 @@ bool InCi() {
 bool ReadFile(const std::string& path, std::vector<uint8_t>* out) {
   std::ifstream f(path, std::ios::binary);
   if (!f) return false;
-  out->assign(std::istreambuf_iterator<char>(f),
-              std::istreambuf_iterator<char>());
+  out->assign(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
   return true;
 }
 

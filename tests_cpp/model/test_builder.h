@@ -75,8 +75,7 @@ struct TModel {
 
 // Serializes the model; `trailing` bytes are appended after the flatbuffer
 // (for external-buffer tests).
-std::vector<uint8_t> Build(const TModel& m,
-                           const std::vector<uint8_t>& trailing = {});
+std::vector<uint8_t> Build(const TModel& m, const std::vector<uint8_t>& trailing = {});
 
 // Convenience: opcode list entry for a builtin (byte field filled as old
 // writers do when the code < 127).
@@ -122,15 +121,13 @@ bool InCi();
 }  // namespace tflm_arena
 
 // Reads shared model `file` into `bytes`, or skips the test (fails in CI).
-#define TFLM_ARENA_LOAD_SHARED_OR_SKIP(file, bytes)                         \
-  do {                                                                      \
-    if (!::tflm_arena::testing::ReadFile(                                   \
-            ::tflm_arena::testing::SharedModelsDir() + "/" + (file),        \
-            &(bytes))) {                                                    \
-      if (::tflm_arena::testing::InCi()) FAIL() << "missing " << (file);    \
-      GTEST_SKIP() << "shared models not found at "                         \
-                   << ::tflm_arena::testing::SharedModelsDir();             \
-    }                                                                       \
+#define TFLM_ARENA_LOAD_SHARED_OR_SKIP(file, bytes)                                               \
+  do {                                                                                            \
+    if (!::tflm_arena::testing::ReadFile(::tflm_arena::testing::SharedModelsDir() + "/" + (file), \
+                                         &(bytes))) {                                             \
+      if (::tflm_arena::testing::InCi()) FAIL() << "missing " << (file);                          \
+      GTEST_SKIP() << "shared models not found at " << ::tflm_arena::testing::SharedModelsDir();  \
+    }                                                                                             \
   } while (0)
 
 #endif  // TFLM_ARENA_TESTS_MODEL_TEST_BUILDER_H_

@@ -111,7 +111,8 @@ TEST_F(GreedyPlannerTest, GT3Medium) {
 }
 
 TEST_F(GreedyPlannerTest, GT4PersonDetection) {
-  for (const auto& b : kPersonDetection) ASSERT_TRUE(planner_.AddBuffer(b.size, b.first, b.last).ok());
+  for (const auto& b : kPersonDetection)
+    ASSERT_TRUE(planner_.AddBuffer(b.size, b.first, b.last).ok());
   EXPECT_FALSE(planner_.DoAnyBuffersOverlap());
   std::vector<int> expected(testing::kPersonDetectionGreedyOffsets,
                             testing::kPersonDetectionGreedyOffsets + kPersonDetectionCount);
@@ -200,7 +201,8 @@ TEST_F(GreedyPlannerTest, OutOfRangeIndex) {
 TEST_F(GreedyPlannerTest, RejectsBadBuffersNamingTheIndex) {
   ASSERT_TRUE(planner_.AddBuffer(10, 0, 1).ok());
   EXPECT_STREQ(planner_.AddBuffer(-5, 0, 1).message(), "buffer 1: size -5 is negative");
-  EXPECT_STREQ(planner_.AddBuffer(5, 3, 2).message(), "buffer 1: first_step 3 is after last_step 2");
+  EXPECT_STREQ(planner_.AddBuffer(5, 3, 2).message(),
+               "buffer 1: first_step 3 is after last_step 2");
   EXPECT_STREQ(planner_.AddBuffer(5, 0, 1, -2).message(),
                "buffer 1: fixed offset -2 is negative (use -1 to let the planner choose)");
   Status s = planner_.AddBuffer(10, 0, 1, 0x7fffffff - 5);

@@ -83,10 +83,9 @@ void Run(const char* shape, const std::vector<UsageRecord>& records, int max_run
   if (static_cast<int>(records.size()) <= max_runtime_n) {
     const double runtime_ms =
         Millis([&] { s = tflm_arena::PlanTflmGreedyRuntime(records, &runtime); }, 1);
-    std::printf("  runtime %10.2f ms  same=%s", runtime_ms,
-                fast.offsets == runtime.offsets && fast.arena_bytes == runtime.arena_bytes
-                    ? "yes"
-                    : "NO");
+    std::printf(
+        "  runtime %10.2f ms  same=%s", runtime_ms,
+        fast.offsets == runtime.offsets && fast.arena_bytes == runtime.arena_bytes ? "yes" : "NO");
   }
   std::printf("  arena=%lld lower_bound=%lld\n", static_cast<long long>(fast.arena_bytes),
               static_cast<long long>(tflm_arena::LowerBound(records)));

@@ -73,7 +73,8 @@ TEST(LinearPlannerScratchTest, CapacityAndOverflow) {
 
 TEST_F(LinearPlannerTest, RejectsBadBuffers) {
   EXPECT_STREQ(planner_.AddBuffer(-1, 0, 1).message(), "buffer 0: size -1 is negative");
-  EXPECT_STREQ(planner_.AddBuffer(1, 2, 1).message(), "buffer 0: first_step 2 is after last_step 1");
+  EXPECT_STREQ(planner_.AddBuffer(1, 2, 1).message(),
+               "buffer 0: first_step 2 is after last_step 1");
 }
 
 TEST(PlanLinearTest, MatchesRuntimePlanner) {

@@ -39,7 +39,8 @@ TEST(NoHeapTest, GreedyPlannerPersonDetection) {
   {
     GreedyPlanner planner;
     all_ok &= planner.Init(scratch, sizeof(scratch)).ok();
-    for (const auto& b : kPersonDetection) all_ok &= planner.AddBuffer(b.size, b.first, b.last).ok();
+    for (const auto& b : kPersonDetection)
+      all_ok &= planner.AddBuffer(b.size, b.first, b.last).ok();
     for (int i = 0; i < kPersonDetectionCount; ++i) {
       all_ok &= planner.GetOffsetForBuffer(i, &offsets[i]).ok();
     }
@@ -71,7 +72,8 @@ TEST(NoHeapTest, LinearPlannerPersonDetection) {
   {
     LinearPlanner planner;
     all_ok &= planner.Init(scratch, sizeof(scratch)).ok();
-    for (const auto& b : kPersonDetection) all_ok &= planner.AddBuffer(b.size, b.first, b.last).ok();
+    for (const auto& b : kPersonDetection)
+      all_ok &= planner.AddBuffer(b.size, b.first, b.last).ok();
     for (int i = 0; i < kPersonDetectionCount; ++i) {
       all_ok &= planner.GetOffsetForBuffer(i, &offsets[i]).ok();
     }

@@ -47,7 +47,8 @@ TEST(OffsetSortTest, EveryBitPatternOfOffsets) {
       const int random_width = 1 + static_cast<int>(rng() % (32 - random_low));
       const int l = pattern >= 4 ? random_low : low;
       const int w = pattern >= 4 ? random_width : width;
-      const uint32_t base = static_cast<uint32_t>(rng()) & ~(((w == 32 ? ~0u : (1u << w) - 1)) << l);
+      const uint32_t base =
+          static_cast<uint32_t>(rng()) & ~(((w == 32 ? ~0u : (1u << w) - 1)) << l);
       std::vector<uint64_t> keys;
       for (size_t i = 0; i < count; ++i) {
         const uint32_t bits = static_cast<uint32_t>(rng()) & (w == 32 ? ~0u : (1u << w) - 1);

@@ -100,12 +100,11 @@ Status Optimal(const std::vector<UsageRecord>& r, PlanResult* out, OptimalStats*
   return PlanOptimal(Span<const UsageRecord>(r.data(), r.size()), o, out, stats);
 }
 
-void ExpectValidAligned(const std::vector<UsageRecord>& r, const PlanResult& p,
-                        int64_t alignment) {
+void ExpectValidAligned(const std::vector<UsageRecord>& r, const PlanResult& p, int64_t alignment) {
   ASSERT_EQ(p.offsets.size(), r.size());
-  Status s = ValidatePlan(Span<const UsageRecord>(r.data(), r.size()),
-                          Span<const ByteOffset>(p.offsets.data(), p.offsets.size()),
-                          p.arena_bytes);
+  Status s =
+      ValidatePlan(Span<const UsageRecord>(r.data(), r.size()),
+                   Span<const ByteOffset>(p.offsets.data(), p.offsets.size()), p.arena_bytes);
   EXPECT_TRUE(s.ok()) << s.message();
   int64_t end = 0;
   for (size_t i = 0; i < r.size(); ++i) {
@@ -223,8 +222,8 @@ std::vector<UsageRecord> HardTiling(int n, unsigned seed) {
       y.t0 = c;
       rects.push_back(y);
     } else if (x.y1 - x.y0 >= 32) {
-      const int64_t c = x.y0 + 16 * std::uniform_int_distribution<int64_t>(
-                                        1, (x.y1 - x.y0) / 16 - 1)(rng);
+      const int64_t c =
+          x.y0 + 16 * std::uniform_int_distribution<int64_t>(1, (x.y1 - x.y0) / 16 - 1)(rng);
       R y = x;
       x.y1 = c;
       y.y0 = c;
@@ -357,8 +356,8 @@ TEST(PlanOptimal, TheDeepestSearchFitsTheStack) {
   std::vector<UsageRecord> r;
   for (size_t i = 0; i < n; ++i) r.push_back(Rec(16 * static_cast<int64_t>(1 + i % 7), 0, 3));
   plan_internal::SearchProblem problem;
-  ASSERT_TRUE(plan_internal::BuildSearchProblem(Span<const UsageRecord>(r.data(), r.size()),
-                                                   16, &problem));
+  ASSERT_TRUE(
+      plan_internal::BuildSearchProblem(Span<const UsageRecord>(r.data(), r.size()), 16, &problem));
   plan_internal::SearchLimits limits;
   limits.deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
   const auto rank = plan_internal::RankBuffers(problem, 0);

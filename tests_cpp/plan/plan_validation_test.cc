@@ -16,8 +16,8 @@ Status Check(const std::vector<UsageRecord>& records, const std::vector<ByteOffs
   return ValidatePlan(records, offsets, arena_bytes);
 }
 
-const std::vector<UsageRecord> kGt3 = {Rec(10, 0, 1), Rec(20, 1, 2), Rec(30, 2, 3),
-                                       Rec(40, 3, 4), Rec(50, 0, 1)};
+const std::vector<UsageRecord> kGt3 = {Rec(10, 0, 1), Rec(20, 1, 2), Rec(30, 2, 3), Rec(40, 3, 4),
+                                       Rec(50, 0, 1)};
 
 TEST(ValidatePlanTest, AcceptsTflmPlans) {
   EXPECT_TRUE(Check(kGt3, {50, 70, 40, 0, 0}, 90).ok());

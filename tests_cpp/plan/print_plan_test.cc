@@ -36,8 +36,9 @@ std::string RuntimeText(const std::vector<UsageRecord>& records) {
   GreedyPlanner planner;
   EXPECT_TRUE(planner.Init(scratch.data(), scratch.size()).ok());
   for (const auto& r : records) {
-    EXPECT_TRUE(planner.AddBuffer(static_cast<int>(r.size), r.first_step, r.last_step,
-                                  static_cast<int>(r.fixed_offset))
+    EXPECT_TRUE(planner
+                    .AddBuffer(static_cast<int>(r.size), r.first_step, r.last_step,
+                               static_cast<int>(r.fixed_offset))
                     .ok());
   }
   const int length = planner.PrintMemoryPlan(nullptr, 0);
@@ -64,9 +65,8 @@ TEST(PrintPlanTest, GT2Rows) {
   const std::string expected =
       "0 (id=0): size=10, offset=0, first_used=0 last_used=1\n"
       "1 (id=1): size=20, offset=0, first_used=2 last_used=3\n"
-      "   0: " + row01 + " (1k)\n" +
-      "   1: " + row01 + " (1k)\n" +
-      "   2: " + row23 + " (1k)\n" +
+      "   0: " +
+      row01 + " (1k)\n" + "   1: " + row01 + " (1k)\n" + "   2: " + row23 + " (1k)\n" +
       "   3: " + row23 + " (1k)\n";
   EXPECT_EQ(RuntimeText(records), expected);
   EXPECT_EQ(HostText(records), expected);

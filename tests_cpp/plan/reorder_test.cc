@@ -155,7 +155,8 @@ TEST(ReorderTest, InvalidGraphsAreNamed) {
   late.tensor_bytes = {16, 16, 16};
   late.inputs = {0};
   late.ops = {Op({2}, {1}), Op({0}, {2})};
-  EXPECT_EQ(ErrorOf(late), "operator 0 reads tensor 2 before operator 1 produces it (original order invalid)");
+  EXPECT_EQ(ErrorOf(late),
+            "operator 0 reads tensor 2 before operator 1 produces it (original order invalid)");
 
   ReorderGraph bad = Diamond();
   bad.ops[3].inputs = {9};
@@ -187,7 +188,8 @@ TEST(ReorderTest, CheckOperatorOrderNamesTheFault) {
   EXPECT_EQ(err({0, 1, 2, 3}), "order has 4 entries, the graph has 5 operators");
   EXPECT_EQ(err({0, 1, 2, 3, 3}), "operator 3 appears twice in the order (positions 3 and 4)");
   EXPECT_EQ(err({0, 1, 2, 3, 5}), "order[4] = 5 is not an operator index (0..4)");
-  EXPECT_EQ(err({2, 0, 1, 3, 4}), "operator 2 reads tensor 1 but runs before operator 0, which produces it");
+  EXPECT_EQ(err({2, 0, 1, 3, 4}),
+            "operator 2 reads tensor 1 but runs before operator 0, which produces it");
 }
 
 // Random small graphs with every tensor kind; `n` operators.
@@ -221,7 +223,8 @@ ReorderGraph RandomGraph(std::mt19937* rng, size_t n) {
     }
     if (!produced.empty() && pick(8) == 0) {  // second producer of a tensor
       const int32_t t = produced[pick(produced.size())];
-      if (std::find(op.inputs.begin(), op.inputs.end(), t) == op.inputs.end()) op.outputs.push_back(t);
+      if (std::find(op.inputs.begin(), op.inputs.end(), t) == op.inputs.end())
+        op.outputs.push_back(t);
     }
     if (pick(6) == 0) op.extra_bytes = 16 * static_cast<int64_t>(1 + pick(4));
     op.ordered = pick(8) == 0;
@@ -322,7 +325,8 @@ TEST(ReorderTest, LargeGraphIsBoundedDeterministicAndBetter) {
   const auto t0 = std::chrono::steady_clock::now();
   ReorderResult a, b;
   ASSERT_TRUE(ReorderForPeak(g, opt, &a).ok());
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   ASSERT_TRUE(ReorderForPeak(g, opt, &b).ok());
   EXPECT_EQ(a.order, b.order);
   EXPECT_LT(a.peak_after, a.peak_before / 10);  // every big one is freed at once
@@ -339,7 +343,8 @@ ReorderGraph RandomlyWired(size_t n, size_t window, uint32_t seed) {
   for (size_t i = 0; i < n; ++i) {
     const size_t avail = g.tensor_bytes.size(), lo = avail > window ? avail - window : 0;
     ReorderOp op;
-    for (size_t j = 0, k = 1 + rng() % 2; j < k; ++j) op.inputs.push_back(static_cast<int32_t>(lo + rng() % (avail - lo)));
+    for (size_t j = 0, k = 1 + rng() % 2; j < k; ++j)
+      op.inputs.push_back(static_cast<int32_t>(lo + rng() % (avail - lo)));
     op.outputs = {static_cast<int32_t>(avail)};
     g.tensor_bytes.push_back(16 * (1 + rng() % 256));
     g.ops.push_back(op);
@@ -371,7 +376,8 @@ TEST(ReorderTest, TimeLimitStopsAHugeSearch) {
   const auto t0 = std::chrono::steady_clock::now();
   ReorderResult r;
   ASSERT_TRUE(ReorderForPeak(g, opt, &r).ok());
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   EXPECT_LT(seconds, 5.0);  // 0.2 s of search plus the checks (slack for sanitizers)
   EXPECT_LE(r.peak_after, r.peak_before);
   EXPECT_TRUE(CheckOrder(g, r.order).ok());

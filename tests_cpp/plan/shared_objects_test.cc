@@ -38,7 +38,7 @@ std::vector<UsageRecord> ChainRecords() {
 
 std::vector<UsageRecord> ComplexRecords() {
   return {Rec(32, 0, 1), Rec(32, 1, 4), Rec(8, 2, 5), Rec(16, 3, 5), Rec(8, 4, 5),
-          Rec(64, 5, 7), Rec(8, 6, 8), Rec(8, 7, 8), Rec(16, 8, 9)};
+          Rec(64, 5, 7), Rec(8, 6, 8),  Rec(8, 7, 8), Rec(16, 8, 9)};
 }
 
 void ExpectObjects(Assign assign, const std::vector<UsageRecord>& records,
@@ -64,8 +64,7 @@ TEST(SharedObjectsTest, ChainRecords) {
 
 TEST(SharedObjectsTest, ComplexRecords) {
   const auto r = ComplexRecords();
-  ExpectObjects(AssignNaive, r, {0, 1, 2, 3, 4, 5, 6, 7, 8}, {32, 32, 8, 16, 8, 64, 8, 8, 16},
-                192);
+  ExpectObjects(AssignNaive, r, {0, 1, 2, 3, 4, 5, 6, 7, 8}, {32, 32, 8, 16, 8, 64, 8, 8, 16}, 192);
   ExpectObjects(AssignEquality, r, {0, 1, 2, 3, 4, 5, 4, 2, 3}, {32, 32, 8, 16, 8, 64}, 160);
   ExpectObjects(AssignGreedyInOrder, r, {0, 1, 0, 2, 3, 1, 3, 2, 0}, {32, 64, 16, 8}, 120);
   ExpectObjects(AssignGreedyByBreadth, r, {0, 4, 2, 1, 3, 0, 2, 3, 1}, {64, 16, 8, 8, 32}, 128);
@@ -142,7 +141,8 @@ TEST(SharedObjectsTest, RejectsFixedOffsetsAndBadRecords) {
   const std::vector<UsageRecord> too_many(kMaxMinCostFlowBuffers + 1, Rec(8, 0, 0));
   st = AssignMinCostFlow(too_many, &out);
   EXPECT_EQ(st.code(), StatusCode::kInvalidArgument);
-  EXPECT_STREQ(st.message(), "mincostflow: 1001 buffers, more than 1000 (its flow graph is O(n^2))");
+  EXPECT_STREQ(st.message(),
+               "mincostflow: 1001 buffers, more than 1000 (its flow graph is O(n^2))");
   PlanResult p;
   const std::vector<UsageRecord> fixed = {Rec(8, 0, 1, 0)};
   EXPECT_FALSE(PlanOffsetsGreedyBySize(fixed, 0, &p).ok());

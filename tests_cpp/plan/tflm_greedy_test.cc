@@ -35,13 +35,22 @@ std::vector<UsageRecord> RandomRecords(std::mt19937_64& rng, const Shape& s) {
     r.size = tie_heavy ? 16 * uniform(0, 3) : uniform(0, 300);
     r.first_step = static_cast<Step>(uniform(-1, s.steps - 1));
     r.last_step = static_cast<Step>(r.first_step + uniform(0, s.max_len));
-    if (chance(s.fixed_chance)) r.fixed_offset = chance(0.5) ? 16 * uniform(0, 20) : uniform(0, 400);
+    if (chance(s.fixed_chance))
+      r.fixed_offset = chance(0.5) ? 16 * uniform(0, 20) : uniform(0, 400);
     if (chance(s.bad_chance)) {
       switch (uniform(0, 3)) {
-        case 0: r.size = -uniform(1, 5); break;
-        case 1: r.last_step = r.first_step - 1; break;
-        case 2: r.fixed_offset = -uniform(2, 9); break;
-        default: r.size = int64_t{INT_MAX} - uniform(0, 100); break;
+        case 0:
+          r.size = -uniform(1, 5);
+          break;
+        case 1:
+          r.last_step = r.first_step - 1;
+          break;
+        case 2:
+          r.fixed_offset = -uniform(2, 9);
+          break;
+        default:
+          r.size = int64_t{INT_MAX} - uniform(0, 100);
+          break;
       }
     }
     records.push_back(r);

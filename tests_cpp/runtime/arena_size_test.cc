@@ -42,8 +42,7 @@ void AddEverythingKernels(TestResolver* r) {
 // Runs AllocateTensors (and Invoke) at every size 0..required+16 and checks
 // the outcome is OK exactly from `required` on.
 void SweepSizes(const model::Model& m, const runtime::OpResolver& resolver,
-                const InterpreterOptions& options, size_t required,
-                size_t misalign = 0) {
+                const InterpreterOptions& options, size_t required, size_t misalign = 0) {
   const size_t slack = (16 - misalign) % 16;
   for (size_t size = 0; size <= required + slack + 16; ++size) {
     TestArena arena(size, misalign);
@@ -53,8 +52,7 @@ void SweepSizes(const model::Model& m, const runtime::OpResolver& resolver,
     ASSERT_EQ(s.ok(), should_fit) << "size " << size << ": " << s.message();
     if (!s.ok()) {
       ASSERT_EQ(s.code(), StatusCode::kArenaTooSmall) << size << ": " << s.message();
-      ASSERT_NE(std::string(s.message()).find("arena too small"), std::string::npos)
-          << s.message();
+      ASSERT_NE(std::string(s.message()).find("arena too small"), std::string::npos) << s.message();
       ASSERT_GT(s.needed_bytes(), it.arena_capacity()) << s.message();
       // A lower bound for the whole run, and never below what was given.
       if (misalign == 0) ASSERT_GT(s.needed_bytes(), size) << s.message();
@@ -275,19 +273,14 @@ TEST_P(RealModelTest, HeadIsGreedyPlanAndRequiredIsExact) {
 
 INSTANTIATE_TEST_SUITE_P(
     Shared, RealModelTest,
-    ::testing::Values(RealModel{"hello_world_int8.tflite", 32},
-                      RealModel{"hello_world_float.tflite", 128},
-                      RealModel{"simple_add_model.tflite", -1},
-                      RealModel{"keyword_scrambled.tflite", 288},
-                      RealModel{"micro_speech_quantized.tflite", -1},
-                      RealModel{"person_detect.tflite", -1},
-                      RealModel{"kws_ref_model.tflite", -1},
-                      RealModel{"vww_96_int8.tflite", -1},
-                      RealModel{"pretrainedResnet_quant.tflite", -1},
-                      RealModel{"ad01_int8.tflite", -1},
-                      RealModel{"trained_lstm_int8.tflite", -1},
-                      RealModel{"seanet_conv0.tflite", -1},
-                      RealModel{"seanet_add0.tflite", -1}),
+    ::testing::Values(
+        RealModel{"hello_world_int8.tflite", 32}, RealModel{"hello_world_float.tflite", 128},
+        RealModel{"simple_add_model.tflite", -1}, RealModel{"keyword_scrambled.tflite", 288},
+        RealModel{"micro_speech_quantized.tflite", -1}, RealModel{"person_detect.tflite", -1},
+        RealModel{"kws_ref_model.tflite", -1}, RealModel{"vww_96_int8.tflite", -1},
+        RealModel{"pretrainedResnet_quant.tflite", -1}, RealModel{"ad01_int8.tflite", -1},
+        RealModel{"trained_lstm_int8.tflite", -1}, RealModel{"seanet_conv0.tflite", -1},
+        RealModel{"seanet_add0.tflite", -1}),
     [](const ::testing::TestParamInfo<RealModel>& info) {
       std::string name = info.param.file;
       name = name.substr(0, name.find('.'));

@@ -21,16 +21,24 @@ enum : int8_t { kF32 = 0, kI32 = 2, kU8 = 3, kI64 = 4, kI16 = 7, kI8 = 9 };
 struct HTensor {
   std::vector<int32_t> shape;
   int8_t type = kF32;
-  std::vector<float> scale;        // empty: not quantized
+  std::vector<float> scale;  // empty: not quantized
   std::vector<int64_t> zero_point;
   int32_t quantized_dimension = 0;
-  std::vector<uint8_t> data;       // non-empty: a constant
+  std::vector<uint8_t> data;  // non-empty: a constant
 };
 
 // Every option field any of our kernels reads; `kind` picks the table.
 struct HOptions {
-  enum class Kind { kNone, kConv, kDepthwise, kPool, kFc, kSoftmax, kAdd, kReshape } kind =
-      Kind::kNone;
+  enum class Kind {
+    kNone,
+    kConv,
+    kDepthwise,
+    kPool,
+    kFc,
+    kSoftmax,
+    kAdd,
+    kReshape
+  } kind = Kind::kNone;
   bool valid_padding = false;
   int32_t stride_w = 1, stride_h = 1;
   int32_t dilation_w = 1, dilation_h = 1;
@@ -46,7 +54,7 @@ struct HModel {
   int32_t builtin_code = 0;
   HOptions options;
   std::vector<HTensor> tensors;
-  std::vector<int32_t> op_inputs;   // -1: omitted
+  std::vector<int32_t> op_inputs;  // -1: omitted
   std::vector<int32_t> op_outputs;
 };
 
@@ -78,8 +86,7 @@ struct HostileOutcome {
 
 // Loads the model (must verify), adds the shipped kernels it needs, and runs
 // it in an arena of `arena_bytes` with every input byte set to `input_byte`.
-HostileOutcome RunHostile(const HModel& m, size_t arena_bytes = 1 << 20,
-                          uint8_t input_byte = 0x7f);
+HostileOutcome RunHostile(const HModel& m, size_t arena_bytes = 1 << 20, uint8_t input_byte = 0x7f);
 
 }  // namespace testing
 }  // namespace tflm_arena

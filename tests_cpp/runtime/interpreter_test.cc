@@ -153,8 +153,7 @@ TEST_F(InterpreterTest, FailureIsStickyAndSafe) {
   Interpreter it(l.model, r.resolver, arena.data(), arena.size());
   Status s = it.AllocateTensors();
   ASSERT_EQ(s.code(), StatusCode::kArenaTooSmall);
-  EXPECT_NE(std::string(s.message()).find("arena too small"), std::string::npos)
-      << s.message();
+  EXPECT_NE(std::string(s.message()).find("arena too small"), std::string::npos) << s.message();
   EXPECT_STREQ(it.AllocateTensors().message(), s.message());
   EXPECT_EQ(it.Invoke().code(), StatusCode::kArenaTooSmall);
   EXPECT_EQ(it.Reset().code(), StatusCode::kFailedPrecondition);
@@ -163,8 +162,7 @@ TEST_F(InterpreterTest, FailureIsStickyAndSafe) {
   EXPECT_EQ(it.tensor(0, 0), nullptr);
   EXPECT_EQ(it.required_arena_bytes(), 0u);
   EXPECT_EQ(it.status().code(), StatusCode::kArenaTooSmall);
-  EXPECT_EQ(it.RegisterPreallocatedTensor(0, nullptr, 0).code(),
-            StatusCode::kFailedPrecondition);
+  EXPECT_EQ(it.RegisterPreallocatedTensor(0, nullptr, 0).code(), StatusCode::kFailedPrecondition);
   EXPECT_TRUE(arena.GuardIntact());
 }
 
@@ -268,8 +266,7 @@ TEST_F(InterpreterTest, DynamicOutputShapeIsRejected) {
   Interpreter it(l.model, r.resolver, arena.data(), arena.size());
   Status s = it.AllocateTensors();
   EXPECT_EQ(s.code(), StatusCode::kUnimplemented);
-  EXPECT_NE(std::string(s.message()).find("output tensor 1 has a dynamic shape"),
-            std::string::npos)
+  EXPECT_NE(std::string(s.message()).find("output tensor 1 has a dynamic shape"), std::string::npos)
       << s.message();
 }
 
@@ -322,8 +319,8 @@ TEST_F(InterpreterTest, OptionsLiveInTheTail) {
   };
   static Seen seen[3];
   runtime::KernelRegistration fc = NopKernel(kFcCode);
-  fc.options = runtime::MakeOptionsParser<FcTestOptions>(model::kFullyConnectedOptions,
-                                                          ParseFcTestOptions);
+  fc.options =
+      runtime::MakeOptionsParser<FcTestOptions>(model::kFullyConnectedOptions, ParseFcTestOptions);
   fc.prepare = [](runtime::KernelContext&, runtime::Node& node) {
     seen[node.index].data = node.builtin_data;
     if (node.builtin_data != nullptr) {
@@ -366,8 +363,8 @@ TEST_F(InterpreterTest, KernelWithoutParserGetsNoOptions) {
   };
   TestResolver plain;
   plain.Add(fc);
-  fc.options = runtime::MakeOptionsParser<FcTestOptions>(model::kFullyConnectedOptions,
-                                                          ParseFcTestOptions);
+  fc.options =
+      runtime::MakeOptionsParser<FcTestOptions>(model::kFullyConnectedOptions, ParseFcTestOptions);
   TestResolver parsing;
   parsing.Add(fc);
   TestArena a(8192), b(8192);
@@ -387,17 +384,17 @@ TEST_F(InterpreterTest, ForeignOptionsTableIsRejected) {
   TFLM_ARENA_LOAD_SHARED_OR_SKIP("hello_world_int8.tflite", bytes);
   model::Model m = MustLoad(bytes);
   runtime::KernelRegistration fc = NopKernel(kFcCode);
-  fc.options = runtime::MakeOptionsParser<FcTestOptions>(model::kLeakyReluOptions,
-                                                          ParseFcTestOptions);
+  fc.options =
+      runtime::MakeOptionsParser<FcTestOptions>(model::kLeakyReluOptions, ParseFcTestOptions);
   TestResolver r;
   r.Add(fc);
   TestArena arena(8192);
   Interpreter it(m, r.resolver, arena.data(), arena.size());
   const Status s = it.AllocateTensors();
   EXPECT_EQ(s.code(), StatusCode::kInvalidArgument);
-  EXPECT_NE(std::string(s.message()).find(
-                "subgraph 0 operator 0: FULLY_CONNECTED carries builtin options of type 8; "
-                "it takes LeakyReluOptions"),
+  EXPECT_NE(std::string(s.message())
+                .find("subgraph 0 operator 0: FULLY_CONNECTED carries builtin options of type 8; "
+                      "it takes LeakyReluOptions"),
             std::string::npos)
       << s.message();
 }

@@ -1,11 +1,10 @@
 // KernelContext phase rules (as TFLM's micro_interpreter_context.cc: persistent
 // buffers in init and prepare, scratch requests and temp buffers in prepare,
 // scratch buffers in invoke): what each phase may call.
-#include "tflm_arena/runtime/kernel_api.h"
-
 #include <gtest/gtest.h>
 
 #include "runtime_test_util.h"
+#include "tflm_arena/runtime/kernel_api.h"
 
 namespace tflm_arena {
 namespace testing {
@@ -49,18 +48,15 @@ TEST(KernelContextTest, OutsideAnyPhase) {
   Interpreter it(l.model, r.resolver, arena.data(), arena.size());
   runtime::KernelContext context(&it);
   void* p = nullptr;
-  EXPECT_EQ(context.AllocatePersistentBuffer(8, &p).code(),
-            StatusCode::kFailedPrecondition);
+  EXPECT_EQ(context.AllocatePersistentBuffer(8, &p).code(), StatusCode::kFailedPrecondition);
   EXPECT_EQ(context.tensor(0), nullptr);  // nothing allocated yet
   ASSERT_TRUE(it.AllocateTensors().ok());
   EXPECT_EQ(context.tensor(0), it.tensor(0, 0));
   EXPECT_EQ(context.GetScratchBuffer(0), nullptr);
   int idx = 5;
-  EXPECT_EQ(context.RequestScratchBufferInArena(8, &idx).code(),
-            StatusCode::kFailedPrecondition);
+  EXPECT_EQ(context.RequestScratchBufferInArena(8, &idx).code(), StatusCode::kFailedPrecondition);
   EXPECT_EQ(idx, -1);
-  EXPECT_EQ(context.AllocatePersistentBuffer(8, nullptr).code(),
-            StatusCode::kInvalidArgument);
+  EXPECT_EQ(context.AllocatePersistentBuffer(8, nullptr).code(), StatusCode::kInvalidArgument);
 }
 
 }  // namespace

@@ -77,9 +77,9 @@ TEST(HostileQuantize, BadOutputScalesAreRejected) {
 TEST(HostileQuantize, OutOfRangeZeroPointsAreRejected) {  // old: accepted
   ExpectRejected(Quantize(Activation({4}, kF32), Activation({4}, kI8, {0.5f}, {300})),
                  "QUANTIZE: output tensor 't1' zero_point[0] = 300 is outside [-128, 127]");
-  ExpectRejected(Quantize(Activation({4}, kI16, {0.5f}, {1 << 20}),
-                          Activation({4}, kI8, {0.5f}, {0})),
-                 "input tensor 't0' zero_point[0] = 1048576 is outside [-32768, 32767]");
+  ExpectRejected(
+      Quantize(Activation({4}, kI16, {0.5f}, {1 << 20}), Activation({4}, kI8, {0.5f}, {0})),
+      "input tensor 't0' zero_point[0] = 1048576 is outside [-32768, 32767]");
 }
 
 TEST(HostileQuantize, Int32MinZeroPointRuns) {  // old: negated INT32_MIN (UB)
@@ -92,9 +92,9 @@ TEST(HostileQuantize, WrongCountsAndConstantOutputAreRejected) {
   two.tensors.push_back(Activation({4}, kF32));
   two.op_inputs = {0, 2};
   ExpectRejected(two, "QUANTIZE: needs exactly 1 input and 1 output, got 2 and 1");
-  ExpectRejected(Quantize(Activation({4}, kF32),
-                          Constant<int8_t>({4}, kI8, Fill<int8_t>(4, 0), {0.5f}, {0})),
-                 "QUANTIZE: output tensor 't1' is a constant");
+  ExpectRejected(
+      Quantize(Activation({4}, kF32), Constant<int8_t>({4}, kI8, Fill<int8_t>(4, 0), {0.5f}, {0})),
+      "QUANTIZE: output tensor 't1' is a constant");
 }
 
 // ---------------------------------------------------------------- DEQUANTIZE
@@ -118,7 +118,7 @@ TEST(HostileDequantize, BadQuantizationIsRejected) {
   ExpectRejected(Dequantize(Activation({4}, kI8, {kNaN}, {0}), Activation({4}, kF32)),
                  "DEQUANTIZE: input tensor 't0' scale[0] = nan must be finite and > 0");
   ExpectRejected(Dequantize(Activation({4}, kI8, {0.5f, 0.5f}, {0}), Activation({4}, kF32)),
-                 "2 quantization scales but 1 zero points"  /* model layer */);
+                 "2 quantization scales but 1 zero points" /* model layer */);
 }
 
 TEST(HostileDequantize, WrongTypesAreRejected) {
@@ -184,9 +184,9 @@ TEST(HostileSoftmax, AbsurdInt16BetaIsRejected) {  // old: shift exponent > 31 (
 }
 
 TEST(HostileSoftmax, BadInputScaleIsRejected) {
-  ExpectRejected(Softmax(Activation({1, 8}, kI8, {kInf}, {0}),
-                         Activation({1, 8}, kI8, {1.0f / 256}, {-128})),
-                 "SOFTMAX: input tensor 't0' scale[0] = inf must be finite and > 0");
+  ExpectRejected(
+      Softmax(Activation({1, 8}, kI8, {kInf}, {0}), Activation({1, 8}, kI8, {1.0f / 256}, {-128})),
+      "SOFTMAX: input tensor 't0' scale[0] = inf must be finite and > 0");
 }
 
 TEST(HostileSoftmax, Int16RowTooLongIsRejected) {  // old: int32 sum overflow (UB)
@@ -198,9 +198,9 @@ TEST(HostileSoftmax, Int16RowTooLongIsRejected) {  // old: int32 sum overflow (U
 // Zero extents: prepare must get through them without undefined behaviour;
 // the interpreter then rejects the empty output as dynamic (TFLM's rule).
 TEST(HostileSoftmax, EmptyRowsArePreparedSafely) {
-  ExpectRejected(Softmax(Activation({3, 0}, kI16, {1.0f}, {0}),
-                         Activation({3, 0}, kI16, {1.0f / 32768}, {0})),
-                 "output tensor 1 has a dynamic shape");
+  ExpectRejected(
+      Softmax(Activation({3, 0}, kI16, {1.0f}, {0}), Activation({3, 0}, kI16, {1.0f / 32768}, {0})),
+      "output tensor 1 has a dynamic shape");
 }
 
 // ---------------------------------------------------------------- RESHAPE
@@ -246,8 +246,7 @@ HModel Add(HTensor a, HTensor b, HTensor out) {
 TEST(HostileAdd, OutputShapeMustBeTheBroadcastShape) {
   ExpectRejected(Add(Activation({4}, kF32), Activation({4}, kF32), Activation({2, 2}, kF32)),
                  "ADD: output 't2' shape [2, 2] differs from the inputs' [4]");
-  ExpectRejected(Add(Activation({2, 1}, kF32), Activation({1, 3}, kF32),
-                     Activation({2, 2}, kF32)),
+  ExpectRejected(Add(Activation({2, 1}, kF32), Activation({1, 3}, kF32), Activation({2, 2}, kF32)),
                  "ADD: shapes do not broadcast");
 }
 
@@ -296,22 +295,21 @@ constexpr int32_t kMaxPool = 17;
 
 TEST(HostilePool, LyingOutputShapeIsRejected) {  // old: accepted
   for (int32_t code : {kAvgPool, kMaxPool}) {
-    ExpectRejected(Pool(code, Activation({1, 4, 4, 1}, kF32), Activation({1, 4, 4, 1}, kF32), 2,
-                        2),
+    ExpectRejected(Pool(code, Activation({1, 4, 4, 1}, kF32), Activation({1, 4, 4, 1}, kF32), 2, 2),
                    "_POOL_2D: output shape [1, 4, 4, 1] differs from the computed [1, 2, 2, 1]");
   }
-  ExpectRejected(Pool(kMaxPool, Activation({1, 4, 4, 2}, kF32), Activation({2, 2, 2, 3}, kF32),
-                      2, 2),
-                 "MAX_POOL_2D: output shape [2, 2, 2, 3] differs from the computed [1, 2, 2, 2]");
+  ExpectRejected(
+      Pool(kMaxPool, Activation({1, 4, 4, 2}, kF32), Activation({2, 2, 2, 3}, kF32), 2, 2),
+      "MAX_POOL_2D: output shape [2, 2, 2, 3] differs from the computed [1, 2, 2, 2]");
 }
 
 TEST(HostilePool, ZeroFilterOrStrideIsRejected) {  // old: accepted
-  ExpectRejected(Pool(kMaxPool, Activation({1, 4, 4, 1}, kF32), Activation({1, 4, 4, 1}, kF32),
-                      1, 0, false),
-                 "MAX_POOL_2D: filter (w 1, h 1) and stride (w 0, h 0) must be >= 1");
-  ExpectRejected(Pool(kAvgPool, Activation({1, 4, 4, 1}, kF32), Activation({1, 4, 4, 1}, kF32),
-                      0, 1, false),
-                 "AVERAGE_POOL_2D: filter (w 0, h 0)");
+  ExpectRejected(
+      Pool(kMaxPool, Activation({1, 4, 4, 1}, kF32), Activation({1, 4, 4, 1}, kF32), 1, 0, false),
+      "MAX_POOL_2D: filter (w 1, h 1) and stride (w 0, h 0) must be >= 1");
+  ExpectRejected(
+      Pool(kAvgPool, Activation({1, 4, 4, 1}, kF32), Activation({1, 4, 4, 1}, kF32), 0, 1, false),
+      "AVERAGE_POOL_2D: filter (w 0, h 0)");
 }
 
 TEST(HostilePool, HugeInt16WindowSumWraps) {  // old: int32 sum overflow (UB)
@@ -382,7 +380,8 @@ TEST(HostileConv, WrongPerChannelArraysAreRejected) {
   HModel m = Conv(1, 3);
   m.tensors[1].scale = {1.0f, 1.0f};
   m.tensors[1].zero_point = {0, 0};
-  ExpectRejected(m, "2 per-channel quantization parameters but dimension 0 has 3 channels"  /* model layer */);
+  ExpectRejected(
+      m, "2 per-channel quantization parameters but dimension 0 has 3 channels" /* model layer */);
   HModel qd = Conv(1, 3);
   qd.tensors[1].scale = {1.0f, 1.0f, 1.0f};
   qd.tensors[1].zero_point = {0, 0, 0};
@@ -391,8 +390,9 @@ TEST(HostileConv, WrongPerChannelArraysAreRejected) {
 }
 
 TEST(HostileConv, ExtremeBiasWraps) {  // old: x * 2^shift overflow in the requantizer (UB)
-  HModel m = Conv(1, 2, 0.25f);  // multiplier 4: left shift 3
-  m.tensors[2] = Constant<int32_t>({2}, kI32, Fill<int32_t>(2, std::numeric_limits<int32_t>::max()));
+  HModel m = Conv(1, 2, 0.25f);        // multiplier 4: left shift 3
+  m.tensors[2] =
+      Constant<int32_t>({2}, kI32, Fill<int32_t>(2, std::numeric_limits<int32_t>::max()));
   ExpectRuns(m);
 }
 
@@ -400,7 +400,8 @@ TEST(HostileConv, Int16ExtremeInt64BiasWraps) {  // old: int64 accumulator overf
   HModel m = Conv();
   m.tensors[0].type = kI16;
   m.tensors[3].type = kI16;
-  m.tensors[2] = Constant<int64_t>({2}, kI64, Fill<int64_t>(2, std::numeric_limits<int64_t>::max()));
+  m.tensors[2] =
+      Constant<int64_t>({2}, kI64, Fill<int64_t>(2, std::numeric_limits<int64_t>::max()));
   ExpectRuns(m);
 }
 
@@ -508,7 +509,7 @@ TEST(HostileFullyConnected, OutOfRangeOutputZeroPointIsRejected) {  // old: acce
 TEST(HostileFullyConnected, ExtremeBiasWraps) {  // old: x * 2^shift overflow (UB)
   HModel m = FullyConnected(0.25f);
   m.tensors[2] = Constant<int32_t>({3}, kI32, Fill<int32_t>(3, std::numeric_limits<int32_t>::max()),
-                                  {1.0f}, {0});
+                                   {1.0f}, {0});
   ExpectRuns(m);
 }
 

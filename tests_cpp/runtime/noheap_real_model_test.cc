@@ -23,8 +23,8 @@ TEST_P(RealModelNoHeap, AllocateAndInvokeUseNoHeap) {
   TFLM_ARENA_LOAD_SHARED_OR_SKIP(GetParam(), bytes);
   model::Model m;
   std::vector<uint8_t> raw(512 * 1024 + 16);
-  uint8_t* arena = reinterpret_cast<uint8_t*>((reinterpret_cast<uintptr_t>(raw.data()) + 15) &
-                                              ~uintptr_t{15});
+  uint8_t* arena =
+      reinterpret_cast<uint8_t*>((reinterpret_cast<uintptr_t>(raw.data()) + 15) & ~uintptr_t{15});
   runtime::InterpreterOptions options;
   options.recording = true;
   Status loaded, added, allocated, invoked[3], reset;

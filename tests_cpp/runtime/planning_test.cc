@@ -41,7 +41,8 @@ TEST_F(PlanningTest, OfflinePlanIsHonoured) {
   EXPECT_EQ(it.head_bytes(), 96u);
 }
 
-// micro_allocator_test.cc's mixed offline/online plan: op0 {t0,t1} -> t2, op1 t2 -> {t3,t4}; offsets {0,48,-1,0,-1}.
+// micro_allocator_test.cc's mixed offline/online plan: op0 {t0,t1} -> t2, op1 t2 -> {t3,t4};
+// offsets {0,48,-1,0,-1}.
 TEST_F(PlanningTest, OfflineAndOnlineMix) {
   TModel t;
   t.opcodes = {Builtin(kAddCode), Builtin(kReshapeCode)};
@@ -195,8 +196,7 @@ TEST_F(PlanningTest, ThirteenScratchRequestsAreRefused) {
   Interpreter it(l.model, r.resolver, arena.data(), arena.size());
   Status s = it.AllocateTensors();
   EXPECT_EQ(s.code(), StatusCode::kOutOfRange);
-  EXPECT_NE(std::string(s.message()).find("exceeds the limit per operator (12)"),
-            std::string::npos)
+  EXPECT_NE(std::string(s.message()).find("exceeds the limit per operator (12)"), std::string::npos)
       << s.message();
   // Twelve per node is fine, on every node.
   Config().scratch_requests = 12;

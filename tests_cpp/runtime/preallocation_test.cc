@@ -108,8 +108,7 @@ TEST_F(PreallocationTest, Errors) {
   s = it.RegisterPreallocatedTensor(1, buf + 4, 32);
   EXPECT_EQ(s.code(), StatusCode::kInvalidArgument);
   EXPECT_NE(std::string(s.message()).find("not 16-byte aligned"), std::string::npos);
-  EXPECT_EQ(it.RegisterPreallocatedTensor(1, nullptr, 32).code(),
-            StatusCode::kInvalidArgument);
+  EXPECT_EQ(it.RegisterPreallocatedTensor(1, nullptr, 32).code(), StatusCode::kInvalidArgument);
   ASSERT_TRUE(it.RegisterPreallocatedTensor(1, buf, 16).ok());
   s = it.RegisterPreallocatedTensor(1, buf + 16, 16);
   EXPECT_EQ(s.code(), StatusCode::kInvalidArgument);
@@ -117,8 +116,7 @@ TEST_F(PreallocationTest, Errors) {
   ASSERT_TRUE(it.AllocateTensors().ok());
   s = it.RegisterPreallocatedTensor(2, buf + 16, 16);
   EXPECT_EQ(s.code(), StatusCode::kFailedPrecondition);
-  EXPECT_STREQ(s.message(),
-               "RegisterPreallocatedTensor(2): only allowed before AllocateTensors()");
+  EXPECT_STREQ(s.message(), "RegisterPreallocatedTensor(2): only allowed before AllocateTensors()");
 }
 
 TEST_F(PreallocationTest, OfflinePlannedTensorCannotBePreallocated) {
@@ -149,9 +147,8 @@ TEST_F(PreallocationTest, TableCapacity) {
   for (size_t i = 0; i < Interpreter::kMaxPreallocatedTensors; ++i) {
     ASSERT_TRUE(it.RegisterPreallocatedTensor(static_cast<int>(i), bufs[i], 16).ok());
   }
-  EXPECT_EQ(it.RegisterPreallocatedTensor(
-                static_cast<int>(Interpreter::kMaxPreallocatedTensors),
-                bufs[Interpreter::kMaxPreallocatedTensors], 16)
+  EXPECT_EQ(it.RegisterPreallocatedTensor(static_cast<int>(Interpreter::kMaxPreallocatedTensors),
+                                          bufs[Interpreter::kMaxPreallocatedTensors], 16)
                 .code(),
             StatusCode::kOutOfRange);
   ASSERT_TRUE(it.AllocateTensors().ok());

@@ -60,9 +60,8 @@ TEST(RecordingTest, HelloWorldCategories) {
   const std::string want =
       "tflm_arena runtime: arena " + std::to_string(it.used_bytes()) +
       " bytes used (head 32, tail " + std::to_string(it.tail_bytes()) +
-      "); not stock TFLM's figures\n" +
-      "  TfLiteEvalTensor data: " + std::to_string(e.used_bytes) + " bytes used (" +
-      std::to_string(e.requested_bytes) + " requested for 10 allocations)\n" +
+      "); not stock TFLM's figures\n" + "  TfLiteEvalTensor data: " + std::to_string(e.used_bytes) +
+      " bytes used (" + std::to_string(e.requested_bytes) + " requested for 10 allocations)\n" +
       "  NodeAndRegistration struct: " + std::to_string(n.used_bytes) + " bytes used (" +
       std::to_string(n.requested_bytes) + " requested for 3 NodeAndRegistration structs)\n";
   EXPECT_EQ(Print(it), want);
@@ -91,8 +90,7 @@ TEST(RecordingTest, KeywordVariablesAndTensorsMatchTflm) {
   EXPECT_LT(v.used_bytes, 10240u + 16u);
   EXPECT_EQ(it.recorded(AllocationCategory::kNodeAndRegistration).count, 15u);
   const std::string text = Print(it);
-  EXPECT_NE(text.find("  TfLiteTensor variable buffer data: " +
-                      std::to_string(v.used_bytes) +
+  EXPECT_NE(text.find("  TfLiteTensor variable buffer data: " + std::to_string(v.used_bytes) +
                       " bytes used (10240 requested for 7 allocations)\n"),
             std::string::npos)
       << text;
@@ -124,8 +122,8 @@ TEST(RecordingTest, TotalsAndPersistentBuffers) {
   // total = head + tail after a normal allocation.
   EXPECT_EQ(it.used_bytes(), it.head_bytes() + it.tail_bytes());
   EXPECT_EQ(text.rfind("tflm_arena runtime: arena " + std::to_string(it.used_bytes()) +
-                       " bytes used (head " + std::to_string(it.head_bytes()) + ", tail " +
-                       std::to_string(it.tail_bytes()) + "); not stock TFLM's figures\n",
+                           " bytes used (head " + std::to_string(it.head_bytes()) + ", tail " +
+                           std::to_string(it.tail_bytes()) + "); not stock TFLM's figures\n",
                        0),
             0u);
 }

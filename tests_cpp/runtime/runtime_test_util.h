@@ -69,8 +69,7 @@ struct TestResolver {
 
 // Nop kernels for every builtin code the model uses (SVDF: with TFLM's
 // scratch requests when `svdf_scratch`).
-inline void AddNopKernelsFor(const model::Model& m, TestResolver* r,
-                             bool svdf_scratch = false) {
+inline void AddNopKernelsFor(const model::Model& m, TestResolver* r, bool svdf_scratch = false) {
   std::set<model::BuiltinCode> codes;
   for (size_t sg = 0; sg < m.num_subgraphs(); ++sg) {
     for (size_t i = 0; i < m.num_operators(sg); ++i) {
@@ -107,8 +106,7 @@ inline TModel AddReshapeModel() {
 
 // A chain of `n` ops, each opcode `opcodes[i % opcodes.size()]`, over float
 // tensors of `elements` elements: t0 -> op0 -> t1 -> ... -> tn.
-inline TModel ChainModel(const std::vector<model::BuiltinCode>& codes, size_t n,
-                         int32_t elements) {
+inline TModel ChainModel(const std::vector<model::BuiltinCode>& codes, size_t n, int32_t elements) {
   TModel m;
   for (model::BuiltinCode c : codes) m.opcodes.push_back(Builtin(c));
   TSubgraph g;
@@ -133,7 +131,8 @@ inline int64_t ReferenceGreedyHead(const model::Model& m,
       m, Span<const model::ScratchRequest>(scratch.data(), scratch.size()),
       Span<model::AllocationEntry>(e));
   EXPECT_TRUE(s.ok()) << s.message();
-  std::vector<UsageRecord> records(model::PlannedBufferCount(Span<const model::AllocationEntry>(e.data(), e.size())));
+  std::vector<UsageRecord> records(
+      model::PlannedBufferCount(Span<const model::AllocationEntry>(e.data(), e.size())));
   size_t count = 0;
   s = model::BuildUsageRecords(Span<const model::AllocationEntry>(e.data(), e.size()),
                                Span<UsageRecord>(records), Span<uint32_t>(), &count);

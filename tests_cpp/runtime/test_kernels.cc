@@ -47,8 +47,7 @@ Status AddInvoke(KernelContext& context, Node& node) {
 
 // Scratch indices are kept in a persistent int array from init.
 Status ScratchInit(KernelContext& context, Node& node) {
-  return context.AllocatePersistentBuffer(sizeof(int) * kMaxProbeScratch,
-                                          &node.user_data);
+  return context.AllocatePersistentBuffer(sizeof(int) * kMaxProbeScratch, &node.user_data);
 }
 Status ScratchPrepare(KernelContext& context, Node& node) {
   int* idx = static_cast<int*>(node.user_data);
@@ -106,8 +105,8 @@ Status SvdfPrepare(KernelContext& context, Node& node) {
   int ignored = 0;
   TFLM_ARENA_RETURN_IF_ERROR(context.RequestScratchBufferInArena(
       batch * static_cast<size_t>(weights->dim(0)) * 4, &ignored));
-  return context.RequestScratchBufferInArena(
-      batch * static_cast<size_t>(out->dim(1)) * 4, &ignored);
+  return context.RequestScratchBufferInArena(batch * static_cast<size_t>(out->dim(1)) * 4,
+                                             &ignored);
 }
 
 Status NopInvoke(KernelContext&, Node&) {
@@ -118,22 +117,20 @@ Status NopInvoke(KernelContext&, Node&) {
 Status FailPrepare(KernelContext&, Node&) {
   return Config().fail_prepare ? Fail("prepare failed on purpose") : Status::Ok();
 }
-Status FailInvoke(KernelContext&, Node&) {
-  return Fail("invoke failed on purpose");
-}
+Status FailInvoke(KernelContext&, Node&) { return Fail("invoke failed on purpose"); }
 
 // ---- phase probe ----
 Status ProbeInit(KernelContext& context, Node& node) {
   PhaseProbe& p = Probe();
-  p.init_persistent_ok =
-      context.AllocatePersistentBuffer(sizeof(int), &node.user_data).ok();
+  p.init_persistent_ok = context.AllocatePersistentBuffer(sizeof(int), &node.user_data).ok();
   int idx = 0;
   p.init_scratch_refused =
-      context.RequestScratchBufferInArena(16, &idx).code() ==
-          StatusCode::kFailedPrecondition && idx == -1;
+      context.RequestScratchBufferInArena(16, &idx).code() == StatusCode::kFailedPrecondition &&
+      idx == -1;
   uint8_t* t = nullptr;
-  p.init_temp_refused = context.AllocateTempBuffer(16, 16, &t).code() ==
-                            StatusCode::kFailedPrecondition && t == nullptr;
+  p.init_temp_refused =
+      context.AllocateTempBuffer(16, 16, &t).code() == StatusCode::kFailedPrecondition &&
+      t == nullptr;
   return Status::Ok();
 }
 Status ProbePrepare(KernelContext& context, Node& node) {
@@ -146,13 +143,11 @@ Status ProbePrepare(KernelContext& context, Node& node) {
   p.prepare_temp_ok = context.AllocateTempBuffer(24, 8, &t).ok() && t != nullptr;
   p.prepare_get_scratch_null = context.GetScratchBuffer(*idx) == nullptr;
   model::TensorInfo info;
-  p.info_ok = context.input_info(node, 0, &info).ok() &&
-              context.output_info(node, 0, &info).ok() &&
+  p.info_ok = context.input_info(node, 0, &info).ok() && context.output_info(node, 0, &info).ok() &&
               !context.input_info(node, 99, &info).ok() &&
               !context.tensor_info(node, -1, &info).ok();
   p.tensor_lookup_ok = context.input(node, 0) == context.tensor(node.inputs[0]) &&
-                       context.input(node, 99) == nullptr &&
-                       context.tensor(-1) == nullptr &&
+                       context.input(node, 99) == nullptr && context.tensor(-1) == nullptr &&
                        context.tensor(100000) == nullptr;
   return Status::Ok();
 }
@@ -162,15 +157,14 @@ Status ProbeInvoke(KernelContext& context, Node& node) {
   p.invoke_persistent_refused =
       context.AllocatePersistentBuffer(8, &q).code() == StatusCode::kFailedPrecondition;
   int idx = 0;
-  p.invoke_scratch_refused = context.RequestScratchBufferInArena(8, &idx).code() ==
-                             StatusCode::kFailedPrecondition;
+  p.invoke_scratch_refused =
+      context.RequestScratchBufferInArena(8, &idx).code() == StatusCode::kFailedPrecondition;
   uint8_t* t = nullptr;
   p.invoke_temp_refused =
       context.AllocateTempBuffer(8, 8, &t).code() == StatusCode::kFailedPrecondition;
-  p.invoke_get_scratch_ok =
-      context.GetScratchBuffer(*static_cast<int*>(node.user_data)) != nullptr;
-  p.invoke_get_bad_index_null = context.GetScratchBuffer(-1) == nullptr &&
-                                context.GetScratchBuffer(1000) == nullptr;
+  p.invoke_get_scratch_ok = context.GetScratchBuffer(*static_cast<int*>(node.user_data)) != nullptr;
+  p.invoke_get_bad_index_null =
+      context.GetScratchBuffer(-1) == nullptr && context.GetScratchBuffer(1000) == nullptr;
   return CopyInvoke(context, node);
 }
 void ProbeReset(KernelContext& context, Node&) {
@@ -215,8 +209,7 @@ KernelRegistration ScratchKernel(model::BuiltinCode code) {
   return Make(code, "test_scratch", ScratchInit, ScratchPrepare, ScratchInvoke);
 }
 KernelRegistration PersistentKernel(model::BuiltinCode code) {
-  return Make(code, "test_persistent", PersistentInit, nullptr, PersistentInvoke,
-              PersistentReset);
+  return Make(code, "test_persistent", PersistentInit, nullptr, PersistentInvoke, PersistentReset);
 }
 KernelRegistration TempKernel(model::BuiltinCode code) {
   return Make(code, "test_temp", nullptr, TempPrepare, CopyInvoke);

@@ -24,14 +24,14 @@ constexpr model::BuiltinCode kSoftmaxCode = model::kBuiltinSoftmax;
 constexpr model::BuiltinCode kSvdfCode = model::kBuiltinSvdf;
 
 struct TestKernelConfig {
-  size_t scratch_bytes = 64;      // per request of ScratchKernel
-  int scratch_requests = 1;       // requests per ScratchKernel node
-  size_t persistent_bytes = 40;   // AllocatePersistentBuffer of PersistentKernel
-  size_t temp_bytes = 100;        // AllocateTempBuffer of TempKernel
-  bool fail_prepare = false;      // FailingKernel fails in prepare (else invoke)
-  int reset_calls = 0;            // PersistentKernel reset count
-  int invoke_calls = 0;           // all kernels' invoke count
-  void* last_scratch = nullptr;   // ScratchKernel: first scratch pointer seen
+  size_t scratch_bytes = 64;     // per request of ScratchKernel
+  int scratch_requests = 1;      // requests per ScratchKernel node
+  size_t persistent_bytes = 40;  // AllocatePersistentBuffer of PersistentKernel
+  size_t temp_bytes = 100;       // AllocateTempBuffer of TempKernel
+  bool fail_prepare = false;     // FailingKernel fails in prepare (else invoke)
+  int reset_calls = 0;           // PersistentKernel reset count
+  int invoke_calls = 0;          // all kernels' invoke count
+  void* last_scratch = nullptr;  // ScratchKernel: first scratch pointer seen
 };
 TestKernelConfig& Config();  // reset with Config() = TestKernelConfig()
 

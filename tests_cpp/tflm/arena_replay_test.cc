@@ -45,8 +45,7 @@ TEST(ArenaReplay, CategoryUsedCountsAlignmentPadding) {
   t.events = {TailEvent(8, 8), TailEvent(72, 16, Category::kPersistentBufferData)};
   const ReplayResult r = Replay(t, 1000);  // tail 992 -> 72 at 912 (pad 8)
   ASSERT_TRUE(r.ok);
-  const CategoryFigures& c =
-      r.categories[static_cast<size_t>(Category::kPersistentBufferData)];
+  const CategoryFigures& c = r.categories[static_cast<size_t>(Category::kPersistentBufferData)];
   EXPECT_EQ(c.requested, 72u);
   EXPECT_EQ(c.used, 80u);
   EXPECT_EQ(c.count, 1u);
@@ -75,9 +74,9 @@ TEST(ArenaReplay, TailAllocationIntoLiveTempFails) {
   EXPECT_FALSE(Replay(t, 296).ok);
   // Bytes nobody reads again (a temp tensor's zero-point array) may be
   // covered, as in TFLM: only the first 8 of the last 24 are kept here.
-  t.events[2].protect = 8;            // temp [256, 280): keep [256, 264)
-  EXPECT_TRUE(Replay(t, 288).ok);     // tail at 272 >= 264
-  EXPECT_FALSE(Replay(t, 287).ok);    // tail at 256 < 264
+  t.events[2].protect = 8;          // temp [256, 280): keep [256, 264)
+  EXPECT_TRUE(Replay(t, 288).ok);   // tail at 272 >= 264
+  EXPECT_FALSE(Replay(t, 287).ok);  // tail at 256 < 264
 }
 
 TEST(ArenaReplay, GreedyPlannerNeedsFortyBytesPerBuffer) {

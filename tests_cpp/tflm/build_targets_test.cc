@@ -39,8 +39,9 @@ TEST(BuildTargets, PlainTargetsUseMicroAllocatorUnlessAsked) {
     EXPECT_FALSE(MustResolve(name, AllocatorChoice::kMicroAllocator, "linear").recording);
     EXPECT_TRUE(MustResolve(name, AllocatorChoice::kRecording, "tflm_greedy").recording);
   }
-  EXPECT_EQ(MustResolve("cortex-m", AllocatorChoice::kTargetDefault, "tflm_greedy").abi->pointer_bytes,
-            4u);
+  EXPECT_EQ(
+      MustResolve("cortex-m", AllocatorChoice::kTargetDefault, "tflm_greedy").abi->pointer_bytes,
+      4u);
 }
 
 TEST(BuildTargets, TheWheelsPlannerDecidesItsAllocator) {
@@ -51,15 +52,17 @@ TEST(BuildTargets, TheWheelsPlannerDecidesItsAllocator) {
   EXPECT_TRUE(greedy.abi->compression);
   EXPECT_FALSE(
       MustResolve("tflite-micro-wheel", AllocatorChoice::kTargetDefault, "linear").recording);
-  EXPECT_TRUE(MustResolve("tflite-micro-wheel", AllocatorChoice::kRecording, "tflm_greedy").recording);
+  EXPECT_TRUE(
+      MustResolve("tflite-micro-wheel", AllocatorChoice::kRecording, "tflm_greedy").recording);
 
   ResolvedTarget r;
-  EXPECT_EQ(ResolveBuildTarget("tflite-micro-wheel", AllocatorChoice::kMicroAllocator, "tflm_greedy",
-                               &r).code(),
-            StatusCode::kInvalidArgument);
-  EXPECT_EQ(ResolveBuildTarget("tflite-micro-wheel", AllocatorChoice::kRecording, "linear", &r)
-                .code(),
-            StatusCode::kInvalidArgument);
+  EXPECT_EQ(
+      ResolveBuildTarget("tflite-micro-wheel", AllocatorChoice::kMicroAllocator, "tflm_greedy", &r)
+          .code(),
+      StatusCode::kInvalidArgument);
+  EXPECT_EQ(
+      ResolveBuildTarget("tflite-micro-wheel", AllocatorChoice::kRecording, "linear", &r).code(),
+      StatusCode::kInvalidArgument);
 }
 
 TEST(BuildTargets, UnknownNamesAndPlannersAreRefusedWithTheKnownOnes) {

@@ -39,7 +39,7 @@ TEST(TflmScratchRequests, KeywordScrambledSvdfRequestsOnBothTargets) {
   model::Model m = testing::MustLoad(bytes);
   // SVDF operators 1, 3, 5, 7 (256 B each) and 9, 10, 11 (128 B each).
   const std::vector<std::pair<size_t, int32_t>> want = {
-      {256, 1}, {256, 1}, {256, 3}, {256, 3}, {256, 5}, {256, 5}, {256, 7},
+      {256, 1}, {256, 1}, {256, 3}, {256, 3},  {256, 5},  {256, 5},  {256, 7},
       {256, 7}, {128, 9}, {128, 9}, {128, 10}, {128, 10}, {128, 11}, {128, 11}};
   for (const char* target : {"x86-64", "cortex-m"}) {
     std::vector<model::ScratchRequest> got;

@@ -88,8 +88,7 @@ TEST(SignalKernels, WrongTypesAndHugeSizesAreErrors) {
     b.Int("T", 7);
     b.Int("fft_length", 511);
   });
-  EXPECT_EQ(SignalMemory("SignalRfft", S(odd), X86(), &m).code(),
-            StatusCode::kInvalidArgument);
+  EXPECT_EQ(SignalMemory("SignalRfft", S(odd), X86(), &m).code(), StatusCode::kInvalidArgument);
   // A vector root, not a map.
   flexbuffers::Builder vb;
   vb.Vector([&] { vb.Int(40); });
@@ -214,7 +213,8 @@ TEST(SignalKernels, FramerPrepareTakesACircularBufferPerRow) {
   ASSERT_TRUE(SignalMemory("SignalFramer", S(opts), X86(), &m).ok());
   EXPECT_EQ(m.init_buffers, (std::vector<uint64_t>{40}));
   ASSERT_TRUE(SignalPrepareBuffers("SignalFramer", m, Span<const int32_t>(shape, 2), X86(),
-                                   &buffers, &refusal).ok());
+                                   &buffers, &refusal)
+                  .ok());
   EXPECT_TRUE(refusal.empty());
   // Two arrays of 3 pointers, then per row a circular buffer of 400
   // rounded up to 480 samples, held twice over: 4 * 480 bytes.
@@ -222,22 +222,24 @@ TEST(SignalKernels, FramerPrepareTakesACircularBufferPerRow) {
   ASSERT_TRUE(SignalMemory("SignalFramer", S(opts), Arm(), &m).ok());
   EXPECT_EQ(m.init_buffers, (std::vector<uint64_t>{28}));
   ASSERT_TRUE(SignalPrepareBuffers("SignalFramer", m, Span<const int32_t>(shape, 2), Arm(),
-                                   &buffers, &refusal).ok());
+                                   &buffers, &refusal)
+                  .ok());
   EXPECT_EQ(buffers, (std::vector<uint64_t>{12, 12, 24 + 1920, 24 + 1920, 24 + 1920}));
   // Shapes TFLM's FramerPrepare refuses: its check, no buffers.
   const int32_t short_input[] = {1, 150};
-  ASSERT_TRUE(SignalPrepareBuffers("SignalFramer", m, Span<const int32_t>(short_input, 2),
-                                   Arm(), &buffers, &refusal).ok());
+  ASSERT_TRUE(SignalPrepareBuffers("SignalFramer", m, Span<const int32_t>(short_input, 2), Arm(),
+                                   &buffers, &refusal)
+                  .ok());
   EXPECT_EQ(refusal, "innermost_dim >= params->frame_step was not true.");
   EXPECT_TRUE(buffers.empty());
   const int32_t uneven[] = {1, 200};
   ASSERT_TRUE(SignalPrepareBuffers("SignalFramer", m, Span<const int32_t>(uneven, 2), Arm(),
-                                   &buffers, &refusal).ok());
+                                   &buffers, &refusal)
+                  .ok());
   EXPECT_EQ(refusal, "innermost_dim % params->frame_step != 0 (40 != 0)");
   // frame_step 0: TFLM divides by it.
   const auto zero = FramerOptions(400, 0);
-  EXPECT_EQ(SignalMemory("SignalFramer", S(zero), X86(), &m).code(),
-            StatusCode::kInvalidArgument);
+  EXPECT_EQ(SignalMemory("SignalFramer", S(zero), X86(), &m).code(), StatusCode::kInvalidArgument);
 }
 
 TEST(SignalKernels, DelayAndOverlapAddPrepareBuffersPerTarget) {
@@ -248,14 +250,16 @@ TEST(SignalKernels, DelayAndOverlapAddPrepareBuffersPerTarget) {
   const int32_t rows2[] = {2, 50};
   ASSERT_TRUE(SignalMemory("SignalDelay", S(delay), X86(), &m).ok());
   EXPECT_EQ(m.init_buffers, (std::vector<uint64_t>{32}));
-  ASSERT_TRUE(SignalPrepareBuffers("SignalDelay", m, Span<const int32_t>(rows2, 2), X86(),
-                                   &buffers, &refusal).ok());
+  ASSERT_TRUE(SignalPrepareBuffers("SignalDelay", m, Span<const int32_t>(rows2, 2), X86(), &buffers,
+                                   &refusal)
+                  .ok());
   // Per row a circular buffer of 50 + 7 samples, held twice over.
   EXPECT_EQ(buffers, (std::vector<uint64_t>{16, 16, 40 + 228, 40 + 228}));
   ASSERT_TRUE(SignalMemory("SignalDelay", S(delay), Arm(), &m).ok());
   EXPECT_EQ(m.init_buffers, (std::vector<uint64_t>{20}));
-  ASSERT_TRUE(SignalPrepareBuffers("SignalDelay", m, Span<const int32_t>(rows2, 2), Arm(),
-                                   &buffers, &refusal).ok());
+  ASSERT_TRUE(SignalPrepareBuffers("SignalDelay", m, Span<const int32_t>(rows2, 2), Arm(), &buffers,
+                                   &refusal)
+                  .ok());
   EXPECT_EQ(buffers, (std::vector<uint64_t>{8, 8, 24 + 228, 24 + 228}));
 
   const auto ola = Flex([](flexbuffers::Builder& b) {
@@ -265,18 +269,21 @@ TEST(SignalKernels, DelayAndOverlapAddPrepareBuffersPerTarget) {
   const int32_t frames[] = {3, 4, 48};
   ASSERT_TRUE(SignalMemory("SignalOverlapAdd", S(ola), X86(), &m).ok());
   EXPECT_EQ(m.init_buffers, (std::vector<uint64_t>{32}));
-  ASSERT_TRUE(SignalPrepareBuffers("SignalOverlapAdd", m, Span<const int32_t>(frames, 3),
-                                   X86(), &buffers, &refusal).ok());
+  ASSERT_TRUE(SignalPrepareBuffers("SignalOverlapAdd", m, Span<const int32_t>(frames, 3), X86(),
+                                   &buffers, &refusal)
+                  .ok());
   // state_buffers, then per row one frame of 48 int16.
   EXPECT_EQ(buffers, (std::vector<uint64_t>{24, 96, 96, 96}));
   ASSERT_TRUE(SignalMemory("SignalOverlapAdd", S(ola), Arm(), &m).ok());
   EXPECT_EQ(m.init_buffers, (std::vector<uint64_t>{24}));
-  ASSERT_TRUE(SignalPrepareBuffers("SignalOverlapAdd", m, Span<const int32_t>(frames, 3),
-                                   Arm(), &buffers, &refusal).ok());
+  ASSERT_TRUE(SignalPrepareBuffers("SignalOverlapAdd", m, Span<const int32_t>(frames, 3), Arm(),
+                                   &buffers, &refusal)
+                  .ok());
   EXPECT_EQ(buffers, (std::vector<uint64_t>{12, 96, 96, 96}));
   const int32_t one_frame[] = {48};
-  ASSERT_TRUE(SignalPrepareBuffers("SignalOverlapAdd", m, Span<const int32_t>(one_frame, 1),
-                                   Arm(), &buffers, &refusal).ok());
+  ASSERT_TRUE(SignalPrepareBuffers("SignalOverlapAdd", m, Span<const int32_t>(one_frame, 1), Arm(),
+                                   &buffers, &refusal)
+                  .ok());
   EXPECT_EQ(refusal, "input_shape.DimensionsCount() >= 2 was not true.");
 }
 
@@ -288,11 +295,14 @@ TEST(SignalKernels, ShapesTflmWouldCrashOnAreErrors) {
   ASSERT_TRUE(SignalMemory("SignalDelay", S(delay), X86(), &m).ok());
   // A scalar (no innermost dimension), a zero innermost dimension (TFLM
   // divides by it), too many rows.
-  EXPECT_EQ(SignalPrepareBuffers("SignalDelay", m, Span<const int32_t>(), X86(), &buffers,
-                                 &refusal).code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(SignalPrepareBuffers("SignalDelay", m, Span<const int32_t>(), X86(), &buffers, &refusal)
+                .code(),
+            StatusCode::kInvalidArgument);
   const int32_t zero[] = {4, 0};
-  EXPECT_EQ(SignalPrepareBuffers("SignalDelay", m, Span<const int32_t>(zero, 2), X86(),
-                                 &buffers, &refusal).code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(SignalPrepareBuffers("SignalDelay", m, Span<const int32_t>(zero, 2), X86(), &buffers,
+                                 &refusal)
+                .code(),
+            StatusCode::kInvalidArgument);
   const int32_t many[] = {1 << 10, 1 << 10, 1 << 10, 1};
   const Status s = SignalPrepareBuffers("SignalDelay", m, Span<const int32_t>(many, 4), X86(),
                                         &buffers, &refusal);
@@ -301,8 +311,9 @@ TEST(SignalKernels, ShapesTflmWouldCrashOnAreErrors) {
   EXPECT_TRUE(buffers.empty());
   // The largest modelled count of rows is accepted.
   const int32_t most[] = {static_cast<int32_t>(kMaxSignalOuterRows), 2};
-  ASSERT_TRUE(SignalPrepareBuffers("SignalDelay", m, Span<const int32_t>(most, 2), X86(),
-                                   &buffers, &refusal).ok());
+  ASSERT_TRUE(SignalPrepareBuffers("SignalDelay", m, Span<const int32_t>(most, 2), X86(), &buffers,
+                                   &refusal)
+                  .ok());
   EXPECT_EQ(buffers.size(), kMaxSignalOuterRows + 2);
 }
 
@@ -315,11 +326,9 @@ TEST(SignalKernels, WrongTypesOfTheStreamingOperatorsAreErrors) {
   });
   Status s = SignalMemory("SignalFramer", S(str), X86(), &m);
   EXPECT_EQ(s.code(), StatusCode::kInvalidArgument);
-  EXPECT_NE(std::strstr(s.message(), "'frame_step' is not an integer"), nullptr)
-      << s.message();
+  EXPECT_NE(std::strstr(s.message(), "'frame_step' is not an integer"), nullptr) << s.message();
   const auto fl = Flex([](flexbuffers::Builder& b) { b.Double("delay_length", 7.0); });
-  EXPECT_EQ(SignalMemory("SignalDelay", S(fl), X86(), &m).code(),
-            StatusCode::kInvalidArgument);
+  EXPECT_EQ(SignalMemory("SignalDelay", S(fl), X86(), &m).code(), StatusCode::kInvalidArgument);
   const auto no_t = Flex([](flexbuffers::Builder& b) { b.Int("frame_step", 16); });
   s = SignalMemory("SignalOverlapAdd", S(no_t), X86(), &m);
   EXPECT_NE(std::strstr(s.message(), "option 'T' missing"), nullptr) << s.message();
@@ -370,7 +379,8 @@ TEST(SignalKernels, StreamingOptionsSurviveTruncationAndByteFlips) {
         std::vector<uint64_t> buffers;
         std::string refusal;
         if (SignalPrepareBuffers(c.first, m, Span<const int32_t>(shape, 2), X86(), &buffers,
-                                 &refusal).ok()) {
+                                 &refusal)
+                .ok()) {
           for (uint64_t bytes : buffers) EXPECT_LE(bytes, uint64_t{1} << 32) << c.first;
         }
       }

@@ -41,8 +41,8 @@ TflmArenaSize MustSize(const model::Model& m, const char* target, bool recording
   return r;
 }
 
-#define LOAD(name, var)                                               \
-  std::vector<uint8_t> var##_bytes;                                   \
+#define LOAD(name, var)                                                       \
+  std::vector<uint8_t> var##_bytes;                                           \
   TFLM_ARENA_LOAD_SHARED_OR_SKIP(std::string(name) + ".tflite", var##_bytes); \
   model::Model var = testing::MustLoad(var##_bytes)
 
@@ -53,11 +53,16 @@ struct Expected {
 
 // Issue 8: byte-exact bisection of the wheel (recording allocator).
 constexpr Expected kWheelMinima[] = {
-    {"person_detect", 85264},          {"vww_96_int8", 103672},
-    {"kws_ref_model", 24272},          {"micro_speech_quantized", 7584},
-    {"keyword_scrambled", 18056},      {"hello_world_int8", 1936},
-    {"ad01_int8", 4632},               {"simple_add_model", 50168},
-    {"pretrainedResnet_quant", 55984}, {"seanet_transpose_conv4", 58128},
+    {"person_detect", 85264},
+    {"vww_96_int8", 103672},
+    {"kws_ref_model", 24272},
+    {"micro_speech_quantized", 7584},
+    {"keyword_scrambled", 18056},
+    {"hello_world_int8", 1936},
+    {"ad01_int8", 4632},
+    {"simple_add_model", 50168},
+    {"pretrainedResnet_quant", 55984},
+    {"seanet_transpose_conv4", 58128},
     {"trained_lstm_int8", 4208},
 };
 

@@ -33,10 +33,8 @@ bool Append(char* out, size_t out_size, size_t* length, const char* format, ...)
 
 }  // namespace
 
-RecordedAllocation AllocationRecorder::GetRecordedAllocation(
-    AllocationCategory category) const {
-  return Valid(category) ? categories_[static_cast<size_t>(category)]
-                         : RecordedAllocation{};
+RecordedAllocation AllocationRecorder::GetRecordedAllocation(AllocationCategory category) const {
+  return Valid(category) ? categories_[static_cast<size_t>(category)] : RecordedAllocation{};
 }
 
 void AllocationRecorder::RecordHeadResize(size_t requested, size_t old_head_end,
@@ -46,9 +44,8 @@ void AllocationRecorder::RecordHeadResize(size_t requested, size_t old_head_end,
   used_bytes_ += new_head_end - old_head_end;
 }
 
-void AllocationRecorder::RecordPersistent(AllocationCategory category,
-                                          size_t requested, size_t used,
-                                          size_t items) {
+void AllocationRecorder::RecordPersistent(AllocationCategory category, size_t requested,
+                                          size_t used, size_t items) {
   requested_tail_bytes_ += requested;
   used_bytes_ += used;
   ++allocation_count_;
@@ -58,8 +55,8 @@ void AllocationRecorder::RecordPersistent(AllocationCategory category,
   r.count += items;
 }
 
-int AllocationRecorder::PrintAllocations(const SingleArenaAllocator& arena,
-                                         char* out, size_t out_size) const {
+int AllocationRecorder::PrintAllocations(const SingleArenaAllocator& arena, char* out,
+                                         size_t out_size) const {
   // Worded so it cannot be taken for TFLM's RecordingMicroAllocator text:
   // these are this runtime's bytes, and stock TFLM needs more (its tail
   // holds allocator objects and TfLiteTensor copies that ours keeps out).
@@ -68,17 +65,15 @@ int AllocationRecorder::PrintAllocations(const SingleArenaAllocator& arena,
   bool ok = Append(out, out_size, &length,
                    "tflm_arena runtime: arena %zu bytes used (head %zu, tail "
                    "%zu); not stock TFLM's figures\n",
-                   used_bytes_, arena.GetNonPersistentUsedBytes(),
-                   arena.GetPersistentUsedBytes());
+                   used_bytes_, arena.GetNonPersistentUsedBytes(), arena.GetPersistentUsedBytes());
   for (size_t i = 0; ok && i < kAllocationCategoryCount; ++i) {
     const auto category = static_cast<AllocationCategory>(i);
     const RecordedAllocation& r = categories_[i];
     if (category == AllocationCategory::kOther) continue;
     if (r.used_bytes == 0 && r.requested_bytes == 0) continue;
-    ok = Append(out, out_size, &length,
-                "  %s: %zu bytes used (%zu requested for %zu %s)\n",
-                AllocationCategoryName(category), r.used_bytes, r.requested_bytes,
-                r.count, AllocationCategoryNoun(category));
+    ok = Append(out, out_size, &length, "  %s: %zu bytes used (%zu requested for %zu %s)\n",
+                AllocationCategoryName(category), r.used_bytes, r.requested_bytes, r.count,
+                AllocationCategoryNoun(category));
   }
   return ok ? static_cast<int>(length) : -1;
 }

@@ -49,17 +49,15 @@ class AllocationRecorder {
   // category, named as TFLM's RecordingMicroAllocator names it. Worded
   // differently from TFLM's PrintAllocations on purpose: stock TFLM needs
   // a larger tail for the same model. Category lines appear only when used
-  // or requested bytes are non-zero; kOther is never printed. snprintf contract: returns the full text length,
-  // writes at most out_size bytes including the terminating NUL; out may be
-  // nullptr when out_size is 0. Returns -1 only on a formatting error.
-  int PrintAllocations(const SingleArenaAllocator& arena, char* out,
-                       size_t out_size) const;
+  // or requested bytes are non-zero; kOther is never printed. snprintf contract: returns the full
+  // text length, writes at most out_size bytes including the terminating NUL; out may be nullptr
+  // when out_size is 0. Returns -1 only on a formatting error.
+  int PrintAllocations(const SingleArenaAllocator& arena, char* out, size_t out_size) const;
 
  private:
   friend class SingleArenaAllocator;  // the only writer
   void RecordHeadResize(size_t requested, size_t old_head_end, size_t new_head_end);
-  void RecordPersistent(AllocationCategory category, size_t requested,
-                        size_t used, size_t items);
+  void RecordPersistent(AllocationCategory category, size_t requested, size_t used, size_t items);
 
   RecordedAllocation categories_[kAllocationCategoryCount] = {};
   size_t requested_head_bytes_ = 0;

@@ -32,14 +32,12 @@ size_t SingleArenaAllocator::AlignOffsetUp(size_t offset, size_t alignment) cons
 // `from` is where the block would start (after alignment) and tail_ is the
 // limit for every section, so "available" is what fits at that alignment and
 // "missing" is exactly what the limit is short by; neither can underflow.
-Status SingleArenaAllocator::Shortfall(const char* what, size_t from,
-                                       size_t size) const {
+Status SingleArenaAllocator::Shortfall(const char* what, size_t from, size_t size) const {
   const size_t available = from <= tail_ ? tail_ - from : 0;
-  const size_t missing =
-      from <= tail_ ? size - available : SaturatingAdd(size, from - tail_);
+  const size_t missing = from <= tail_ ? size - available : SaturatingAdd(size, from - tail_);
   return Status::TooSmall(SaturatingAdd(capacity_, missing),
-                          "%s %zu bytes failed: %zu bytes available (%zu missing)",
-                          what, size, available, missing);
+                          "%s %zu bytes failed: %zu bytes available (%zu missing)", what, size,
+                          available, missing);
 }
 
 void SingleArenaAllocator::UpdateHighWater() {
@@ -52,8 +50,7 @@ void SingleArenaAllocator::UpdateHighWater() {
 
 Status SingleArenaAllocator::ResizeHead(size_t size, size_t alignment) {
   if (alignment == 0) {
-    return Status::Error(StatusCode::kInvalidArgument,
-                         "head resize: alignment must be positive");
+    return Status::Error(StatusCode::kInvalidArgument, "head resize: alignment must be positive");
   }
   if (temp_ != head_) {
     return Status::Error(StatusCode::kFailedPrecondition,
@@ -73,8 +70,7 @@ Status SingleArenaAllocator::ResizeHead(size_t size, size_t alignment) {
   return Status::Ok();
 }
 
-Status SingleArenaAllocator::AllocateTemp(size_t size, size_t alignment,
-                                          uint8_t** out) {
+Status SingleArenaAllocator::AllocateTemp(size_t size, size_t alignment, uint8_t** out) {
   if (out == nullptr || alignment == 0) {
     return Status::Error(StatusCode::kInvalidArgument,
                          "temp allocation: null output or zero alignment");
@@ -114,14 +110,13 @@ Status SingleArenaAllocator::ResetTemp() {
   return Status::Ok();
 }
 
-Status SingleArenaAllocator::AllocatePersistent(size_t size, size_t alignment,
-                                                uint8_t** out) {
+Status SingleArenaAllocator::AllocatePersistent(size_t size, size_t alignment, uint8_t** out) {
   return AllocatePersistent(size, alignment, AllocationCategory::kOther, out, 1);
 }
 
 Status SingleArenaAllocator::AllocatePersistent(size_t size, size_t alignment,
-                                                AllocationCategory category,
-                                                uint8_t** out, size_t items) {
+                                                AllocationCategory category, uint8_t** out,
+                                                size_t items) {
   if (out == nullptr || alignment == 0 ||
       static_cast<size_t>(category) >= kAllocationCategoryCount) {
     return Status::Error(StatusCode::kInvalidArgument,
@@ -147,13 +142,9 @@ Status SingleArenaAllocator::AllocatePersistent(size_t size, size_t alignment,
   return Status::Ok();
 }
 
-size_t SingleArenaAllocator::GetNonPersistentUsedBytes() const {
-  return Max(head_, temp_);
-}
+size_t SingleArenaAllocator::GetNonPersistentUsedBytes() const { return Max(head_, temp_); }
 
-size_t SingleArenaAllocator::GetPersistentUsedBytes() const {
-  return capacity_ - tail_;
-}
+size_t SingleArenaAllocator::GetPersistentUsedBytes() const { return capacity_ - tail_; }
 
 size_t SingleArenaAllocator::GetUsedBytes() const {
   return GetNonPersistentUsedBytes() + GetPersistentUsedBytes();

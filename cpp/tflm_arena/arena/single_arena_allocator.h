@@ -27,11 +27,11 @@
 // - High-water marks: HighWaterTotal() is the peak of head+temp+tail over the
 //   run, which is what an exactly-sized arena needs (TFLM's
 //   arena_used_bytes() is not: planning temp can exceed it; see
-//   docs/tflm_behaviour.md, section "Temp during planning"). Like TFLM, only the start is aligned, so tail
-//   padding depends on where the end falls: measured in an arena whose end is
-//   16-aligned (and with tail alignments <= 16), AlignSizeUp(HighWaterTotal(),
-//   16) bytes of 16-aligned buffer replay the same run exactly. A buffer whose
-//   start is not 16-aligned needs up to kArenaAlignment - 1 bytes more.
+//   docs/tflm_behaviour.md, section "Temp during planning"). Like TFLM, only the start is aligned,
+//   so tail padding depends on where the end falls: measured in an arena whose end is 16-aligned
+//   (and with tail alignments <= 16), AlignSizeUp(HighWaterTotal(), 16) bytes of 16-aligned buffer
+//   replay the same run exactly. A buffer whose start is not 16-aligned needs up to kArenaAlignment
+//   - 1 bytes more.
 // - The allocator object lives wherever the caller puts it, not in the tail.
 //
 // No heap, no exceptions; sizes are size_t. Not thread-safe.
@@ -87,9 +87,8 @@ class SingleArenaAllocator {
   // counts (e.g. tensors in an eval-tensor array, operators in a
   // NodeAndRegistration array, as TFLM's recording allocator counts them). Without a
   // recorder the tag costs one pointer test.
-  Status AllocatePersistent(size_t size, size_t alignment,
-                            AllocationCategory category, uint8_t** out,
-                            size_t items = 1);
+  Status AllocatePersistent(size_t size, size_t alignment, AllocationCategory category,
+                            uint8_t** out, size_t items = 1);
 
   // ---- Accounting (TFLM's GetNonPersistentUsedBytes and friends) ----
   size_t GetNonPersistentUsedBytes() const;  // max(head, temp) - start
@@ -117,10 +116,10 @@ class SingleArenaAllocator {
 
   uint8_t* base_ = nullptr;  // aligned start; all positions are offsets from it
   size_t capacity_ = 0;
-  size_t head_begin_ = 0;  // head buffer start
-  size_t head_ = 0;        // head buffer end
-  size_t temp_ = 0;        // temp chain end (>= head_)
-  size_t tail_ = 0;        // tail start (<= capacity_)
+  size_t head_begin_ = 0;        // head buffer start
+  size_t head_ = 0;              // head buffer end
+  size_t temp_ = 0;              // temp chain end (>= head_)
+  size_t tail_ = 0;              // tail start (<= capacity_)
   int32_t temp_count_ = 0;       // outstanding temp buffers
   uintptr_t temp_checksum_ = 0;  // XOR of outstanding temp addresses
   size_t hw_head_ = 0;

@@ -32,11 +32,9 @@ enum class AllocationCategory : uint8_t {
 };
 
 // All categories, kOther included.
-constexpr size_t kAllocationCategoryCount =
-    static_cast<size_t>(AllocationCategory::kCount);
+constexpr size_t kAllocationCategoryCount = static_cast<size_t>(AllocationCategory::kCount);
 // TFLM's own categories: the first ones, kOther excluded.
-constexpr size_t kRecordedCategoryCount =
-    static_cast<size_t>(AllocationCategory::kOther);
+constexpr size_t kRecordedCategoryCount = static_cast<size_t>(AllocationCategory::kOther);
 
 // TFLM's display name, e.g. "TfLiteEvalTensor data"; "unknown" if invalid.
 const char* AllocationCategoryName(AllocationCategory category);

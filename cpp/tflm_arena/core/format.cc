@@ -40,8 +40,8 @@ struct Spec {
 
 // Writes what goes before the body (sign / "0x" and the padding) and returns
 // the number of spaces still owed after the body (left-justified output).
-int PadBefore(Sink* s, const Spec& sp, const char* prefix, int prefix_len,
-              int body_len, bool zero_pad) {
+int PadBefore(Sink* s, const Spec& sp, const char* prefix, int prefix_len, int body_len,
+              bool zero_pad) {
   int pad = sp.width - prefix_len - body_len;
   if (pad < 0) pad = 0;
   if (sp.left) {
@@ -100,8 +100,7 @@ void FormatInteger(Sink* s, const Spec& sp, uint64_t magnitude, bool negative) {
     prefix[prefix_len++] = '0';
     prefix[prefix_len++] = 'x';
   }
-  const int after = PadBefore(s, sp, prefix, prefix_len, zeros + n,
-                              sp.zero && sp.precision < 0);
+  const int after = PadBefore(s, sp, prefix, prefix_len, zeros + n, sp.zero && sp.precision < 0);
   s->Fill('0', zeros);
   while (n > 0) s->Put(digits[--n]);
   s->Fill(' ', after);
@@ -233,7 +232,7 @@ void DecimalDigits(uint64_t mant, int e2, int count, char* digits, int* exponent
 struct FloatBody {
   const char* digits;  // `ndigits` significant digits; zeros after them
   int ndigits;
-  int exponent;        // decimal exponent of digits[0]
+  int exponent;  // decimal exponent of digits[0]
   bool upper;
 
   char Digit(int i) const { return i >= 0 && i < ndigits ? digits[i] : '0'; }
@@ -327,8 +326,8 @@ void FormatFloat(Sink* s, const Spec& sp, double value) {
   Sink counter(nullptr, 0);
   if (fixed) body.Fixed(&counter, frac, point);
   else body.Scientific(&counter, frac, point);
-  const int after = PadBefore(s, sp, prefix, prefix_len,
-                              static_cast<int>(counter.length()), sp.zero);
+  const int after =
+      PadBefore(s, sp, prefix, prefix_len, static_cast<int>(counter.length()), sp.zero);
   if (fixed) body.Fixed(s, frac, point);
   else body.Scientific(s, frac, point);
   s->Fill(' ', after);
@@ -393,18 +392,32 @@ int FormatV(char* out, size_t size, const char* format, va_list args) {
       case 'i': {
         int64_t v;
         switch (length) {
-          case 'H': v = static_cast<signed char>(va_arg(args, int)); break;
-          case 'h': v = static_cast<short>(va_arg(args, int)); break;
-          case 'l': v = va_arg(args, long); break;
-          case 'q': v = va_arg(args, long long); break;
+          case 'H':
+            v = static_cast<signed char>(va_arg(args, int));
+            break;
+          case 'h':
+            v = static_cast<short>(va_arg(args, int));
+            break;
+          case 'l':
+            v = va_arg(args, long);
+            break;
+          case 'q':
+            v = va_arg(args, long long);
+            break;
           // NOLINTNEXTLINE(bugprone-branch-clone): ptrdiff_t and intmax_t differ on 32-bit targets.
           case 'z':
-          case 't': v = va_arg(args, ptrdiff_t); break;
-          case 'j': v = va_arg(args, intmax_t); break;
-          default: v = va_arg(args, int); break;
+          case 't':
+            v = va_arg(args, ptrdiff_t);
+            break;
+          case 'j':
+            v = va_arg(args, intmax_t);
+            break;
+          default:
+            v = va_arg(args, int);
+            break;
         }
-        const uint64_t magnitude = v < 0 ? uint64_t{0} - static_cast<uint64_t>(v)
-                                         : static_cast<uint64_t>(v);
+        const uint64_t magnitude =
+            v < 0 ? uint64_t{0} - static_cast<uint64_t>(v) : static_cast<uint64_t>(v);
         FormatInteger(&s, sp, magnitude, v < 0);
         break;
       }
@@ -414,15 +427,29 @@ int FormatV(char* out, size_t size, const char* format, va_list args) {
       case 'o': {
         uint64_t v;
         switch (length) {
-          case 'H': v = static_cast<unsigned char>(va_arg(args, unsigned)); break;
-          case 'h': v = static_cast<unsigned short>(va_arg(args, unsigned)); break;
-          case 'l': v = va_arg(args, unsigned long); break;
-          case 'q': v = va_arg(args, unsigned long long); break;
+          case 'H':
+            v = static_cast<unsigned char>(va_arg(args, unsigned));
+            break;
+          case 'h':
+            v = static_cast<unsigned short>(va_arg(args, unsigned));
+            break;
+          case 'l':
+            v = va_arg(args, unsigned long);
+            break;
+          case 'q':
+            v = va_arg(args, unsigned long long);
+            break;
           // NOLINTNEXTLINE(bugprone-branch-clone): size_t and uintmax_t differ on 32-bit targets.
           case 'z':
-          case 't': v = va_arg(args, size_t); break;
-          case 'j': v = va_arg(args, uintmax_t); break;
-          default: v = va_arg(args, unsigned); break;
+          case 't':
+            v = va_arg(args, size_t);
+            break;
+          case 'j':
+            v = va_arg(args, uintmax_t);
+            break;
+          default:
+            v = va_arg(args, unsigned);
+            break;
         }
         FormatInteger(&s, sp, v, false);
         break;
@@ -451,8 +478,9 @@ int FormatV(char* out, size_t size, const char* format, va_list args) {
       case 'G':
       case 'e':
       case 'E':
-        FormatFloat(&s, sp, length == 'L' ? static_cast<double>(va_arg(args, long double))
-                                          : va_arg(args, double));
+        FormatFloat(
+            &s, sp,
+            length == 'L' ? static_cast<double>(va_arg(args, long double)) : va_arg(args, double));
         break;
       case '%':
         s.Put('%');

@@ -33,8 +33,7 @@
 
 namespace tflm_arena {
 
-int Format(char* out, size_t size, const char* format, ...)
-    __attribute__((format(printf, 3, 4)));
+int Format(char* out, size_t size, const char* format, ...) __attribute__((format(printf, 3, 4)));
 int FormatV(char* out, size_t size, const char* format, va_list args)
     __attribute__((format(printf, 3, 0)));
 

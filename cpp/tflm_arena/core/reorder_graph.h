@@ -19,9 +19,9 @@ struct ReorderOp {
 };
 
 struct ReorderGraph {
-  std::vector<int64_t> tensor_bytes;      // planned bytes; 0 = not planned (constant, variable, empty)
-  std::vector<int32_t> inputs;            // graph inputs (live from step 0)
-  std::vector<int32_t> outputs;           // graph outputs (live to the last step)
+  std::vector<int64_t> tensor_bytes;  // planned bytes; 0 = not planned (constant, variable, empty)
+  std::vector<int32_t> inputs;        // graph inputs (live from step 0)
+  std::vector<int32_t> outputs;       // graph outputs (live to the last step)
   std::vector<int32_t> stateful_tensors;  // touched in place: users keep their order
   std::vector<ReorderOp> ops;             // in the original order
 };

@@ -97,19 +97,15 @@ class Status {
 
   bool ok() const { return word_ == 0; }
   StatusCode code() const {
-    return word_ < kTooSmallBase ? static_cast<StatusCode>(word_)
-                                 : StatusCode::kArenaTooSmall;
+    return word_ < kTooSmallBase ? static_cast<StatusCode>(word_) : StatusCode::kArenaTooSmall;
   }
-  size_t needed_bytes() const {
-    return word_ < kTooSmallBase ? 0 : word_ - kTooSmallBase;
-  }
+  size_t needed_bytes() const { return word_ < kTooSmallBase ? 0 : word_ - kTooSmallBase; }
   // Kept with kArenaTooSmall only (the default build keeps it with any
   // code); a count too large for the word becomes 0, "unknown".
   void set_needed_bytes(size_t n) {
     if (code() != StatusCode::kArenaTooSmall) return;
-    word_ = n == 0 || n > SIZE_MAX - kTooSmallBase
-                ? static_cast<size_t>(StatusCode::kArenaTooSmall)
-                : kTooSmallBase + n;
+    word_ = n == 0 || n > SIZE_MAX - kTooSmallBase ? static_cast<size_t>(StatusCode::kArenaTooSmall)
+                                                   : kTooSmallBase + n;
   }
 
  private:
@@ -121,9 +117,9 @@ class Status {
 }  // namespace tflm_arena
 
 // Propagates a non-OK status to the caller.
-#define TFLM_ARENA_RETURN_IF_ERROR(expr)              \
-  do {                                                \
-    ::tflm_arena::Status _tflm_arena_status = (expr); \
+#define TFLM_ARENA_RETURN_IF_ERROR(expr)                     \
+  do {                                                       \
+    ::tflm_arena::Status _tflm_arena_status = (expr);        \
     if (!_tflm_arena_status.ok()) return _tflm_arena_status; \
   } while (0)
 

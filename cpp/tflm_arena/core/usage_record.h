@@ -17,10 +17,10 @@ using ByteOffset = int64_t;
 constexpr ByteOffset kOnlineOffset = -1;  // "let the planner choose"
 
 struct UsageRecord {
-  int64_t size = 0;                        // bytes, >= 0 (already aligned by the caller if wanted)
-  Step first_step = 0;                     // first step the buffer is live (inclusive)
-  Step last_step = 0;                      // last step the buffer is live (inclusive)
-  ByteOffset fixed_offset = kOnlineOffset; // >= 0: offline-planned, kept as is
+  int64_t size = 0;                         // bytes, >= 0 (already aligned by the caller if wanted)
+  Step first_step = 0;                      // first step the buffer is live (inclusive)
+  Step last_step = 0;                       // last step the buffer is live (inclusive)
+  ByteOffset fixed_offset = kOnlineOffset;  // >= 0: offline-planned, kept as is
 };
 
 // True when the two inclusive lifetimes share at least one step.

@@ -22,7 +22,7 @@ enum BuiltinIndex : BuiltinCode {
 #define TFLM_ARENA_BUILTIN_INDEX(id, name) kIndex##id,
   TFLM_ARENA_BUILTIN_OPS(TFLM_ARENA_BUILTIN_INDEX)
 #undef TFLM_ARENA_BUILTIN_INDEX
-  kIndexCount
+      kIndexCount
 };
 }  // namespace internal
 

@@ -140,7 +140,8 @@ Status Model::builtin_options(size_t subgraph, size_t op, OptionsTable* out) con
       TableField(static_cast<internal::Table>(root_), fb::Model::VT_SUBGRAPHS, subgraph);
   const internal::Table o = TableField(g, fb::SubGraph::VT_OPERATORS, op);
   const uint8_t* table = internal::RefField(o, fb::Operator::VT_BUILTIN_OPTIONS);
-  const auto type = static_cast<uint8_t>(internal::I8Field(o, fb::Operator::VT_BUILTIN_OPTIONS_TYPE));
+  const auto type =
+      static_cast<uint8_t>(internal::I8Field(o, fb::Operator::VT_BUILTIN_OPTIONS_TYPE));
   if (table == nullptr || type == static_cast<uint8_t>(fb::BuiltinOptions::NONE)) {
     return Status::Ok();
   }

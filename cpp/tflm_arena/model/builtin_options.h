@@ -26,7 +26,12 @@ namespace model {
 // code, and Python reads the schema's tables through the bindings).
 enum class Padding : uint8_t { kSame = 0, kValid = 1 };
 enum class Activation : uint8_t {
-  kNone = 0, kRelu = 1, kReluN1To1 = 2, kRelu6 = 3, kTanh = 4, kSignBit = 5
+  kNone = 0,
+  kRelu = 1,
+  kReluN1To1 = 2,
+  kRelu6 = 3,
+  kTanh = 4,
+  kSignBit = 5
 };
 
 // The BuiltinOptions union ordinal of a table (format values, e.g.
@@ -40,7 +45,7 @@ enum OptionsIndex : OptionsType {
 #define TFLM_ARENA_OPTIONS_INDEX(name) kOptionsIndex##name,
   TFLM_ARENA_BUILTIN_OPTIONS(TFLM_ARENA_OPTIONS_INDEX)
 #undef TFLM_ARENA_OPTIONS_INDEX
-  kOptionsIndexCount
+      kOptionsIndexCount
 };
 }  // namespace internal
 

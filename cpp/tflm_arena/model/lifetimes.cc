@@ -9,9 +9,8 @@ namespace tflm_arena {
 namespace model {
 namespace {
 
-#define TFLM_ARENA_INVALID(...)                             \
-  ::tflm_arena::Status::Error(                              \
-      ::tflm_arena::StatusCode::kInvalidArgument, __VA_ARGS__)
+#define TFLM_ARENA_INVALID(...) \
+  ::tflm_arena::Status::Error(::tflm_arena::StatusCode::kInvalidArgument, __VA_ARGS__)
 
 const char* OpName(BuiltinCode code) {
   const char* name = BuiltinCodeName(code);
@@ -23,8 +22,7 @@ const char* OpName(BuiltinCode code) {
 // scope += 1 before each subgraph an IF / WHILE / CALL_ONCE invokes.
 class Marker {
  public:
-  Marker(const Model& model, Span<const ScratchRequest> scratch,
-         Span<AllocationEntry> out)
+  Marker(const Model& model, Span<const ScratchRequest> scratch, Span<AllocationEntry> out)
       : model_(model), scratch_(scratch), out_(out) {}
 
   Status Mark(uint32_t sg, size_t depth);
@@ -40,16 +38,15 @@ class Marker {
   }
   static constexpr size_t kMaxWork = static_cast<size_t>(kMaxLifetimeWork);
   Status TooMuchWork() const {
-    return TFLM_ARENA_INVALID(
-        "lifetime computation exceeds %" PRIu64
-        " steps (control flow invokes subgraphs too many times)",
-        kMaxLifetimeWork);
+    return TFLM_ARENA_INVALID("lifetime computation exceeds %" PRIu64
+                              " steps (control flow invokes subgraphs too many times)",
+                              kMaxLifetimeWork);
   }
   void First(AllocationEntry* e, Step s) {
     if (e->first_created == kUninitializedLifetime) e->first_created = s;
   }
-  Status CheckCall(uint32_t sg, size_t op, const OperatorInfo& info,
-                   int32_t callee, size_t depth) const;
+  Status CheckCall(uint32_t sg, size_t op, const OperatorInfo& info, int32_t callee,
+                   size_t depth) const;
 
   const Model& model_;
   Span<const ScratchRequest> scratch_;
@@ -59,21 +56,21 @@ class Marker {
   uint32_t path_[kMaxControlFlowDepth] = {};  // subgraphs being marked
 };
 
-Status Marker::CheckCall(uint32_t sg, size_t op, const OperatorInfo& info,
-                         int32_t callee, size_t depth) const {
+Status Marker::CheckCall(uint32_t sg, size_t op, const OperatorInfo& info, int32_t callee,
+                         size_t depth) const {
   for (size_t d = 0; d <= depth; ++d) {
     if (path_[d] == static_cast<uint32_t>(callee)) {
-      return TFLM_ARENA_INVALID(
-          "control-flow cycle: subgraph %" PRIu32 " operator %zu (%s) invokes "
-          "subgraph %" PRId32 ", which is already being executed",
-          sg, op, OpName(info.builtin_code), callee);
+      return TFLM_ARENA_INVALID("control-flow cycle: subgraph %" PRIu32
+                                " operator %zu (%s) invokes "
+                                "subgraph %" PRId32 ", which is already being executed",
+                                sg, op, OpName(info.builtin_code), callee);
     }
   }
   if (depth + 1 >= kMaxControlFlowDepth) {
-    return TFLM_ARENA_INVALID(
-        "subgraph %" PRIu32 " operator %zu (%s): control flow nests deeper "
-        "than %zu subgraphs",
-        sg, op, OpName(info.builtin_code), kMaxControlFlowDepth);
+    return TFLM_ARENA_INVALID("subgraph %" PRIu32
+                              " operator %zu (%s): control flow nests deeper "
+                              "than %zu subgraphs",
+                              sg, op, OpName(info.builtin_code), kMaxControlFlowDepth);
   }
   return Status::Ok();
 }
@@ -94,8 +91,8 @@ Status Marker::Mark(uint32_t sg, size_t depth) {
   for (size_t i = 0; i < g.num_operators; ++i) {
     OperatorInfo op;
     TFLM_ARENA_RETURN_IF_ERROR(model_.op(sg, i, &op));
-    const size_t cost = 1 + op.inputs.size() + 2 * op.outputs.size() +
-                        op.called.count + scratch_.size();
+    const size_t cost =
+        1 + op.inputs.size() + 2 * op.outputs.size() + op.called.count + scratch_.size();
     if (!Charge(cost)) return TooMuchWork();
     // 2a-b. New scope; outputs are created here.
     ++scope_;
@@ -106,8 +103,7 @@ Status Marker::Mark(uint32_t sg, size_t depth) {
       const int32_t callee = op.called.index[k];
       TFLM_ARENA_RETURN_IF_ERROR(CheckCall(sg, i, op, callee, depth));
       ++scope_;
-      TFLM_ARENA_RETURN_IF_ERROR(
-          Mark(static_cast<uint32_t>(callee), depth + 1));
+      TFLM_ARENA_RETURN_IF_ERROR(Mark(static_cast<uint32_t>(callee), depth + 1));
     }
     // 2e-f. Inputs and outputs live until the operator (and its subgraphs)
     // finished.
@@ -119,8 +115,7 @@ Status Marker::Mark(uint32_t sg, size_t depth) {
     AllocationEntry* s = out_.data() + model_.total_tensors();
     for (size_t j = 0; j < scratch_.size(); ++j) {
       const ScratchRequest& r = scratch_[j];
-      if (r.node_idx != static_cast<int32_t>(i) ||
-          r.subgraph_idx != static_cast<int32_t>(sg)) {
+      if (r.node_idx != static_cast<int32_t>(i) || r.subgraph_idx != static_cast<int32_t>(sg)) {
         continue;
       }
       s[j].bytes = r.bytes;
@@ -140,23 +135,19 @@ Status Marker::Mark(uint32_t sg, size_t depth) {
 Status CheckScratch(const Model& model, Span<const ScratchRequest> scratch) {
   for (size_t j = 0; j < scratch.size(); ++j) {
     const ScratchRequest& r = scratch[j];
-    if (r.subgraph_idx < 0 ||
-        static_cast<size_t>(r.subgraph_idx) >= model.num_subgraphs()) {
-      return TFLM_ARENA_INVALID(
-          "scratch request %zu: subgraph %" PRId32
-          " out of range (model has %zu subgraphs)",
-          j, r.subgraph_idx, model.num_subgraphs());
+    if (r.subgraph_idx < 0 || static_cast<size_t>(r.subgraph_idx) >= model.num_subgraphs()) {
+      return TFLM_ARENA_INVALID("scratch request %zu: subgraph %" PRId32
+                                " out of range (model has %zu subgraphs)",
+                                j, r.subgraph_idx, model.num_subgraphs());
     }
     const size_t ops = model.num_operators(r.subgraph_idx);
     if (r.node_idx < 0 || static_cast<size_t>(r.node_idx) >= ops) {
-      return TFLM_ARENA_INVALID(
-          "scratch request %zu: node %" PRId32
-          " out of range (subgraph %" PRId32 " has %zu operators)",
-          j, r.node_idx, r.subgraph_idx, ops);
+      return TFLM_ARENA_INVALID("scratch request %zu: node %" PRId32
+                                " out of range (subgraph %" PRId32 " has %zu operators)",
+                                j, r.node_idx, r.subgraph_idx, ops);
     }
     if (r.bytes > kMaxTensorBytes) {
-      return TFLM_ARENA_INVALID("scratch request %zu: %zu bytes is too large",
-                                j, r.bytes);
+      return TFLM_ARENA_INVALID("scratch request %zu: %zu bytes is too large", j, r.bytes);
     }
   }
   return Status::Ok();
@@ -172,11 +163,10 @@ Status CheckIntermediates(const Model& model, size_t sg) {
       size_t bytes = 0;
       TFLM_ARENA_RETURN_IF_ERROR(model.tensor_bytes(sg, t, &bytes));
       if (bytes != 0) {
-        return TFLM_ARENA_INVALID(
-            "subgraph %zu operator %zu: intermediate tensor %" PRId32
-            " has %zu bytes (Does not support intermediate tensor with "
-            "non-zero size)",
-            sg, i, t, bytes);
+        return TFLM_ARENA_INVALID("subgraph %zu operator %zu: intermediate tensor %" PRId32
+                                  " has %zu bytes (Does not support intermediate tensor with "
+                                  "non-zero size)",
+                                  sg, i, t, bytes);
       }
     }
   }
@@ -184,8 +174,7 @@ Status CheckIntermediates(const Model& model, size_t sg) {
 }
 
 // InitializeAllocationInfo: sizes, needs_allocating and offline offsets.
-Status InitTensors(const Model& model, const OfflinePlanView* offline,
-                   Span<AllocationEntry> out) {
+Status InitTensors(const Model& model, const OfflinePlanView* offline, Span<AllocationEntry> out) {
   size_t global = 0;
   for (size_t sg = 0; sg < model.num_subgraphs(); ++sg) {
     TFLM_ARENA_RETURN_IF_ERROR(CheckIntermediates(model, sg));
@@ -202,8 +191,7 @@ Status InitTensors(const Model& model, const OfflinePlanView* offline,
       TFLM_ARENA_RETURN_IF_ERROR(model.tensor_bytes(sg, t, &e.bytes));
       e.subgraph = static_cast<uint32_t>(sg);
       e.index = static_cast<uint32_t>(t);
-      e.needs_allocating =
-          !info.has_constant_data && !info.is_variable && e.bytes != 0;
+      e.needs_allocating = !info.has_constant_data && !info.is_variable && e.bytes != 0;
       if (offline != nullptr) {
         e.offline_offset = offline->offset(global);
         // An offline-placed variable goes into the head plan (TFLM forces
@@ -224,13 +212,10 @@ size_t AllocationInfoCount(const Model& model, size_t num_scratch) {
   return model.total_tensors() + num_scratch;
 }
 
-Status ComputeAllocationInfo(const Model& model,
-                             Span<const ScratchRequest> scratch,
-                             const OfflinePlanView* offline,
-                             Span<AllocationEntry> out) {
+Status ComputeAllocationInfo(const Model& model, Span<const ScratchRequest> scratch,
+                             const OfflinePlanView* offline, Span<AllocationEntry> out) {
   if (!model.loaded()) {
-    return Status::Error(StatusCode::kFailedPrecondition,
-                         "model is not loaded");
+    return Status::Error(StatusCode::kFailedPrecondition, "model is not loaded");
   }
   const size_t needed = AllocationInfoCount(model, scratch.size());
   if (out.size() != needed) {
@@ -240,9 +225,8 @@ Status ComputeAllocationInfo(const Model& model,
         out.size(), needed, model.total_tensors(), scratch.size());
   }
   if (offline != nullptr && offline->size() != model.total_tensors()) {
-    return TFLM_ARENA_INVALID(
-        "offline plan has %zu offsets, the model has %zu tensors",
-        offline->size(), model.total_tensors());
+    return TFLM_ARENA_INVALID("offline plan has %zu offsets, the model has %zu tensors",
+                              offline->size(), model.total_tensors());
   }
   TFLM_ARENA_RETURN_IF_ERROR(CheckScratch(model, scratch));
   TFLM_ARENA_RETURN_IF_ERROR(InitTensors(model, offline, out));
@@ -259,8 +243,7 @@ Status ComputeAllocationInfo(const Model& model,
   return marker.Mark(0, 0);
 }
 
-Status ComputeModelAllocationInfo(const Model& model,
-                                  Span<const ScratchRequest> scratch,
+Status ComputeModelAllocationInfo(const Model& model, Span<const ScratchRequest> scratch,
                                   Span<AllocationEntry> out) {
   OfflinePlanView plan;
   bool present = false;
@@ -274,24 +257,20 @@ size_t PlannedBufferCount(Span<const AllocationEntry> entries) {
   return n;
 }
 
-Status BuildUsageRecords(Span<const AllocationEntry> entries,
-                         Span<UsageRecord> records,
+Status BuildUsageRecords(Span<const AllocationEntry> entries, Span<UsageRecord> records,
                          Span<uint32_t> record_to_entry, size_t* count) {
   *count = 0;
   const size_t needed = PlannedBufferCount(entries);
-  if (records.size() < needed ||
-      (!record_to_entry.empty() && record_to_entry.size() < needed)) {
-    return TFLM_ARENA_INVALID(
-        "usage record arrays hold %zu and %zu entries, %zu are needed",
-        records.size(), record_to_entry.size(), needed);
+  if (records.size() < needed || (!record_to_entry.empty() && record_to_entry.size() < needed)) {
+    return TFLM_ARENA_INVALID("usage record arrays hold %zu and %zu entries, %zu are needed",
+                              records.size(), record_to_entry.size(), needed);
   }
   size_t k = 0;
   for (size_t i = 0; i < entries.size(); ++i) {
     const AllocationEntry& e = entries[i];
     if (!e.needs_allocating) continue;
     if (e.bytes > kMaxTensorBytes) {
-      return TFLM_ARENA_INVALID("allocation entry %zu: %zu bytes is too large",
-                                i, e.bytes);
+      return TFLM_ARENA_INVALID("allocation entry %zu: %zu bytes is too large", i, e.bytes);
     }
     UsageRecord r;
     r.size = static_cast<int64_t>(AlignSizeUp(e.bytes, kArenaAlignment));

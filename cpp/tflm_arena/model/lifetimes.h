@@ -1,5 +1,6 @@
 // Tensor lifetimes exactly as TFLM's AllocationInfoBuilder computes them
-// (TFLM's micro_allocation_info.cc, AllocationInfoBuilder), plus the planner input derived from them.
+// (TFLM's micro_allocation_info.cc, AllocationInfoBuilder), plus the planner input derived from
+// them.
 //
 // One entry per tensor of every subgraph (subgraph 0's first), then one
 // per scratch-buffer request. Lifetimes use TFLM's "allocation scope"
@@ -54,20 +55,20 @@ constexpr Step kUninitializedLifetime = -1;
 // TFLM's ScratchBufferRequest (micro_allocator.h): made by a kernel during Prepare.
 struct ScratchRequest {
   size_t bytes = 0;
-  int32_t node_idx = 0;      // operator index within its subgraph
+  int32_t node_idx = 0;  // operator index within its subgraph
   int32_t subgraph_idx = 0;
 };
 
 // TFLM's AllocationInfo plus where the entry came from.
 struct AllocationEntry {
-  size_t bytes = 0;            // unaligned; tensors as Model::tensor_bytes
+  size_t bytes = 0;  // unaligned; tensors as Model::tensor_bytes
   Step first_created = kUninitializedLifetime;
   Step last_used = kUninitializedLifetime;
   int32_t offline_offset = kOfflinePlanOnline;  // -1 = online
   bool needs_allocating = false;
   bool is_scratch = false;
-  uint32_t subgraph = 0;       // owning subgraph (scratch: request's)
-  uint32_t index = 0;          // tensor index in its subgraph, or scratch index
+  uint32_t subgraph = 0;  // owning subgraph (scratch: request's)
+  uint32_t index = 0;     // tensor index in its subgraph, or scratch index
 };
 
 // Entries needed: total tensors over all subgraphs + scratch requests.
@@ -76,28 +77,23 @@ size_t AllocationInfoCount(const Model& model, size_t num_scratch);
 // Fills `out` (size must be AllocationInfoCount(model, scratch.size())).
 // `offline` may be null (no offline plan); otherwise its size must equal the
 // model's total tensor count.
-Status ComputeAllocationInfo(const Model& model,
-                             Span<const ScratchRequest> scratch,
-                             const OfflinePlanView* offline,
-                             Span<AllocationEntry> out);
+Status ComputeAllocationInfo(const Model& model, Span<const ScratchRequest> scratch,
+                             const OfflinePlanView* offline, Span<AllocationEntry> out);
 
 // As above, decoding the model's own OfflineMemoryAllocation metadata first
 // (what TFLM does).
-Status ComputeModelAllocationInfo(const Model& model,
-                                  Span<const ScratchRequest> scratch,
+Status ComputeModelAllocationInfo(const Model& model, Span<const ScratchRequest> scratch,
                                   Span<AllocationEntry> out);
 
 // Number of entries with needs_allocating (planner buffers).
 size_t PlannedBufferCount(Span<const AllocationEntry> entries);
 
-// Planner input in CreatePlan order (micro_allocation_info.cc, AddBuffer per entry that needs allocating): for each entry that needs
-// allocating, in array order, one record with size aligned up to 16,
-// its lifetime and fixed_offset = offline offset (kOnlineOffset if -1).
-// `records` must hold PlannedBufferCount(entries); `record_to_entry`
-// (same size, or empty to skip) receives the entry index of each record.
-// *count gets the number written.
-Status BuildUsageRecords(Span<const AllocationEntry> entries,
-                         Span<UsageRecord> records,
+// Planner input in CreatePlan order (micro_allocation_info.cc, AddBuffer per entry that needs
+// allocating): for each entry that needs allocating, in array order, one record with size aligned
+// up to 16, its lifetime and fixed_offset = offline offset (kOnlineOffset if -1). `records` must
+// hold PlannedBufferCount(entries); `record_to_entry` (same size, or empty to skip) receives the
+// entry index of each record. *count gets the number written.
+Status BuildUsageRecords(Span<const AllocationEntry> entries, Span<UsageRecord> records,
                          Span<uint32_t> record_to_entry, size_t* count);
 
 }  // namespace model

@@ -12,13 +12,13 @@
 namespace tflm_arena {
 namespace model {
 
+using internal::I8Field;
 using internal::RefField;
 using internal::SpanField;
 using internal::StringField;
 using internal::Table;
 using internal::TableAt;
 using internal::TableField;
-using internal::I8Field;
 using internal::U32Field;
 using internal::U64Field;
 using internal::VectorField;
@@ -63,9 +63,8 @@ uint64_t ElementCount(Span<const int32_t> shape) {
 }
 
 Status OutOfRange(const char* what, size_t index, size_t count) {
-  return Status::Error(StatusCode::kOutOfRange,
-                       "%s index %zu out of range (model has %zu)", what, index,
-                       count);
+  return Status::Error(StatusCode::kOutOfRange, "%s index %zu out of range (model has %zu)", what,
+                       index, count);
 }
 
 #if TFLM_ARENA_ERROR_STRINGS
@@ -134,14 +133,12 @@ Status Model::FromBuffer(const uint8_t* data, size_t size, Model* out) {
     return Status::Error(StatusCode::kInvalidArgument,
                          "flatbuffer verification failed: the %zu-byte model "
                          "is truncated or corrupt (or nests deeper than "
-                         "%" PRIu32 " tables / holds more than %" PRIu32
-                         " tables)",
+                         "%" PRIu32 " tables / holds more than %" PRIu32 " tables)",
                          size, kVerifierMaxDepth, kVerifierMaxTables);
   }
   const fb::Model* root = fb::GetModel(data);
   size_t total_tensors = 0;
-  TFLM_ARENA_RETURN_IF_ERROR(
-      internal::ValidateModel(root, size, &total_tensors));
+  TFLM_ARENA_RETURN_IF_ERROR(internal::ValidateModel(root, size, &total_tensors));
   out->root_ = root;
   out->data_ = data;
   out->size_ = size;
@@ -231,8 +228,8 @@ Status Model::tensor(size_t subgraph, size_t tensor, TensorInfo* out) const {
       VectorField(SubgraphTable(root_, subgraph), fb::SubGraph::VT_TENSORS, &tensors);
   if (tensor >= count) {
     return Status::Error(StatusCode::kOutOfRange,
-                         "tensor index %zu out of range (subgraph %zu has %zu)",
-                         tensor, subgraph, count);
+                         "tensor index %zu out of range (subgraph %zu has %zu)", tensor, subgraph,
+                         count);
   }
   const Table t = TableAt(tensors, tensor);
   const uint32_t buffer = U32Field(t, fb::Tensor::VT_BUFFER, 0);
@@ -255,8 +252,8 @@ Status Model::tensor(size_t subgraph, size_t tensor, TensorInfo* out) const {
   if (q != nullptr) {
     out->scale = SpanField<float>(q, fb::QuantizationParameters::VT_SCALE);
     out->zero_point = SpanField<int64_t>(q, fb::QuantizationParameters::VT_ZERO_POINT);
-    out->quantized_dimension = static_cast<int32_t>(
-        U32Field(q, fb::QuantizationParameters::VT_QUANTIZED_DIMENSION, 0));
+    out->quantized_dimension =
+        static_cast<int32_t>(U32Field(q, fb::QuantizationParameters::VT_QUANTIZED_DIMENSION, 0));
   } else {
     out->scale = Span<const float>();
     out->zero_point = Span<const int64_t>();
@@ -265,8 +262,7 @@ Status Model::tensor(size_t subgraph, size_t tensor, TensorInfo* out) const {
   return Status::Ok();
 }
 
-Status Model::tensor_bytes(size_t subgraph, size_t tensor,
-                           size_t* bytes) const {
+Status Model::tensor_bytes(size_t subgraph, size_t tensor, size_t* bytes) const {
   TensorInfo info;
   TFLM_ARENA_RETURN_IF_ERROR(this->tensor(subgraph, tensor, &info));
   const size_t elem = ElementByteSize(info.type);
@@ -274,8 +270,7 @@ Status Model::tensor_bytes(size_t subgraph, size_t tensor,
     return Status::Error(StatusCode::kInvalidArgument,
                          "subgraph %zu tensor %zu: type %s (%d) has no element "
                          "size, so its arena bytes are unknown",
-                         subgraph, tensor, TensorTypeName(info.type),
-                         static_cast<int>(info.type));
+                         subgraph, tensor, TensorTypeName(info.type), static_cast<int>(info.type));
   }
   // FromBuffer checked num_elements * elem <= kMaxTensorBytes.
   *bytes = static_cast<size_t>(info.num_elements * elem);
@@ -298,8 +293,7 @@ Status Model::op(size_t subgraph, size_t op, OperatorInfo* out) const {
   const Table o = TableAt(ops, op);
   const uint32_t opcode_index = U32Field(o, fb::Operator::VT_OPCODE_INDEX, 0);
   OperatorCodeInfo code;  // the index was validated
-  ReadOperatorCode(TableField(RootTable(root_), fb::Model::VT_OPERATOR_CODES, opcode_index),
-                   &code);
+  ReadOperatorCode(TableField(RootTable(root_), fb::Model::VT_OPERATOR_CODES, opcode_index), &code);
   out->opcode_index = opcode_index;
   out->builtin_code = code.builtin_code;
   out->custom_code = code.custom_code;
@@ -308,28 +302,29 @@ Status Model::op(size_t subgraph, size_t op, OperatorInfo* out) const {
   out->outputs = SpanField<int32_t>(o, fb::Operator::VT_OUTPUTS);
   out->intermediates = SpanField<int32_t>(o, fb::Operator::VT_INTERMEDIATES);
   out->custom_options = SpanField<uint8_t>(o, fb::Operator::VT_CUSTOM_OPTIONS);
-  // Control flow (IF: then/else, WHILE: cond/body, CALL_ONCE: init): validation checked each carries its options table.
+  // Control flow (IF: then/else, WHILE: cond/body, CALL_ONCE: init): validation checked each
+  // carries its options table.
   CalledSubgraphs& called = out->called;
   called = CalledSubgraphs();
   const Table options = RefField(o, fb::Operator::VT_BUILTIN_OPTIONS);
   // IfOptions (then, else) and WhileOptions (cond, body) both hold two
   // int32 subgraph indices in fields 0 and 1; CallOnceOptions one (init).
-  static_assert(int{fb::IfOptions::VT_THEN_SUBGRAPH_INDEX} ==
-                        int{fb::WhileOptions::VT_COND_SUBGRAPH_INDEX} &&
-                    int{fb::IfOptions::VT_ELSE_SUBGRAPH_INDEX} ==
-                        int{fb::WhileOptions::VT_BODY_SUBGRAPH_INDEX} &&
-                    int{fb::IfOptions::VT_THEN_SUBGRAPH_INDEX} ==
-                        int{fb::CallOnceOptions::VT_INIT_SUBGRAPH_INDEX},
-                "control-flow options share their field layout");
+  static_assert(
+      int{fb::IfOptions::VT_THEN_SUBGRAPH_INDEX} == int{fb::WhileOptions::VT_COND_SUBGRAPH_INDEX} &&
+          int{fb::IfOptions::VT_ELSE_SUBGRAPH_INDEX} ==
+              int{fb::WhileOptions::VT_BODY_SUBGRAPH_INDEX} &&
+          int{fb::IfOptions::VT_THEN_SUBGRAPH_INDEX} ==
+              int{fb::CallOnceOptions::VT_INIT_SUBGRAPH_INDEX},
+      "control-flow options share their field layout");
   if (out->builtin_code == kBuiltinIf || out->builtin_code == kBuiltinWhile) {
-    called.index[0] = static_cast<int32_t>(
-        U32Field(options, fb::IfOptions::VT_THEN_SUBGRAPH_INDEX, 0));
-    called.index[1] = static_cast<int32_t>(
-        U32Field(options, fb::IfOptions::VT_ELSE_SUBGRAPH_INDEX, 0));
+    called.index[0] =
+        static_cast<int32_t>(U32Field(options, fb::IfOptions::VT_THEN_SUBGRAPH_INDEX, 0));
+    called.index[1] =
+        static_cast<int32_t>(U32Field(options, fb::IfOptions::VT_ELSE_SUBGRAPH_INDEX, 0));
     called.count = 2;
   } else if (out->builtin_code == kBuiltinCallOnce) {
-    called.index[0] = static_cast<int32_t>(
-        U32Field(options, fb::CallOnceOptions::VT_INIT_SUBGRAPH_INDEX, 0));
+    called.index[0] =
+        static_cast<int32_t>(U32Field(options, fb::CallOnceOptions::VT_INIT_SUBGRAPH_INDEX, 0));
     called.count = 1;
   }
   return Status::Ok();
@@ -407,8 +402,8 @@ Status Model::signature_tensor(size_t index, bool output, size_t i,
   const size_t count = VectorField(sig, vt, &maps);
   if (i >= count) {
     return Status::Error(StatusCode::kOutOfRange,
-                         "signature %zu %s index %zu out of range (it has %zu)",
-                         index, output ? "output" : "input", i, count);
+                         "signature %zu %s index %zu out of range (it has %zu)", index,
+                         output ? "output" : "input", i, count);
   }
   const Table map = TableAt(maps, i);
   out->name = StringWithLength(map, fb::TensorMap::VT_NAME, &out->name_length);

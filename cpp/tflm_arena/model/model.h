@@ -24,10 +24,9 @@
 //     buffer holds at least its tensor's bytes (INT4: packed); scales and
 //     zero points have equal lengths and per-channel parameters along a
 //     dimension of the shape match its extent; every SignatureDef names a
-//     subgraph in range and tensors of that subgraph; an operator we decode options for carries its own options
-//     type (CONV_2D: Conv2DOptions, ...) or none, and those types appear on
-//     no other operator; the total
-//     number of list entries visited stays under kMaxIndexVisits (a crafted
+//     subgraph in range and tensors of that subgraph; an operator we decode options for carries its
+//     own options type (CONV_2D: Conv2DOptions, ...) or none, and those types appear on no other
+//     operator; the total number of list entries visited stays under kMaxIndexVisits (a crafted
 //     file can alias one huge vector many times).
 //
 // The Model holds only pointers into `data`: the caller keeps the bytes
@@ -58,17 +57,17 @@ constexpr uint64_t kMaxIndexVisits = uint64_t{1} << 26;
 // Largest tensor we size: fits int64 and size_t, and stays a multiple of 16
 // so aligning it up to the arena alignment cannot overflow.
 constexpr uint64_t kMaxTensorBytes =
-    ((sizeof(size_t) < 8 ? uint64_t{SIZE_MAX} : uint64_t{INT64_MAX}) >> 4)
-    << 4;
+    ((sizeof(size_t) < 8 ? uint64_t{SIZE_MAX} : uint64_t{INT64_MAX}) >> 4) << 4;
 
 // One subgraph (subgraph 0 is the entry point).
 struct SubgraphInfo {
-  const char* name = "";             // never null; "" when absent
+  const char* name = "";  // never null; "" when absent
   size_t num_tensors = 0;
   size_t num_operators = 0;
-  size_t first_tensor = 0;           // global index of its tensor 0 (subgraphs' tensors in order, as TFLM numbers them)
-  Span<const int32_t> inputs;        // tensor indices, all in range
-  Span<const int32_t> outputs;       // tensor indices, all in range
+  size_t first_tensor =
+      0;  // global index of its tensor 0 (subgraphs' tensors in order, as TFLM numbers them)
+  Span<const int32_t> inputs;   // tensor indices, all in range
+  Span<const int32_t> outputs;  // tensor indices, all in range
 };
 
 struct TensorInfo {
@@ -100,11 +99,11 @@ struct CalledSubgraphs {
 };
 
 struct OperatorInfo {
-  uint32_t opcode_index = 0;         // into operator codes, in range
-  BuiltinCode builtin_code = 0;      // resolved, see OperatorCodeInfo
-  const char* custom_code = "";      // never null; "" when absent
+  uint32_t opcode_index = 0;     // into operator codes, in range
+  BuiltinCode builtin_code = 0;  // resolved, see OperatorCodeInfo
+  const char* custom_code = "";  // never null; "" when absent
   int32_t version = 1;
-  Span<const int32_t> inputs;        // -1 = omitted optional input
+  Span<const int32_t> inputs;  // -1 = omitted optional input
   Span<const int32_t> outputs;
   Span<const int32_t> intermediates;
   Span<const uint8_t> custom_options;  // inline custom options, may be empty
@@ -117,7 +116,7 @@ struct OperatorCodeInfo {
   BuiltinCode builtin_code = 0;
   int8_t deprecated_builtin_code = 0;
   int32_t raw_builtin_code = 0;
-  const char* custom_code = "";      // never null; "" when absent
+  const char* custom_code = "";  // never null; "" when absent
   int32_t version = 1;
 };
 
@@ -125,31 +124,31 @@ struct BufferInfo {
   // The bytes: the inline data vector, or for an external buffer the
   // resolved range [offset, offset + size) of the file. Empty otherwise.
   Span<const uint8_t> data;
-  bool external = false;             // offset > 1: stored after the flatbuffer
-  uint64_t offset = 0;               // raw fields, as written
+  bool external = false;  // offset > 1: stored after the flatbuffer
+  uint64_t offset = 0;    // raw fields, as written
   uint64_t size = 0;
 };
 
 struct MetadataInfo {
-  const char* name = "";             // never null; "" when absent
-  size_t name_length = 0;            // bytes (the name may hold a NUL)
-  uint32_t buffer = 0;               // index into buffers, in range
+  const char* name = "";   // never null; "" when absent
+  size_t name_length = 0;  // bytes (the name may hold a NUL)
+  uint32_t buffer = 0;     // index into buffers, in range
 };
 
 // One SignatureDef: a named entry point into one subgraph. Its inputs and
 // outputs (name -> tensor of that subgraph) are read with signature_tensor.
 struct SignatureInfo {
-  const char* key = "";              // never null; "" when absent
-  size_t key_length = 0;             // bytes (the key may hold a NUL)
-  uint32_t subgraph = 0;             // index into subgraphs, in range
+  const char* key = "";   // never null; "" when absent
+  size_t key_length = 0;  // bytes (the key may hold a NUL)
+  uint32_t subgraph = 0;  // index into subgraphs, in range
   size_t num_inputs = 0;
   size_t num_outputs = 0;
 };
 
 struct SignatureTensorInfo {
-  const char* name = "";             // never null; "" when absent
-  size_t name_length = 0;            // bytes (the name may hold a NUL)
-  uint32_t tensor = 0;               // index into the subgraph's tensors, in range
+  const char* name = "";   // never null; "" when absent
+  size_t name_length = 0;  // bytes (the name may hold a NUL)
+  uint32_t tensor = 0;     // index into the subgraph's tensors, in range
 };
 
 class Model {
@@ -168,8 +167,7 @@ class Model {
   // Every later step assumes checks 2 and 3 held: on bytes FromBuffer would
   // refuse, behaviour is undefined. Everything else (the interpreter's
   // arena, kernel, data-flow and plan checks) still runs.
-  static Status FromTrustedBuffer(const uint8_t* data, size_t size,
-                                  Model* out);
+  static Status FromTrustedBuffer(const uint8_t* data, size_t size, Model* out);
 
   bool loaded() const { return root_ != nullptr; }
   const uint8_t* data() const { return data_; }
@@ -191,8 +189,8 @@ class Model {
   // O(subgraph): it sums the earlier subgraphs' tensor counts.
   Status subgraph(size_t subgraph, SubgraphInfo* out) const;
   Status tensor(size_t subgraph, size_t tensor, TensorInfo* out) const;
-  // Arena bytes of a tensor (elements x ElementByteSize, as TFLM's memory_helpers.cc). Types without
-  // an element size (string, variant, ...) give kInvalidArgument.
+  // Arena bytes of a tensor (elements x ElementByteSize, as TFLM's memory_helpers.cc). Types
+  // without an element size (string, variant, ...) give kInvalidArgument.
   Status tensor_bytes(size_t subgraph, size_t tensor, size_t* bytes) const;
   Status op(size_t subgraph, size_t op, OperatorInfo* out) const;
   Status operator_code(size_t index, OperatorCodeInfo* out) const;
@@ -203,8 +201,7 @@ class Model {
   size_t num_signatures() const TFLM_ARENA_PURE;
   Status signature(size_t index, SignatureInfo* out) const;
   // Input (output = false) or output `i` of signature `index`.
-  Status signature_tensor(size_t index, bool output, size_t i,
-                          SignatureTensorInfo* out) const;
+  Status signature_tensor(size_t index, bool output, size_t i, SignatureTensorInfo* out) const;
   // An operator's builtin options table, undecoded (builtin_options.h: each
   // kernel decodes its own); absent (present() == false) when it has none.
   Status builtin_options(size_t subgraph, size_t op, OptionsTable* out) const;

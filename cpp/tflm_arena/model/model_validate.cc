@@ -14,9 +14,8 @@ namespace internal {
 namespace {
 
 // Status::Error takes varargs directly; this wrapper only fixes the code.
-#define TFLM_ARENA_INVALID(...)                             \
-  ::tflm_arena::Status::Error(                              \
-      ::tflm_arena::StatusCode::kInvalidArgument, __VA_ARGS__)
+#define TFLM_ARENA_INVALID(...) \
+  ::tflm_arena::Status::Error(::tflm_arena::StatusCode::kInvalidArgument, __VA_ARGS__)
 
 // Counts list entries visited; a crafted file can point many tables at one
 // huge vector, which the Verifier checks once per reference in O(1).
@@ -27,10 +26,9 @@ class Budget {
     return used_ <= kMaxIndexVisits;
   }
   Status Exceeded() const {
-    return TFLM_ARENA_INVALID(
-        "model is too complex to check: more than %" PRIu64
-        " index entries (vectors shared between tables?)",
-        kMaxIndexVisits);
+    return TFLM_ARENA_INVALID("model is too complex to check: more than %" PRIu64
+                              " index entries (vectors shared between tables?)",
+                              kMaxIndexVisits);
   }
 
  private:
@@ -38,9 +36,8 @@ class Budget {
 };
 
 // Tensor index lists: `what` names the list for the message.
-Status CheckIndexList(const flatbuffers::Vector<int32_t>* list, size_t sg,
-                      const char* owner, size_t owner_index, const char* what,
-                      size_t num_tensors, bool allow_optional,
+Status CheckIndexList(const flatbuffers::Vector<int32_t>* list, size_t sg, const char* owner,
+                      size_t owner_index, const char* what, size_t num_tensors, bool allow_optional,
                       Budget* budget) {
   if (!budget->Charge(Size(list))) return budget->Exceeded();
   for (size_t k = 0; k < Size(list); ++k) {
@@ -48,15 +45,13 @@ Status CheckIndexList(const flatbuffers::Vector<int32_t>* list, size_t sg,
     if (allow_optional && t == -1) continue;
     if (t < 0 || static_cast<size_t>(t) >= num_tensors) {
       if (owner == nullptr) {
-        return TFLM_ARENA_INVALID(
-            "subgraph %zu %s %zu: tensor index %" PRId32
-            " out of range (subgraph has %zu tensors)",
-            sg, what, k, t, num_tensors);
+        return TFLM_ARENA_INVALID("subgraph %zu %s %zu: tensor index %" PRId32
+                                  " out of range (subgraph has %zu tensors)",
+                                  sg, what, k, t, num_tensors);
       }
-      return TFLM_ARENA_INVALID(
-          "subgraph %zu %s %zu %s %zu: tensor index %" PRId32
-          " out of range (subgraph has %zu tensors)",
-          sg, owner, owner_index, what, k, t, num_tensors);
+      return TFLM_ARENA_INVALID("subgraph %zu %s %zu %s %zu: tensor index %" PRId32
+                                " out of range (subgraph has %zu tensors)",
+                                sg, owner, owner_index, what, k, t, num_tensors);
     }
   }
   return Status::Ok();
@@ -66,24 +61,22 @@ Status CheckIndexList(const flatbuffers::Vector<int32_t>* list, size_t sg,
 // elements. (Alignment is not refused here: real converters write int64
 // biases at odd offsets; the interpreter copies such constants to aligned
 // memory instead of reading them misaligned.)
-Status CheckConstantData(const fb::Model* model, const fb::Tensor* t,
-                         size_t sg, size_t ti, uint64_t elements, size_t elem) {
+Status CheckConstantData(const fb::Model* model, const fb::Tensor* t, size_t sg, size_t ti,
+                         uint64_t elements, size_t elem) {
   const fb::Buffer* buf = model->buffers()->Get(t->buffer());
   const size_t inline_bytes = Size(buf->data());
   const bool external = IsExternal(buf) && buf->size() > 0;
   if (inline_bytes == 0 && !external) return Status::Ok();  // not a constant
-  if (elem == 0) return Status::Ok();  // string / variant: no fixed size
+  if (elem == 0) return Status::Ok();                       // string / variant: no fixed size
   const uint64_t have = external ? buf->size() : inline_bytes;
   const uint64_t need = elements * elem;  // checked not to overflow
   // INT4 is stored packed, two elements a byte (the arena unpacks it).
   const uint64_t need_packed =
-      static_cast<TensorType>(t->type()) == TensorType::kInt4 ? (elements + 1) / 2
-                                                              : need;
+      static_cast<TensorType>(t->type()) == TensorType::kInt4 ? (elements + 1) / 2 : need;
   if (have < need_packed) {
-    return TFLM_ARENA_INVALID(
-        "subgraph %zu tensor %zu ('%.64s'): constant buffer %" PRIu32
-        " holds %" PRIu64 " bytes but the tensor's shape needs %" PRIu64,
-        sg, ti, CStr(t->name()), t->buffer(), have, need_packed);
+    return TFLM_ARENA_INVALID("subgraph %zu tensor %zu ('%.64s'): constant buffer %" PRIu32
+                              " holds %" PRIu64 " bytes but the tensor's shape needs %" PRIu64,
+                              sg, ti, CStr(t->name()), t->buffer(), have, need_packed);
   }
   return Status::Ok();
 }
@@ -120,55 +113,47 @@ Status CheckQuantization(const fb::Tensor* t, size_t sg, size_t ti) {
   return Status::Ok();
 }
 
-Status CheckTensor(const fb::Model* model, const fb::Tensor* t, size_t sg,
-                   size_t ti, size_t num_buffers, Budget* budget) {
+Status CheckTensor(const fb::Model* model, const fb::Tensor* t, size_t sg, size_t ti,
+                   size_t num_buffers, Budget* budget) {
   if (t->buffer() >= num_buffers) {
-    return TFLM_ARENA_INVALID(
-        "subgraph %zu tensor %zu: buffer index %" PRIu32
-        " out of range (model has %zu buffers)",
-        sg, ti, t->buffer(), num_buffers);
+    return TFLM_ARENA_INVALID("subgraph %zu tensor %zu: buffer index %" PRIu32
+                              " out of range (model has %zu buffers)",
+                              sg, ti, t->buffer(), num_buffers);
   }
   const auto* shape = t->shape();
   const auto* signature = t->shape_signature();
   if (Size(shape) > kMaxRank || Size(signature) > kMaxRank) {
-    return TFLM_ARENA_INVALID(
-        "subgraph %zu tensor %zu: rank %zu exceeds the limit of %zu", sg, ti,
-        Size(shape) > Size(signature) ? Size(shape) : Size(signature),
-        kMaxRank);
+    return TFLM_ARENA_INVALID("subgraph %zu tensor %zu: rank %zu exceeds the limit of %zu", sg, ti,
+                              Size(shape) > Size(signature) ? Size(shape) : Size(signature),
+                              kMaxRank);
   }
   if (!budget->Charge(Size(shape) + Size(signature))) return budget->Exceeded();
   for (size_t d = 0; d < Size(shape); ++d) {
     if (shape->Get(d) < 0) {
-      return TFLM_ARENA_INVALID(
-          "subgraph %zu tensor %zu: negative dimension %" PRId32
-          " at shape[%zu]",
-          sg, ti, shape->Get(d), d);
+      return TFLM_ARENA_INVALID("subgraph %zu tensor %zu: negative dimension %" PRId32
+                                " at shape[%zu]",
+                                sg, ti, shape->Get(d), d);
     }
   }
   for (size_t d = 0; d < Size(signature); ++d) {
     if (signature->Get(d) < -1) {
-      return TFLM_ARENA_INVALID(
-          "subgraph %zu tensor %zu: invalid dimension %" PRId32
-          " at shape_signature[%zu] (only -1 may be negative)",
-          sg, ti, signature->Get(d), d);
+      return TFLM_ARENA_INVALID("subgraph %zu tensor %zu: invalid dimension %" PRId32
+                                " at shape_signature[%zu] (only -1 may be negative)",
+                                sg, ti, signature->Get(d), d);
     }
   }
   uint64_t elements = 0;
   const size_t elem = ElementByteSize(static_cast<TensorType>(t->type()));
-  if (!ElementCount(shape, &elements) ||
-      elements > kMaxTensorBytes / (elem == 0 ? 1 : elem)) {
-    return TFLM_ARENA_INVALID(
-        "subgraph %zu tensor %zu: byte size overflows (more than %" PRIu64
-        " bytes)",
-        sg, ti, kMaxTensorBytes);
+  if (!ElementCount(shape, &elements) || elements > kMaxTensorBytes / (elem == 0 ? 1 : elem)) {
+    return TFLM_ARENA_INVALID("subgraph %zu tensor %zu: byte size overflows (more than %" PRIu64
+                              " bytes)",
+                              sg, ti, kMaxTensorBytes);
   }
   const auto* q = t->quantization();
   const auto* zero_point = q == nullptr ? nullptr : q->zero_point();
-  if (Size(zero_point) > 0 &&
-      reinterpret_cast<uintptr_t>(zero_point->data()) % 8 != 0) {
-    return TFLM_ARENA_INVALID(
-        "subgraph %zu tensor %zu: zero_point vector is not 8-byte aligned", sg,
-        ti);
+  if (Size(zero_point) > 0 && reinterpret_cast<uintptr_t>(zero_point->data()) % 8 != 0) {
+    return TFLM_ARENA_INVALID("subgraph %zu tensor %zu: zero_point vector is not 8-byte aligned",
+                              sg, ti);
   }
   if (q != nullptr && !budget->Charge(Size(q->scale()) + Size(zero_point))) {
     return budget->Exceeded();
@@ -205,8 +190,7 @@ const char* OptionsTypeName(fb::BuiltinOptions type) {
   return name != nullptr && *name != '\0' ? name : "an options type";
 }
 
-Status CheckOptionsType(const fb::Operator* op, BuiltinCode code, size_t sg,
-                        size_t oi) {
+Status CheckOptionsType(const fb::Operator* op, BuiltinCode code, size_t sg, size_t oi) {
   const fb::BuiltinOptions type = op->builtin_options_type();
   if (type == fb::BuiltinOptions::NONE) return Status::Ok();
   bool type_known = false;
@@ -216,9 +200,8 @@ Status CheckOptionsType(const fb::Operator* op, BuiltinCode code, size_t sg,
       return TFLM_ARENA_INVALID(
           "subgraph %zu operator %zu: %s carries builtin options of type %d "
           "(%s); it takes %s",
-          sg, oi, BuiltinCodeName(code) ? BuiltinCodeName(code) : "?",
-          static_cast<int>(type), OptionsTypeName(type),
-          OptionsTypeName(owner.type));
+          sg, oi, BuiltinCodeName(code) ? BuiltinCodeName(code) : "?", static_cast<int>(type),
+          OptionsTypeName(type), OptionsTypeName(owner.type));
     }
     type_known |= owner.type == type;
   }
@@ -232,8 +215,8 @@ Status CheckOptionsType(const fb::Operator* op, BuiltinCode code, size_t sg,
   return Status::Ok();
 }
 
-Status CheckControlFlow(const fb::Operator* op, BuiltinCode code, size_t sg,
-                        size_t oi, size_t num_subgraphs) {
+Status CheckControlFlow(const fb::Operator* op, BuiltinCode code, size_t sg, size_t oi,
+                        size_t num_subgraphs) {
   int32_t first = -1;
   int32_t second = -1;
   bool has_options = false;
@@ -254,18 +237,16 @@ Status CheckControlFlow(const fb::Operator* op, BuiltinCode code, size_t sg,
   }
   const char* name = BuiltinCodeName(code);
   if (!has_options) {
-    return TFLM_ARENA_INVALID(
-        "subgraph %zu operator %zu: %s without its builtin options table", sg,
-        oi, name);
+    return TFLM_ARENA_INVALID("subgraph %zu operator %zu: %s without its builtin options table", sg,
+                              oi, name);
   }
   const int32_t called[2] = {first, second};
   const size_t count = code == kBuiltinCallOnce ? 1 : 2;
   for (size_t k = 0; k < count; ++k) {
     if (called[k] < 0 || static_cast<size_t>(called[k]) >= num_subgraphs) {
-      return TFLM_ARENA_INVALID(
-          "subgraph %zu operator %zu: %s subgraph index %" PRId32
-          " out of range (model has %zu subgraphs)",
-          sg, oi, name, called[k], num_subgraphs);
+      return TFLM_ARENA_INVALID("subgraph %zu operator %zu: %s subgraph index %" PRId32
+                                " out of range (model has %zu subgraphs)",
+                                sg, oi, name, called[k], num_subgraphs);
     }
   }
   return Status::Ok();
@@ -277,17 +258,15 @@ Status CheckBuffers(const fb::Model* model, size_t size) {
     const fb::Buffer* buf = buffers->Get(b);
     if (!IsExternal(buf)) continue;
     if (Size(buf->data()) > 0) {
-      return TFLM_ARENA_INVALID(
-          "buffer %zu has both inline data and an external offset %" PRIu64, b,
-          buf->offset());
+      return TFLM_ARENA_INVALID("buffer %zu has both inline data and an external offset %" PRIu64,
+                                b, buf->offset());
     }
     const uint64_t off = buf->offset();
     const uint64_t len = buf->size();
     if (off > size || len > size - off) {
-      return TFLM_ARENA_INVALID(
-          "buffer %zu: external data [offset %" PRIu64 ", size %" PRIu64
-          "] lies outside the %zu-byte model (not loaded with the model?)",
-          b, off, len, size);
+      return TFLM_ARENA_INVALID("buffer %zu: external data [offset %" PRIu64 ", size %" PRIu64
+                                "] lies outside the %zu-byte model (not loaded with the model?)",
+                                b, off, len, size);
     }
   }
   return Status::Ok();
@@ -298,20 +277,18 @@ Status CheckMetadata(const fb::Model* model, size_t num_buffers) {
   for (size_t i = 0; i < Size(metadata); ++i) {
     const fb::Metadata* m = metadata->Get(i);
     if (m->buffer() >= num_buffers) {
-      return TFLM_ARENA_INVALID(
-          "metadata %zu ('%.64s'): buffer index %" PRIu32
-          " out of range (model has %zu buffers)",
-          i, CStr(m->name()), m->buffer(), num_buffers);
+      return TFLM_ARENA_INVALID("metadata %zu ('%.64s'): buffer index %" PRIu32
+                                " out of range (model has %zu buffers)",
+                                i, CStr(m->name()), m->buffer(), num_buffers);
     }
   }
   const auto* legacy = model->metadata_buffer();
   for (size_t i = 0; i < Size(legacy); ++i) {
     const int32_t b = legacy->Get(i);
     if (b < 0 || static_cast<size_t>(b) >= num_buffers) {
-      return TFLM_ARENA_INVALID(
-          "metadata_buffer %zu: buffer index %" PRId32
-          " out of range (model has %zu buffers)",
-          i, b, num_buffers);
+      return TFLM_ARENA_INVALID("metadata_buffer %zu: buffer index %" PRId32
+                                " out of range (model has %zu buffers)",
+                                i, b, num_buffers);
     }
   }
   return Status::Ok();
@@ -327,10 +304,9 @@ Status CheckSignatures(const fb::Model* model, Budget* budget) {
     const fb::SignatureDef* sig = sigs->Get(i);
     const uint32_t sg = sig->subgraph_index();
     if (sg >= num_subgraphs) {
-      return TFLM_ARENA_INVALID(
-          "signature %zu ('%.64s'): subgraph index %" PRIu32
-          " out of range (model has %zu subgraphs)",
-          i, CStr(sig->signature_key()), sg, num_subgraphs);
+      return TFLM_ARENA_INVALID("signature %zu ('%.64s'): subgraph index %" PRIu32
+                                " out of range (model has %zu subgraphs)",
+                                i, CStr(sig->signature_key()), sg, num_subgraphs);
     }
     const size_t num_tensors = Size(model->subgraphs()->Get(sg)->tensors());
     for (int output = 0; output < 2; ++output) {
@@ -351,8 +327,7 @@ Status CheckSignatures(const fb::Model* model, Budget* budget) {
   return Status::Ok();
 }
 
-Status CheckSubgraph(const fb::Model* model, const fb::SubGraph* g, size_t sg,
-                     Budget* budget) {
+Status CheckSubgraph(const fb::Model* model, const fb::SubGraph* g, size_t sg, Budget* budget) {
   const size_t num_tensors = Size(g->tensors());
   const size_t num_buffers = Size(model->buffers());
   const size_t num_codes = Size(model->operator_codes());
@@ -361,49 +336,39 @@ Status CheckSubgraph(const fb::Model* model, const fb::SubGraph* g, size_t sg,
     TFLM_ARENA_RETURN_IF_ERROR(
         CheckTensor(model, g->tensors()->Get(t), sg, t, num_buffers, budget));
   }
-  TFLM_ARENA_RETURN_IF_ERROR(CheckIndexList(g->inputs(), sg, nullptr, 0,
-                                            "input", num_tensors, false,
-                                            budget));
-  TFLM_ARENA_RETURN_IF_ERROR(CheckIndexList(g->outputs(), sg, nullptr, 0,
-                                            "output", num_tensors, false,
-                                            budget));
+  TFLM_ARENA_RETURN_IF_ERROR(
+      CheckIndexList(g->inputs(), sg, nullptr, 0, "input", num_tensors, false, budget));
+  TFLM_ARENA_RETURN_IF_ERROR(
+      CheckIndexList(g->outputs(), sg, nullptr, 0, "output", num_tensors, false, budget));
   const auto* ops = g->operators();
   if (!budget->Charge(Size(ops))) return budget->Exceeded();
   for (size_t o = 0; o < Size(ops); ++o) {
     const fb::Operator* op = ops->Get(o);
     if (op->opcode_index() >= num_codes) {
-      return TFLM_ARENA_INVALID(
-          "subgraph %zu operator %zu: opcode index %" PRIu32
-          " out of range (model has %zu operator codes)",
-          sg, o, op->opcode_index(), num_codes);
+      return TFLM_ARENA_INVALID("subgraph %zu operator %zu: opcode index %" PRIu32
+                                " out of range (model has %zu operator codes)",
+                                sg, o, op->opcode_index(), num_codes);
     }
-    TFLM_ARENA_RETURN_IF_ERROR(CheckIndexList(op->inputs(), sg, "operator", o,
-                                              "input", num_tensors, true,
-                                              budget));
-    TFLM_ARENA_RETURN_IF_ERROR(CheckIndexList(op->outputs(), sg, "operator",
-                                              o, "output", num_tensors, false,
-                                              budget));
-    TFLM_ARENA_RETURN_IF_ERROR(CheckIndexList(op->intermediates(), sg,
-                                              "operator", o, "intermediate",
-                                              num_tensors, false, budget));
-    const BuiltinCode code =
-        ResolveBuiltinCode(model->operator_codes()->Get(op->opcode_index()));
-    TFLM_ARENA_RETURN_IF_ERROR(CheckOptionsType(op, code, sg, o));
     TFLM_ARENA_RETURN_IF_ERROR(
-        CheckControlFlow(op, code, sg, o, Size(model->subgraphs())));
+        CheckIndexList(op->inputs(), sg, "operator", o, "input", num_tensors, true, budget));
+    TFLM_ARENA_RETURN_IF_ERROR(
+        CheckIndexList(op->outputs(), sg, "operator", o, "output", num_tensors, false, budget));
+    TFLM_ARENA_RETURN_IF_ERROR(CheckIndexList(op->intermediates(), sg, "operator", o,
+                                              "intermediate", num_tensors, false, budget));
+    const BuiltinCode code = ResolveBuiltinCode(model->operator_codes()->Get(op->opcode_index()));
+    TFLM_ARENA_RETURN_IF_ERROR(CheckOptionsType(op, code, sg, o));
+    TFLM_ARENA_RETURN_IF_ERROR(CheckControlFlow(op, code, sg, o, Size(model->subgraphs())));
   }
   return Status::Ok();
 }
 
 }  // namespace
 
-Status ValidateModel(const fb::Model* model, size_t size,
-                     size_t* total_tensors) {
+Status ValidateModel(const fb::Model* model, size_t size, size_t* total_tensors) {
   if (model->version() != kSchemaVersion) {
-    return TFLM_ARENA_INVALID(
-        "model schema version %" PRIu32 " is not supported (expected %" PRIu32
-        ")",
-        model->version(), kSchemaVersion);
+    return TFLM_ARENA_INVALID("model schema version %" PRIu32 " is not supported (expected %" PRIu32
+                              ")",
+                              model->version(), kSchemaVersion);
   }
   const auto* subgraphs = model->subgraphs();
   if (Size(subgraphs) == 0) return TFLM_ARENA_INVALID("model has no subgraphs");

@@ -81,8 +81,7 @@ OfflineAlias DescribeOfflineAlias(Span<const AllocationEntry> entries, size_t a,
   return alias;
 }
 
-Status FindOfflineAlias(Span<const AllocationEntry> entries, bool* found, size_t* a,
-                        size_t* b) {
+Status FindOfflineAlias(Span<const AllocationEntry> entries, bool* found, size_t* a, size_t* b) {
   *found = false;
   TFLM_ARENA_RETURN_IF_ERROR(CheckAliasWork(entries));
   *a = 0;
@@ -92,8 +91,7 @@ Status FindOfflineAlias(Span<const AllocationEntry> entries, bool* found, size_t
 }
 
 Status ForEachOfflineAlias(Span<const AllocationEntry> entries,
-                           bool (*visit)(const OfflineAlias&, void*),
-                           void* context) {
+                           bool (*visit)(const OfflineAlias&, void*), void* context) {
   TFLM_ARENA_RETURN_IF_ERROR(CheckAliasWork(entries));
   size_t a = 0;
   size_t b = 0;

@@ -33,7 +33,7 @@ struct OfflineAlias {
   size_t b = 0;
   int64_t overlap_begin = 0;  // shared head bytes [begin, end)
   int64_t overlap_end = 0;
-  Step first_common = 0;      // steps at which both are live
+  Step first_common = 0;  // steps at which both are live
   Step last_common = 0;
 };
 
@@ -42,15 +42,12 @@ struct OfflineAlias {
 // visit returning false stops the search. kUnimplemented when more than
 // kMaxAliasChecks pairs would have to be compared.
 Status ForEachOfflineAlias(Span<const AllocationEntry> entries,
-                           bool (*visit)(const OfflineAlias& alias,
-                                         void* context),
-                           void* context);
+                           bool (*visit)(const OfflineAlias& alias, void* context), void* context);
 
 // The first aliased pair (the first ForEachOfflineAlias would visit): *found
 // and its entry indices *a < *b; the same kUnimplemented limit. For the
 // runtime, which only needs to know whether one exists (less flash).
-Status FindOfflineAlias(Span<const AllocationEntry> entries, bool* found, size_t* a,
-                        size_t* b);
+Status FindOfflineAlias(Span<const AllocationEntry> entries, bool* found, size_t* a, size_t* b);
 // The shared bytes and steps of the aliased pair (a, b).
 OfflineAlias DescribeOfflineAlias(Span<const AllocationEntry> entries, size_t a, size_t b);
 

@@ -3,12 +3,14 @@
 //
 // Layout: little-endian int32 words [version, num_subgraphs, N,
 // offset_0 .. offset_{N-1}], one offset per tensor over ALL subgraphs
-// (subgraph 0's tensors first, all subgraphs consumed with one running index, as TFLM's InitializeAllocationInfo does); -1 = let the online planner choose.
+// (subgraph 0's tensors first, all subgraphs consumed with one running index, as TFLM's
+// InitializeAllocationInfo does); -1 = let the online planner choose.
 //
-// We are stricter than TFLM, which only checks N against the total tensor count and ignores words 0 and 1, the buffer's size and the offsets' bounds (micro_allocation_info.cc). Here
-// the buffer must be a whole number of words, hold the 3-word header, be
-// exactly 4*(3+N) bytes, version must be 0, num_subgraphs must match the
-// model, N must equal the total tensor count, every offset must be -1 or
+// We are stricter than TFLM, which only checks N against the total tensor count and ignores words 0
+// and 1, the buffer's size and the offsets' bounds (micro_allocation_info.cc). Here the buffer must
+// be a whole number of words, hold the 3-word header, be exactly 4*(3+N) bytes, version must be 0,
+// num_subgraphs must match the model, N must equal the total tensor count, every offset must be -1
+// or
 // >= 0, and at most one metadata entry may carry the name. Alignment of the
 // offsets is NOT checked here (TFLM does not either): the planner layer
 // decides; IsAligned() exposes it.
@@ -53,8 +55,7 @@ class OfflinePlanView {
   uint32_t buffer_index() const { return buffer_index_; }
 
  private:
-  friend Status DecodeOfflinePlanBytes(Span<const uint8_t>, size_t, size_t,
-                                       OfflinePlanView*);
+  friend Status DecodeOfflinePlanBytes(Span<const uint8_t>, size_t, size_t, OfflinePlanView*);
   friend Status DecodeOfflinePlan(const Model&, OfflinePlanView*, bool*);
   int32_t Word(size_t w) const;
 
@@ -67,13 +68,12 @@ class OfflinePlanView {
 // Finds the metadata named exactly kOfflinePlanMetadataName. No entry:
 // OK with *present = false. Entry found and valid: OK, *present = true,
 // *out filled. Invalid: kInvalidArgument naming the problem.
-Status DecodeOfflinePlan(const Model& model, OfflinePlanView* out,
-                         bool* present);
+Status DecodeOfflinePlan(const Model& model, OfflinePlanView* out, bool* present);
 
 // Same checks on raw metadata bytes, for a model with `num_subgraphs`
 // subgraphs and `total_tensors` tensors (used by tests and the writer).
-Status DecodeOfflinePlanBytes(Span<const uint8_t> bytes, size_t num_subgraphs,
-                              size_t total_tensors, OfflinePlanView* out);
+Status DecodeOfflinePlanBytes(Span<const uint8_t> bytes, size_t num_subgraphs, size_t total_tensors,
+                              OfflinePlanView* out);
 
 }  // namespace model
 }  // namespace tflm_arena

@@ -18,7 +18,6 @@ constexpr size_t kBufferOffset = 1;
 constexpr size_t kMetadataName = 0, kMetadataBuffer = 1;
 constexpr size_t kShiftAlignment = 16;  // Buffer.data is force_align 16
 
-
 Status Malformed(const char* what) { return MalformedForRewrite(what); }
 
 }  // namespace
@@ -79,7 +78,8 @@ Status WriteOfflinePlanMetadata(const uint8_t* model, size_t model_size,
     uint32_t len = name ? r.Read<uint32_t>(name) : 0;
     size_t bf = r.Field(entry, kMetadataBuffer);
     uint32_t b = bf ? r.Read<uint32_t>(bf) : 0;
-    bool is_plan = name && len == sizeof(kOfflinePlanMetadataName) - 1 && name + 4 + len <= model_size &&
+    bool is_plan = name && len == sizeof(kOfflinePlanMetadataName) - 1 &&
+                   name + 4 + len <= model_size &&
                    std::memcmp(model + name + 4, kOfflinePlanMetadataName, len) == 0;
     if (is_plan && replaced_meta < 0) {
       replaced_meta = m;
@@ -122,7 +122,8 @@ Status WriteOfflinePlanMetadata(const uint8_t* model, size_t model_size,
   p.PutAt<uint32_t>(md_slots[1], plan_buffer);
   p.Align(4);
   p.Link(md_slots[0], p.Put<uint32_t>(sizeof(kOfflinePlanMetadataName) - 1));
-  for (size_t i = 0; i + 1 < sizeof(kOfflinePlanMetadataName); ++i) p.Put<char>(kOfflinePlanMetadataName[i]);
+  for (size_t i = 0; i + 1 < sizeof(kOfflinePlanMetadataName); ++i)
+    p.Put<char>(kOfflinePlanMetadataName[i]);
   p.Put<uint8_t>(0);
 
   size_t bt_slots[1];
@@ -144,7 +145,10 @@ Status WriteOfflinePlanMetadata(const uint8_t* model, size_t model_size,
     if (i != plan_buffer) p.Link(buf_slots[i], shift + r.VectorTable(buffers, i));
   }
   for (uint32_t i = 0, j = 0; i < nmeta; ++i) {
-    if (static_cast<int64_t>(i) == replaced_meta) { ++j; continue; }
+    if (static_cast<int64_t>(i) == replaced_meta) {
+      ++j;
+      continue;
+    }
     p.Link(meta_slots[j++], shift + r.VectorTable(metadata, i));
   }
   if (!r.ok()) return Malformed("offsets point outside the file");

@@ -28,7 +28,8 @@ Status BuildOperatorGraph(const Model& model, ReorderGraph* graph) {
   return BuildOperatorGraph(model, Span<const ScratchRequest>(), graph);
 }
 
-Status BuildOperatorGraph(const Model& model, Span<const ScratchRequest> scratch, ReorderGraph* graph) {
+Status BuildOperatorGraph(const Model& model, Span<const ScratchRequest> scratch,
+                          ReorderGraph* graph) {
   *graph = ReorderGraph();
   if (!model.loaded() || model.num_subgraphs() == 0) {
     return Status::Error(StatusCode::kFailedPrecondition, "model is not loaded");

@@ -31,7 +31,8 @@ Status BuildOperatorGraph(const Model& model, ReorderGraph* graph);
 // micro_allocation_info.cc, MarkSubgraphLifetimesIfNecessary, gives a scratch
 // request its operator's step); a request of another (never invoked)
 // subgraph becomes a never-referenced tensor.
-Status BuildOperatorGraph(const Model& model, Span<const ScratchRequest> scratch, ReorderGraph* graph);
+Status BuildOperatorGraph(const Model& model, Span<const ScratchRequest> scratch,
+                          ReorderGraph* graph);
 
 }  // namespace model
 }  // namespace tflm_arena

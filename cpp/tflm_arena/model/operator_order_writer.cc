@@ -5,11 +5,11 @@
 #include <utility>
 
 #include "tflm_arena/model/flatbuffer_raw.h"
-#include "tflm_arena/model/prefix_builder.h"
 #include "tflm_arena/model/lifetimes.h"
 #include "tflm_arena/model/model.h"
 #include "tflm_arena/model/offline_plan.h"
 #include "tflm_arena/model/operator_graph.h"
+#include "tflm_arena/model/prefix_builder.h"
 #include "tflm_arena/plan/plan.h"
 #include "tflm_arena/plan/reorder.h"
 
@@ -25,7 +25,6 @@ constexpr size_t kSubgraphOperators = 3, kSubgraphDebugIndex = 5;
 constexpr size_t kBufferOffset = 1;
 constexpr size_t kMetadataName = 0;
 constexpr size_t kPrefixAlignment = 16;  // Buffer.data is force_align 16
-
 
 Status Malformed(const char* what) { return MalformedForRewrite(what); }
 
@@ -57,14 +56,16 @@ Status Rewrite(const uint8_t* model, size_t model_size, Span<const int32_t> orde
   if (nsub == 0) return Malformed("no subgraphs");
   const size_t sg0 = r.VectorTable(subgraphs, 0);
   for (size_t id = kSubgraphFieldCount; id < r.FieldCount(sg0); ++id) {
-    if (r.Field(sg0, id) != 0) return Malformed("the SubGraph table has fields newer than this tool");
+    if (r.Field(sg0, id) != 0)
+      return Malformed("the SubGraph table has fields newer than this tool");
   }
   const size_t ops = r.FieldTarget(sg0, kSubgraphOperators);
   if (r.VectorLength(ops) != order.size()) return Malformed("operator count changed");
   const size_t metadata = r.FieldTarget(root, kModelMetadata);
   std::vector<uint32_t> kept_meta;  // metadata entries of the copy
   for (uint32_t m = 0; m < r.VectorLength(metadata) && r.ok(); ++m) {
-    if (!(drop_plan && IsPlanEntry(&r, model, model_size, r.VectorTable(metadata, m)))) kept_meta.push_back(m);
+    if (!(drop_plan && IsPlanEntry(&r, model, model_size, r.VectorTable(metadata, m))))
+      kept_meta.push_back(m);
   }
   if (!r.ok()) return Malformed("offsets point outside the file");
 
@@ -101,13 +102,15 @@ Status Rewrite(const uint8_t* model, size_t model_size, Span<const int32_t> orde
     const size_t target = r.FieldTarget(root, id);
     if (target != 0) p.Link(model_slots[id], shift + target);
   }
-  for (uint32_t s = 1; s < nsub; ++s) p.Link(sub_slots + size_t{4} * s, shift + r.VectorTable(subgraphs, s));
+  for (uint32_t s = 1; s < nsub; ++s)
+    p.Link(sub_slots + size_t{4} * s, shift + r.VectorTable(subgraphs, s));
   for (size_t id = 0; id < kSubgraphDebugIndex; ++id) {
     if (id == kSubgraphOperators) continue;
     const size_t target = r.FieldTarget(sg0, id);
     if (target != 0) p.Link(sg_slots[id], shift + target);
   }
-  for (size_t k = 0; k < order.size(); ++k) p.Link(op_slots + 4 * k, shift + r.VectorTable(ops, order[k]));
+  for (size_t k = 0; k < order.size(); ++k)
+    p.Link(op_slots + 4 * k, shift + r.VectorTable(ops, order[k]));
   for (size_t k = 0; meta_slots != 0 && k < kept_meta.size(); ++k) {
     p.Link(meta_slots + 4 * k, shift + r.VectorTable(metadata, kept_meta[k]));
   }
@@ -138,7 +141,8 @@ Status Records(const Model& m, std::vector<UsageRecord>* records) {
   Span<const AllocationEntry> all(entries.data(), entries.size());
   records->resize(PlannedBufferCount(all));
   size_t count = 0;
-  return BuildUsageRecords(all, Span<UsageRecord>(records->data(), records->size()), Span<uint32_t>(), &count);
+  return BuildUsageRecords(all, Span<UsageRecord>(records->data(), records->size()),
+                           Span<uint32_t>(), &count);
 }
 
 // The offline plan must not make fixed tensors share bytes that the
@@ -147,14 +151,16 @@ Status CheckPlanStillValid(const Model& before, const Model& after) {
   std::vector<UsageRecord> a, b;
   TFLM_ARENA_RETURN_IF_ERROR(Records(before, &a));
   TFLM_ARENA_RETURN_IF_ERROR(Records(after, &b));
-  if (a.size() != b.size()) return Status::Error(StatusCode::kInternal, "record count changed by reordering");
+  if (a.size() != b.size())
+    return Status::Error(StatusCode::kInternal, "record count changed by reordering");
   const auto old_pairs = FixedAliases(Span<const UsageRecord>(a.data(), a.size()));
   for (const auto& pair : FixedAliases(Span<const UsageRecord>(b.data(), b.size()))) {
     if (std::find(old_pairs.begin(), old_pairs.end(), pair) != old_pairs.end()) continue;
-    return Status::Error(StatusCode::kInvalidArgument,
-                         "the model's offline plan is not valid in the new operator order: planned "
-                         "buffers %zu and %zu would share bytes while both live (drop the plan to reorder)",
-                         pair.first, pair.second);
+    return Status::Error(
+        StatusCode::kInvalidArgument,
+        "the model's offline plan is not valid in the new operator order: planned "
+        "buffers %zu and %zu would share bytes while both live (drop the plan to reorder)",
+        pair.first, pair.second);
   }
   return Status::Ok();
 }
@@ -172,13 +178,15 @@ Status WriteOperatorOrder(const uint8_t* model, size_t model_size, Span<const in
   bool has_plan = false;
   TFLM_ARENA_RETURN_IF_ERROR(DecodeOfflinePlan(original, &plan, &has_plan));
   std::vector<uint8_t> bytes;
-  TFLM_ARENA_RETURN_IF_ERROR(Rewrite(model, model_size, order, drop_offline_plan && has_plan, &bytes));
+  TFLM_ARENA_RETURN_IF_ERROR(
+      Rewrite(model, model_size, order, drop_offline_plan && has_plan, &bytes));
   Model rewritten;
   Status s = Model::FromBuffer(bytes.data(), bytes.size(), &rewritten);
   if (!s.ok()) {
     return Status::Error(StatusCode::kInternal, "reordered model does not verify: %s", s.message());
   }
-  if (has_plan && !drop_offline_plan) TFLM_ARENA_RETURN_IF_ERROR(CheckPlanStillValid(original, rewritten));
+  if (has_plan && !drop_offline_plan)
+    TFLM_ARENA_RETURN_IF_ERROR(CheckPlanStillValid(original, rewritten));
   *out = std::move(bytes);
   return Status::Ok();
 }

@@ -28,7 +28,9 @@ class PrefixBuilder {
     return at;
   }
   template <typename T>
-  void PutAt(size_t at, T v) { std::memcpy(bytes_.data() + at, &v, sizeof(T)); }
+  void PutAt(size_t at, T v) {
+    std::memcpy(bytes_.data() + at, &v, sizeof(T));
+  }
   // The uoffset stored at `slot` now points to `target` (target > slot).
   void Link(size_t slot, size_t target) {
     PutAt<uint32_t>(slot, static_cast<uint32_t>(target - slot));

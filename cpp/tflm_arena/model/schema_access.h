@@ -24,9 +24,7 @@ namespace internal {
 
 namespace fb = ::tflm_arena::tflite;
 
-inline const fb::Model* Root(const void* root) {
-  return static_cast<const fb::Model*>(root);
-}
+inline const fb::Model* Root(const void* root) { return static_cast<const fb::Model*>(root); }
 
 template <typename T>
 inline size_t Size(const flatbuffers::Vector<T>* v) {
@@ -39,9 +37,7 @@ inline Span<const T> ToSpan(const flatbuffers::Vector<T>* v) {
   return Span<const T>(v->data(), v->size());
 }
 
-inline const char* CStr(const flatbuffers::String* s) {
-  return s == nullptr ? "" : s->c_str();
-}
+inline const char* CStr(const flatbuffers::String* s) { return s == nullptr ? "" : s->c_str(); }
 
 // The format's rules (table_reader.h) on generated tables.
 inline BuiltinCode ResolveBuiltinCode(const fb::OperatorCode* code) {
@@ -50,8 +46,7 @@ inline BuiltinCode ResolveBuiltinCode(const fb::OperatorCode* code) {
 inline bool IsExternal(const fb::Buffer* b) { return IsExternalOffset(b->offset()); }
 
 // Product of non-negative dims without overflow; false on overflow.
-inline bool ElementCount(const flatbuffers::Vector<int32_t>* shape,
-                         uint64_t* count) {
+inline bool ElementCount(const flatbuffers::Vector<int32_t>* shape, uint64_t* count) {
   uint64_t n = 1;
   for (size_t i = 0; i < Size(shape); ++i) {
     if (shape->Get(i) == 0) {
@@ -70,8 +65,7 @@ inline bool ElementCount(const flatbuffers::Vector<int32_t>* shape,
 
 // Semantic checks of a verified model (model_validate.cc). Fills the total
 // tensor count over all subgraphs.
-Status ValidateModel(const fb::Model* model, size_t size,
-                     size_t* total_tensors);
+Status ValidateModel(const fb::Model* model, size_t size, size_t* total_tensors);
 
 }  // namespace internal
 }  // namespace model

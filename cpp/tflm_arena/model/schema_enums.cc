@@ -21,26 +21,36 @@ int32_t GeneratedSize() {
 
 const char* SchemaEnumName(SchemaEnum e) {
   switch (e) {
-    case SchemaEnum::kTensorType: return "TensorType";
-    case SchemaEnum::kPadding: return "Padding";
-    case SchemaEnum::kActivationFunctionType: return "ActivationFunctionType";
+    case SchemaEnum::kTensorType:
+      return "TensorType";
+    case SchemaEnum::kPadding:
+      return "Padding";
+    case SchemaEnum::kActivationFunctionType:
+      return "ActivationFunctionType";
     case SchemaEnum::kFullyConnectedOptionsWeightsFormat:
       return "FullyConnectedOptionsWeightsFormat";
-    case SchemaEnum::kBuiltinOperator: return "BuiltinOperator";
-    case SchemaEnum::kBuiltinOptions: return "BuiltinOptions";
+    case SchemaEnum::kBuiltinOperator:
+      return "BuiltinOperator";
+    case SchemaEnum::kBuiltinOptions:
+      return "BuiltinOptions";
   }
   return "";
 }
 
 int32_t SchemaEnumSize(SchemaEnum e) {
   switch (e) {
-    case SchemaEnum::kTensorType: return GeneratedSize<fb::TensorType>();
-    case SchemaEnum::kPadding: return GeneratedSize<fb::Padding>();
-    case SchemaEnum::kActivationFunctionType: return GeneratedSize<fb::ActivationFunctionType>();
+    case SchemaEnum::kTensorType:
+      return GeneratedSize<fb::TensorType>();
+    case SchemaEnum::kPadding:
+      return GeneratedSize<fb::Padding>();
+    case SchemaEnum::kActivationFunctionType:
+      return GeneratedSize<fb::ActivationFunctionType>();
     case SchemaEnum::kFullyConnectedOptionsWeightsFormat:
       return GeneratedSize<fb::FullyConnectedOptionsWeightsFormat>();
-    case SchemaEnum::kBuiltinOperator: return kNumNamedBuiltinCodes;
-    case SchemaEnum::kBuiltinOptions: return kNumOptionsTypes;
+    case SchemaEnum::kBuiltinOperator:
+      return kNumNamedBuiltinCodes;
+    case SchemaEnum::kBuiltinOptions:
+      return kNumOptionsTypes;
   }
   return 0;
 }

@@ -12,8 +12,7 @@ namespace {
 
 class StepWalker {
  public:
-  StepWalker(const Model& model, Span<StepOperator> out)
-      : model_(model), out_(out) {}
+  StepWalker(const Model& model, Span<StepOperator> out) : model_(model), out_(out) {}
 
   Status Walk(uint32_t sg, size_t depth);
   size_t steps() const { return steps_; }
@@ -65,19 +64,19 @@ Status StepWalker::Walk(uint32_t sg, size_t depth) {
       const char* name = BuiltinCodeName(op.builtin_code);
       for (size_t d = 0; d <= depth; ++d) {
         if (path_[d] == static_cast<uint32_t>(callee)) {
-          return Status::Error(
-              StatusCode::kInvalidArgument,
-              "control-flow cycle: subgraph %" PRIu32 " operator %zu (%s) "
-              "invokes subgraph %" PRId32 ", which is already being executed",
-              sg, i, name == nullptr ? "?" : name, callee);
+          return Status::Error(StatusCode::kInvalidArgument,
+                               "control-flow cycle: subgraph %" PRIu32
+                               " operator %zu (%s) "
+                               "invokes subgraph %" PRId32 ", which is already being executed",
+                               sg, i, name == nullptr ? "?" : name, callee);
         }
       }
       if (depth + 1 >= kMaxControlFlowDepth) {
-        return Status::Error(
-            StatusCode::kInvalidArgument,
-            "subgraph %" PRIu32 " operator %zu (%s): control flow nests "
-            "deeper than %zu subgraphs",
-            sg, i, name == nullptr ? "?" : name, kMaxControlFlowDepth);
+        return Status::Error(StatusCode::kInvalidArgument,
+                             "subgraph %" PRIu32
+                             " operator %zu (%s): control flow nests "
+                             "deeper than %zu subgraphs",
+                             sg, i, name == nullptr ? "?" : name, kMaxControlFlowDepth);
       }
       if (!Take(sg, index, callee)) return TooManySteps();
       TFLM_ARENA_RETURN_IF_ERROR(Walk(static_cast<uint32_t>(callee), depth + 1));
@@ -88,8 +87,7 @@ Status StepWalker::Walk(uint32_t sg, size_t depth) {
 
 }  // namespace
 
-Status ComputeStepOperators(const Model& model, Span<StepOperator> out,
-                            size_t* num_steps) {
+Status ComputeStepOperators(const Model& model, Span<StepOperator> out, size_t* num_steps) {
   *num_steps = 0;
   if (model.num_subgraphs() == 0) return Status::Ok();
   StepWalker walker(model, out);

@@ -29,17 +29,16 @@ namespace model {
 // step before each subgraph it invokes).
 struct StepOperator {
   uint32_t subgraph = 0;
-  uint32_t op = 0;      // operator index within its subgraph
-  int32_t calls = -1;   // -1: the operator's own step; else the subgraph
-                        // it invokes after this step
+  uint32_t op = 0;     // operator index within its subgraph
+  int32_t calls = -1;  // -1: the operator's own step; else the subgraph
+                       // it invokes after this step
 };
 
 // Writes the operator of step s (s >= 1) to out[s - 1] while s - 1 <
 // out.size(), and sets *num_steps to the number of steps that have an
 // operator (the last step), so a caller may ask with an empty span first.
 // A model without subgraphs has none.
-Status ComputeStepOperators(const Model& model, Span<StepOperator> out,
-                            size_t* num_steps);
+Status ComputeStepOperators(const Model& model, Span<StepOperator> out, size_t* num_steps);
 
 }  // namespace model
 }  // namespace tflm_arena

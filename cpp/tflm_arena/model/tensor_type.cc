@@ -33,8 +33,7 @@ static_assert(Same(TensorType::kInt4, fb::TensorType::INT4), "");
 static_assert(Same(TensorType::kBfloat16, fb::TensorType::BFLOAT16), "");
 static_assert(Same(TensorType::kInt2, fb::TensorType::INT2), "");
 static_assert(Same(TensorType::kUint4, fb::TensorType::UINT4), "");
-static_assert(Same(TensorType::kFloat8E4m3fn,
-                   fb::TensorType::FLOAT8_E4M3FN), "");
+static_assert(Same(TensorType::kFloat8E4m3fn, fb::TensorType::FLOAT8_E4M3FN), "");
 static_assert(Same(TensorType::kFloat8E5m2, fb::TensorType::FLOAT8_E5M2), "");
 // ... and list every type of the schema (a new one must be added here).
 static_assert(Same(TensorType::kFloat8E5m2, fb::TensorType::MAX),
@@ -44,8 +43,7 @@ static_assert(Same(TensorType::kFloat8E5m2, fb::TensorType::MAX),
 
 const char* TensorTypeName(TensorType type) {
   const int v = static_cast<int>(type);
-  if (v < static_cast<int>(fb::TensorType::MIN) ||
-      v > static_cast<int>(fb::TensorType::MAX)) {
+  if (v < static_cast<int>(fb::TensorType::MIN) || v > static_cast<int>(fb::TensorType::MAX)) {
     return "UNKNOWN";
   }
   return fb::EnumNameTensorType(static_cast<fb::TensorType>(v));

@@ -44,7 +44,7 @@ std::string RenderAscii(Span<const UsageRecord> records, Span<const ByteOffset> 
     const UsageRecord& r = records[i];
     plan_internal::TextWriter w(buf, sizeof(buf));
     plan_internal::AppendBufferLine(&w, static_cast<int64_t>(i), r.size, offset_of(i), r.first_step,
-                                r.last_step);
+                                    r.last_step);
     AppendLine(&out, buf, w.length());
     max_size = std::max(max_size, Clamp(static_cast<Wide>(offset_of(i)) + r.size));
     max_step = std::max<int64_t>(max_step, r.last_step);
@@ -66,7 +66,8 @@ std::string RenderAscii(Span<const UsageRecord> records, Span<const ByteOffset> 
   size_t next = 0;
   char line[plan_internal::kLineWidth];
   for (int64_t t = 0; t <= max_step; ++t) {
-    while (next < by_start.size() && start_of(by_start[next]) <= t) active.push_back(by_start[next++]);
+    while (next < by_start.size() && start_of(by_start[next]) <= t)
+      active.push_back(by_start[next++]);
     plan_internal::ClearRow(line);
     Wide live_bytes = 0;
     size_t kept = 0;
@@ -75,8 +76,9 @@ std::string RenderAscii(Span<const UsageRecord> records, Span<const ByteOffset> 
       if (r.last_step < t) continue;  // finished: drop it
       active[kept++] = i;
       live_bytes += r.size;
-      plan_internal::PaintRow(line, offset_of(i), r.size, max_size,
-                          plan_internal::BufferChar(static_cast<int64_t>(i), r.first_step, r.last_step));
+      plan_internal::PaintRow(
+          line, offset_of(i), r.size, max_size,
+          plan_internal::BufferChar(static_cast<int64_t>(i), r.first_step, r.last_step));
     }
     active.resize(kept);
     plan_internal::TextWriter w(buf, sizeof(buf));

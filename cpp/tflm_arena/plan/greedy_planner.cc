@@ -89,8 +89,7 @@ Status GreedyPlanner::AddBuffer(int size, int first_step, int last_step, int fix
   static_assert(sizeof(Requirements) + sizeof(ListEntry) + 3 * sizeof(int32_t) == kBytesPerBuffer,
                 "per-buffer scratch layout");
   const int index = buffer_count_;
-  TFLM_ARENA_RETURN_IF_ERROR(
-      CheckNewBuffer(index, max_buffer_count_, size, first_step, last_step));
+  TFLM_ARENA_RETURN_IF_ERROR(CheckNewBuffer(index, max_buffer_count_, size, first_step, last_step));
   if (fixed_offset < -1) {
     return Status::Error(StatusCode::kInvalidArgument,
                          "buffer %d: fixed offset %d is negative (use -1 to let the planner "
@@ -156,7 +155,7 @@ void GreedyPlanner::CalculateOffsetsIfNeeded() {
     }
   }
   plan_internal::SortBySizeDescending(sorted_sizes_ + head, sorted_ids_ + head,
-                                        buffer_count_ - head);
+                                      buffer_count_ - head);
 
   list_head_ = -1;
   overflow_buffer_ = -1;
@@ -184,8 +183,8 @@ Status GreedyPlanner::GetOffsetForBuffer(int index, int* offset) {
                          overflow_buffer_, static_cast<long long>(overflow_end_));
   }
   if (index < 0 || index >= buffer_count_) {
-    return Status::Error(StatusCode::kOutOfRange, "buffer index %d is outside range 0 to %d",
-                         index, buffer_count_);
+    return Status::Error(StatusCode::kOutOfRange, "buffer index %d is outside range 0 to %d", index,
+                         buffer_count_);
   }
   *offset = offsets_[index];
   return Status::Ok();
@@ -241,7 +240,7 @@ int GreedyPlanner::PrintMemoryPlan(char* out, size_t out_size) {
       if (t < r.first_step || t > r.last_step || offsets_[i] == -1) continue;
       live_bytes += r.size;
       plan_internal::PaintRow(line, offsets_[i], r.size, max_size,
-                          plan_internal::BufferChar(i, r.first_step, r.last_step));
+                              plan_internal::BufferChar(i, r.first_step, r.last_step));
     }
     plan_internal::AppendRow(&w, t, line, live_bytes);
   }

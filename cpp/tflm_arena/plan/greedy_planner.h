@@ -113,8 +113,8 @@ class GreedyPlanner : public MemoryPlanner {
   int max_buffer_count_ = 0;
   int buffer_count_ = 0;
   int list_head_ = -1;
-  int overflow_buffer_ = -1;   // buffer whose planned end passed INT32_MAX
-  int64_t overflow_end_ = 0;   // ... and that end
+  int overflow_buffer_ = -1;  // buffer whose planned end passed INT32_MAX
+  int64_t overflow_end_ = 0;  // ... and that end
   bool need_to_calculate_ = true;
 };
 

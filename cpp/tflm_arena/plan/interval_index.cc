@@ -45,8 +45,7 @@ IntervalIndex::IntervalIndex(Span<const UsageRecord> records) {
     std::sort(steps.begin(), steps.end());
     steps.erase(std::unique(steps.begin(), steps.end()), steps.end());
     auto rank = [&](Step s) {
-      return static_cast<uint32_t>(std::lower_bound(steps.begin(), steps.end(), s) -
-                                   steps.begin());
+      return static_cast<uint32_t>(std::lower_bound(steps.begin(), steps.end(), s) - steps.begin());
     };
     for (size_t i = 0; i < n; ++i) {
       first_rank_[i] = rank(records[i].first_step);
@@ -82,9 +81,8 @@ IntervalIndex::IntervalIndex(Span<const UsageRecord> records) {
 
 void IntervalIndex::Insert(uint32_t id, int32_t offset, int32_t end) {
   const uint64_t key = PackKey(offset, end);
-  ForEachCoverNode(id, [&](uint32_t node) {
-    node_keys_[node_begin_[node] + node_count_[node]++] = key;
-  });
+  ForEachCoverNode(
+      id, [&](uint32_t node) { node_keys_[node_begin_[node] + node_count_[node]++] = key; });
   start_keys_[start_slot_[id]] = key;
 }
 

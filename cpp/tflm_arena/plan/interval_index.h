@@ -6,9 +6,9 @@
 // Steps are replaced by their rank among all distinct first/last steps; that
 // keeps every intersection of inclusive lifetimes and bounds the step count
 // by 2n, whatever the step values. (When the steps already span fewer than
-// 2n values, step - min serves as the rank: no sort needed.) A lifetime [a, b] meets [qa, qb] iff it is
-// live at qa, or it starts in (qa, qb]; the two cases are disjoint, so each
-// buffer is reported once:
+// 2n values, step - min serves as the rank: no sort needed.) A lifetime [a, b] meets [qa, qb] iff
+// it is live at qa, or it starts in (qa, qb]; the two cases are disjoint, so each buffer is
+// reported once:
 //  - live at qa: a segment tree over ranks holds each lifetime at the
 //    O(log T) nodes that exactly cover it; the nodes on the path from leaf qa
 //    to the root then hold every lifetime containing qa, once.
@@ -76,10 +76,10 @@ class IntervalIndex {
   // node_keys_, and how many are filled (apart: GatherCost reads only these).
   std::vector<size_t> node_begin_;
   std::vector<uint32_t> node_count_;
-  std::vector<uint64_t> node_keys_;  // every node's slots, node by node
-  std::vector<uint32_t> start_slot_;   // buffer -> slot in start_keys_
-  std::vector<uint32_t> rank_begin_;   // rank -> first slot starting there
-  std::vector<uint64_t> start_keys_;   // by first rank; kEmpty = not placed
+  std::vector<uint64_t> node_keys_;   // every node's slots, node by node
+  std::vector<uint32_t> start_slot_;  // buffer -> slot in start_keys_
+  std::vector<uint32_t> rank_begin_;  // rank -> first slot starting there
+  std::vector<uint64_t> start_keys_;  // by first rank; kEmpty = not placed
 };
 
 }  // namespace plan_internal

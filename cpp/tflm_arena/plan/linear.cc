@@ -24,8 +24,8 @@ Status PlanLinear(Span<const UsageRecord> records, PlanResult* out) {
     }
     if (r.size > INT_MAX) {
       return Status::Error(StatusCode::kInvalidArgument,
-                           "buffer %zu: size %lld does not fit in int32 (TFLM planners use int)",
-                           i, static_cast<long long>(r.size));
+                           "buffer %zu: size %lld does not fit in int32 (TFLM planners use int)", i,
+                           static_cast<long long>(r.size));
     }
     if (r.size > INT_MAX - total) {
       const int64_t new_total = total + r.size;  // both are at most INT_MAX here

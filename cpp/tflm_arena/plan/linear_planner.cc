@@ -25,8 +25,7 @@ Status LinearPlanner::Init(uint8_t* scratch, size_t scratch_bytes) {
 
 Status LinearPlanner::AddBuffer(int size, int first_step, int last_step) {
   const int index = buffer_count_;
-  TFLM_ARENA_RETURN_IF_ERROR(
-      CheckNewBuffer(index, max_buffer_count_, size, first_step, last_step));
+  TFLM_ARENA_RETURN_IF_ERROR(CheckNewBuffer(index, max_buffer_count_, size, first_step, last_step));
   if (size > INT_MAX - total_size_) {
     return Status::Error(StatusCode::kInvalidArgument,
                          "buffer %d: total size %lld does not fit in int32", index,
@@ -47,8 +46,8 @@ Status LinearPlanner::AddBuffer(int /*size*/, int /*first_step*/, int /*last_ste
 
 Status LinearPlanner::GetOffsetForBuffer(int index, int* offset) {
   if (index < 0 || index >= buffer_count_) {
-    return Status::Error(StatusCode::kOutOfRange, "buffer index %d is outside range 0 to %d",
-                         index, buffer_count_);
+    return Status::Error(StatusCode::kOutOfRange, "buffer index %d is outside range 0 to %d", index,
+                         buffer_count_);
   }
   *offset = offsets_[index];
   return Status::Ok();

@@ -20,22 +20,20 @@ bool RecordStepRange(Span<const UsageRecord> records, Step* from, Step* to) {
   return true;
 }
 
-Status ComputeLiveSteps(Span<const UsageRecord> records, Step from, Step to,
-                        LiveSteps* out) {
+Status ComputeLiveSteps(Span<const UsageRecord> records, Step from, Step to, LiveSteps* out) {
   *out = LiveSteps{};
   out->first_step = from;
   int64_t total = 0;
   for (size_t i = 0; i < records.size(); ++i) {
     const UsageRecord& r = records[i];
     if (r.size < 0) {
-      return Status::Error(StatusCode::kInvalidArgument,
-                           "buffer %zu: size %" PRId64 " is negative", i, r.size);
+      return Status::Error(StatusCode::kInvalidArgument, "buffer %zu: size %" PRId64 " is negative",
+                           i, r.size);
     }
     if (r.first_step > r.last_step) {
       return Status::Error(StatusCode::kInvalidArgument,
-                           "buffer %zu: first step %" PRId32
-                           " is after last step %" PRId32,
-                           i, r.first_step, r.last_step);
+                           "buffer %zu: first step %" PRId32 " is after last step %" PRId32, i,
+                           r.first_step, r.last_step);
     }
     if (__builtin_add_overflow(total, r.size, &total)) {
       return Status::Error(StatusCode::kInvalidArgument,
@@ -49,8 +47,7 @@ Status ComputeLiveSteps(Span<const UsageRecord> records, Step from, Step to,
   if (steps > kMaxLiveSteps) {
     return Status::Error(StatusCode::kInvalidArgument,
                          "steps %" PRId32 "..%" PRId32 " are %" PRId64
-                         " steps, more than the %" PRId64
-                         " live bytes are listed for",
+                         " steps, more than the %" PRId64 " live bytes are listed for",
                          from, to, steps, kMaxLiveSteps);
   }
   // Differences: +size at the first step in range, -size after the last.

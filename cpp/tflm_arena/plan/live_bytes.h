@@ -26,9 +26,9 @@ namespace tflm_arena {
 constexpr int64_t kMaxLiveSteps = (int64_t{1} << 24) + 2;
 
 struct LiveSteps {
-  Step first_step = 0;            // step of bytes[0] and buffers[0]
-  std::vector<int64_t> bytes;     // bytes live at step first_step + i
-  std::vector<int64_t> buffers;   // buffers live at step first_step + i
+  Step first_step = 0;           // step of bytes[0] and buffers[0]
+  std::vector<int64_t> bytes;    // bytes live at step first_step + i
+  std::vector<int64_t> buffers;  // buffers live at step first_step + i
   // The earliest step of the range with the most live bytes; only
   // meaningful when has_peak (the range holds at least one step).
   Step peak_step = 0;
@@ -45,8 +45,7 @@ bool RecordStepRange(Span<const UsageRecord> records, Step* from, Step* to);
 // negative size or first_step > last_step ("buffer 3: ..."), sizes adding
 // up to more than INT64_MAX, a range of more than kMaxLiveSteps steps.
 // O(n + to - from).
-Status ComputeLiveSteps(Span<const UsageRecord> records, Step from, Step to,
-                        LiveSteps* out);
+Status ComputeLiveSteps(Span<const UsageRecord> records, Step from, Step to, LiveSteps* out);
 
 }  // namespace tflm_arena
 

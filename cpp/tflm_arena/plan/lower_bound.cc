@@ -113,7 +113,7 @@ int64_t LowerBound(Span<const UsageRecord> records) {
   xs.erase(std::unique(xs.begin(), xs.end()), xs.end());
   CoverTree fixed(std::move(xs));
   std::sort(events.begin(), events.end());  // by step; order within a step is free
-  Wide live = 0;  // planner-placed bytes
+  Wide live = 0;                            // planner-placed bytes
   Wide best = 0;
   for (size_t i = 0; i < events.size(); ++i) {
     const Event& e = events[i];

@@ -53,8 +53,8 @@ class Optimizer {
   Optimizer(Span<const UsageRecord> records, const OptimalOptions& options)
       : records_(records), options_(options), start_(Clock::now()) {
     const double limit = std::min(options.time_limit_seconds, 1e7);
-    deadline_ = start_ + std::chrono::duration_cast<Clock::duration>(
-                             std::chrono::duration<double>(limit));
+    deadline_ =
+        start_ + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(limit));
     alignment_ = options.alignment <= 1 ? 1 : options.alignment;
   }
 
@@ -77,9 +77,9 @@ class Optimizer {
                            "planning cancelled after %.3f s (best so far %lld bytes)", Elapsed(),
                            static_cast<long long>(best_.arena_bytes));
     }
-    Status valid = ValidatePlan(records_, Span<const ByteOffset>(best_.offsets.data(),
-                                                                  best_.offsets.size()),
-                                best_.arena_bytes);
+    Status valid =
+        ValidatePlan(records_, Span<const ByteOffset>(best_.offsets.data(), best_.offsets.size()),
+                     best_.arena_bytes);
     if (!valid.ok()) {
       return Status::Error(StatusCode::kInternal, "optimal planner made an invalid plan (%s): %s",
                            source_.c_str(), valid.message());
@@ -105,8 +105,8 @@ class Optimizer {
     const auto now = Clock::now();
     if (!force && now - last_report_ < std::chrono::milliseconds(100)) return;
     last_report_ = now;
-    options_.progress(options_.progress_context, best_.arena_bytes, std::min(lower_, best_.arena_bytes),
-                      Elapsed());
+    options_.progress(options_.progress_context, best_.arena_bytes,
+                      std::min(lower_, best_.arena_bytes), Elapsed());
   }
 
   // Keeps `candidate` if it is valid, aligned and smaller than the best.
@@ -116,8 +116,8 @@ class Optimizer {
     }
     candidate.arena_bytes = ArenaOf(records_, candidate.offsets);
     if (have_best_ && candidate.arena_bytes >= best_.arena_bytes) return;
-    if (!ValidatePlan(records_, Span<const ByteOffset>(candidate.offsets.data(),
-                                                       candidate.offsets.size()),
+    if (!ValidatePlan(records_,
+                      Span<const ByteOffset>(candidate.offsets.data(), candidate.offsets.size()),
                       candidate.arena_bytes)
              .ok()) {
       return;
@@ -245,7 +245,8 @@ class Optimizer {
   void LowestFirst() {
     const int64_t unlimited = kMaxTotalBytes;
     for (size_t h = 0; h < ranks_.size() && TimeLeft(); ++h) {
-      SearchResult r = Probe(ranks_[h], unlimited, 64 * static_cast<int64_t>(problem_.ids.size()) + 64);
+      SearchResult r =
+          Probe(ranks_[h], unlimited, 64 * static_cast<int64_t>(problem_.ids.size()) + 64);
       if (r.outcome == SearchOutcome::kFound) Offer(ToPlan(r), "lowest_first");
     }
   }
@@ -301,8 +302,8 @@ class Optimizer {
 
 }  // namespace
 
-Status PlanOptimal(Span<const UsageRecord> records, const OptimalOptions& options,
-                   PlanResult* out, OptimalStats* stats) {
+Status PlanOptimal(Span<const UsageRecord> records, const OptimalOptions& options, PlanResult* out,
+                   OptimalStats* stats) {
   TFLM_ARENA_RETURN_IF_ERROR(ValidateRecords(records, options.alignment));
   if (options.alignment > (int64_t{1} << 32)) {
     return Status::Error(StatusCode::kInvalidArgument, "alignment %lld is over 2^32",

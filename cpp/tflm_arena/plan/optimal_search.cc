@@ -182,10 +182,14 @@ std::vector<int32_t> RankBuffers(const SearchProblem& p, int heuristic) {
   std::iota(order.begin(), order.end(), 0);
   auto key = [&](int32_t a) -> std::array<int64_t, 4> {
     switch (heuristic) {
-      case 0: return {total[a], width[a], p.size[a], -a};
-      case 1: return {p.size[a], total[a], width[a], -a};
-      case 2: return {width[a], total[a], p.size[a], -a};
-      default: return {area[a], total[a], p.size[a], -a};
+      case 0:
+        return {total[a], width[a], p.size[a], -a};
+      case 1:
+        return {p.size[a], total[a], width[a], -a};
+      case 2:
+        return {width[a], total[a], p.size[a], -a};
+      default:
+        return {area[a], total[a], p.size[a], -a};
     }
   };
   std::sort(order.begin(), order.end(), [&](int32_t a, int32_t b) { return key(a) > key(b); });
@@ -202,8 +206,7 @@ class Search {
  public:
   Search(const SearchProblem& p, const std::vector<int32_t>& rank, int64_t capacity,
          const SearchLimits& limits)
-      : p_(p), rank_(rank), cap_(capacity), limits_(limits), m_(p.size.size()),
-        S_(p.sections()) {}
+      : p_(p), rank_(rank), cap_(capacity), limits_(limits), m_(p.size.size()), S_(p.sections()) {}
 
   SearchResult Run() {
     SearchResult res;
@@ -274,8 +277,8 @@ class Search {
     std::vector<std::vector<int32_t>> pieces(starts.size());
     for (int32_t a : buffers) {
       if (placed_[a]) continue;
-      const size_t k = std::upper_bound(starts.begin(), starts.end(), p_.sec_lo[a]) -
-                       starts.begin() - 1;
+      const size_t k =
+          std::upper_bound(starts.begin(), starts.end(), p_.sec_lo[a]) - starts.begin() - 1;
       pieces[k].push_back(a);
     }
     for (size_t k = 0; k < starts.size(); ++k) {
@@ -398,9 +401,7 @@ class Search {
 
   // The lowest offset buffer a may still take: eff, or just above it when
   // it is banned from eff.
-  int64_t EffP(int32_t a) const {
-    return ban_[a] == eff_[a] ? eff_[a] + p_.alignment : eff_[a];
-  }
+  int64_t EffP(int32_t a) const { return ban_[a] == eff_[a] ? eff_[a] + p_.alignment : eff_[a]; }
 
   // Sections of a whose floor may change because a's EffP rose from `old`.
   void MarkAffected(int32_t a, int64_t old) {
@@ -531,7 +532,7 @@ class Search {
   const size_t m_, S_;
   std::vector<char> placed_;
   std::vector<int64_t> offset_, eff_, ban_, floor_, rem_;  // ban_: level a buffer may not take
-  std::vector<int32_t> counts_;  // scratch for choosing a section
+  std::vector<int32_t> counts_;                            // scratch for choosing a section
   std::vector<int32_t> cuts_;  // unplaced buffers crossing boundary s | s + 1
   std::vector<uint32_t> stamp_;
   uint32_t gen_ = 0;

@@ -41,27 +41,27 @@ namespace plan_internal {
 
 // Inputs larger than this are planned by the heuristics only (bounded memory
 // and time: overlap lists are O(n^2) in the worst case).
-constexpr size_t kMaxSearchBuffers = 2048;  // also bounds the recursion depth
+constexpr size_t kMaxSearchBuffers = 2048;               // also bounds the recursion depth
 constexpr int64_t kMaxSearchEntries = int64_t{1} << 23;  // overlaps + section entries
 
 // The preprocessed problem; built once, searched at many capacities.
 struct SearchProblem {
   int64_t alignment = 1;
-  std::vector<size_t> ids;        // original record index of search buffer i
-  std::vector<int64_t> size;      // > 0
-  std::vector<int32_t> sec_lo;    // first section (inclusive)
-  std::vector<int32_t> sec_hi;    // last section (inclusive)
-  std::vector<int64_t> first;     // original first/last steps (for heuristic ranks)
+  std::vector<size_t> ids;      // original record index of search buffer i
+  std::vector<int64_t> size;    // > 0
+  std::vector<int32_t> sec_lo;  // first section (inclusive)
+  std::vector<int32_t> sec_hi;  // last section (inclusive)
+  std::vector<int64_t> first;   // original first/last steps (for heuristic ranks)
   std::vector<int64_t> last;
   // CSR lists.
-  std::vector<int32_t> ov_begin, ov;          // time-overlapping search buffers
-  std::vector<int32_t> obs_begin;             // fixed obstacles per buffer:
-  std::vector<int64_t> obs_lo, obs_hi;        //   merged [lo, aligned hi), by lo
-  std::vector<int32_t> mem_begin, mem;        // search buffers per section
-  std::vector<int32_t> fix_begin;             // fixed bytes per section:
-  std::vector<int64_t> fix_lo, fix_hi;        //   merged [lo, hi), by lo
-  int64_t lower_bound = 0;  // no plan fits in less (valid with fixed aliases)
-  int64_t fixed_end = 0;    // largest end of a fixed buffer
+  std::vector<int32_t> ov_begin, ov;    // time-overlapping search buffers
+  std::vector<int32_t> obs_begin;       // fixed obstacles per buffer:
+  std::vector<int64_t> obs_lo, obs_hi;  //   merged [lo, aligned hi), by lo
+  std::vector<int32_t> mem_begin, mem;  // search buffers per section
+  std::vector<int32_t> fix_begin;       // fixed bytes per section:
+  std::vector<int64_t> fix_lo, fix_hi;  //   merged [lo, hi), by lo
+  int64_t lower_bound = 0;              // no plan fits in less (valid with fixed aliases)
+  int64_t fixed_end = 0;                // largest end of a fixed buffer
   size_t sections() const { return mem_begin.empty() ? 0 : mem_begin.size() - 1; }
 };
 

@@ -85,7 +85,6 @@ Status ValidatePlan(Span<const UsageRecord> records, Span<const ByteOffset> offs
 // TFLM; any other input renders without crashing (columns are clamped).
 std::string RenderAscii(Span<const UsageRecord> records, Span<const ByteOffset> offsets);
 
-
 // optimal.cc (+ optimal_search.cc). An exact offset planner: the smallest
 // arena it can prove within the time limit, else the best plan found.
 //
@@ -125,8 +124,8 @@ struct OptimalStats {
                                  // "greedy_by_size", "lowest_first", "search", "stacked"
 };
 
-Status PlanOptimal(Span<const UsageRecord> records, const OptimalOptions& options,
-                   PlanResult* out, OptimalStats* stats = nullptr);
+Status PlanOptimal(Span<const UsageRecord> records, const OptimalOptions& options, PlanResult* out,
+                   OptimalStats* stats = nullptr);
 
 }  // namespace tflm_arena
 

@@ -23,10 +23,16 @@ int Column(int64_t value, int64_t max_size) {
   for (int bit = 6; bit >= 0; --bit) {  // kLineWidth = 80 < 2^7
     quotient *= 2;
     rem *= 2;
-    if (rem >= m) { rem -= m; ++quotient; }
+    if (rem >= m) {
+      rem -= m;
+      ++quotient;
+    }
     if ((kLineWidth >> bit) & 1) {
       rem += a;
-      if (rem >= m) { rem -= m; ++quotient; }
+      if (rem >= m) {
+        rem -= m;
+        ++quotient;
+      }
     }
   }
   return quotient;

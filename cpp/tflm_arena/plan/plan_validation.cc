@@ -79,11 +79,10 @@ Status ValidatePlan(Span<const UsageRecord> records, Span<const ByteOffset> offs
                              "buffers %zu and %zu overlap: planner-placed buffer %zu holds "
                              "[%lld, %lld) at steps %d..%d, fixed buffer %zu holds [%lld, %lld) "
                              "at steps %d..%d",
-                             std::min(a, b), std::max(a, b), b,
-                             static_cast<long long>(offsets[b]), static_cast<long long>(end_b),
-                             rb.first_step, rb.last_step, a, static_cast<long long>(offsets[a]),
-                             static_cast<long long>(end_a), ra.first_step,
-                             ra.last_step);
+                             std::min(a, b), std::max(a, b), b, static_cast<long long>(offsets[b]),
+                             static_cast<long long>(end_b), rb.first_step, rb.last_step, a,
+                             static_cast<long long>(offsets[a]), static_cast<long long>(end_a),
+                             ra.first_step, ra.last_step);
       }
     }
   }

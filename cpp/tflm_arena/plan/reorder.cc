@@ -9,12 +9,13 @@
 //                  (+ unproduced graph outputs when k is the last operator),
 // so a set's best completion does not depend on how it was reached. That is
 // what makes memoising on the set exact.
+#include "tflm_arena/plan/reorder.h"
+
 #include <algorithm>
 #include <chrono>
 #include <cstddef>
 #include <queue>
 
-#include "tflm_arena/plan/reorder.h"
 #include "tflm_arena/plan/reorder_internal.h"
 
 namespace tflm_arena {
@@ -62,7 +63,8 @@ class Budget {
   void Share(double fraction) {
     share_max_ = used_ + static_cast<uint64_t>(static_cast<double>(left()) * fraction);
     const Clock::time_point now = Clock::now();
-    share_deadline_ = now + std::chrono::duration_cast<Clock::duration>((deadline_ - now) * fraction);
+    share_deadline_ =
+        now + std::chrono::duration_cast<Clock::duration>((deadline_ - now) * fraction);
   }
   // Back to the whole budget; false if that is spent too.
   bool Unshare() {
@@ -122,7 +124,10 @@ class Searcher {
       bool done = true;
       for (int32_t u : p_.users[t]) {
         ++work_;
-        if (u != k && !Has(s, u)) { done = false; break; }
+        if (u != k && !Has(s, u)) {
+          done = false;
+          break;
+        }
       }
       if (done) a -= g_.tensor_bytes[t];
     }
@@ -143,7 +148,8 @@ class Searcher {
 
   // Exact search below `bound`. Returns true when it finished: then either
   // *found (an optimal order below bound) or the bound is optimal.
-  bool Exact(int64_t bound, uint64_t max_states, bool* found, std::vector<int32_t>* order, int64_t* peak);
+  bool Exact(int64_t bound, uint64_t max_states, bool* found, std::vector<int32_t>* order,
+             int64_t* peak);
   uint64_t states() const { return states_; }
 
  private:
@@ -204,11 +210,12 @@ bool Searcher::Beam(size_t width, int64_t bound, std::vector<int32_t>* order, in
                            [](const Candidate& a, const Candidate& b) { return a.hash == b.hash; }),
                cand.end());
     const size_t keep = std::min(width, cand.size());
-    std::partial_sort(cand.begin(), cand.begin() + static_cast<std::ptrdiff_t>(keep), cand.end(), [](const Candidate& a, const Candidate& b) {
-      if (a.peak != b.peak) return a.peak < b.peak;
-      if (a.live != b.live) return a.live < b.live;
-      return a.from != b.from ? a.from < b.from : a.op < b.op;
-    });
+    std::partial_sort(cand.begin(), cand.begin() + static_cast<std::ptrdiff_t>(keep), cand.end(),
+                      [](const Candidate& a, const Candidate& b) {
+                        if (a.peak != b.peak) return a.peak < b.peak;
+                        if (a.live != b.live) return a.live < b.live;
+                        return a.from != b.from ? a.from < b.from : a.op < b.op;
+                      });
     std::vector<BeamState> next(keep);
     for (size_t c = 0; c < keep; ++c) {
       const Candidate& x = cand[c];
@@ -325,7 +332,8 @@ bool Searcher::Exact(int64_t bound, uint64_t max_states, bool* found, std::vecto
     cur.closed = true;
     if (static_cast<size_t>(cur.count) == n_) {
       order->assign(n_, 0);
-      for (int32_t v = top.id, k = cur.count; nodes[v].parent >= 0; v = nodes[v].parent) (*order)[--k] = nodes[v].op;
+      for (int32_t v = top.id, k = cur.count; nodes[v].parent >= 0; v = nodes[v].parent)
+        (*order)[--k] = nodes[v].op;
       *peak = cur.peak;
       *found = true;
       states_ = table.size();
@@ -383,7 +391,8 @@ int64_t SimpleLowerBound(const ReorderGraph& g, const Prepared& p) {
   for (size_t k = 0; k < p.num_ops; ++k) {
     int64_t own = always + g.ops[k].extra_bytes;
     for (int32_t t : p.touched[k]) {
-      const bool made = std::binary_search(p.made[k].begin(), p.made[k].end(), t) && p.producers[t].size() == 1;
+      const bool made =
+          std::binary_search(p.made[k].begin(), p.made[k].end(), t) && p.producers[t].size() == 1;
       if (made || (p.enters[t] == Enters::kAtStart && !p.is_output[t])) own += g.tensor_bytes[t];
     }
     lb = std::max(lb, own);
@@ -393,7 +402,8 @@ int64_t SimpleLowerBound(const ReorderGraph& g, const Prepared& p) {
 
 }  // namespace
 
-Status ReorderForPeak(const ReorderGraph& graph, const ReorderOptions& options, ReorderResult* result) {
+Status ReorderForPeak(const ReorderGraph& graph, const ReorderOptions& options,
+                      ReorderResult* result) {
   *result = ReorderResult();
   plan_internal::Prepared p;
   TFLM_ARENA_RETURN_IF_ERROR(plan_internal::Prepare(graph, &p));
@@ -427,7 +437,8 @@ Status ReorderForPeak(const ReorderGraph& graph, const ReorderOptions& options, 
   }
   // Wider beams while the budget lasts; path nodes (n x width) stay below
   // 2^22 entries.
-  for (size_t width = 4; !exact && !budget.exhausted() && width <= 4096 && width * n <= (size_t{1} << 22);
+  for (size_t width = 4;
+       !exact && !budget.exhausted() && width <= 4096 && width * n <= (size_t{1} << 22);
        width *= 4) {
     if (search.Beam(width, best_peak, &order, &peak)) {
       best.swap(order);
@@ -439,7 +450,8 @@ Status ReorderForPeak(const ReorderGraph& graph, const ReorderOptions& options, 
   int64_t check = 0;
   TFLM_ARENA_RETURN_IF_ERROR(OrderPeak(graph, best, &check));
   if (check != best_peak) {
-    return Status::Error(StatusCode::kInternal, "reorder: search claimed peak %lld, the order has %lld",
+    return Status::Error(StatusCode::kInternal,
+                         "reorder: search claimed peak %lld, the order has %lld",
                          static_cast<long long>(best_peak), static_cast<long long>(check));
   }
   if (best_peak >= result->peak_before) {  // nothing better: keep the original

@@ -54,20 +54,21 @@ namespace tflm_arena {
 
 struct ReorderOptions {
   double time_limit_seconds = 1.0;  // wall-clock safety net; <= 0: none
-  uint64_t max_states = 1u << 20;   // exact search: states kept (memoised; capped at 64 MiB of sets)
-  uint64_t max_expansions = uint64_t{1} << 27;  // all searches: loop iterations (~0.4 s on a desktop core)
+  uint64_t max_states = 1u << 20;  // exact search: states kept (memoised; capped at 64 MiB of sets)
+  uint64_t max_expansions = uint64_t{1}
+                            << 27;  // all searches: loop iterations (~0.4 s on a desktop core)
 };
 
 struct ReorderResult {
-  std::vector<int32_t> order;  // original operator indices, in run order
-  int64_t peak_before = 0;     // peak of the original order
-  int64_t peak_after = 0;      // peak of `order` (<= peak_before)
-  int64_t lower_bound = 0;     // no order can go below this
-  bool exact = false;          // `order` is proven peak-optimal
-  bool timed_out = false;      // the wall-clock limit stopped a search
+  std::vector<int32_t> order;       // original operator indices, in run order
+  int64_t peak_before = 0;          // peak of the original order
+  int64_t peak_after = 0;           // peak of `order` (<= peak_before)
+  int64_t lower_bound = 0;          // no order can go below this
+  bool exact = false;               // `order` is proven peak-optimal
+  bool timed_out = false;           // the wall-clock limit stopped a search
   const char* method = "original";  // which search found `order`
-  uint64_t states = 0;         // exact search states created
-  uint64_t expansions = 0;     // successor evaluations, all searches
+  uint64_t states = 0;              // exact search states created
+  uint64_t expansions = 0;          // successor evaluations, all searches
 };
 
 // Checks ids (tensors in range, -1 only as an operator input), sizes >= 0,

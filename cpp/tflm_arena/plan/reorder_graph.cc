@@ -28,7 +28,8 @@ void SortUnique(std::vector<int32_t>* v) {
 
 Status CheckIds(const ReorderGraph& g) {
   const int64_t nt = static_cast<int64_t>(g.tensor_bytes.size());
-  if (g.ops.size() > static_cast<size_t>(INT32_MAX) || g.tensor_bytes.size() > static_cast<size_t>(INT32_MAX)) {
+  if (g.ops.size() > static_cast<size_t>(INT32_MAX) ||
+      g.tensor_bytes.size() > static_cast<size_t>(INT32_MAX)) {
     return REORDER_INVALID("reorder graph too large (%zu operators, %zu tensors)", g.ops.size(),
                            g.tensor_bytes.size());
   }
@@ -45,10 +46,12 @@ Status CheckIds(const ReorderGraph& g) {
     for (int32_t t : list) {
       if ((t == -1 && allow_omitted) || (t >= 0 && t < nt)) continue;
       if (op == SIZE_MAX) {
-        return REORDER_INVALID("graph %s: tensor id %" PRId32 " out of range (%" PRId64 " tensors)", what, t, nt);
+        return REORDER_INVALID("graph %s: tensor id %" PRId32 " out of range (%" PRId64 " tensors)",
+                               what, t, nt);
       }
-      return REORDER_INVALID("operator %zu %s: tensor id %" PRId32 " out of range (%" PRId64 " tensors)", op, what,
-                             t, nt);
+      return REORDER_INVALID("operator %zu %s: tensor id %" PRId32 " out of range (%" PRId64
+                             " tensors)",
+                             op, what, t, nt);
     }
     return Status::Ok();
   };
@@ -63,7 +66,8 @@ Status CheckIds(const ReorderGraph& g) {
     TFLM_ARENA_RETURN_IF_ERROR(check_list(op.inputs, "inputs", i, true));
     TFLM_ARENA_RETURN_IF_ERROR(check_list(op.outputs, "outputs", i, false));
     if (op.extra_bytes < 0 || op.extra_bytes > kMaxTotalBytes - total) {
-      return REORDER_INVALID("operator %zu: extra bytes %" PRId64 " negative or too large", i, op.extra_bytes);
+      return REORDER_INVALID("operator %zu: extra bytes %" PRId64 " negative or too large", i,
+                             op.extra_bytes);
     }
     total += op.extra_bytes;
     for (int32_t t : op.outputs) written_by[t] = i;
@@ -86,7 +90,10 @@ Status CycleError(const Prepared& p, const std::vector<int32_t>& indegree) {
     seen_at[v] = static_cast<int32_t>(path.size());
     path.push_back(v);
     for (int32_t u : p.preds[v]) {
-      if (indegree[u] > 0) { v = u; break; }
+      if (indegree[u] > 0) {
+        v = u;
+        break;
+      }
     }
   }
   std::string text;
@@ -166,9 +173,9 @@ Status Prepare(const ReorderGraph& g, Prepared* p) {
   int64_t step_minus1 = 0, step0 = 0;
   for (size_t t = 0; t < nt; ++t) {
     const bool read = !readers[t].empty(), produced = !producers[t].empty();
-    Enters e = is_input[t] ? Enters::kAtStart
-               : produced  ? Enters::kProduced
-               : read      ? Enters::kAtStart
+    Enters e = is_input[t]       ? Enters::kAtStart
+               : produced        ? Enters::kProduced
+               : read            ? Enters::kAtStart
                : p->is_output[t] ? Enters::kAtEnd
                                  : Enters::kNever;
     p->enters[t] = e;
@@ -211,8 +218,8 @@ Status Prepare(const ReorderGraph& g, Prepared* p) {
                                  i, t, later);
         }
       }
-      return REORDER_INVALID("operator %zu must run after operator %" PRId32 " (original order invalid)", i,
-                             later);
+      return REORDER_INVALID(
+          "operator %zu must run after operator %" PRId32 " (original order invalid)", i, later);
     }
   }
   return Status::Ok();
@@ -228,7 +235,8 @@ Status ValidateReorderGraph(const ReorderGraph& graph) {
 namespace {
 
 // Order check against prepared dependencies.
-Status CheckPrepared(const plan_internal::Prepared& p, const ReorderGraph& g, Span<const int32_t> order) {
+Status CheckPrepared(const plan_internal::Prepared& p, const ReorderGraph& g,
+                     Span<const int32_t> order) {
   const size_t n = p.num_ops;
   if (order.size() != n) {
     return REORDER_INVALID("order has %zu entries, the graph has %zu operators", order.size(), n);
@@ -237,10 +245,12 @@ Status CheckPrepared(const plan_internal::Prepared& p, const ReorderGraph& g, Sp
   for (size_t k = 0; k < n; ++k) {
     const int32_t op = order[k];
     if (op < 0 || static_cast<size_t>(op) >= n) {
-      return REORDER_INVALID("order[%zu] = %" PRId32 " is not an operator index (0..%zu)", k, op, n - 1);
+      return REORDER_INVALID("order[%zu] = %" PRId32 " is not an operator index (0..%zu)", k, op,
+                             n - 1);
     }
     if (pos[op] >= 0) {
-      return REORDER_INVALID("operator %" PRId32 " appears twice in the order (positions %" PRId32 " and %zu)",
+      return REORDER_INVALID("operator %" PRId32 " appears twice in the order (positions %" PRId32
+                             " and %zu)",
                              op, pos[op], k);
     }
     pos[op] = static_cast<int32_t>(k);
@@ -249,9 +259,10 @@ Status CheckPrepared(const plan_internal::Prepared& p, const ReorderGraph& g, Sp
     for (int32_t a : p.preds[i]) {
       if (pos[a] < pos[i]) continue;
       for (int32_t t : g.ops[i].inputs) {
-        if (t >= 0 && std::find(g.ops[a].outputs.begin(), g.ops[a].outputs.end(), t) != g.ops[a].outputs.end()) {
-          return REORDER_INVALID("operator %zu reads tensor %" PRId32 " but runs before operator %" PRId32
-                                 ", which produces it",
+        if (t >= 0 && std::find(g.ops[a].outputs.begin(), g.ops[a].outputs.end(), t) !=
+                          g.ops[a].outputs.end()) {
+          return REORDER_INVALID("operator %zu reads tensor %" PRId32
+                                 " but runs before operator %" PRId32 ", which produces it",
                                  i, t, a);
         }
       }
@@ -302,7 +313,8 @@ Status OrderPeak(const ReorderGraph& g, Span<const int32_t> order, int64_t* peak
     last[t] = scope;
   }
   for (size_t t = 0; t < nt; ++t) {
-    if (g.tensor_bytes[t] > 0) records.push_back({g.tensor_bytes[t], first[t], last[t], kOnlineOffset});
+    if (g.tensor_bytes[t] > 0)
+      records.push_back({g.tensor_bytes[t], first[t], last[t], kOnlineOffset});
   }
   *peak = LowerBound(Span<const UsageRecord>(records.data(), records.size()));
   return Status::Ok();

@@ -27,12 +27,12 @@ struct Prepared {
   std::vector<Enters> enters;                      // per tensor
   std::vector<uint8_t> is_output;                  // per tensor
   std::vector<std::vector<int32_t>> producers;     // per planned tensor, sorted
-  std::vector<std::vector<int32_t>> users;         // per planned tensor: readers and producers, sorted
-  std::vector<std::vector<int32_t>> touched;       // per op: distinct planned tensors it reads or writes
-  std::vector<std::vector<int32_t>> made;          // per op: distinct planned kProduced outputs
-  int64_t before_ops = 0;  // peak of steps -1 and 0 (order independent)
-  int64_t start_live = 0;  // bytes live after step 0 that stay for step 1
-  int64_t end_bytes = 0;   // kAtEnd tensors, added at the last step
+  std::vector<std::vector<int32_t>> users;    // per planned tensor: readers and producers, sorted
+  std::vector<std::vector<int32_t>> touched;  // per op: distinct planned tensors it reads or writes
+  std::vector<std::vector<int32_t>> made;     // per op: distinct planned kProduced outputs
+  int64_t before_ops = 0;                     // peak of steps -1 and 0 (order independent)
+  int64_t start_live = 0;                     // bytes live after step 0 that stay for step 1
+  int64_t end_bytes = 0;                      // kAtEnd tensors, added at the last step
 };
 
 // Validates `g` (ValidateReorderGraph) and fills `p`.

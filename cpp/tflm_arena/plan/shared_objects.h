@@ -66,8 +66,7 @@ Status ObjectsToOffsets(const SharedObjects& objects, PlanResult* out);
 // size, largest first (stable); each goes into the smallest gap between
 // time-overlapping placed buffers that fits, else after the highest one.
 // Every candidate offset is rounded up to `alignment` (0 or 1: none).
-Status PlanOffsetsGreedyBySize(Span<const UsageRecord> records, int64_t alignment,
-                               PlanResult* out);
+Status PlanOffsetsGreedyBySize(Span<const UsageRecord> records, int64_t alignment, PlanResult* out);
 
 }  // namespace tflm_arena
 

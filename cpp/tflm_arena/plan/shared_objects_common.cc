@@ -28,15 +28,15 @@ Status CheckSharedObjectRecords(Span<const UsageRecord> records) {
     int64_t entries = 0;
     for (const UsageRecord& r : records) entries += int64_t{r.last_step} - r.first_step + 1;
     if (entries > kMaxSharedObjectLiveEntries) {
-      return Status::Error(StatusCode::kInvalidArgument,
-                           "lifetimes add up to %lld steps, more than %lld",
-                           static_cast<long long>(entries),
-                           static_cast<long long>(kMaxSharedObjectLiveEntries));
+      return Status::Error(
+          StatusCode::kInvalidArgument, "lifetimes add up to %lld steps, more than %lld",
+          static_cast<long long>(entries), static_cast<long long>(kMaxSharedObjectLiveEntries));
     }
     if (hi - lo > kMaxSharedObjectSteps) {
       return Status::Error(StatusCode::kInvalidArgument,
-                           "steps span %lld to %lld, more than %lld steps", static_cast<long long>(lo),
-                           static_cast<long long>(hi), static_cast<long long>(kMaxSharedObjectSteps));
+                           "steps span %lld to %lld, more than %lld steps",
+                           static_cast<long long>(lo), static_cast<long long>(hi),
+                           static_cast<long long>(kMaxSharedObjectSteps));
     }
   }
   return Status::Ok();

@@ -30,7 +30,7 @@ using PlanFn = Status (*)(Span<const UsageRecord> records, PlanResult* out, Plan
 using AssignFn = Status (*)(Span<const UsageRecord> records, SharedObjects* out);
 
 struct StrategyInfo {
-  const char* name;         // what plan() and the CLI accept
+  const char* name;  // what plan() and the CLI accept
   StrategyKind kind;
   PlanFn plan;              // nullptr for kSearch (they take more options)
   AssignFn assign;          // kSharedObjects only, else nullptr

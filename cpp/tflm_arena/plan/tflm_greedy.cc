@@ -72,8 +72,8 @@ class OffsetOrder {
     } else {
       std::sort(pending_.begin(), pending_.end(), by_key);
       merged_.resize(sorted_.size() + pending_.size());
-      std::merge(sorted_.begin(), sorted_.end(), pending_.begin(), pending_.end(),
-                 merged_.begin(), by_key);
+      std::merge(sorted_.begin(), sorted_.end(), pending_.begin(), pending_.end(), merged_.begin(),
+                 by_key);
       sorted_.swap(merged_);
     }
     pending_.clear();

@@ -20,8 +20,7 @@ Status PlanTflmGreedyRuntime(Span<const UsageRecord> records, PlanResult* out) {
   TFLM_ARENA_RETURN_IF_ERROR(planner.Init(scratch.data(), scratch.size()));
   for (const UsageRecord& r : records) {
     TFLM_ARENA_RETURN_IF_ERROR(planner.AddBuffer(static_cast<int>(r.size), r.first_step,
-                                                 r.last_step,
-                                                 static_cast<int>(r.fixed_offset)));
+                                                 r.last_step, static_cast<int>(r.fixed_offset)));
   }
   PlanResult result;
   result.offsets.resize(n);

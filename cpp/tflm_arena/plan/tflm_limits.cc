@@ -17,8 +17,8 @@ Status CheckTflmRecords(Span<const UsageRecord> records) {
     TFLM_ARENA_RETURN_IF_ERROR(CheckRecord(i, r));
     if (r.size > INT_MAX) {
       return Status::Error(StatusCode::kInvalidArgument,
-                           "buffer %zu: size %lld does not fit in int32 (TFLM planners use int)",
-                           i, static_cast<long long>(r.size));
+                           "buffer %zu: size %lld does not fit in int32 (TFLM planners use int)", i,
+                           static_cast<long long>(r.size));
     }
     if (r.fixed_offset > INT_MAX) {
       return Status::Error(StatusCode::kInvalidArgument,

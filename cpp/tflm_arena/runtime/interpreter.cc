@@ -22,17 +22,15 @@ using internal::OpName;
 size_t UsableSize(const uint8_t* arena, size_t size) {
   if (arena == nullptr) return 0;
   const uintptr_t raw = reinterpret_cast<uintptr_t>(arena);
-  const size_t slack =
-      (kArenaAlignment - raw % kArenaAlignment) % kArenaAlignment;
+  const size_t slack = (kArenaAlignment - raw % kArenaAlignment) % kArenaAlignment;
   if (slack >= size) return size;  // nothing usable either way
   return slack + AlignSizeDown(size - slack, kArenaAlignment);
 }
 
 }  // namespace
 
-Interpreter::Interpreter(const model::Model& model, const OpResolver& resolver,
-                         uint8_t* arena, size_t arena_size,
-                         const InterpreterOptions& options)
+Interpreter::Interpreter(const model::Model& model, const OpResolver& resolver, uint8_t* arena,
+                         size_t arena_size, const InterpreterOptions& options)
     : model_(model),
       resolver_(resolver),
       options_(options),
@@ -157,15 +155,13 @@ Status Interpreter::FinishPrepareNode(const Node& node) {
     records[r].node_idx = static_cast<int32_t>(node.index);
   }
   // Room for the next node's requests.
-  const size_t head =
-      (request_count_ + kMaxScratchBuffersPerNode) * sizeof(model::ScratchRequest);
+  const size_t head = (request_count_ + kMaxScratchBuffersPerNode) * sizeof(model::ScratchRequest);
   s = arena_.ResizeHead(head, kArenaAlignment);
   if (!s.ok()) {
     return Annotate(s,
                     "arena too small for the scratch-request records after "
                     "operator %u (%s, subgraph %u) (head)",
-                    node.index, OpName(node.registration->builtin_code),
-                    node.subgraph);
+                    node.index, OpName(node.registration->builtin_code), node.subgraph);
   }
   return Status::Ok();
 }
@@ -179,13 +175,12 @@ Status Interpreter::CheckDynamicOutputs(const Node& node) const {
     if (t->rank == 1 && t->dims[0] == 0) continue;
     for (int32_t d = 0; d < t->rank; ++d) {
       if (t->dims[d] > 0) continue;
-      return Status::Error(
-          StatusCode::kUnimplemented,
-          "operator %u (%s, subgraph %u): output tensor %d has a dynamic "
-          "shape (dimension %d is %d); dynamic tensors are not supported",
-          node.index, OpName(node.registration->builtin_code), node.subgraph,
-          static_cast<int>(index), static_cast<int>(d),
-          static_cast<int>(t->dims[d]));
+      return Status::Error(StatusCode::kUnimplemented,
+                           "operator %u (%s, subgraph %u): output tensor %d has a dynamic "
+                           "shape (dimension %d is %d); dynamic tensors are not supported",
+                           node.index, OpName(node.registration->builtin_code), node.subgraph,
+                           static_cast<int>(index), static_cast<int>(d),
+                           static_cast<int>(t->dims[d]));
     }
   }
   return Status::Ok();
@@ -196,8 +191,7 @@ Status Interpreter::CheckDynamicOutputs(const Node& node) const {
 
 Status Interpreter::Invoke() {
   if (phase_ != Phase::kNone) {
-    return Status::Error(StatusCode::kFailedPrecondition,
-                         "Invoke() called from a kernel");
+    return Status::Error(StatusCode::kFailedPrecondition, "Invoke() called from a kernel");
   }
   TFLM_ARENA_RETURN_IF_ERROR(AllocateTensors());
   phase_ = Phase::kInvoke;
@@ -231,8 +225,7 @@ Status Interpreter::Reset() {
                          "Reset() needs a successful AllocateTensors()");
   }
   if (phase_ != Phase::kNone) {
-    return Status::Error(StatusCode::kFailedPrecondition,
-                         "Reset() called from a kernel");
+    return Status::Error(StatusCode::kFailedPrecondition, "Reset() called from a kernel");
   }
   // Reset callbacks cannot fail.
   (void)ForEachNode(Phase::kReset, [](Interpreter* self, Node& node) {
@@ -297,8 +290,7 @@ int32_t Interpreter::output_tensor_index(size_t i) const {
 }
 
 EvalTensor* Interpreter::tensor(size_t subgraph, size_t index) const {
-  if (!allocated() || subgraph >= num_subgraphs_ ||
-      index >= model_.num_tensors(subgraph)) {
+  if (!allocated() || subgraph >= num_subgraphs_ || index >= model_.num_tensors(subgraph)) {
     return nullptr;
   }
   return subgraphs_[subgraph].tensors + index;
@@ -310,8 +302,7 @@ size_t Interpreter::required_arena_bytes() const {
 
 Status Interpreter::planned_buffer(size_t i, PlannedBuffer* out) const {
   if (out == nullptr) {
-    return Status::Error(StatusCode::kInvalidArgument,
-                         "planned_buffer: null output");
+    return Status::Error(StatusCode::kInvalidArgument, "planned_buffer: null output");
   }
   if (!allocated() || !options_.keep_plan) {
     return Status::Error(StatusCode::kFailedPrecondition,
@@ -320,9 +311,8 @@ Status Interpreter::planned_buffer(size_t i, PlannedBuffer* out) const {
                          "InterpreterOptions::keep_plan");
   }
   if (i >= planned_count_) {
-    return Status::Error(StatusCode::kOutOfRange,
-                         "planned buffer %zu out of range (%zu planned)", i,
-                         planned_count_);
+    return Status::Error(StatusCode::kOutOfRange, "planned buffer %zu out of range (%zu planned)",
+                         i, planned_count_);
   }
   const PlanRecord& r = plan_records_[i];
   out->subgraph = r.subgraph;
@@ -336,8 +326,7 @@ Status Interpreter::planned_buffer(size_t i, PlannedBuffer* out) const {
 }
 
 RecordedAllocation Interpreter::recorded(AllocationCategory category) const {
-  return options_.recording ? recorder_.GetRecordedAllocation(category)
-                            : RecordedAllocation();
+  return options_.recording ? recorder_.GetRecordedAllocation(category) : RecordedAllocation();
 }
 
 int Interpreter::PrintAllocations(char* out, size_t out_size) const {

@@ -43,7 +43,8 @@
 //  - Our Node (80 B on 64-bit) is larger than TFLM's NodeAndRegistration
 //    (64 B): its input/output lists are spans (pointer + size) into the model.
 //  - The planner gets exactly the scratch it needs, not all free memory, and
-//    no allocation can overwrite another (in TFLM a tail allocation is checked against the head only, not temp, so variables can overwrite the planning arrays; that cannot happen here).
+//    no allocation can overwrite another (in TFLM a tail allocation is checked against the head
+//    only, not temp, so variables can overwrite the planning arrays; that cannot happen here).
 //  - The arena's usable size is rounded DOWN to a multiple of 16 (as TFLM does
 //    for the persistent arena in two-arena mode). With a 16-aligned start the
 //    allocation sequence is then identical for every arena size, so
@@ -123,9 +124,8 @@ class Interpreter {
 
   // Never fails; problems (model not loaded, ...) surface in
   // AllocateTensors(). `arena` may be null only with arena_size 0.
-  Interpreter(const model::Model& model, const OpResolver& resolver,
-              uint8_t* arena, size_t arena_size,
-              const InterpreterOptions& options = InterpreterOptions());
+  Interpreter(const model::Model& model, const OpResolver& resolver, uint8_t* arena,
+              size_t arena_size, const InterpreterOptions& options = InterpreterOptions());
   Interpreter(const Interpreter&) = delete;
   Interpreter& operator=(const Interpreter&) = delete;
 
@@ -134,8 +134,7 @@ class Interpreter {
   // takes no arena bytes. Only before AllocateTensors(). The buffer must be
   // 16-aligned and hold the tensor's bytes; the tensor may not be a constant,
   // be offline-planned, or be registered twice.
-  Status RegisterPreallocatedTensor(int tensor_index, uint8_t* buffer,
-                                    size_t bytes);
+  Status RegisterPreallocatedTensor(int tensor_index, uint8_t* buffer, size_t bytes);
 
   // See the file comment. Idempotent once it succeeded.
   Status AllocateTensors();
@@ -231,8 +230,7 @@ class Interpreter {
   Status CheckKernels() const;
   Status StartModelAllocation();
   Status AllocateSubgraphArrays(size_t sg);
-  Status AlignConstant(size_t sg, size_t t, const model::TensorInfo& info,
-                       EvalTensor* e);
+  Status AlignConstant(size_t sg, size_t t, const model::TensorInfo& info, EvalTensor* e);
   Status CheckDataFlow();
   Status AllocateNodes(size_t sg);
   Status AllocateBuiltinData(size_t sg, size_t op, Node* node);
@@ -240,12 +238,9 @@ class Interpreter {
   Status FinishModelAllocation();
   Status AllocateVariables(const model::OfflinePlanView* offline);
   Status CheckOfflineAliases(Span<const model::AllocationEntry> entries) const;
-  Status PlanAndCommit(Span<model::AllocationEntry> entries,
-                       size_t* head_size);
-  Status AddToPlanner(MemoryPlanner* planner,
-                      Span<const model::AllocationEntry> entries);
-  Status Commit(MemoryPlanner* planner,
-                Span<const model::AllocationEntry> entries);
+  Status PlanAndCommit(Span<model::AllocationEntry> entries, size_t* head_size);
+  Status AddToPlanner(MemoryPlanner* planner, Span<const model::AllocationEntry> entries);
+  Status Commit(MemoryPlanner* planner, Span<const model::AllocationEntry> entries);
   // kernel_context.cc helpers
   EvalTensor* LocalTensor(uint32_t subgraph, int32_t index) const;
   model::ScratchRequest* requests() const;
@@ -266,11 +261,11 @@ class Interpreter {
   Span<const int32_t> inputs_;           // subgraph 0, into the model
   Span<const int32_t> outputs_;
 
-  const Node* current_node_ = nullptr;   // during init / prepare / invoke
+  const Node* current_node_ = nullptr;  // during init / prepare / invoke
   uint32_t current_subgraph_ = 0;
 
-  size_t request_count_ = 0;       // scratch requests so far (head records)
-  size_t node_request_start_ = 0;  // first request of the node in prepare
+  size_t request_count_ = 0;             // scratch requests so far (head records)
+  size_t node_request_start_ = 0;        // first request of the node in prepare
   uint8_t** scratch_handles_ = nullptr;  // tail, request_count_ entries
 
   size_t planned_count_ = 0;

@@ -42,7 +42,9 @@ struct EvalTensor {
   uint8_t preallocated = 0;
 
   template <typename T>
-  T* as() const { return reinterpret_cast<T*>(data); }
+  T* as() const {
+    return reinterpret_cast<T*>(data);
+  }
   int32_t dim(int i) const { return dims[i]; }
   // The model reader bounds every tensor's product; a zero extent is looked
   // for first so that partial products of [65536, 65536, 65536, 65536, 0]
@@ -66,7 +68,7 @@ struct KernelRegistration;
 
 // One operator instance (TFLM's TfLiteNode + registration pointer).
 struct Node {
-  Span<const int32_t> inputs;         // subgraph-local tensor indices, -1 = omitted
+  Span<const int32_t> inputs;  // subgraph-local tensor indices, -1 = omitted
   Span<const int32_t> outputs;
   Span<const int32_t> intermediates;
   // This operator's builtin options as its kernel decoded them
@@ -74,13 +76,15 @@ struct Node {
   // the arena tail; null when the operator carries no options table or its
   // kernel reads none. Cast with options<T>().
   const void* builtin_data = nullptr;
-  void* user_data = nullptr;          // the kernel's OpData (persistent), set in init
+  void* user_data = nullptr;  // the kernel's OpData (persistent), set in init
   const KernelRegistration* registration = nullptr;
   uint32_t subgraph = 0;
-  uint32_t index = 0;                 // operator index within its subgraph
+  uint32_t index = 0;  // operator index within its subgraph
 
   template <typename T>
-  const T& options() const { return *static_cast<const T*>(builtin_data); }
+  const T& options() const {
+    return *static_cast<const T*>(builtin_data);
+  }
 };
 
 class Interpreter;
@@ -152,8 +156,7 @@ constexpr OptionsParser MakeOptionsParser(model::OptionsType table_type,
 // The same with a name given by the caller, for tables outside the format's
 // union (test kernels).
 template <typename T>
-constexpr OptionsParser MakeOptionsParser(model::OptionsType table_type,
-                                          const char* table_name,
+constexpr OptionsParser MakeOptionsParser(model::OptionsType table_type, const char* table_name,
                                           Status (*parse)(model::OptionsTable&, void*)) {
   return OptionsParser{table_type, table_name, sizeof(T), alignof(T), parse};
 }

@@ -1,5 +1,6 @@
 // KernelContext: what kernels may ask of the interpreter, with TFLM's phase
-// rules (TFLM's MicroInterpreter states Init, Prepare, Invoke; its DCHECKs) enforced as errors instead of debug checks.
+// rules (TFLM's MicroInterpreter states Init, Prepare, Invoke; its DCHECKs) enforced as errors
+// instead of debug checks.
 #include <new>
 
 #include "tflm_arena/core/align.h"
@@ -37,8 +38,7 @@ EvalTensor* KernelContext::output(const Node& node, size_t i) const {
   return interpreter_->LocalTensor(node.subgraph, node.outputs[i]);
 }
 
-Status KernelContext::tensor_info(const Node& node, int32_t index,
-                                  model::TensorInfo* out) const {
+Status KernelContext::tensor_info(const Node& node, int32_t index, model::TensorInfo* out) const {
   if (out == nullptr) {
     return Status::Error(StatusCode::kInvalidArgument, "tensor_info: null output");
   }
@@ -50,22 +50,20 @@ Status KernelContext::tensor_info(const Node& node, int32_t index,
   return interpreter_->model_.tensor(node.subgraph, static_cast<size_t>(index), out);
 }
 
-Status KernelContext::input_info(const Node& node, size_t i,
-                                 model::TensorInfo* out) const {
+Status KernelContext::input_info(const Node& node, size_t i, model::TensorInfo* out) const {
   if (i >= node.inputs.size()) {
     return Status::Error(StatusCode::kOutOfRange,
-                         "input %zu out of range (operator %u has %zu inputs)",
-                         i, node.index, node.inputs.size());
+                         "input %zu out of range (operator %u has %zu inputs)", i, node.index,
+                         node.inputs.size());
   }
   return tensor_info(node, node.inputs[i], out);
 }
 
-Status KernelContext::output_info(const Node& node, size_t i,
-                                  model::TensorInfo* out) const {
+Status KernelContext::output_info(const Node& node, size_t i, model::TensorInfo* out) const {
   if (i >= node.outputs.size()) {
     return Status::Error(StatusCode::kOutOfRange,
-                         "output %zu out of range (operator %u has %zu outputs)",
-                         i, node.index, node.outputs.size());
+                         "output %zu out of range (operator %u has %zu outputs)", i, node.index,
+                         node.outputs.size());
   }
   return tensor_info(node, node.outputs[i], out);
 }
@@ -74,20 +72,18 @@ Status KernelContext::output_info(const Node& node, size_t i,
 
 Status KernelContext::AllocatePersistentBuffer(size_t bytes, void** out) {
   if (out == nullptr) {
-    return Status::Error(StatusCode::kInvalidArgument,
-                         "AllocatePersistentBuffer: null output");
+    return Status::Error(StatusCode::kInvalidArgument, "AllocatePersistentBuffer: null output");
   }
   *out = nullptr;
   Interpreter& it = *interpreter_;
-  if (it.phase_ != Interpreter::Phase::kInit &&
-      it.phase_ != Interpreter::Phase::kPrepare) {
+  if (it.phase_ != Interpreter::Phase::kInit && it.phase_ != Interpreter::Phase::kPrepare) {
     return Status::Error(StatusCode::kFailedPrecondition,
                          "AllocatePersistentBuffer is only allowed in a "
                          "kernel's init or prepare");
   }
   uint8_t* p = nullptr;
-  Status s = it.arena_.AllocatePersistent(
-      bytes, kArenaAlignment, AllocationCategory::kPersistentBufferData, &p);
+  Status s = it.arena_.AllocatePersistent(bytes, kArenaAlignment,
+                                          AllocationCategory::kPersistentBufferData, &p);
   if (!s.ok()) {
     // The interpreter adds the operator when the kernel passes this on.
     return Annotate(s, "arena too small for a kernel's persistent buffer (tail)");
@@ -98,11 +94,9 @@ Status KernelContext::AllocatePersistentBuffer(size_t bytes, void** out) {
 
 // ---- prepare only ----
 
-Status KernelContext::RequestScratchBufferInArena(size_t bytes,
-                                                  int* buffer_index) {
+Status KernelContext::RequestScratchBufferInArena(size_t bytes, int* buffer_index) {
   if (buffer_index == nullptr) {
-    return Status::Error(StatusCode::kInvalidArgument,
-                         "RequestScratchBufferInArena: null output");
+    return Status::Error(StatusCode::kInvalidArgument, "RequestScratchBufferInArena: null output");
   }
   *buffer_index = -1;
   Interpreter& it = *interpreter_;
@@ -112,8 +106,7 @@ Status KernelContext::RequestScratchBufferInArena(size_t bytes,
                          "RequestScratchBufferInArena is only allowed in a "
                          "kernel's prepare");
   }
-  if (it.request_count_ - it.node_request_start_ >=
-      Interpreter::kMaxScratchBuffersPerNode) {
+  if (it.request_count_ - it.node_request_start_ >= Interpreter::kMaxScratchBuffersPerNode) {
     return Status::Error(StatusCode::kOutOfRange,
                          "operator %u (%s, subgraph %u): scratch buffer request "
                          "exceeds the limit per operator (%zu)",
@@ -127,13 +120,10 @@ Status KernelContext::RequestScratchBufferInArena(size_t bytes,
                          node->index, CurrentOpName(node), node->subgraph, bytes);
   }
   // The head holds room for 12 pending records (resized after each node).
-  if ((it.request_count_ + 1) * sizeof(model::ScratchRequest) >
-      it.arena_.head_size()) {
-    return Status::Error(StatusCode::kInternal,
-                         "scratch-request records exceed the head buffer");
+  if ((it.request_count_ + 1) * sizeof(model::ScratchRequest) > it.arena_.head_size()) {
+    return Status::Error(StatusCode::kInternal, "scratch-request records exceed the head buffer");
   }
-  model::ScratchRequest* r = new (it.requests() + it.request_count_)
-      model::ScratchRequest();
+  model::ScratchRequest* r = new (it.requests() + it.request_count_) model::ScratchRequest();
   r->bytes = bytes;
   r->node_idx = -1;  // stamped after the node's prepare (TFLM's FinishPrepareNodeAllocations)
   r->subgraph_idx = static_cast<int32_t>(node->subgraph);
@@ -144,11 +134,9 @@ Status KernelContext::RequestScratchBufferInArena(size_t bytes,
 // The temp chain is a bump allocator whose memory comes back only at the
 // next ResetTemp (after this node's prepare). Marking the buffer released
 // right away keeps that reset legal without the kernel having to free it.
-Status KernelContext::AllocateTempBuffer(size_t bytes, size_t alignment,
-                                         uint8_t** out) {
+Status KernelContext::AllocateTempBuffer(size_t bytes, size_t alignment, uint8_t** out) {
   if (out == nullptr) {
-    return Status::Error(StatusCode::kInvalidArgument,
-                         "AllocateTempBuffer: null output");
+    return Status::Error(StatusCode::kInvalidArgument, "AllocateTempBuffer: null output");
   }
   *out = nullptr;
   Interpreter& it = *interpreter_;
@@ -172,8 +160,7 @@ Status KernelContext::AllocateTempBuffer(size_t bytes, size_t alignment,
 void* KernelContext::GetScratchBuffer(int buffer_index) const {
   const Interpreter& it = *interpreter_;
   if (it.phase_ != Interpreter::Phase::kInvoke || buffer_index < 0 ||
-      static_cast<size_t>(buffer_index) >= it.request_count_ ||
-      it.scratch_handles_ == nullptr) {
+      static_cast<size_t>(buffer_index) >= it.request_count_ || it.scratch_handles_ == nullptr) {
     return nullptr;
   }
   return it.scratch_handles_[buffer_index];

@@ -38,8 +38,7 @@ struct EntryName {
     if (e.is_scratch) {
       Format(text, sizeof(text), "scratch buffer %u", e.index);
     } else {
-      Format(text, sizeof(text), "tensor %u of subgraph %u", e.index,
-               e.subgraph);
+      Format(text, sizeof(text), "tensor %u of subgraph %u", e.index, e.subgraph);
     }
 #endif
   }
@@ -51,12 +50,10 @@ Status Interpreter::FinishModelAllocation() {
   // Tail: one data pointer per scratch request (TFLM's ScratchBufferHandle).
   if (request_count_ > 0) {
     uint8_t* p = nullptr;
-    Status s = arena_.AllocatePersistent(request_count_ * sizeof(uint8_t*),
-                                         alignof(uint8_t*),
+    Status s = arena_.AllocatePersistent(request_count_ * sizeof(uint8_t*), alignof(uint8_t*),
                                          AllocationCategory::kOther, &p);
     if (!s.ok()) {
-      return Annotate(s, "arena too small for %zu scratch buffer handles (tail)",
-                      request_count_);
+      return Annotate(s, "arena too small for %zu scratch buffer handles (tail)", request_count_);
     }
     scratch_handles_ = reinterpret_cast<uint8_t**>(p);
     for (size_t i = 0; i < request_count_; ++i) scratch_handles_[i] = nullptr;
@@ -70,8 +67,8 @@ Status Interpreter::FinishModelAllocation() {
   // Temp: the allocation-info array (TFLM allocates it as temp and frees it after planning).
   const size_t n = model::AllocationInfoCount(model_, request_count_);
   uint8_t* entries_memory = nullptr;
-  Status s = arena_.AllocateTemp(n * sizeof(AllocationEntry),
-                                 alignof(AllocationEntry), &entries_memory);
+  Status s =
+      arena_.AllocateTemp(n * sizeof(AllocationEntry), alignof(AllocationEntry), &entries_memory);
   if (!s.ok()) {
     return Annotate(s,
                     "arena too small for the allocation info of %zu tensors "
@@ -87,8 +84,7 @@ Status Interpreter::FinishModelAllocation() {
 
   TFLM_ARENA_RETURN_IF_ERROR(AllocateVariables(plan));
   TFLM_ARENA_RETURN_IF_ERROR(model::ComputeAllocationInfo(
-      model_, Span<const model::ScratchRequest>(requests(), request_count_),
-      plan, span));
+      model_, Span<const model::ScratchRequest>(requests(), request_count_), plan, span));
   // As TFLM's needs_allocating: a tensor whose data is already set (preallocated, or set by a
   // kernel in prepare) is not planned.
   for (AllocationEntry& e : span) {
@@ -133,19 +129,17 @@ Status Interpreter::CheckOfflineAliases(Span<const AllocationEntry> entries) con
 #endif
   const AllocationEntry& x = entries[a];
   const AllocationEntry& y = entries[b];
-  return Status::Error(
-      StatusCode::kInvalidArgument,
-      "offline plan aliases live tensors: tensor %u ('%.64s') of subgraph %u "
-      "and tensor %u ('%.64s') of subgraph %u share head bytes [%lld, %lld) "
-      "while both are live (steps %d..%d); the kernels that write one would "
-      "corrupt the other (rule: tensors of operators tflm_arena runs may not "
-      "alias while live)",
-      x.index, internal::TensorName(model_, x.subgraph, x.index), x.subgraph, y.index,
-      internal::TensorName(model_, y.subgraph, y.index), y.subgraph,
-      static_cast<long long>(alias.overlap_begin),
-      static_cast<long long>(alias.overlap_end),
-      static_cast<int>(alias.first_common),
-      static_cast<int>(alias.last_common));
+  return Status::Error(StatusCode::kInvalidArgument,
+                       "offline plan aliases live tensors: tensor %u ('%.64s') of subgraph %u "
+                       "and tensor %u ('%.64s') of subgraph %u share head bytes [%lld, %lld) "
+                       "while both are live (steps %d..%d); the kernels that write one would "
+                       "corrupt the other (rule: tensors of operators tflm_arena runs may not "
+                       "alias while live)",
+                       x.index, internal::TensorName(model_, x.subgraph, x.index), x.subgraph,
+                       y.index, internal::TensorName(model_, y.subgraph, y.index), y.subgraph,
+                       static_cast<long long>(alias.overlap_begin),
+                       static_cast<long long>(alias.overlap_end),
+                       static_cast<int>(alias.first_common), static_cast<int>(alias.last_common));
 }
 
 // Variable tensors without an offline offset live in the tail (TFLM's AllocateVariables), one
@@ -158,15 +152,14 @@ Status Interpreter::AllocateVariables(const model::OfflinePlanView* offline) {
     for (size_t t = 0; t < model_.num_tensors(sg); ++t, ++global) {
       const EvalTensor& e = subgraphs_[sg].tensors[t];
       if (!e.variable || e.preallocated) continue;
-      if (offline != nullptr &&
-          offline->offset(global) != model::kOfflinePlanOnline) {
+      if (offline != nullptr && offline->offset(global) != model::kOfflinePlanOnline) {
         continue;  // planned in the head at its offline offset (as TFLM)
       }
       size_t bytes = 0;
       TFLM_ARENA_RETURN_IF_ERROR(model_.tensor_bytes(sg, t, &bytes));
       uint8_t* p = nullptr;
-      Status s = arena_.AllocatePersistent(
-          bytes, kArenaAlignment, AllocationCategory::kVariableBufferData, &p);
+      Status s = arena_.AllocatePersistent(bytes, kArenaAlignment,
+                                           AllocationCategory::kVariableBufferData, &p);
       if (!s.ok()) {
         return Annotate(s,
                         "arena too small for variable tensor %zu of subgraph "
@@ -179,17 +172,14 @@ Status Interpreter::AllocateVariables(const model::OfflinePlanView* offline) {
   return Status::Ok();
 }
 
-Status Interpreter::PlanAndCommit(Span<AllocationEntry> entries,
-                                  size_t* head_size) {
+Status Interpreter::PlanAndCommit(Span<AllocationEntry> entries, size_t* head_size) {
   planned_count_ = model::PlannedBufferCount(entries);
   if (options_.keep_plan && planned_count_ > 0) {
     uint8_t* p = nullptr;
-    Status s = arena_.AllocatePersistent(planned_count_ * sizeof(PlanRecord),
-                                         alignof(PlanRecord),
+    Status s = arena_.AllocatePersistent(planned_count_ * sizeof(PlanRecord), alignof(PlanRecord),
                                          AllocationCategory::kOther, &p);
     if (!s.ok()) {
-      return Annotate(s, "arena too small for %zu plan records (tail)",
-                      planned_count_);
+      return Annotate(s, "arena too small for %zu plan records (tail)", planned_count_);
     }
     plan_records_ = reinterpret_cast<PlanRecord*>(p);
   }
@@ -219,8 +209,7 @@ Status Interpreter::PlanAndCommit(Span<AllocationEntry> entries,
 
 // TFLM's CreatePlan: entries in order, sizes aligned to 16, offline entries
 // through the 4-argument AddBuffer (as TFLM's CreatePlan).
-Status Interpreter::AddToPlanner(MemoryPlanner* planner,
-                                 Span<const AllocationEntry> entries) {
+Status Interpreter::AddToPlanner(MemoryPlanner* planner, Span<const AllocationEntry> entries) {
   for (const AllocationEntry& e : entries) {
     if (!e.needs_allocating) continue;
     if (e.bytes > static_cast<size_t>(INT_MAX) - (kArenaAlignment - 1)) {
@@ -248,19 +237,17 @@ Status Interpreter::AddToPlanner(MemoryPlanner* planner,
     }
     Status s = e.offline_offset == model::kOfflinePlanOnline
                    ? planner->AddBuffer(size, e.first_created, e.last_used)
-                   : planner->AddBuffer(size, e.first_created, e.last_used,
-                                        e.offline_offset);
+                   : planner->AddBuffer(size, e.first_created, e.last_used, e.offline_offset);
     if (!s.ok()) {
-      return Annotate(s, "memory planning, %s (offline offset %d)",
-                      EntryName(e).text, static_cast<int>(e.offline_offset));
+      return Annotate(s, "memory planning, %s (offline offset %d)", EntryName(e).text,
+                      static_cast<int>(e.offline_offset));
     }
   }
   return Status::Ok();
 }
 
 // TFLM's CommitPlan: head start + offset into every tensor / scratch handle.
-Status Interpreter::Commit(MemoryPlanner* planner,
-                           Span<const AllocationEntry> entries) {
+Status Interpreter::Commit(MemoryPlanner* planner, Span<const AllocationEntry> entries) {
   int k = 0;
   for (const AllocationEntry& e : entries) {
     if (!e.needs_allocating) continue;

@@ -25,23 +25,21 @@ Status Interpreter::CheckKernels() const {
   return CheckKernelsFor(
       model_,
       [](model::BuiltinCode code, const void* resolver) {
-        return static_cast<const OpResolver*>(resolver)->FindBuiltin(code) !=
-               nullptr;
+        return static_cast<const OpResolver*>(resolver)->FindBuiltin(code) != nullptr;
       },
       &resolver_);
 }
 
 Status Interpreter::StartModelAllocation() {
   // Head: records for the first node's scratch requests (TFLM: 12 x 16 B).
-  Status s = arena_.ResizeHead(
-      kMaxScratchBuffersPerNode * sizeof(model::ScratchRequest), kArenaAlignment);
+  Status s =
+      arena_.ResizeHead(kMaxScratchBuffersPerNode * sizeof(model::ScratchRequest), kArenaAlignment);
   if (!s.ok()) {
     return Annotate(s, "arena too small for the scratch-request records (head)");
   }
   // Tail: the per-subgraph table (TFLM's SubgraphAllocations).
   uint8_t* p = nullptr;
-  s = arena_.AllocatePersistent(num_subgraphs_ * sizeof(SubgraphArrays),
-                                alignof(SubgraphArrays),
+  s = arena_.AllocatePersistent(num_subgraphs_ * sizeof(SubgraphArrays), alignof(SubgraphArrays),
                                 AllocationCategory::kOther, &p);
   if (!s.ok()) {
     return Annotate(s, "arena too small for the subgraph table (tail)");
@@ -57,8 +55,7 @@ Status Interpreter::StartModelAllocation() {
   }
   for (size_t sg = 0; sg < num_subgraphs_; ++sg) {
     for (size_t i = 0; i < model_.num_operators(sg); ++i) {
-      TFLM_ARENA_RETURN_IF_ERROR(
-          AllocateBuiltinData(sg, i, &subgraphs_[sg].nodes[i]));
+      TFLM_ARENA_RETURN_IF_ERROR(AllocateBuiltinData(sg, i, &subgraphs_[sg].nodes[i]));
     }
   }
   // Preallocated tensors get their buffers now, so planning skips them.
@@ -79,8 +76,7 @@ Status Interpreter::AllocateSubgraphArrays(size_t sg) {
   Status s = arena_.AllocatePersistent(n * sizeof(EvalTensor), alignof(EvalTensor),
                                        AllocationCategory::kEvalTensorData, &p, n);
   if (!s.ok()) {
-    return Annotate(s, "arena too small for the %zu tensors of subgraph %zu (tail)",
-                    n, sg);
+    return Annotate(s, "arena too small for the %zu tensors of subgraph %zu (tail)", n, sg);
   }
   EvalTensor* tensors = reinterpret_cast<EvalTensor*>(p);
   subgraphs_[sg].tensors = tensors;
@@ -108,8 +104,7 @@ Status Interpreter::AllocateSubgraphArrays(size_t sg) {
 // undefined behaviour) is copied once into an aligned tail buffer, so no
 // kernel ever reads a misaligned element. Costs arena bytes TFLM does not
 // spend, only for such models.
-Status Interpreter::AlignConstant(size_t sg, size_t t,
-                                  const model::TensorInfo& info,
+Status Interpreter::AlignConstant(size_t sg, size_t t, const model::TensorInfo& info,
                                   EvalTensor* e) {
   size_t align = model::ElementByteSize(info.type);
   if (align > 8) align = 8;
@@ -119,8 +114,7 @@ Status Interpreter::AlignConstant(size_t sg, size_t t,
   size_t bytes = 0;
   TFLM_ARENA_RETURN_IF_ERROR(model_.tensor_bytes(sg, t, &bytes));
   uint8_t* p = nullptr;
-  Status s = arena_.AllocatePersistent(bytes, kArenaAlignment,
-                                       AllocationCategory::kOther, &p);
+  Status s = arena_.AllocatePersistent(bytes, kArenaAlignment, AllocationCategory::kOther, &p);
   if (!s.ok()) {
     return Annotate(s,
                     "arena too small for an aligned copy of misaligned "
@@ -151,25 +145,23 @@ Status Interpreter::CheckDataFlow() {
       const Node& node = subgraphs_[sg].nodes[i];
       for (int32_t t : node.inputs) {
         if (t < 0 || tensors[t].written) continue;
-        return Status::Error(
-            StatusCode::kInvalidArgument,
-            "operator %zu (%s, subgraph %zu) reads tensor %d ('%.64s') before "
-            "any operator writes it (it is not an input, constant or "
-            "variable): its bytes would be uninitialized arena memory",
-            i, OpName(node.registration->builtin_code), sg,
-            static_cast<int>(t), TensorName(model_, sg, t));
+        return Status::Error(StatusCode::kInvalidArgument,
+                             "operator %zu (%s, subgraph %zu) reads tensor %d ('%.64s') before "
+                             "any operator writes it (it is not an input, constant or "
+                             "variable): its bytes would be uninitialized arena memory",
+                             i, OpName(node.registration->builtin_code), sg, static_cast<int>(t),
+                             TensorName(model_, sg, t));
       }
       for (int32_t t : node.outputs) tensors[t].written = 1;
     }
     for (size_t k = 0; k < g.outputs.size(); ++k) {
       const int32_t t = g.outputs[k];
       if (tensors[t].written) continue;
-      return Status::Error(
-          StatusCode::kInvalidArgument,
-          "output %zu of subgraph %zu (tensor %d, '%.64s') is written by no "
-          "operator and is not an input, constant or variable: it would hold "
-          "uninitialized arena memory",
-          k, sg, static_cast<int>(t), TensorName(model_, sg, t));
+      return Status::Error(StatusCode::kInvalidArgument,
+                           "output %zu of subgraph %zu (tensor %d, '%.64s') is written by no "
+                           "operator and is not an input, constant or variable: it would hold "
+                           "uninitialized arena memory",
+                           k, sg, static_cast<int>(t), TensorName(model_, sg, t));
     }
   }
   return Status::Ok();
@@ -181,12 +173,9 @@ Status Interpreter::AllocateNodes(size_t sg) {
   if (n == 0) return Status::Ok();
   uint8_t* p = nullptr;
   Status s = arena_.AllocatePersistent(n * sizeof(Node), alignof(Node),
-                                       AllocationCategory::kNodeAndRegistration,
-                                       &p, n);
+                                       AllocationCategory::kNodeAndRegistration, &p, n);
   if (!s.ok()) {
-    return Annotate(s,
-                    "arena too small for the %zu operators of subgraph %zu (tail)",
-                    n, sg);
+    return Annotate(s, "arena too small for the %zu operators of subgraph %zu (tail)", n, sg);
   }
   Node* nodes = reinterpret_cast<Node*>(p);
   subgraphs_[sg].nodes = nodes;
@@ -205,8 +194,9 @@ Status Interpreter::AllocateNodes(size_t sg) {
 }
 
 // The operator's kernel decodes its own options (KernelRegistration::options)
-// into a struct in the tail; uncategorised, as in TFLM's RecordingMicroAllocator (option structs are in no category). Nothing is
-// allocated when the operator carries no table or the kernel reads none.
+// into a struct in the tail; uncategorised, as in TFLM's RecordingMicroAllocator (option structs
+// are in no category). Nothing is allocated when the operator carries no table or the kernel reads
+// none.
 Status Interpreter::AllocateBuiltinData(size_t sg, size_t op, Node* node) {
   node->builtin_data = nullptr;
   const OptionsParser& parser = node->registration->options;
@@ -223,8 +213,7 @@ Status Interpreter::AllocateBuiltinData(size_t sg, size_t op, Node* node) {
                          sg, op, name, static_cast<int>(table.type()), parser.table_name);
   }
   uint8_t* p = nullptr;
-  Status s = arena_.AllocatePersistent(parser.bytes, parser.align,
-                                       AllocationCategory::kOther, &p);
+  Status s = arena_.AllocatePersistent(parser.bytes, parser.align, AllocationCategory::kOther, &p);
   if (!s.ok()) {
     return Annotate(s,
                     "arena too small for the options of operator %zu (%s, "
@@ -233,8 +222,8 @@ Status Interpreter::AllocateBuiltinData(size_t sg, size_t op, Node* node) {
   }
   s = parser.parse(table, p);
   if (s.ok() && !table.ok()) {
-    s = Status::Error(StatusCode::kInvalidArgument,
-                      "%s lies outside the model buffer", parser.table_name);
+    s = Status::Error(StatusCode::kInvalidArgument, "%s lies outside the model buffer",
+                      parser.table_name);
   }
   if (!s.ok()) {
     return Annotate(s, "subgraph %zu operator %zu (%s)", sg, op, name);

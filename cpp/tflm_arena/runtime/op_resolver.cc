@@ -21,8 +21,7 @@ Status OpResolver::AddBuiltin(const KernelRegistration& registration) {
   if (code < 0) {
     return Status::Error(StatusCode::kInvalidArgument,
                          "kernel '%s': builtin code %" PRId32 " is negative",
-                         registration.name == nullptr ? "" : registration.name,
-                         code);
+                         registration.name == nullptr ? "" : registration.name, code);
   }
   if (code == model::kBuiltinCustom) {
     return Status::Error(StatusCode::kInvalidArgument,
@@ -31,14 +30,12 @@ Status OpResolver::AddBuiltin(const KernelRegistration& registration) {
   }
   if (registration.invoke == nullptr) {
     return Status::Error(StatusCode::kInvalidArgument,
-                         "kernel for operator %s (%" PRId32
-                         ") has no invoke function",
+                         "kernel for operator %s (%" PRId32 ") has no invoke function",
                          NameOf(code), code);
   }
   if (FindBuiltin(code) != nullptr) {
     return Status::Error(StatusCode::kInvalidArgument,
-                         "operator %s (%" PRId32 ") is already registered",
-                         NameOf(code), code);
+                         "operator %s (%" PRId32 ") is already registered", NameOf(code), code);
   }
   if (count_ >= capacity_) {
     return Status::Error(StatusCode::kOutOfRange,
@@ -100,16 +97,14 @@ void Append(char* out, size_t size, size_t* used, const char* format, ...) {
 }  // namespace
 
 Status CheckKernelsFor(const model::Model& model,
-                       bool (*has_kernel)(model::BuiltinCode, const void*),
-                       const void* context) {
+                       bool (*has_kernel)(model::BuiltinCode, const void*), const void* context) {
 #if !TFLM_ARENA_ERROR_STRINGS
   // No names to list: the first missing kernel decides.
   for (size_t sg = 0; sg < model.num_subgraphs(); ++sg) {
     for (size_t i = 0; i < model.num_operators(sg); ++i) {
       model::OperatorInfo op;
       TFLM_ARENA_RETURN_IF_ERROR(model.op(sg, i, &op));
-      if (op.builtin_code == model::kBuiltinCustom ||
-          !has_kernel(op.builtin_code, context)) {
+      if (op.builtin_code == model::kBuiltinCustom || !has_kernel(op.builtin_code, context)) {
         return Status::Error(StatusCode::kUnimplemented, "no kernel");
       }
     }
@@ -141,18 +136,17 @@ Status CheckKernelsFor(const model::Model& model,
   if (distinct == 0) return Status::Ok();
   char text[Status::kMaxMessage];
   size_t used = 0;
-  Append(text, sizeof(text), &used, "no kernel for %zu%s operator type%s: ",
-         distinct, more ? "+" : "", distinct == 1 && !more ? "" : "s");
+  Append(text, sizeof(text), &used, "no kernel for %zu%s operator type%s: ", distinct,
+         more ? "+" : "", distinct == 1 && !more ? "" : "s");
   for (size_t k = 0; k < distinct; ++k) {
     const Missing& m = missing[k];
     if (m.code == model::kBuiltinCustom) {
-      Append(text, sizeof(text), &used, "%scustom '%.64s'", k ? ", " : "",
-             m.custom);
+      Append(text, sizeof(text), &used, "%scustom '%.64s'", k ? ", " : "", m.custom);
     } else {
       Append(text, sizeof(text), &used, "%s%s", k ? ", " : "", NameOf(m.code));
     }
-    Append(text, sizeof(text), &used, " (operator %zu of subgraph %zu%s", m.op,
-           m.subgraph, m.uses > 1 ? ", " : ")");
+    Append(text, sizeof(text), &used, " (operator %zu of subgraph %zu%s", m.op, m.subgraph,
+           m.uses > 1 ? ", " : ")");
     if (m.uses > 1) Append(text, sizeof(text), &used, "%zu uses)", m.uses);
   }
   if (more) Append(text, sizeof(text), &used, ", ...");

@@ -67,8 +67,7 @@ class OpResolver {
 // custom 'ethos-u' (operator 0 of subgraph 0)". Custom operators always count
 // as missing. No heap: at most 16 distinct types are named, then "...".
 Status CheckKernelsFor(const model::Model& model,
-                       bool (*has_kernel)(model::BuiltinCode code,
-                                          const void* context),
+                       bool (*has_kernel)(model::BuiltinCode code, const void* context),
                        const void* context);
 
 // An OpResolver with room for N kernels. Not copyable or movable (the base

@@ -1,7 +1,8 @@
 // RegisterPreallocatedTensor: the RFC's application-owned tensor buffers
 // (facts section 7). The registrations wait in a small table inside the
 // Interpreter object (no arena bytes) until StartModelAllocation sets the
-// tensors' data pointers, which keeps them out of the plan (TFLM plans only tensors whose data pointer is null).
+// tensors' data pointers, which keeps them out of the plan (TFLM plans only tensors whose data
+// pointer is null).
 #include <cinttypes>
 
 #include "tflm_arena/core/align.h"
@@ -11,8 +12,7 @@
 namespace tflm_arena {
 namespace runtime {
 
-Status Interpreter::RegisterPreallocatedTensor(int tensor_index,
-                                               uint8_t* buffer, size_t bytes) {
+Status Interpreter::RegisterPreallocatedTensor(int tensor_index, uint8_t* buffer, size_t bytes) {
   if (state_ != State::kCreated) {
     return Status::Error(StatusCode::kFailedPrecondition,
                          "RegisterPreallocatedTensor(%d): only allowed before "
@@ -39,8 +39,7 @@ Status Interpreter::RegisterPreallocatedTensor(int tensor_index,
     }
   }
   model::TensorInfo info;
-  TFLM_ARENA_RETURN_IF_ERROR(
-      model_.tensor(0, static_cast<size_t>(tensor_index), &info));
+  TFLM_ARENA_RETURN_IF_ERROR(model_.tensor(0, static_cast<size_t>(tensor_index), &info));
   if (info.has_constant_data) {
     return Status::Error(StatusCode::kInvalidArgument,
                          "RegisterPreallocatedTensor: tensor %d ('%s') is a "
@@ -49,22 +48,19 @@ Status Interpreter::RegisterPreallocatedTensor(int tensor_index,
   }
   model::OfflinePlanView offline;
   bool has_offline = false;
-  TFLM_ARENA_RETURN_IF_ERROR(
-      model::DecodeOfflinePlan(model_, &offline, &has_offline));
+  TFLM_ARENA_RETURN_IF_ERROR(model::DecodeOfflinePlan(model_, &offline, &has_offline));
   // Subgraph 0's tensors come first in the offline plan.
-  if (has_offline && offline.offset(static_cast<size_t>(tensor_index)) !=
-                         model::kOfflinePlanOnline) {
+  if (has_offline &&
+      offline.offset(static_cast<size_t>(tensor_index)) != model::kOfflinePlanOnline) {
     return Status::Error(StatusCode::kInvalidArgument,
                          "RegisterPreallocatedTensor: tensor %d ('%s') is "
-                         "offline-planned at offset %" PRId32
-                         " and cannot be preallocated",
+                         "offline-planned at offset %" PRId32 " and cannot be preallocated",
                          tensor_index, info.name,
                          offline.offset(static_cast<size_t>(tensor_index)));
   }
   if (buffer == nullptr) {
     return Status::Error(StatusCode::kInvalidArgument,
-                         "RegisterPreallocatedTensor: tensor %d: null buffer",
-                         tensor_index);
+                         "RegisterPreallocatedTensor: tensor %d: null buffer", tensor_index);
   }
   if (reinterpret_cast<uintptr_t>(buffer) % kArenaAlignment != 0) {
     return Status::Error(StatusCode::kInvalidArgument,
@@ -73,8 +69,7 @@ Status Interpreter::RegisterPreallocatedTensor(int tensor_index,
                          tensor_index, kArenaAlignment);
   }
   size_t needed = 0;
-  TFLM_ARENA_RETURN_IF_ERROR(
-      model_.tensor_bytes(0, static_cast<size_t>(tensor_index), &needed));
+  TFLM_ARENA_RETURN_IF_ERROR(model_.tensor_bytes(0, static_cast<size_t>(tensor_index), &needed));
   if (bytes < needed) {
     return Status::Error(StatusCode::kInvalidArgument,
                          "RegisterPreallocatedTensor: tensor %d needs %zu "

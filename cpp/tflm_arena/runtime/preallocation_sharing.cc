@@ -24,8 +24,7 @@ std::string StepsText(const model::AllocationEntry* e) {
 
 }  // namespace
 
-Status CheckPreallocationSharing(const model::Model& model,
-                                 Span<const Preallocation> registered,
+Status CheckPreallocationSharing(const model::Model& model, Span<const Preallocation> registered,
                                  const Preallocation& candidate) {
   bool any = false;
   for (const Preallocation& p : registered) {

@@ -23,8 +23,7 @@ namespace runtime {
 // are live (steps (0, 1) and (1, 2)); give each its own array". Lifetimes
 // are TFLM's, without kernel scratch (model/lifetimes.h). A model whose
 // lifetimes cannot be computed fails with that error.
-Status CheckPreallocationSharing(const model::Model& model,
-                                 Span<const Preallocation> registered,
+Status CheckPreallocationSharing(const model::Model& model, Span<const Preallocation> registered,
                                  const Preallocation& candidate);
 
 }  // namespace runtime

@@ -20,8 +20,7 @@ constexpr size_t kMaxArenaBytes = size_t{1} << (sizeof(size_t) >= 8 ? 40 : 30);
 class AlignedBlock {
  public:
   explicit AlignedBlock(size_t bytes)
-      : storage_(new (std::nothrow) uint8_t[bytes + kArenaAlignment]),
-        size_(bytes) {}
+      : storage_(new (std::nothrow) uint8_t[bytes + kArenaAlignment]), size_(bytes) {}
   bool ok() const { return storage_ != nullptr; }
   uint8_t* data() const { return AlignPointerUp(storage_.get(), kArenaAlignment); }
   size_t size() const { return size_; }
@@ -56,13 +55,12 @@ size_t GenerousArenaBytes(const model::Model& model) {
 // One AllocateTensors() run in an arena of `arena_bytes`.
 Status TryAllocate(const model::Model& model, const OpResolver& resolver,
                    const InterpreterOptions& options,
-                   const std::vector<Preallocation>& preallocations,
-                   size_t arena_bytes, size_t* required) {
+                   const std::vector<Preallocation>& preallocations, size_t arena_bytes,
+                   size_t* required) {
   AlignedBlock arena(arena_bytes);
   if (!arena.ok()) {
     return Status::Error(StatusCode::kInternal,
-                         "RequiredArenaSize: cannot get %zu bytes from the heap",
-                         arena_bytes);
+                         "RequiredArenaSize: cannot get %zu bytes from the heap", arena_bytes);
   }
   Interpreter interpreter(model, resolver, arena.data(), arena.size(), options);
   for (const Preallocation& p : preallocations) {
@@ -78,11 +76,9 @@ Status TryAllocate(const model::Model& model, const OpResolver& resolver,
 
 Status RequiredArenaSize(const model::Model& model, const OpResolver& resolver,
                          const InterpreterOptions& options,
-                         Span<const Preallocation> preallocations,
-                         size_t* bytes) {
+                         Span<const Preallocation> preallocations, size_t* bytes) {
   if (bytes == nullptr) {
-    return Status::Error(StatusCode::kInvalidArgument,
-                         "RequiredArenaSize: null output");
+    return Status::Error(StatusCode::kInvalidArgument, "RequiredArenaSize: null output");
   }
   *bytes = 0;
   // Stand-ins for preallocations given without a buffer.
@@ -93,8 +89,7 @@ Status RequiredArenaSize(const model::Model& model, const OpResolver& resolver,
     stand_ins.push_back(std::make_unique<AlignedBlock>(std::max<size_t>(p.bytes, 1)));
     if (!stand_ins.back()->ok()) {
       return Status::Error(StatusCode::kInternal,
-                           "RequiredArenaSize: cannot get %zu bytes from the heap",
-                           p.bytes);
+                           "RequiredArenaSize: cannot get %zu bytes from the heap", p.bytes);
     }
     p.buffer = stand_ins.back()->data();
   }
@@ -118,8 +113,7 @@ Status RequiredArenaSize(const model::Model& model, const OpResolver& resolver,
     }
     // needed_bytes() is a lower bound for the step that failed; later steps
     // may need more, so at least double.
-    size = std::min(kMaxArenaBytes,
-                    std::max(size * 2, AlignSizeUp(s.needed_bytes(), 1024) + 1024));
+    size = std::min(kMaxArenaBytes, std::max(size * 2, AlignSizeUp(s.needed_bytes(), 1024) + 1024));
   }
   *bytes = required;
   return Status::Ok();

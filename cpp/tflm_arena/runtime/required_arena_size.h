@@ -19,8 +19,8 @@ namespace runtime {
 
 // A tensor the application will register with RegisterPreallocatedTensor().
 struct Preallocation {
-  int tensor_index = -1;     // subgraph 0
-  uint8_t* buffer = nullptr; // null: a 16-aligned stand-in of `bytes` is used
+  int tensor_index = -1;      // subgraph 0
+  uint8_t* buffer = nullptr;  // null: a 16-aligned stand-in of `bytes` is used
   size_t bytes = 0;
 };
 
@@ -34,8 +34,7 @@ struct Preallocation {
 // failure, ...) are returned as they are.
 Status RequiredArenaSize(const model::Model& model, const OpResolver& resolver,
                          const InterpreterOptions& options,
-                         Span<const Preallocation> preallocations,
-                         size_t* bytes);
+                         Span<const Preallocation> preallocations, size_t* bytes);
 
 }  // namespace runtime
 }  // namespace tflm_arena

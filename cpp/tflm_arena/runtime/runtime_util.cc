@@ -15,8 +15,7 @@ Status Annotate(const Status& error, const char* format, ...) {
   va_start(args, format);
   FormatV(prefix, sizeof(prefix), format, args);
   va_end(args);
-  const StatusCode code =
-      error.ok() ? StatusCode::kInternal : error.code();  // never turn OK
+  const StatusCode code = error.ok() ? StatusCode::kInternal : error.code();  // never turn OK
   // Root cause first: a message cut at the buffer's end keeps it.
   Status out = Status::Error(code, "%s; %s", error.message(), prefix);
   out.set_needed_bytes(error.needed_bytes());

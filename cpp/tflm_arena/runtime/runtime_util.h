@@ -13,8 +13,7 @@ namespace internal {
 // `error` with "<prefix>: " in front of its message; code and needed_bytes()
 // are kept. `error` must not be OK.
 #if TFLM_ARENA_ERROR_STRINGS
-Status Annotate(const Status& error, const char* format, ...)
-    __attribute__((format(printf, 2, 3)));
+Status Annotate(const Status& error, const char* format, ...) __attribute__((format(printf, 2, 3)));
 #else
 inline Status Annotate(const Status& error, const char* /*format*/, ...)
     __attribute__((format(printf, 2, 3), always_inline));

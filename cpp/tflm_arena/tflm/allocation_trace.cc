@@ -14,9 +14,9 @@ namespace tflm_arena {
 namespace tflm {
 namespace {
 
-constexpr uint32_t kArenaAlignment = 16;       // MicroArenaBufferAlignment()
+constexpr uint32_t kArenaAlignment = 16;  // MicroArenaBufferAlignment()
 constexpr uint64_t kMaxScratchBuffersPerOp = 12;
-constexpr uint64_t kInt16LutEntries = 513;     // LUTSize<int16_t>()
+constexpr uint64_t kInt16LutEntries = 513;  // LUTSize<int16_t>()
 constexpr size_t kLinearPlannerMaxBuffers = 1024;
 constexpr char kCompressionMetadataName[] = "COMPRESSION_METADATA";
 
@@ -26,12 +26,11 @@ struct Builder {
   Trace* out;
   std::vector<model::ScratchRequest> scratch;
 
-  void Tail(SizeAlign s, Category c, const char* what, int32_t op = -1,
-            uint32_t count = 1) {
+  void Tail(SizeAlign s, Category c, const char* what, int32_t op = -1, uint32_t count = 1) {
     TailBytes(s.size, s.align, c, what, op, count);
   }
-  void TailBytes(uint64_t size, uint32_t align, Category c, const char* what,
-                 int32_t op = -1, uint32_t count = 1) {
+  void TailBytes(uint64_t size, uint32_t align, Category c, const char* what, int32_t op = -1,
+                 uint32_t count = 1) {
     Event e;
     e.kind = EventKind::kTail;
     e.size = size;
@@ -87,17 +86,15 @@ struct Builder {
     if (Quantized(t)) {
       Tail(abi.affine_quantization, Category::kPersistentQuantizationData,
            "persistent TfLiteAffineQuantization (model input/output)");
-      TailBytes(IntArrayBytes(t.scale.size()), 4,
-                Category::kPersistentQuantizationData,
+      TailBytes(IntArrayBytes(t.scale.size()), 4, Category::kPersistentQuantizationData,
                 "persistent zero-point array (model input/output)");
     }
   }
 
-  Status NodeTensor(size_t sg, const model::OperatorInfo& op, bool output,
-                    int index, model::TensorInfo* t, bool* present) {
+  Status NodeTensor(size_t sg, const model::OperatorInfo& op, bool output, int index,
+                    model::TensorInfo* t, bool* present) {
     Span<const int32_t> list = output ? op.outputs : op.inputs;
-    *present = index >= 0 && static_cast<size_t>(index) < list.size() &&
-               list[index] >= 0;
+    *present = index >= 0 && static_cast<size_t>(index) < list.size() && list[index] >= 0;
     if (!*present) return Status::Ok();
     return model.tensor(sg, static_cast<size_t>(list[index]), t);
   }
@@ -125,8 +122,7 @@ struct Builder {
         TFLM_ARENA_RETURN_IF_ERROR(NodeTensor(sg, op, false, 0, &t0, &p0));
         TFLM_ARENA_RETURN_IF_ERROR(NodeTensor(sg, op, false, 1, &t1, &p1));
         TFLM_ARENA_RETURN_IF_ERROR(NodeTensor(sg, op, true, 0, &out0, &po));
-        if (!p0 || !p1 || !po || t0.shape.empty() || t1.shape.empty() ||
-            out0.shape.size() < 2) {
+        if (!p0 || !p1 || !po || t0.shape.empty() || t1.shape.empty() || out0.shape.size() < 2) {
           return Status::Error(StatusCode::kInvalidArgument,
                                "SVDF operator %zu: unexpected tensor shapes", op_index);
         }
@@ -143,8 +139,7 @@ struct Builder {
         TFLM_ARENA_RETURN_IF_ERROR(NodeTensor(sg, op, true, 0, &out0, &po));
         if (!p2 || !po) {
           return Status::Error(StatusCode::kInvalidArgument,
-                               "TRANSPOSE_CONV operator %zu: missing input or output",
-                               op_index);
+                               "TRANSPOSE_CONV operator %zu: missing input or output", op_index);
         }
         if (t2.type == model::TensorType::kInt8) Request(out0.num_elements * 4, sg, op_index);
         if (t2.type == model::TensorType::kInt16) {
@@ -163,11 +158,10 @@ struct Builder {
         TFLM_ARENA_RETURN_IF_ERROR(NodeTensor(sg, op, true, 0, &out0, &po));
         if (!p0 || !p1 || !po) {
           return Status::Error(StatusCode::kInvalidArgument,
-                               "reduction operator %zu: missing input, axis or output",
-                               op_index);
+                               "reduction operator %zu: missing input, axis or output", op_index);
         }
-        if (rule == ScratchRule::kMeanOrSum && (t0.type == model::TensorType::kInt8 ||
-                                                t0.type == model::TensorType::kInt16)) {
+        if (rule == ScratchRule::kMeanOrSum &&
+            (t0.type == model::TensorType::kInt8 || t0.type == model::TensorType::kInt16)) {
           Request(out0.num_elements * 4, sg, op_index);
         }
         Request(t0.shape.size() * 4, sg, op_index);
@@ -190,7 +184,8 @@ struct Builder {
         if (!p0 || !p1) {
           return Status::Error(StatusCode::kInvalidArgument,
                                "UNIDIRECTIONAL_SEQUENCE_LSTM operator %zu: missing state "
-                               "tensors", op_index);
+                               "tensors",
+                               op_index);
         }
         const uint64_t bytes = t0.num_elements * model::ElementByteSize(t1.type);
         for (int i = 0; i < 4; ++i) Request(bytes, sg, op_index);
@@ -239,14 +234,14 @@ struct Builder {
           TFLM_ARENA_RETURN_IF_ERROR(NodeTensor(sg, op, false, s.a, &t, &present));
           if (!present || static_cast<size_t>(s.b) >= t.shape.size()) {
             return Status::Error(StatusCode::kInvalidArgument,
-                                 "%s operator %zu: input %d has no dimension %d",
-                                 row.op, op_index, s.a, s.b);
+                                 "%s operator %zu: input %d has no dimension %d", row.op, op_index,
+                                 s.a, s.b);
           }
           const uint64_t bytes = 4 * static_cast<uint64_t>(t.shape[s.b]);
           TailBytes(bytes, kArenaAlignment, Category::kPersistentBufferData,
                     "per-channel multipliers", global_op);
-          TailBytes(bytes, kArenaAlignment, Category::kPersistentBufferData,
-                    "per-channel shifts", global_op);
+          TailBytes(bytes, kArenaAlignment, Category::kPersistentBufferData, "per-channel shifts",
+                    global_op);
           break;
         }
         case StepKind::kPerChannelArraysIfMultiScale:
@@ -255,16 +250,16 @@ struct Builder {
             const uint64_t bytes = 4 * static_cast<uint64_t>(t.scale.size());
             TailBytes(bytes, kArenaAlignment, Category::kPersistentBufferData,
                       "per-channel multipliers", global_op);
-            TailBytes(bytes, kArenaAlignment, Category::kPersistentBufferData,
-                      "per-channel shifts", global_op);
+            TailBytes(bytes, kArenaAlignment, Category::kPersistentBufferData, "per-channel shifts",
+                      global_op);
           }
           break;
         case StepKind::kInt16Luts:
           TFLM_ARENA_RETURN_IF_ERROR(NodeTensor(sg, op, false, 0, &t, &present));
           if (present && t.type == model::TensorType::kInt16) {
             for (int i = 0; i < 2; ++i) {
-              TailBytes(2 * kInt16LutEntries, kArenaAlignment,
-                        Category::kPersistentBufferData, "int16 LUT", global_op);
+              TailBytes(2 * kInt16LutEntries, kArenaAlignment, Category::kPersistentBufferData,
+                        "int16 LUT", global_op);
             }
           }
           break;
@@ -276,12 +271,11 @@ struct Builder {
     return FinishNode(row.op, op_index, requests_before, global_op);
   }
 
-  Status FinishNode(const char* name, size_t op_index, size_t requests_before,
-                    int32_t global_op) {
+  Status FinishNode(const char* name, size_t op_index, size_t requests_before, int32_t global_op) {
     if (scratch.size() - requests_before > kMaxScratchBuffersPerOp) {
       return Status::Error(StatusCode::kInvalidArgument,
-                           "%s operator %zu: more than %d scratch requests", name,
-                           op_index, static_cast<int>(kMaxScratchBuffersPerOp));
+                           "%s operator %zu: more than %d scratch requests", name, op_index,
+                           static_cast<int>(kMaxScratchBuffersPerOp));
     }
     // FinishPrepareNodeAllocations: temp reset, head request buffer grown.
     Simple(EventKind::kResetTemp, 0, "reset temp", global_op);
@@ -292,8 +286,8 @@ struct Builder {
   }
 
   // A Signal operator's Prepare (signal_kernels.h).
-  Status PrepareSignalNode(const char* name, const SignalOpMemory& mem, size_t sg,
-                           size_t op_index, const model::OperatorInfo& op, int32_t global_op) {
+  Status PrepareSignalNode(const char* name, const SignalOpMemory& mem, size_t sg, size_t op_index,
+                           const model::OperatorInfo& op, int32_t global_op) {
     const size_t requests_before = scratch.size();
     for (const NodeTensorRef& r : mem.temps) {
       model::TensorInfo t;
@@ -303,8 +297,8 @@ struct Builder {
         // TFLM's Prepare stops at TF_LITE_ENSURE(tensor != nullptr).
         return Status::Error(StatusCode::kInvalidArgument,
                              "custom operator '%s' (subgraph %zu, operator %zu): %s %d "
-                             "missing", name, sg, op_index, r.output ? "output" : "input",
-                             r.index);
+                             "missing",
+                             name, sg, op_index, r.output ? "output" : "input", r.index);
       }
       TfLiteTensorFor(t, /*temp=*/true, global_op);
     }
@@ -378,8 +372,8 @@ Status BuildTrace(const model::Model& model, const TraceOptions& options, Trace*
   b.Tail(options.recording ? abi.recording_single_arena_allocator : abi.single_arena_allocator,
          Category::kOther, "SingleArenaBufferAllocator");
   b.Tail(linear ? abi.linear_planner : abi.greedy_planner, Category::kOther, "memory planner");
-  b.Tail(options.recording ? abi.recording_micro_allocator : abi.micro_allocator,
-         Category::kOther, "MicroAllocator");
+  b.Tail(options.recording ? abi.recording_micro_allocator : abi.micro_allocator, Category::kOther,
+         "MicroAllocator");
 
   // StartModelAllocation (TFLM's micro_allocator.cc).
   const size_t num_sg = model.num_subgraphs();
@@ -392,8 +386,7 @@ Status BuildTrace(const model::Model& model, const TraceOptions& options, Trace*
   for (size_t sg = 0; sg < num_sg; ++sg) {
     const size_t n = model.num_tensors(sg);
     b.TailBytes(uint64_t{abi.eval_tensor.size} * n, abi.eval_tensor.align,
-                Category::kEvalTensorData, "TfLiteEvalTensor array", -1,
-                static_cast<uint32_t>(n));
+                Category::kEvalTensorData, "TfLiteEvalTensor array", -1, static_cast<uint32_t>(n));
   }
   for (size_t sg = 0; sg < num_sg; ++sg) {
     const size_t n = model.num_operators(sg);
@@ -403,7 +396,7 @@ Status BuildTrace(const model::Model& model, const TraceOptions& options, Trace*
   }
 
   // Every operator's kernel row (missing: clear error, never a guess).
-  std::vector<const KernelRow*> rows;     // nullptr for a Signal operator
+  std::vector<const KernelRow*> rows;      // nullptr for a Signal operator
   std::vector<SignalOpMemory> signal_ops;  // per operator (empty unless Signal)
   for (size_t sg = 0; sg < num_sg; ++sg) {
     for (size_t i = 0; i < model.num_operators(sg); ++i) {
@@ -411,11 +404,9 @@ Status BuildTrace(const model::Model& model, const TraceOptions& options, Trace*
       TFLM_ARENA_RETURN_IF_ERROR(model.op(sg, i, &op));
       signal_ops.emplace_back();
       if (op.builtin_code == model::kBuiltinCustom && IsModelledSignalOp(op.custom_code)) {
-        const Status s = SignalMemory(op.custom_code, op.custom_options, abi,
-                                      &signal_ops.back());
+        const Status s = SignalMemory(op.custom_code, op.custom_options, abi, &signal_ops.back());
         if (!s.ok()) {
-          return Status::Error(s.code(), "%s (subgraph %zu, operator %zu)", s.message(), sg,
-                               i);
+          return Status::Error(s.code(), "%s (subgraph %zu, operator %zu)", s.message(), sg, i);
         }
         rows.push_back(nullptr);
         out->op_names.push_back(op.custom_code);
@@ -471,15 +462,14 @@ Status BuildTrace(const model::Model& model, const TraceOptions& options, Trace*
         model::OperatorInfo op;
         TFLM_ARENA_RETURN_IF_ERROR(model.op(sg, i, &op));
         if (rows[k] == nullptr) {
-          TFLM_ARENA_RETURN_IF_ERROR(b.PrepareSignalNode(
-              out->op_names[k], signal_ops[k], sg, i, op, static_cast<int32_t>(k)));
+          TFLM_ARENA_RETURN_IF_ERROR(b.PrepareSignalNode(out->op_names[k], signal_ops[k], sg, i, op,
+                                                         static_cast<int32_t>(k)));
           continue;
         }
-        TFLM_ARENA_RETURN_IF_ERROR(CheckKernelTypes(rows[k]->types, rows[k]->op, model, sg,
-                                                    i, op, &out->refusal));
-        if (out->refusal.refused) return RefusalStatus(out->refusal);
         TFLM_ARENA_RETURN_IF_ERROR(
-            b.PrepareNode(*rows[k], sg, i, op, static_cast<int32_t>(k)));
+            CheckKernelTypes(rows[k]->types, rows[k]->op, model, sg, i, op, &out->refusal));
+        if (out->refusal.refused) return RefusalStatus(out->refusal);
+        TFLM_ARENA_RETURN_IF_ERROR(b.PrepareNode(*rows[k], sg, i, op, static_cast<int32_t>(k)));
       }
     }
   }
@@ -514,19 +504,17 @@ Status BuildTrace(const model::Model& model, const TraceOptions& options, Trace*
       if (has_offline && offline.offset(t) != model::kOfflinePlanOnline) continue;
       size_t bytes = 0;
       TFLM_ARENA_RETURN_IF_ERROR(model.tensor_bytes(sg, t, &bytes));
-      b.TailBytes(bytes, kArenaAlignment, Category::kVariableBufferData,
-                  "variable tensor buffer");
+      b.TailBytes(bytes, kArenaAlignment, Category::kVariableBufferData, "variable tensor buffer");
     }
   }
 
   // The plan itself (identical to TFLM's, plan/).
-  std::vector<model::AllocationEntry> entries(
-      model::AllocationInfoCount(model, b.scratch.size()));
+  std::vector<model::AllocationEntry> entries(model::AllocationInfoCount(model, b.scratch.size()));
   TFLM_ARENA_RETURN_IF_ERROR(model::ComputeModelAllocationInfo(
       model, Span<const model::ScratchRequest>(b.scratch.data(), b.scratch.size()),
       Span<model::AllocationEntry>(entries.data(), entries.size())));
-  const size_t planned = model::PlannedBufferCount(
-      Span<const model::AllocationEntry>(entries.data(), entries.size()));
+  const size_t planned =
+      model::PlannedBufferCount(Span<const model::AllocationEntry>(entries.data(), entries.size()));
   std::vector<UsageRecord> records(planned);
   size_t written = 0;
   TFLM_ARENA_RETURN_IF_ERROR(model::BuildUsageRecords(
@@ -536,8 +524,8 @@ Status BuildTrace(const model::Model& model, const TraceOptions& options, Trace*
   out->planned_buffers = written;
   if (linear && written > kLinearPlannerMaxBuffers) {
     return Status::Error(StatusCode::kUnimplemented,
-                         "%zu planned buffers: TFLM's linear planner holds at most %zu",
-                         written, kLinearPlannerMaxBuffers);
+                         "%zu planned buffers: TFLM's linear planner holds at most %zu", written,
+                         kLinearPlannerMaxBuffers);
   }
   PlanResult plan;
   const Span<const UsageRecord> rec(records.data(), records.size());

@@ -46,28 +46,28 @@ struct Event {
   uint64_t size = 0;
   uint32_t align = 1;
   Category category = Category::kOther;
-  uint32_t count = 1;       // added to the category's allocation count
+  uint32_t count = 1;  // added to the category's allocation count
   // kTemp: leading bytes TFLM still reads after later tail allocations (a
   // tail allocation must not cover them; see arena_replay.h). All of them
   // unless noted: a temp tensor's TfLiteAffineQuantization is only read
   // through its scale and zero_point pointers, its zero-point array not at
   // all, once the kernel allocates persistent data.
   uint64_t protect = UINT64_MAX;
-  const char* what = "";    // static text for messages ("OpData", ...)
-  int32_t op = -1;          // operator index (subgraph 0 first), or -1
+  const char* what = "";  // static text for messages ("OpData", ...)
+  int32_t op = -1;        // operator index (subgraph 0 first), or -1
 };
 
 struct Trace {
   std::vector<Event> events;
   std::vector<const char*> op_names;  // per operator, for messages
   PlannerKind planner = PlannerKind::kGreedy;
-  size_t planned_buffers = 0;   // planner AddBuffer calls
+  size_t planned_buffers = 0;  // planner AddBuffer calls
   size_t scratch_requests = 0;
   // The kernels' RequestScratchBufferInArena calls, in Prepare order (what
   // TFLM appends to the planner after the tensors; plan them with the
   // tensors to write an offline plan TFLM can keep, see tflm_plan.py).
   std::vector<model::ScratchRequest> scratch;
-  int64_t head_usage = 0;       // planner's GetMaximumMemorySize()
+  int64_t head_usage = 0;  // planner's GetMaximumMemorySize()
   // Set when BuildTrace returns kFailedPrecondition: stock TFLM refuses the
   // model at every arena size (kernel_refusals.h).
   Refusal refusal;
@@ -85,8 +85,7 @@ struct TraceOptions {
 // kUnimplemented naming the operator when a kernel row is missing, for
 // custom operators, compression metadata and offline plans under the
 // linear planner; model errors as the lifetime code reports them.
-Status BuildTrace(const model::Model& model, const TraceOptions& options,
-                  Trace* out);
+Status BuildTrace(const model::Model& model, const TraceOptions& options, Trace* out);
 
 }  // namespace tflm
 }  // namespace tflm_arena

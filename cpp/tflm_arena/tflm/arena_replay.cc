@@ -70,13 +70,12 @@ ReplayResult Replay(const Trace& trace, uint64_t arena_bytes) {
         break;
       case EventKind::kPlannerScratch: {
         const int64_t at = static_cast<int64_t>(AlignUp(temp, kArenaAlignment));
-        const int64_t end = tail >= 0 ? static_cast<int64_t>(AlignDown(tail, kArenaAlignment))
-                                      : -1;
+        const int64_t end = tail >= 0 ? static_cast<int64_t>(AlignDown(tail, kArenaAlignment)) : -1;
         if (end < at) return fail(i);  // TFLM's unsigned GetAvailableMemory wraps; it crashes
         const uint64_t available = static_cast<uint64_t>(end - at);
         const uint64_t need = trace.planner == PlannerKind::kGreedy
                                   ? kGreedyBytesPerBuffer * e.size
-                                  : 0;  // linear keeps its offsets in its object
+                                  : 0;         // linear keeps its offsets in its object
         if (available < need) return fail(i);  // "Too many buffers"
         if (static_cast<uint64_t>(at - head) + need > r.temp_peak) {
           r.temp_peak = static_cast<uint64_t>(at - head) + need;

@@ -23,15 +23,15 @@ namespace tflm {
 
 struct CategoryFigures {
   uint64_t requested = 0;
-  uint64_t used = 0;      // with alignment padding (pointer movement)
+  uint64_t used = 0;  // with alignment padding (pointer movement)
   uint64_t count = 0;
 };
 
 struct ReplayResult {
   bool ok = false;
-  size_t failed_event = 0;   // index into trace.events when !ok
-  uint64_t head = 0;         // max(head, temp) - start at the end, as TFLM prints "head"
-  uint64_t tail = 0;         // arena end - tail at the end
+  size_t failed_event = 0;  // index into trace.events when !ok
+  uint64_t head = 0;        // max(head, temp) - start at the end, as TFLM prints "head"
+  uint64_t tail = 0;        // arena end - tail at the end
   // Most temp bytes in use above the head at once; the planner's scratch
   // counts as what it needs (40 B per buffer, greedy), not what it takes.
   uint64_t temp_peak = 0;

@@ -30,13 +30,13 @@ namespace tflm {
 
 // Which allocator a target's application creates when the caller does not say.
 enum class AllocatorRule : uint8_t {
-  kPlain,            // MicroAllocator; RecordingMicroAllocator only when asked
-  kWheelInterpreter, // the wheel: recording with greedy, plain with linear, fixed
+  kPlain,             // MicroAllocator; RecordingMicroAllocator only when asked
+  kWheelInterpreter,  // the wheel: recording with greedy, plain with linear, fixed
 };
 
 struct BuildTarget {
-  const char* name;         // what users type, e.g. "cortex-m"
-  const char* abi;          // TargetAbi name (struct sizes, compression)
+  const char* name;  // what users type, e.g. "cortex-m"
+  const char* abi;   // TargetAbi name (struct sizes, compression)
   AllocatorRule allocator;
   const char* description;  // one line, printed with every figure
 };

@@ -38,8 +38,7 @@ bool IsInt8Or4(TensorType t) { return t == TensorType::kInt8 || t == TensorType:
 
 // Sets *reason (non-empty) when the kernel refuses.
 Status Check(TypeRule rule, const Tensors& n, std::string* reason, const char** source) {
-  TensorType in = TensorType::kFloat32, filter = TensorType::kFloat32,
-             out = TensorType::kFloat32;
+  TensorType in = TensorType::kFloat32, filter = TensorType::kFloat32, out = TensorType::kFloat32;
   bool p_in = false, p_filter = false, p_out = false;
   switch (rule) {
     case TypeRule::kNone:
@@ -89,8 +88,8 @@ Status Check(TypeRule rule, const Tensors& n, std::string* reason, const char** 
       } else if ((in == TensorType::kFloat32 && filter != TensorType::kFloat32) ||
                  (in == TensorType::kInt8 && !IsInt8Or4(filter)) ||
                  (in == TensorType::kInt16 && filter != TensorType::kInt8)) {
-        *reason = "Input type: " + Name(in) + " with filter type: " + Name(filter) +
-                  " not supported.";
+        *reason =
+            "Input type: " + Name(in) + " with filter type: " + Name(filter) + " not supported.";
       }
       return Status::Ok();
     case TypeRule::kSvdf: {
@@ -98,8 +97,8 @@ Status Check(TypeRule rule, const Tensors& n, std::string* reason, const char** 
       // (optional), 4 activation_state. The shape checks before these are
       // the scratch rule's.
       *source = "svdf_common.cc, PrepareSvdf";
-      TensorType wf = TensorType::kFloat32, wt = TensorType::kFloat32,
-                 bias = TensorType::kFloat32, state = TensorType::kFloat32;
+      TensorType wf = TensorType::kFloat32, wt = TensorType::kFloat32, bias = TensorType::kFloat32,
+                 state = TensorType::kFloat32;
       bool p_wf, p_wt, p_bias, p_state;
       TFLM_ARENA_RETURN_IF_ERROR(n.Type(false, 0, &in, &p_in));
       TFLM_ARENA_RETURN_IF_ERROR(n.Type(false, 1, &wf, &p_wf));
@@ -114,11 +113,13 @@ Status Check(TypeRule rule, const Tensors& n, std::string* reason, const char** 
         if (wf != TensorType::kInt8) {
           *reason = NotEqual("weights_feature->type", "kTfLiteInt8", wf, TensorType::kInt8);
         } else if (wt != TensorType::kInt16 && wt != TensorType::kInt8) {
-          *reason = "(weights_time->type == kTfLiteInt16) || (weights_time->type == "
-                    "kTfLiteInt8) was not true.";
+          *reason =
+              "(weights_time->type == kTfLiteInt16) || (weights_time->type == "
+              "kTfLiteInt8) was not true.";
         } else if (state != TensorType::kInt16 && state != TensorType::kInt8) {
-          *reason = "(activation_state->type == kTfLiteInt16) || (activation_state->type == "
-                    "kTfLiteInt8) was not true.";
+          *reason =
+              "(activation_state->type == kTfLiteInt16) || (activation_state->type == "
+              "kTfLiteInt8) was not true.";
         } else if (p_bias && bias != TensorType::kInt32) {
           *reason = NotEqual("bias->type", "kTfLiteInt32", bias, TensorType::kInt32);
         } else if (out != TensorType::kInt8) {
@@ -126,13 +127,12 @@ Status Check(TypeRule rule, const Tensors& n, std::string* reason, const char** 
         }
       } else {
         if (wf != TensorType::kFloat32) {
-          *reason = NotEqual("weights_feature->type", "kTfLiteFloat32", wf,
-                             TensorType::kFloat32);
+          *reason = NotEqual("weights_feature->type", "kTfLiteFloat32", wf, TensorType::kFloat32);
         } else if (wt != TensorType::kFloat32) {
           *reason = NotEqual("weights_time->type", "kTfLiteFloat32", wt, TensorType::kFloat32);
         } else if (state != TensorType::kFloat32) {
-          *reason = NotEqual("activation_state->type", "kTfLiteFloat32", state,
-                             TensorType::kFloat32);
+          *reason =
+              NotEqual("activation_state->type", "kTfLiteFloat32", state, TensorType::kFloat32);
         } else if (p_bias && bias != TensorType::kFloat32) {
           *reason = NotEqual("bias->type", "kTfLiteFloat32", bias, TensorType::kFloat32);
         } else if (out != TensorType::kFloat32) {
@@ -155,9 +155,8 @@ Status RefusalStatus(const Refusal& r) {
                        r.source.c_str());
 }
 
-Status CheckKernelTypes(TypeRule rule, const char* op_name, const model::Model& model,
-                        size_t sg, size_t op_index, const model::OperatorInfo& op,
-                        Refusal* refusal) {
+Status CheckKernelTypes(TypeRule rule, const char* op_name, const model::Model& model, size_t sg,
+                        size_t op_index, const model::OperatorInfo& op, Refusal* refusal) {
   std::string reason;
   const char* source = "";
   TFLM_ARENA_RETURN_IF_ERROR(Check(rule, Tensors{model, sg, op}, &reason, &source));

@@ -32,11 +32,11 @@ enum class TypeRule : uint8_t {
 // Stock TFLM refuses the model: which operator, and why.
 struct Refusal {
   bool refused = false;
-  std::string reason;     // TFLM's message
-  std::string source;     // the TFLM file and function that refuses
-  std::string op_name;    // "CONV_2D", or a custom operator's name
+  std::string reason;   // TFLM's message
+  std::string source;   // the TFLM file and function that refuses
+  std::string op_name;  // "CONV_2D", or a custom operator's name
   size_t subgraph = 0;
-  size_t op_index = 0;    // within the subgraph
+  size_t op_index = 0;  // within the subgraph
 };
 
 // The status a refusal travels as: kFailedPrecondition (TFLM's Prepare
@@ -46,9 +46,8 @@ Status RefusalStatus(const Refusal& refusal);
 
 // Fills *refusal (refused = true) when `rule`'s checks fail for operator
 // `op_index` of subgraph `sg`; errors only for an unreadable model.
-Status CheckKernelTypes(TypeRule rule, const char* op_name, const model::Model& model,
-                        size_t sg, size_t op_index, const model::OperatorInfo& op,
-                        Refusal* refusal);
+Status CheckKernelTypes(TypeRule rule, const char* op_name, const model::Model& model, size_t sg,
+                        size_t op_index, const model::OperatorInfo& op, Refusal* refusal);
 
 }  // namespace tflm
 }  // namespace tflm_arena

@@ -34,9 +34,9 @@ enum class StepKind : uint8_t {
   // or -1), plus TfLiteAffineQuantization and a zero-point int array when
   // the tensor has scales and zero points (micro_allocator.cc).
   kTempInput,
-  kTempInputRange,     // kTempInput for inputs a .. b (inclusive; stops at
-                       // the node's last input)
-  kTempOutput,         // the same for node output `a`
+  kTempInputRange,  // kTempInput for inputs a .. b (inclusive; stops at
+                    // the node's last input)
+  kTempOutput,      // the same for node output `a`
   // Two persistent int32 arrays (multiplier, shift) of dims[b] of input a.
   kPerChannelArrays,
   // The same, sized by input a's scale count, only when it is > 1
@@ -51,13 +51,13 @@ enum class StepKind : uint8_t {
 
 enum class ScratchRule : uint8_t {
   kNone = 0,
-  kInt4Filter,        // input a is INT4: its element count (unpacked)
-  kSvdf,              // int8: batch*filters*4 and batch*units*4; float: first only
-  kTransposeConv,     // int8 input: out elements*4; int16: *8 (+ int16 bias*8)
-  kLstm,              // 4 x batch*state*sizeof(cell state type)
-  kMeanOrSum,         // int8/int16: out elements*4; then rank*4, axis count*4
-  kReduceMinMax,      // input rank*4, axis count*4
-  kMirrorPad,         // 2 x input rank*4
+  kInt4Filter,     // input a is INT4: its element count (unpacked)
+  kSvdf,           // int8: batch*filters*4 and batch*units*4; float: first only
+  kTransposeConv,  // int8 input: out elements*4; int16: *8 (+ int16 bias*8)
+  kLstm,           // 4 x batch*state*sizeof(cell state type)
+  kMeanOrSum,      // int8/int16: out elements*4; then rank*4, axis count*4
+  kReduceMinMax,   // input rank*4, axis count*4
+  kMirrorPad,      // 2 x input rank*4
 };
 
 // Step only taken when the condition holds for node input `cond_input`.

@@ -3,8 +3,8 @@
 #include <utility>
 
 #include "tflm_arena/tflm/allocation_trace.h"
-#include "tflm_arena/tflm/kernel_table.h"
 #include "tflm_arena/tflm/build_targets.h"
+#include "tflm_arena/tflm/kernel_table.h"
 
 namespace tflm_arena {
 namespace tflm {

@@ -21,8 +21,7 @@ namespace tflm {
 // (an operator whose kernel is not modelled is kUnimplemented, named; a
 // model stock TFLM refuses is kFailedPrecondition with *refusal filled).
 Status TflmScratchRequests(const model::Model& model, const std::string& target,
-                           std::vector<model::ScratchRequest>* out,
-                           Refusal* refusal = nullptr);
+                           std::vector<model::ScratchRequest>* out, Refusal* refusal = nullptr);
 
 }  // namespace tflm
 }  // namespace tflm_arena

@@ -27,8 +27,7 @@ bool Is64(const TargetAbi& abi) { return abi.pointer_bytes == 8; }
 
 // Option `key`, element `index` of the map (as TFLM's FlexbufferWrapper
 // reads it: by position among the sorted keys).
-Status Option(const char* op, const FlexMap& m, size_t index, const char* key,
-              int64_t* value) {
+Status Option(const char* op, const FlexMap& m, size_t index, const char* key, int64_t* value) {
   if (index >= m.keys.size() || m.keys[index] != key) {
     // Say what is there instead, so a misspelt or extra key is obvious.
     std::string have;
@@ -52,8 +51,8 @@ Status OptionByKey(const char* op, const FlexMap& m, const char* key, int64_t* v
     if (m.keys[i] == key) return Option(op, m, i, key, value);
   }
   return Status::Error(StatusCode::kInvalidArgument,
-                       "custom operator '%s': option '%s' missing from its custom options",
-                       op, key);
+                       "custom operator '%s': option '%s' missing from its custom options", op,
+                       key);
 }
 
 Status Count(const char* op, const char* key, int64_t v, int64_t min) {
@@ -105,7 +104,8 @@ Status EvenFftLength(const char* op, int64_t fft_length) {
     // kiss_fftr_alloc refuses an odd length (Init keeps no FFT state).
     return Status::Error(StatusCode::kInvalidArgument,
                          "custom operator '%s': fft_length %lld is odd (TFLM's real FFT "
-                         "needs an even length)", op, static_cast<long long>(fft_length));
+                         "needs an even length)",
+                         op, static_cast<long long>(fft_length));
   }
   return Status::Ok();
 }
@@ -167,21 +167,30 @@ Status ParseFlexMap(Span<const uint8_t> options, FlexMap* out, std::string* erro
     out->keys.push_back(key);
     const bool is_int = v.IsInt() || v.IsUInt() || v.IsBool();
     out->is_int.push_back(is_int);
-    out->ints.push_back(!is_int ? 0 : v.IsBool() ? (v.AsBool() ? 1 : 0)
-                        : v.IsUInt() ? static_cast<int64_t>(v.AsUInt64() > INT64_MAX
-                                                                ? INT64_MAX
-                                                                : v.AsUInt64())
-                                     : v.AsInt64());
+    out->ints.push_back(
+        !is_int      ? 0
+        : v.IsBool() ? (v.AsBool() ? 1 : 0)
+        : v.IsUInt() ? static_cast<int64_t>(v.AsUInt64() > INT64_MAX ? INT64_MAX : v.AsUInt64())
+                     : v.AsInt64());
   }
   return Status::Ok();
 }
 
 bool IsModelledSignalOp(const char* c) {
-  static const char* const kOps[] = {
-      "SignalWindow", "SignalFftAutoScale", "SignalRfft", "SignalEnergy",
-      "SignalFilterBank", "SignalFilterBankSquareRoot",
-      "SignalFilterBankSpectralSubtraction", "SignalPCAN", "SignalFilterBankLog",
-      "SignalIrfft", "SignalFramer", "SignalStacker", "SignalOverlapAdd", "SignalDelay"};
+  static const char* const kOps[] = {"SignalWindow",
+                                     "SignalFftAutoScale",
+                                     "SignalRfft",
+                                     "SignalEnergy",
+                                     "SignalFilterBank",
+                                     "SignalFilterBankSquareRoot",
+                                     "SignalFilterBankSpectralSubtraction",
+                                     "SignalPCAN",
+                                     "SignalFilterBankLog",
+                                     "SignalIrfft",
+                                     "SignalFramer",
+                                     "SignalStacker",
+                                     "SignalOverlapAdd",
+                                     "SignalDelay"};
   for (const char* op : kOps) {
     if (std::strcmp(op, c) == 0) return true;
   }
@@ -193,8 +202,7 @@ Status SignalMemory(const char* op, Span<const uint8_t> options, const TargetAbi
   *out = SignalOpMemory();
   if (!IsModelledSignalOp(op)) {
     return Status::Error(StatusCode::kUnimplemented,
-                         "custom operator '%s': its memory behaviour in TFLM is not modelled",
-                         op);
+                         "custom operator '%s': its memory behaviour in TFLM is not modelled", op);
   }
   const bool lp64 = Is64(abi);
   // Operators without Init read no options.
@@ -375,9 +383,9 @@ Status SignalMemory(const char* op, Span<const uint8_t> options, const TargetAbi
   return Status::Ok();
 }
 
-Status SignalPrepareBuffers(const char* op, const SignalOpMemory& mem,
-                            Span<const int32_t> shape, const TargetAbi& abi,
-                            std::vector<uint64_t>* buffers, std::string* refusal) {
+Status SignalPrepareBuffers(const char* op, const SignalOpMemory& mem, Span<const int32_t> shape,
+                            const TargetAbi& abi, std::vector<uint64_t>* buffers,
+                            std::string* refusal) {
   buffers->clear();
   refusal->clear();
   if (mem.prepare == SignalPrepareRule::kNone) return Status::Ok();
@@ -391,7 +399,8 @@ Status SignalPrepareBuffers(const char* op, const SignalOpMemory& mem,
     // TFLM reads the innermost dimension of a scalar (out of bounds).
     return Status::Error(StatusCode::kInvalidArgument,
                          "custom operator '%s': input 0 is a scalar; TFLM's %s reads its "
-                         "innermost dimension", op, mem.source);
+                         "innermost dimension",
+                         op, mem.source);
   }
   // Innermost dimension(s) and the rows before them; TFLM divides the
   // flat size by the former.
@@ -401,7 +410,8 @@ Status SignalPrepareBuffers(const char* op, const SignalOpMemory& mem,
   if (inner == 0) {
     return Status::Error(StatusCode::kInvalidArgument,
                          "custom operator '%s': input 0 has a zero innermost dimension; "
-                         "TFLM's %s divides by it", op, mem.source);
+                         "TFLM's %s divides by it",
+                         op, mem.source);
   }
   uint64_t rows = 1;
   for (size_t d = 0; d + inner_dims < rank; ++d) {
@@ -410,8 +420,8 @@ Status SignalPrepareBuffers(const char* op, const SignalOpMemory& mem,
       return Status::Error(StatusCode::kInvalidArgument,
                            "custom operator '%s': input 0 has more than %llu rows before "
                            "its innermost dimension (one persistent buffer each in TFLM; "
-                           "not modelled)", op,
-                           static_cast<unsigned long long>(kMaxSignalOuterRows));
+                           "not modelled)",
+                           op, static_cast<unsigned long long>(kMaxSignalOuterRows));
     }
   }
   const uint64_t ptr = abi.pointer_bytes;
@@ -427,8 +437,8 @@ Status SignalPrepareBuffers(const char* op, const SignalOpMemory& mem,
         return Status::Ok();
       }
       if (innermost % step != 0) {
-        *refusal = "innermost_dim % params->frame_step != 0 (" +
-                   std::to_string(innermost % step) + " != 0)";
+        *refusal = "innermost_dim % params->frame_step != 0 (" + std::to_string(innermost % step) +
+                   " != 0)";
         return Status::Ok();
       }
       // state_buffers and circular_buffers pointer arrays, then per row a

@@ -56,14 +56,14 @@ enum class SignalPrepareRule : uint8_t {
 };
 
 struct SignalOpMemory {
-  const char* source = "";              // TFLM file the figures come from
-  std::vector<uint64_t> init_buffers;   // Init's AllocatePersistentBuffer sizes
-  std::vector<NodeTensorRef> temps;     // Prepare's temp tensors, in order
-  std::vector<uint64_t> scratch;        // Prepare's scratch requests (bytes)
+  const char* source = "";             // TFLM file the figures come from
+  std::vector<uint64_t> init_buffers;  // Init's AllocatePersistentBuffer sizes
+  std::vector<NodeTensorRef> temps;    // Prepare's temp tensors, in order
+  std::vector<uint64_t> scratch;       // Prepare's scratch requests (bytes)
   SignalPrepareRule prepare = SignalPrepareRule::kNone;
-  int64_t frame_size = 0;    // kFramer: option frame_size
-  int64_t frame_step = 0;    // kFramer: option frame_step
-  int64_t delay_length = 0;  // kDelay: option delay_length
+  int64_t frame_size = 0;      // kFramer: option frame_size
+  int64_t frame_step = 0;      // kFramer: option frame_step
+  int64_t delay_length = 0;    // kDelay: option delay_length
   uint32_t element_bytes = 0;  // kOverlapAdd: 2 (INT16) or 4 (FLOAT32)
 };
 
@@ -88,17 +88,17 @@ Status SignalMemory(const char* op, Span<const uint8_t> options, const TargetAbi
 // TF_LITE_ENSURE text) and `buffers` stays empty; a shape TFLM would
 // divide by zero on, or one beyond kMaxSignalOuterRows, is
 // kInvalidArgument naming the operator.
-Status SignalPrepareBuffers(const char* op, const SignalOpMemory& mem,
-                            Span<const int32_t> shape, const TargetAbi& abi,
-                            std::vector<uint64_t>* buffers, std::string* refusal);
+Status SignalPrepareBuffers(const char* op, const SignalOpMemory& mem, Span<const int32_t> shape,
+                            const TargetAbi& abi, std::vector<uint64_t>* buffers,
+                            std::string* refusal);
 
 // Flexbuffer map helpers (exposed for tests). A map's element `index` is
 // the value of its index-th key in sorted order, as TFLM's
 // FlexbufferWrapper reads it; `key` must be that key.
 struct FlexMap {
   std::vector<std::string> keys;
-  std::vector<int64_t> ints;   // each value as an integer (bools 0/1)
-  std::vector<bool> is_int;    // value was an int, uint or bool
+  std::vector<int64_t> ints;  // each value as an integer (bools 0/1)
+  std::vector<bool> is_int;   // value was an int, uint or bool
 };
 Status ParseFlexMap(Span<const uint8_t> options, FlexMap* out, std::string* error);
 

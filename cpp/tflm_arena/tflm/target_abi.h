@@ -32,8 +32,8 @@ struct SizeAlign {
 struct TargetAbi {
   const char* name;
   AbiId id;
-  bool compression;                    // USE_TFLM_COMPRESSION
-  uint32_t pointer_bytes;              // sizeof(void*) == sizeof(size_t)
+  bool compression;        // USE_TFLM_COMPRESSION
+  uint32_t pointer_bytes;  // sizeof(void*) == sizeof(size_t)
   // Allocator objects created in the tail before anything else (TFLM's
   // MicroAllocator::Create / RecordingMicroAllocator::Create).
   SizeAlign single_arena_allocator;
@@ -50,9 +50,9 @@ struct TargetAbi {
   SizeAlign node_and_registration;
   SizeAlign tflite_tensor;
   SizeAlign affine_quantization;
-  SizeAlign scratch_buffer_request;    // head records, one per RequestScratchBufferInArena
-  SizeAlign scratch_buffer_handle;     // tail array, one per request (FinishModelAllocation)
-  SizeAlign allocation_info;           // temp during planning, one per tensor and request
+  SizeAlign scratch_buffer_request;  // head records, one per RequestScratchBufferInArena
+  SizeAlign scratch_buffer_handle;   // tail array, one per request (FinishModelAllocation)
+  SizeAlign allocation_info;         // temp during planning, one per tensor and request
 };
 
 // nullptr for an unknown name. Users name build targets (build_targets.h),

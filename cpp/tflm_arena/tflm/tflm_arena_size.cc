@@ -22,10 +22,9 @@ std::string Describe(const Trace& trace, size_t event) {
 
 Status ComputeTflmArenaSize(const model::Model& model, const TflmArenaOptions& options,
                             TflmArenaSize* out, Refusal* refusal) {
-  const AllocatorChoice choice =
-      !options.recording.has_value() ? AllocatorChoice::kTargetDefault
-      : *options.recording           ? AllocatorChoice::kRecording
-                                     : AllocatorChoice::kMicroAllocator;
+  const AllocatorChoice choice = !options.recording.has_value() ? AllocatorChoice::kTargetDefault
+                                 : *options.recording           ? AllocatorChoice::kRecording
+                                                                : AllocatorChoice::kMicroAllocator;
   ResolvedTarget resolved;
   TFLM_ARENA_RETURN_IF_ERROR(
       ResolveBuildTarget(options.target, choice, options.planner, &resolved));
@@ -55,10 +54,9 @@ Status ComputeTflmArenaSize(const model::Model& model, const TflmArenaOptions& o
   }
   for (uint64_t d = 1; d <= kDownwardCheck && d < hi; ++d) {
     if (Replay(trace, hi - d).ok) {
-      return Status::Error(StatusCode::kInternal,
-                           "arena model is not monotonic: %llu works, %llu fails",
-                           static_cast<unsigned long long>(hi - d),
-                           static_cast<unsigned long long>(lo));
+      return Status::Error(
+          StatusCode::kInternal, "arena model is not monotonic: %llu works, %llu fails",
+          static_cast<unsigned long long>(hi - d), static_cast<unsigned long long>(lo));
     }
   }
   const ReplayResult at_min = Replay(trace, hi);

@@ -35,13 +35,13 @@ struct TflmArenaOptions {
 };
 
 struct TflmArenaSize {
-  std::string target;                // the build target's name
-  std::string description;           // what that build is, in one line
-  bool recording = false;            // the allocator the figures are for
+  std::string target;       // the build target's name
+  std::string description;  // what that build is, in one line
+  bool recording = false;   // the allocator the figures are for
   std::string planner;
   uint64_t min_arena_bytes = 0;
-  uint64_t min_arena_bytes_16 = 0;   // smallest multiple of 16 that works
-  uint64_t head = 0;                 // at min_arena_bytes
+  uint64_t min_arena_bytes_16 = 0;  // smallest multiple of 16 that works
+  uint64_t head = 0;                // at min_arena_bytes
   uint64_t tail = 0;
   uint64_t temp_peak = 0;
   CategoryFigures categories[kNumCategories];

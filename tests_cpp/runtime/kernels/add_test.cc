@@ -1,5 +1,7 @@
 // ADD: hand-checked prepare logic and math, golden vectors from the real
 // TFLM and the kernel's options parser.
+#include "tflm_arena/runtime/kernels/add.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -9,10 +11,9 @@
 #include <limits>
 #include <vector>
 
-#include "kernel_test_util.h"
 #include "golden/add_golden.h"
+#include "kernel_test_util.h"
 #include "tflm_arena/runtime/kernels/activation.h"
-#include "tflm_arena/runtime/kernels/add.h"
 #include "tflm_arena/runtime/kernels/registrations.h"
 
 namespace tflm_arena {
@@ -38,7 +39,7 @@ TEST(Add, Int8EqualScalesIsExactSum) {
   AddInt8(p, 4, a, b, out);
   EXPECT_EQ(out[0], 3);
   EXPECT_EQ(out[1], -4);
-  EXPECT_EQ(out[2], 127);   // clamped
+  EXPECT_EQ(out[2], 127);  // clamped
   EXPECT_EQ(out[3], -128);
   EXPECT_EQ(QuantizedAddParams(TensorType::kInt8, 0.5f, 0, 0.5f, 0, 1e-9f, 0, &p).code(),
             StatusCode::kInvalidArgument);  // output multiplier >= 1
@@ -95,10 +96,9 @@ TEST(Add, PrepareRejectsMixedTypes) {
   EXPECT_EQ(PrepareAdd(AddOptions(), i64.info, i64.info, i64.info, &p).code(),
             StatusCode::kUnimplemented);
   TestTensor quantized32(TensorType::kInt32, {4}, {1.0f});
-  EXPECT_EQ(PrepareAdd(AddOptions(), quantized32.info, quantized32.info, quantized32.info,
-                       &p)
-                .code(),
-            StatusCode::kUnimplemented);
+  EXPECT_EQ(
+      PrepareAdd(AddOptions(), quantized32.info, quantized32.info, quantized32.info, &p).code(),
+      StatusCode::kUnimplemented);
 }
 
 TEST(Add, Int32WrapsAndIgnoresActivation) {

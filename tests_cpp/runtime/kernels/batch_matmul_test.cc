@@ -3,12 +3,13 @@
 // batch broadcasting strides, the row / column transpose, prepare's
 // refusals, TFLM's OpData size and the options parser. Bit-exactness against
 // the real TFLM is tests_py/test_kernel_batch_matmul.py.
+#include "tflm_arena/runtime/kernels/batch_matmul.h"
+
 #include <gtest/gtest.h>
 
 #include <cstdint>
 
 #include "kernel_test_util.h"
-#include "tflm_arena/runtime/kernels/batch_matmul.h"
 #include "tflm_arena/runtime/kernels/registrations.h"
 
 namespace tflm_arena {

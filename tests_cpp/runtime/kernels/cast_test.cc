@@ -2,6 +2,8 @@
 // wheel's saturating float -> integer with NaN -> 0), unsupported types,
 // no init and the options parser. Parity with the real TFLM:
 // tests_py/test_kernel_cast.py.
+#include "tflm_arena/runtime/kernels/cast.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -9,7 +11,6 @@
 #include <limits>
 
 #include "kernel_test_util.h"
-#include "tflm_arena/runtime/kernels/cast.h"
 #include "tflm_arena/runtime/kernels/registrations.h"
 
 namespace tflm_arena {

@@ -1,5 +1,7 @@
 // CONCATENATION: a hand-checked join, the shape checks, TFLM's OpData size
 // and the options parser. Parity with TFLM: tests_py/test_kernel_concatenation.py.
+#include "tflm_arena/runtime/kernels/concatenation.h"
+
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -7,7 +9,6 @@
 #include <vector>
 
 #include "kernel_test_util.h"
-#include "tflm_arena/runtime/kernels/concatenation.h"
 #include "tflm_arena/runtime/kernels/registrations.h"
 
 namespace tflm_arena {

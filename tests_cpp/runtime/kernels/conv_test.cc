@@ -1,6 +1,8 @@
 // CONV_2D: hand-checked prepare logic and math, golden vectors from the
 // real TFLM (int8 / int16 bit for bit, float within 1e-5 relative) and the
 // kernel's options parser.
+#include "tflm_arena/runtime/kernels/conv.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -10,9 +12,8 @@
 #include <limits>
 #include <vector>
 
-#include "kernel_test_util.h"
 #include "golden/conv_golden.h"
-#include "tflm_arena/runtime/kernels/conv.h"
+#include "kernel_test_util.h"
 #include "tflm_arena/runtime/kernels/conv_common.h"
 #include "tflm_arena/runtime/kernels/registrations.h"
 
@@ -67,8 +68,8 @@ TEST(Conv, FloatHandCaseSamePadsWithZeros) {
   const float f[] = {0, 0, 0, 0, 1, 1, 0, 1, -10};  // centre, right, below, below-right
   float out[4];
   ConvFloat(params, {1, 2, 2, 1}, in, {1, 3, 3, 1}, f, nullptr, {1, 2, 2, 1}, out);
-  EXPECT_EQ(out[0], 0.0f);               // 1 + 2 + 3 - 40 < 0 -> RELU
-  EXPECT_EQ(out[1], 2.0f + 4.0f);        // 2 + 4
+  EXPECT_EQ(out[0], 0.0f);         // 1 + 2 + 3 - 40 < 0 -> RELU
+  EXPECT_EQ(out[1], 2.0f + 4.0f);  // 2 + 4
   EXPECT_EQ(out[2], 3.0f + 4.0f);
   EXPECT_EQ(out[3], 4.0f);
 }
@@ -158,8 +159,7 @@ TEST_P(ConvGolden, MatchesTflm) {
   ExpectMatchesTflm(c, out);
 }
 
-INSTANTIATE_TEST_SUITE_P(Tflm, ConvGolden, ::testing::ValuesIn(golden::conv::kCases),
-                         GoldenName);
+INSTANTIATE_TEST_SUITE_P(Tflm, ConvGolden, ::testing::ValuesIn(golden::conv::kCases), GoldenName);
 
 // --- options parsing (Conv2DOptions) -------------------------------------------
 

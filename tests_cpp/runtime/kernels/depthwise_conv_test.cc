@@ -1,5 +1,7 @@
 // DEPTHWISE_CONV_2D: hand-checked prepare logic and math, golden vectors
 // from the real TFLM and the kernel's options parser.
+#include "tflm_arena/runtime/kernels/depthwise_conv.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -9,10 +11,9 @@
 #include <limits>
 #include <vector>
 
-#include "kernel_test_util.h"
 #include "golden/depthwise_conv_golden.h"
+#include "kernel_test_util.h"
 #include "tflm_arena/runtime/kernels/conv_common.h"
-#include "tflm_arena/runtime/kernels/depthwise_conv.h"
 #include "tflm_arena/runtime/kernels/registrations.h"
 
 namespace tflm_arena {
@@ -47,10 +48,10 @@ TEST(DepthwiseConv, Int8HandCaseDepthMultiplier2) {
   int8_t out[4];
   DepthwiseConvPerChannelInt8(params, m, s, {1, 1, 1, 2}, in, {1, 1, 1, 4}, f, b, {1, 1, 1, 4},
                               out);
-  EXPECT_EQ(out[0], 7);     // 3 * 2 + 1
-  EXPECT_EQ(out[1], -3);    // 3 * -1
-  EXPECT_EQ(out[2], -20);   // -5 * 4
-  EXPECT_EQ(out[3], 65);    // -5 * 7 + 100
+  EXPECT_EQ(out[0], 7);    // 3 * 2 + 1
+  EXPECT_EQ(out[1], -3);   // 3 * -1
+  EXPECT_EQ(out[2], -20);  // -5 * 4
+  EXPECT_EQ(out[3], 65);   // -5 * 7 + 100
 }
 
 // TFLM runs the option's depth_multiplier verbatim (an inconsistent value
@@ -65,17 +66,16 @@ TEST(DepthwiseConv, InconsistentDepthMultiplierUsesChannels) {
     options.depth_multiplier = written;
     ConvParams params;
     ASSERT_TRUE(
-        PrepareDepthwiseConv(options, input.info, filter.info, nullptr, output.info, &params)
-            .ok());
+        PrepareDepthwiseConv(options, input.info, filter.info, nullptr, output.info, &params).ok());
     EXPECT_EQ(params.depth_multiplier, 3);
   }
   TestTensor bad_output(TensorType::kFloat32, {1, 2, 2, 5});
   TestTensor bad_filter(TensorType::kFloat32, {1, 1, 1, 5});
   ConvParams params;
-  EXPECT_EQ(PrepareDepthwiseConv(options, input.info, bad_filter.info, nullptr, bad_output.info,
-                                 &params)
-                .code(),
-            StatusCode::kInvalidArgument);
+  EXPECT_EQ(
+      PrepareDepthwiseConv(options, input.info, bad_filter.info, nullptr, bad_output.info, &params)
+          .code(),
+      StatusCode::kInvalidArgument);
 }
 
 // --- golden vectors from TFLM (golden/depthwise_conv_cases.py) ------------------
@@ -106,8 +106,7 @@ TEST_P(DepthwiseConvGolden, MatchesTflm) {
   DepthwiseConvMultipliers(input, weights, output, m.data(), s.data());
   std::vector<int8_t> out(n);
   DepthwiseConvPerChannelInt8(params, m.data(), s.data(), in_s, DataOf<int8_t>(c.input), f_s,
-                              DataOf<int8_t>(c.input2), DataOf<int32_t>(c.bias), out_s,
-                              out.data());
+                              DataOf<int8_t>(c.input2), DataOf<int32_t>(c.bias), out_s, out.data());
   ExpectMatchesTflm(c, out);
 }
 

@@ -1,5 +1,7 @@
 // DEQUANTIZE: hand-checked math and golden vectors from the real TFLM
 // (within 1e-5 relative, persistent bytes equal to TFLM's).
+#include "tflm_arena/runtime/kernels/dequantize.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -9,9 +11,8 @@
 #include <limits>
 #include <vector>
 
-#include "kernel_test_util.h"
 #include "golden/dequantize_golden.h"
-#include "tflm_arena/runtime/kernels/dequantize.h"
+#include "kernel_test_util.h"
 
 namespace tflm_arena {
 namespace runtime {
@@ -68,8 +69,8 @@ TEST_P(DequantizeGolden, MatchesTflm) {
   ExpectClose(c, out);
 }
 
-INSTANTIATE_TEST_SUITE_P(Tflm, DequantizeGolden,
-                         ::testing::ValuesIn(golden::dequantize::kCases), GoldenName);
+INSTANTIATE_TEST_SUITE_P(Tflm, DequantizeGolden, ::testing::ValuesIn(golden::dequantize::kCases),
+                         GoldenName);
 
 }  // namespace
 }  // namespace runtime

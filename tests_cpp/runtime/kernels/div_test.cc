@@ -3,6 +3,8 @@
 // choices where TFLM is undefined), persistent bytes equal to TFLM's
 // OpDataDiv and the options parser. Parity with the real TFLM:
 // tests_py/test_kernel_binary_elementwise.py.
+#include "tflm_arena/runtime/kernels/div.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -14,7 +16,6 @@
 #include "golden/div_golden.h"
 #include "kernel_test_util.h"
 #include "tflm_arena/runtime/kernels/binary_glue.h"
-#include "tflm_arena/runtime/kernels/div.h"
 #include "tflm_arena/runtime/kernels/registrations.h"
 
 namespace tflm_arena {
@@ -46,7 +47,7 @@ TEST(DivMath, Int8QuotientsRoundToNearest) {
   // Ratio 0.05 / (0.05 * 0.05) = 20: out = round(20 * a / b).
   const DivOpData d = Int8Data(0.05f, 0.05f, 0.05f);
   EXPECT_EQ(DivOneInt8(d, 3, 2), 30);
-  EXPECT_EQ(DivOneInt8(d, 1, 3), 7);    // 6.67
+  EXPECT_EQ(DivOneInt8(d, 1, 3), 7);  // 6.67
   EXPECT_EQ(DivOneInt8(d, -1, 3), -7);
   EXPECT_EQ(DivOneInt8(d, 1, -8), -2);  // -2.5: the two roundings land on -2
   EXPECT_EQ(DivOneInt8(d, 100, 2), 127);
@@ -99,8 +100,8 @@ TEST(DivMath, RefusesHugeScaleRatios) {
   float scales[3] = {1.0f, 1e-4f, 1e-4f};
   int64_t zps[3] = {0, 0, 0};
   DivOpData d;
-  EXPECT_EQ(PrepareDiv(DivOptions(), Quantized(&scales[0], &zps[0]),
-                       Quantized(&scales[1], &zps[1]), Quantized(&scales[2], &zps[2]), &d)
+  EXPECT_EQ(PrepareDiv(DivOptions(), Quantized(&scales[0], &zps[0]), Quantized(&scales[1], &zps[1]),
+                       Quantized(&scales[2], &zps[2]), &d)
                 .code(),
             StatusCode::kInvalidArgument);
 }
@@ -126,8 +127,7 @@ TEST_P(DivGolden, MatchesTflm) {
                      Kernels{PrepareDiv, DivInt8, nullptr, DivInt32, DivFloat});
 }
 
-INSTANTIATE_TEST_SUITE_P(Tflm, DivGolden, ::testing::ValuesIn(golden::div::kCases),
-                         GoldenName);
+INSTANTIATE_TEST_SUITE_P(Tflm, DivGolden, ::testing::ValuesIn(golden::div::kCases), GoldenName);
 
 }  // namespace
 }  // namespace runtime

@@ -1,11 +1,12 @@
 // EXPAND_DIMS: TFLM's output shape check. Parity with TFLM:
 // tests_py/test_kernel_expand_dims.py.
+#include "tflm_arena/runtime/kernels/expand_dims.h"
+
 #include <gtest/gtest.h>
 
 #include <cstdint>
 #include <string>
 
-#include "tflm_arena/runtime/kernels/expand_dims.h"
 #include "tflm_arena/runtime/kernels/registrations.h"
 
 namespace tflm_arena {

@@ -1,5 +1,7 @@
 // FULLY_CONNECTED: hand-checked prepare logic and math, golden vectors from
 // the real TFLM and the kernel's options parser.
+#include "tflm_arena/runtime/kernels/fully_connected.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -9,9 +11,8 @@
 #include <limits>
 #include <vector>
 
-#include "kernel_test_util.h"
 #include "golden/fully_connected_golden.h"
-#include "tflm_arena/runtime/kernels/fully_connected.h"
+#include "kernel_test_util.h"
 #include "tflm_arena/runtime/kernels/quant_util.h"
 #include "tflm_arena/runtime/kernels/registrations.h"
 
@@ -34,14 +35,13 @@ TEST(FullyConnected, Int8HandCaseRoundingAndOffsets) {
   FullyConnectedOptions options;
   FullyConnectedParams params;
   ASSERT_TRUE(
-      PrepareFullyConnected(options, input.info, weights.info, nullptr, output.info, &params)
-          .ok());
+      PrepareFullyConnected(options, input.info, weights.info, nullptr, output.info, &params).ok());
   EXPECT_EQ(params.batches, 1);
   EXPECT_EQ(params.accum_depth, 3);
   EXPECT_EQ(params.input_offset, 1);
   EXPECT_EQ(params.output_multiplier, 1 << 30);
   EXPECT_EQ(params.output_shift, 0);
-  const int8_t x[] = {0, 1, 0};           // + offset 1 -> 1, 2, 1
+  const int8_t x[] = {0, 1, 0};             // + offset 1 -> 1, 2, 1
   const int8_t w[] = {1, 1, 0, -1, 0, -2};  // acc 3, -3
   int8_t out[2];
   FullyConnectedInt8(params, x, w, nullptr, out);
@@ -58,8 +58,7 @@ TEST(FullyConnected, WeightsZeroPointAndKeepNumDimsShape) {
   options.keep_num_dims = true;
   FullyConnectedParams params;
   ASSERT_TRUE(
-      PrepareFullyConnected(options, input.info, weights.info, nullptr, output.info, &params)
-          .ok());
+      PrepareFullyConnected(options, input.info, weights.info, nullptr, output.info, &params).ok());
   EXPECT_EQ(params.batches, 4);
   EXPECT_EQ(params.weights_offset, -1);
   int8_t x[12];
@@ -73,10 +72,10 @@ TEST(FullyConnected, WeightsZeroPointAndKeepNumDimsShape) {
   }
   // Input elements must be batches x accum_depth.
   TestTensor short_input(TensorType::kInt8, {2, 2, 2}, {1.0f});
-  EXPECT_EQ(PrepareFullyConnected(options, short_input.info, weights.info, nullptr, output.info,
-                                  &params)
-                .code(),
-            StatusCode::kInvalidArgument);
+  EXPECT_EQ(
+      PrepareFullyConnected(options, short_input.info, weights.info, nullptr, output.info, &params)
+          .code(),
+      StatusCode::kInvalidArgument);
 }
 
 TEST(FullyConnected, PerTensorBiasScaleMustMatch) {
@@ -87,17 +86,16 @@ TEST(FullyConnected, PerTensorBiasScaleMustMatch) {
   TestTensor output(TensorType::kInt8, {1, 3}, {1.0f});
   FullyConnectedOptions options;
   FullyConnectedParams params;
-  EXPECT_TRUE(PrepareFullyConnected(options, input.info, weights.info, &good_bias.info,
-                                    output.info, &params)
+  EXPECT_TRUE(PrepareFullyConnected(options, input.info, weights.info, &good_bias.info, output.info,
+                                    &params)
                   .ok());
   // |0.125 - 0.2| / 1.0 = 0.075 > 0.02, as TFLM rejects.
-  EXPECT_EQ(PrepareFullyConnected(options, input.info, weights.info, &bad_bias.info, output.info,
-                                  &params)
-                .code(),
-            StatusCode::kInvalidArgument);
+  EXPECT_EQ(
+      PrepareFullyConnected(options, input.info, weights.info, &bad_bias.info, output.info, &params)
+          .code(),
+      StatusCode::kInvalidArgument);
   options.weights_format = 1;
-  EXPECT_EQ(PrepareFullyConnected(options, input.info, weights.info, nullptr, output.info,
-                                  &params)
+  EXPECT_EQ(PrepareFullyConnected(options, input.info, weights.info, nullptr, output.info, &params)
                 .code(),
             StatusCode::kUnimplemented);
 }

@@ -1,5 +1,7 @@
 // GATHER: hand-checked gathers (axis, batch_dims), the prepare checks and
 // the options parser. Parity with TFLM: tests_py/test_kernel_gather.py.
+#include "tflm_arena/runtime/kernels/gather.h"
+
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -7,7 +9,6 @@
 #include <vector>
 
 #include "kernel_test_util.h"
-#include "tflm_arena/runtime/kernels/gather.h"
 #include "tflm_arena/runtime/kernels/registrations.h"
 
 namespace tflm_arena {

@@ -2,11 +2,12 @@
 // anchors, gemmlowp's 16-bit rounding shift incl. the truncated mask past
 // 15 bits), prepare's refusal, persistent bytes equal to TFLM's. Parity with
 // the real TFLM on every int8 value: tests_py/test_kernel_hard_swish.py.
+#include "tflm_arena/runtime/kernels/hard_swish.h"
+
 #include <gtest/gtest.h>
 
 #include <cstdint>
 
-#include "tflm_arena/runtime/kernels/hard_swish.h"
 #include "tflm_arena/runtime/kernels/registrations.h"
 
 namespace tflm_arena {

@@ -15,8 +15,7 @@ namespace runtime {
 namespace {
 
 #define TFLM_ARENA_KERNEL_FN(NAME) &Register_##NAME,
-const KernelRegistration& (*const kEvery[])() = {
-    TFLM_ARENA_SHIPPED_KERNELS(TFLM_ARENA_KERNEL_FN)};
+const KernelRegistration& (*const kEvery[])() = {TFLM_ARENA_SHIPPED_KERNELS(TFLM_ARENA_KERNEL_FN)};
 #undef TFLM_ARENA_KERNEL_FN
 
 TEST(KernelList, EveryKernelIsNamedAfterItsCodeAndFindable) {

@@ -66,8 +66,7 @@ inline model::TensorInfo ToInfo(const golden::Tensor& t) {
 }
 
 // An optional tensor (a bias): null when absent, else `storage` filled.
-inline const model::TensorInfo* OptionalInfo(const golden::Tensor& t,
-                                             model::TensorInfo* storage) {
+inline const model::TensorInfo* OptionalInfo(const golden::Tensor& t, model::TensorInfo* storage) {
   if (t.type < 0) return nullptr;
   *storage = ToInfo(t);
   return storage;
@@ -211,9 +210,15 @@ class OptionsTableBuilder {
     for (const Field& f : fields_) {
       const auto voffset = static_cast<flatbuffers::voffset_t>(4 + 2 * f.id);
       switch (f.size) {
-        case 1: b.AddElement<uint8_t>(voffset, static_cast<uint8_t>(f.bits), 0); break;
-        case 2: b.AddElement<uint16_t>(voffset, static_cast<uint16_t>(f.bits), 0); break;
-        default: b.AddElement<uint32_t>(voffset, f.bits, 0); break;
+        case 1:
+          b.AddElement<uint8_t>(voffset, static_cast<uint8_t>(f.bits), 0);
+          break;
+        case 2:
+          b.AddElement<uint16_t>(voffset, static_cast<uint16_t>(f.bits), 0);
+          break;
+        default:
+          b.AddElement<uint32_t>(voffset, f.bits, 0);
+          break;
       }
     }
     const flatbuffers::uoffset_t table = b.EndTable(start);

@@ -68,8 +68,8 @@ TEST(Padding, MixedAxesAndStrideZero) {
   int32_t oh = 0, ow = 0;
   const PaddingValues p =
       ComputePaddingHeightWidth(1, 3, 1, 1, 5, 10, 3, 4, Padding::kSame, &oh, &ow);
-  EXPECT_EQ(oh, 5);   // total 2 -> 1
-  EXPECT_EQ(ow, 4);   // (10 + 2) / 3; total (3 * 3 + 4 - 10) = 3 -> 1, offset 1
+  EXPECT_EQ(oh, 5);  // total 2 -> 1
+  EXPECT_EQ(ow, 4);  // (10 + 2) / 3; total (3 * 3 + 4 - 10) = 3 -> 1, offset 1
   EXPECT_EQ(p.height, 1);
   EXPECT_EQ(p.width, 1);
   EXPECT_EQ(p.width_offset, 1);
@@ -99,15 +99,13 @@ TEST(Activation, FloatRanges) {
 TEST(Activation, QuantizedRanges) {
   int32_t lo = 0, hi = 0;
   // RELU6, scale 0.05, zp -10: q(0) = -10, q(6) = -10 + 120 = 110.
-  ASSERT_TRUE(QuantizedActivationRange(Activation::kRelu6, TensorType::kInt8, 0.05f, -10, &lo,
-                                       &hi)
-                  .ok());
+  ASSERT_TRUE(
+      QuantizedActivationRange(Activation::kRelu6, TensorType::kInt8, 0.05f, -10, &lo, &hi).ok());
   EXPECT_EQ(lo, -10);
   EXPECT_EQ(hi, 110);
   // RELU_N1_TO_1, scale 0.1, zp 3: [3 - 10, 3 + 10].
-  ASSERT_TRUE(QuantizedActivationRange(Activation::kReluN1To1, TensorType::kInt8, 0.1f, 3, &lo,
-                                       &hi)
-                  .ok());
+  ASSERT_TRUE(
+      QuantizedActivationRange(Activation::kReluN1To1, TensorType::kInt8, 0.1f, 3, &lo, &hi).ok());
   EXPECT_EQ(lo, -7);
   EXPECT_EQ(hi, 13);
   // RELU with the zero point below the type range clamps to the type.
@@ -124,13 +122,12 @@ TEST(Activation, QuantizedRanges) {
       QuantizedActivationRange(Activation::kRelu6, TensorType::kInt8, 4.0f, 0, &lo, &hi).ok());
   EXPECT_EQ(lo, 0);
   EXPECT_EQ(hi, 2);
-  ASSERT_TRUE(QuantizedActivationRange(Activation::kReluN1To1, TensorType::kInt8, 2.0f, 0, &lo,
-                                       &hi)
-                  .ok());
+  ASSERT_TRUE(
+      QuantizedActivationRange(Activation::kReluN1To1, TensorType::kInt8, 2.0f, 0, &lo, &hi).ok());
   EXPECT_EQ(lo, -1);
   EXPECT_EQ(hi, 1);
-  ASSERT_TRUE(QuantizedActivationRange(Activation::kNone, TensorType::kInt16, 1.0f, 0, &lo, &hi)
-                  .ok());
+  ASSERT_TRUE(
+      QuantizedActivationRange(Activation::kNone, TensorType::kInt16, 1.0f, 0, &lo, &hi).ok());
   EXPECT_EQ(lo, -32768);
   EXPECT_EQ(hi, 32767);
   EXPECT_FALSE(

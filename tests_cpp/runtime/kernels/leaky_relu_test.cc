@@ -1,6 +1,8 @@
 // LEAKY_RELU: hand-checked math, golden vectors from the real TFLM (int8 /
 // int16 bit for bit, float within 1e-5 relative, persistent bytes equal to
 // TFLM's) and the kernel's options parser.
+#include "tflm_arena/runtime/kernels/leaky_relu.h"
+
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -9,7 +11,6 @@
 
 #include "golden/leaky_relu_golden.h"
 #include "kernel_test_util.h"
-#include "tflm_arena/runtime/kernels/leaky_relu.h"
 #include "tflm_arena/runtime/kernels/registrations.h"
 
 namespace tflm_arena {
@@ -42,8 +43,8 @@ TEST(LeakyReluMath, Int8EqualScalesByHand) {
   LeakyReluInt8(d, 5, in, out);
   EXPECT_EQ(out[0], 100);
   EXPECT_EQ(out[1], 0);
-  EXPECT_EQ(out[2], 0);    // -0.5 -> 0
-  EXPECT_EQ(out[3], -1);   // -1.5 -> -1
+  EXPECT_EQ(out[2], 0);   // -0.5 -> 0
+  EXPECT_EQ(out[3], -1);  // -1.5 -> -1
   EXPECT_EQ(out[4], -64);
 }
 
@@ -58,7 +59,7 @@ TEST(LeakyReluMath, NegativeAlphaNegatesAroundAPositiveMultiply) {
   int8_t out[4];
   LeakyReluInt8(d, 4, in, out);
   EXPECT_EQ(out[0], 0);
-  EXPECT_EQ(out[1], 1);   // 1.5 -> -(-1.5 -> -1)
+  EXPECT_EQ(out[1], 1);  // 1.5 -> -(-1.5 -> -1)
   EXPECT_EQ(out[2], 2);
   EXPECT_EQ(out[3], 5);
 }
@@ -70,10 +71,10 @@ TEST(LeakyReluMath, ClampsToTheTypeAndHonoursZeroPoints) {
   const int16_t in[] = {10, 11, 20000, 9, -32768};
   int16_t out[5];
   LeakyReluInt16(d, 5, in, out);
-  EXPECT_EQ(out[0], -20);   // at the zero point: the output zero point
-  EXPECT_EQ(out[1], -16);   // +1 step -> +4 steps
+  EXPECT_EQ(out[0], -20);  // at the zero point: the output zero point
+  EXPECT_EQ(out[1], -16);  // +1 step -> +4 steps
   EXPECT_EQ(out[2], std::numeric_limits<int16_t>::max());
-  EXPECT_EQ(out[3], -22);   // -1 step -> -4 * 0.5 = -2 steps
+  EXPECT_EQ(out[3], -22);  // -1 step -> -4 * 0.5 = -2 steps
   EXPECT_EQ(out[4], std::numeric_limits<int16_t>::min());
 }
 
@@ -82,8 +83,7 @@ TEST(LeakyReluMath, RejectsMultipliersOutsideTheFixedPointRange) {
   // in / out = 2^40: the identity multiplier needs a shift of 41.
   EXPECT_EQ(PrepareLeakyReluQuantized(0.1f, 1.0f, 0, 1.0f / 1099511627776.0f, 0, &d).code(),
             StatusCode::kInvalidArgument);
-  EXPECT_EQ(PrepareLeakyReluQuantized(std::numeric_limits<float>::infinity(), 1.0f, 0, 1.0f, 0,
-                                      &d)
+  EXPECT_EQ(PrepareLeakyReluQuantized(std::numeric_limits<float>::infinity(), 1.0f, 0, 1.0f, 0, &d)
                 .code(),
             StatusCode::kInvalidArgument);
 }

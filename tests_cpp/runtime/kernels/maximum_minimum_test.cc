@@ -1,13 +1,14 @@
 // MAXIMUM / MINIMUM: hand-checked math (TFLM's comparison order with NaN,
 // broadcasting, int64), no persistent memory, no options. Parity with the
 // real TFLM: tests_py/test_kernel_binary_elementwise.py.
+#include "tflm_arena/runtime/kernels/maximum_minimum.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <cstdint>
 
 #include "tflm_arena/runtime/kernels/binary_glue.h"
-#include "tflm_arena/runtime/kernels/maximum_minimum.h"
 #include "tflm_arena/runtime/kernels/registrations.h"
 
 namespace tflm_arena {
@@ -34,15 +35,15 @@ TEST(MaximumMinimumMath, FloatNanFollowsTheComparison) {
 TEST(MaximumMinimumMath, Int64Broadcast) {
   const int32_t s1[] = {2, 1}, s2[] = {3}, so[] = {2, 3};
   BroadcastDims dims;
-  ASSERT_TRUE(BinaryBroadcastDims("MAXIMUM", Span<const int32_t>(s1, 2),
-                                  Span<const int32_t>(s2, 1), Span<const int32_t>(so, 2), &dims)
+  ASSERT_TRUE(BinaryBroadcastDims("MAXIMUM", Span<const int32_t>(s1, 2), Span<const int32_t>(s2, 1),
+                                  Span<const int32_t>(so, 2), &dims)
                   .ok());
   const int64_t a[] = {int64_t{1} << 40, -5};
   const int64_t b[] = {0, -7, int64_t{1} << 41};
   int64_t out[6];
   MaximumMinimum(true, TensorType::kInt64, true, dims, 6, a, b, out);
-  const int64_t want[] = {int64_t{1} << 40, int64_t{1} << 40, int64_t{1} << 41,
-                          0, -5, int64_t{1} << 41};
+  const int64_t want[] = {int64_t{1} << 40, int64_t{1} << 40, int64_t{1} << 41, 0, -5,
+                          int64_t{1} << 41};
   for (int i = 0; i < 6; ++i) EXPECT_EQ(out[i], want[i]) << i;
 }
 

@@ -1,6 +1,8 @@
 // MEAN: hand-checked float and quantized means, axis resolution, TFLM's
 // OpData size and the options parser. Parity with TFLM:
 // tests_py/test_kernel_mean.py.
+#include "tflm_arena/runtime/kernels/mean.h"
+
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -8,7 +10,6 @@
 #include <vector>
 
 #include "kernel_test_util.h"
-#include "tflm_arena/runtime/kernels/mean.h"
 #include "tflm_arena/runtime/kernels/quant_util.h"
 #include "tflm_arena/runtime/kernels/registrations.h"
 

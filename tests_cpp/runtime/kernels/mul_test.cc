@@ -2,6 +2,8 @@
 // activation range and wrapping, broadcasting), persistent bytes equal to
 // TFLM's OpDataMul and the options parser. Parity with the real TFLM:
 // tests_py/test_kernel_binary_elementwise.py.
+#include "tflm_arena/runtime/kernels/mul.h"
+
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -12,7 +14,6 @@
 #include "golden/mul_golden.h"
 #include "kernel_test_util.h"
 #include "tflm_arena/runtime/kernels/binary_glue.h"
-#include "tflm_arena/runtime/kernels/mul.h"
 #include "tflm_arena/runtime/kernels/registrations.h"
 
 namespace tflm_arena {
@@ -124,8 +125,7 @@ TEST_P(MulGolden, MatchesTflm) {
                      Kernels{PrepareMul, MulInt8, MulInt16, MulInt32, MulFloat});
 }
 
-INSTANTIATE_TEST_SUITE_P(Tflm, MulGolden, ::testing::ValuesIn(golden::mul::kCases),
-                         GoldenName);
+INSTANTIATE_TEST_SUITE_P(Tflm, MulGolden, ::testing::ValuesIn(golden::mul::kCases), GoldenName);
 
 }  // namespace
 }  // namespace runtime

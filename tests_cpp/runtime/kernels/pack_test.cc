@@ -1,5 +1,7 @@
 // PACK / UNPACK: hand-checked stacking both ways, the shape check and the
 // options parsers. Parity with TFLM: tests_py/test_kernel_pack.py.
+#include "tflm_arena/runtime/kernels/pack.h"
+
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -7,7 +9,6 @@
 #include <vector>
 
 #include "kernel_test_util.h"
-#include "tflm_arena/runtime/kernels/pack.h"
 #include "tflm_arena/runtime/kernels/registrations.h"
 #include "tflm_arena/runtime/kernels/unpack.h"
 

@@ -1,5 +1,7 @@
 // PAD / PADV2: a hand-checked padding, the prepare checks, TFLM's OpData
 // size. Parity with TFLM over many cases: tests_py/test_kernel_pad.py.
+#include "tflm_arena/runtime/kernels/pad.h"
+
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -7,7 +9,6 @@
 #include <vector>
 
 #include "kernel_test_util.h"
-#include "tflm_arena/runtime/kernels/pad.h"
 #include "tflm_arena/runtime/kernels/registrations.h"
 
 namespace tflm_arena {

@@ -1,6 +1,8 @@
 // AVERAGE_POOL_2D / MAX_POOL_2D: hand-checked math, golden vectors from the
 // real TFLM (integers bit for bit, float within 1e-5 relative, persistent
 // bytes equal to TFLM's) and the kernels' options parser.
+#include "tflm_arena/runtime/kernels/pooling.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -10,11 +12,10 @@
 #include <limits>
 #include <vector>
 
-#include "kernel_test_util.h"
 #include "golden/pooling_golden.h"
+#include "kernel_test_util.h"
 #include "tflm_arena/runtime/kernels/activation.h"
 #include "tflm_arena/runtime/kernels/padding.h"
-#include "tflm_arena/runtime/kernels/pooling.h"
 #include "tflm_arena/runtime/kernels/registrations.h"
 
 namespace tflm_arena {
@@ -32,11 +33,11 @@ TEST(PoolingMath, RoundedAverageRoundsHalfAwayFromZero) {
   EXPECT_EQ(RoundedAverage(-5, 2), -3);  // -2.5
   EXPECT_EQ(RoundedAverage(7, 3), 2);    // 2.33
   EXPECT_EQ(RoundedAverage(-7, 3), -2);
-  EXPECT_EQ(RoundedAverage(8, 3), 3);    // 2.67
+  EXPECT_EQ(RoundedAverage(8, 3), 3);  // 2.67
   EXPECT_EQ(RoundedAverage(-8, 3), -3);
-  EXPECT_EQ(RoundedAverage(2, 4), 1);    // 0.5
+  EXPECT_EQ(RoundedAverage(2, 4), 1);  // 0.5
   EXPECT_EQ(RoundedAverage(-2, 4), -1);
-  EXPECT_EQ(RoundedAverage(1, 4), 0);    // 0.25
+  EXPECT_EQ(RoundedAverage(1, 4), 0);  // 0.25
   EXPECT_EQ(RoundedAverage(0, 9), 0);
 }
 
@@ -72,23 +73,19 @@ TEST(PoolingMath, PaddingFollowsTflm) {
 TEST(PoolingMath, QuantizedActivationRange) {
   constexpr model::TensorType kInt8 = model::TensorType::kInt8;
   int32_t lo = 0, hi = 0;
-  ASSERT_TRUE(
-      QuantizedActivationRange(model::Activation::kRelu6, kInt8, 0.05f, -3, &lo, &hi).ok());
+  ASSERT_TRUE(QuantizedActivationRange(model::Activation::kRelu6, kInt8, 0.05f, -3, &lo, &hi).ok());
   EXPECT_EQ(lo, -3);
   EXPECT_EQ(hi, 117);  // -3 + round(6 / 0.05)
-  ASSERT_TRUE(
-      QuantizedActivationRange(model::Activation::kRelu, kInt8, 0.05f, -3, &lo, &hi).ok());
+  ASSERT_TRUE(QuantizedActivationRange(model::Activation::kRelu, kInt8, 0.05f, -3, &lo, &hi).ok());
   EXPECT_EQ(lo, -3);
   EXPECT_EQ(hi, 127);
   ASSERT_TRUE(
       QuantizedActivationRange(model::Activation::kReluN1To1, kInt8, 0.02f, 10, &lo, &hi).ok());
   EXPECT_EQ(lo, -40);
   EXPECT_EQ(hi, 60);
-  ASSERT_TRUE(
-      QuantizedActivationRange(model::Activation::kRelu6, kInt8, 0.01f, 0, &lo, &hi).ok());
+  ASSERT_TRUE(QuantizedActivationRange(model::Activation::kRelu6, kInt8, 0.01f, 0, &lo, &hi).ok());
   EXPECT_EQ(hi, 127);  // 600 clamps to the type
-  ASSERT_TRUE(
-      QuantizedActivationRange(model::Activation::kTanh, kInt8, 0.01f, 0, &lo, &hi).ok());
+  ASSERT_TRUE(QuantizedActivationRange(model::Activation::kTanh, kInt8, 0.01f, 0, &lo, &hi).ok());
   EXPECT_EQ(lo, -128);
   EXPECT_EQ(hi, 127);
   float flo = 0, fhi = 0;
@@ -118,17 +115,16 @@ PoolGeometry Geometry(int32_t n, int32_t h, int32_t w, int32_t c, int32_t oh, in
 }
 
 TEST(PoolingMath, AverageInt8ValidByHand) {
-  const int8_t in[16] = {1, 2, 3, 4,  //
-                         5, 6, 7, 8,  //
-                         -1, -2, -9, -9,
-                         -3, -3, 100, 101};
+  const int8_t in[16] = {1,  2,  3,  4,  //
+                         5,  6,  7,  8,  //
+                         -1, -2, -9, -9, -3, -3, 100, 101};
   int8_t out[4] = {0, 0, 0, 0};
   const PoolGeometry g = Geometry(1, 4, 4, 1, 2, 2, 2, 2, 2, 2, 0, 0);
   ASSERT_TRUE(AveragePoolInt8(g, -128, 127, in, out));
-  EXPECT_EQ(out[0], 4);    // 14/4 = 3.5 -> 4
-  EXPECT_EQ(out[1], 6);    // 22/4 = 5.5 -> 6
-  EXPECT_EQ(out[2], -2);   // -9/4 = -2.25 -> -2
-  EXPECT_EQ(out[3], 46);   // 183/4 = 45.75 -> 46
+  EXPECT_EQ(out[0], 4);   // 14/4 = 3.5 -> 4
+  EXPECT_EQ(out[1], 6);   // 22/4 = 5.5 -> 6
+  EXPECT_EQ(out[2], -2);  // -9/4 = -2.25 -> -2
+  EXPECT_EQ(out[3], 46);  // 183/4 = 45.75 -> 46
   ASSERT_TRUE(AveragePoolInt8(g, 0, 10, in, out));
   EXPECT_EQ(out[2], 0);
   EXPECT_EQ(out[3], 10);
@@ -178,13 +174,13 @@ TEST_P(PoolingGolden, MatchesTflm) {
   const auto activation = static_cast<Activation>(o.activation);
   int32_t oh = 0, ow = 0;
   const PaddingValues pad =
-      ComputePaddingHeightWidth(o.stride_h, o.stride_w, 1, 1, in[1], in[2], o.filter_h,
-                                o.filter_w, static_cast<Padding>(o.padding), &oh, &ow);
+      ComputePaddingHeightWidth(o.stride_h, o.stride_w, 1, 1, in[1], in[2], o.filter_h, o.filter_w,
+                                static_cast<Padding>(o.padding), &oh, &ow);
   ASSERT_EQ(oh, out_shape[1]);
   ASSERT_EQ(ow, out_shape[2]);
-  const PoolGeometry g = Geometry(in[0], in[1], in[2], in[3], out_shape[1], out_shape[2],
-                                  o.filter_h, o.filter_w, o.stride_h, o.stride_w, pad.height,
-                                  pad.width);
+  const PoolGeometry g =
+      Geometry(in[0], in[1], in[2], in[3], out_shape[1], out_shape[2], o.filter_h, o.filter_w,
+               o.stride_h, o.stride_w, pad.height, pad.width);
   const bool average = std::strcmp(c.op, "AVERAGE_POOL_2D") == 0;
   const size_t n = Count(c.output);
   if (Is(c.input, TensorType::kFloat32)) {
@@ -200,8 +196,8 @@ TEST_P(PoolingGolden, MatchesTflm) {
   } else {
     const auto type = static_cast<TensorType>(c.input.type);
     int32_t lo = 0, hi = 0;
-    ASSERT_TRUE(QuantizedActivationRange(activation, type, ScaleOf(c.output),
-                                         ZeroPointOf(c.output), &lo, &hi)
+    ASSERT_TRUE(QuantizedActivationRange(activation, type, ScaleOf(c.output), ZeroPointOf(c.output),
+                                         &lo, &hi)
                     .ok());
     if (type == TensorType::kInt8) {
       std::vector<int8_t> out(n);

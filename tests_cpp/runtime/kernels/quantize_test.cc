@@ -1,5 +1,7 @@
 // QUANTIZE: hand-checked math and golden vectors from the real TFLM
 // (bit for bit, persistent bytes equal to TFLM's).
+#include "tflm_arena/runtime/kernels/quantize.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -9,9 +11,8 @@
 #include <limits>
 #include <vector>
 
-#include "kernel_test_util.h"
 #include "golden/quantize_golden.h"
-#include "tflm_arena/runtime/kernels/quantize.h"
+#include "kernel_test_util.h"
 #include "tflm_arena/runtime/kernels/registrations.h"
 
 namespace tflm_arena {
@@ -87,8 +88,8 @@ void RunRequantize(const golden::Case& c) {
 template <typename OutT>
 void RunAffine(const golden::Case& c) {
   std::vector<OutT> out(Count(c.output));
-  AffineQuantize(DataOf<float>(c.input), Count(c.input), ScaleOf(c.output),
-                 ZeroPointOf(c.output), out.data());
+  AffineQuantize(DataOf<float>(c.input), Count(c.input), ScaleOf(c.output), ZeroPointOf(c.output),
+                 out.data());
   ExpectIdentical(c, out);
 }
 
@@ -110,8 +111,7 @@ TEST_P(QuantizeGolden, MatchesTflm) {
   if (it == TT::kInt32 && ot == TT::kInt8) return RunRequantize<int32_t, int8_t>(c);
   if (it == TT::kInt32 && ot == TT::kInt16) return RunRequantize<int32_t, int16_t>(c);
   if (it == TT::kUint8 && ot == TT::kInt8) return RunRequantize<uint8_t, int8_t>(c);
-  FAIL() << c.name << ": no QUANTIZE path for types " << c.input.type << " -> "
-         << c.output.type;
+  FAIL() << c.name << ": no QUANTIZE path for types " << c.input.type << " -> " << c.output.type;
 }
 
 INSTANTIATE_TEST_SUITE_P(Tflm, QuantizeGolden, ::testing::ValuesIn(golden::quantize::kCases),

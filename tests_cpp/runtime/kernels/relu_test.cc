@@ -2,13 +2,14 @@
 // ratio, RELU6's clamp in the input's scale and its saturating six),
 // persistent bytes equal to TFLM's. Parity with the real TFLM:
 // tests_py/test_kernel_relu.py.
+#include "tflm_arena/runtime/kernels/relu.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <cstdint>
 
 #include "tflm_arena/runtime/kernels/registrations.h"
-#include "tflm_arena/runtime/kernels/relu.h"
 
 namespace tflm_arena {
 namespace runtime {

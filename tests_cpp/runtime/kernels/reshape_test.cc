@@ -1,4 +1,6 @@
 // RESHAPE: hand-checked math and the kernel's options parser.
+#include "tflm_arena/runtime/kernels/reshape.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -10,7 +12,6 @@
 
 #include "kernel_test_util.h"
 #include "tflm_arena/runtime/kernels/registrations.h"
-#include "tflm_arena/runtime/kernels/reshape.h"
 
 namespace tflm_arena {
 namespace runtime {

@@ -3,6 +3,8 @@
 // symmetries), the int8 / int16 saturation and midpoints, the quantization
 // rules of prepare, persistent bytes equal to TFLM's. Parity with the real
 // TFLM on every int8 and int16 value: tests_py/test_kernel_logistic_tanh.py.
+#include "tflm_arena/runtime/kernels/sigmoid.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -10,7 +12,6 @@
 #include <limits>
 
 #include "tflm_arena/runtime/kernels/registrations.h"
-#include "tflm_arena/runtime/kernels/sigmoid.h"
 
 namespace tflm_arena {
 namespace runtime {
@@ -60,8 +61,8 @@ TEST(SigmoidInt8, MidpointsAndSaturation) {
   const int8_t in[] = {-3, 127, -128};
   int8_t out[3];
   LogisticInt8(d, 3, in, out);
-  EXPECT_EQ(out[0], 0);    // sigmoid(0) = 0.5 -> -128 + 128
-  EXPECT_EQ(out[1], 127);  // 6.5 -> 0.9985 * 256 - 128 = 127.6, clamped
+  EXPECT_EQ(out[0], 0);     // sigmoid(0) = 0.5 -> -128 + 128
+  EXPECT_EQ(out[1], 127);   // 6.5 -> 0.9985 * 256 - 128 = 127.6, clamped
   EXPECT_EQ(out[2], -128);  // -6.25 -> 0.0019 * 256 = 0.49 rounds to 0
   ASSERT_TRUE(PrepareSigmoid("TANH", SigmoidKind::kTanh,
                              Quantized(TensorType::kInt8, &s_in, &zp_in),

@@ -1,6 +1,8 @@
 // SOFTMAX: hand-checked math and LUTs, golden vectors from the real TFLM
 // (integers bit for bit, float within 1e-5 relative, persistent bytes equal
 // to TFLM's) and the kernel's options parser.
+#include "tflm_arena/runtime/kernels/softmax.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -10,10 +12,9 @@
 #include <limits>
 #include <vector>
 
-#include "kernel_test_util.h"
 #include "golden/softmax_golden.h"
+#include "kernel_test_util.h"
 #include "tflm_arena/runtime/kernels/registrations.h"
-#include "tflm_arena/runtime/kernels/softmax.h"
 
 namespace tflm_arena {
 namespace runtime {
@@ -30,7 +31,7 @@ TEST(SoftmaxMath, Int8ParamsForScale1Over256) {
   ASSERT_TRUE(PrepareSoftmaxInt8Params(1.0, 1.0 / 256, &p));
   EXPECT_EQ(p.input_multiplier, 1 << 30);  // 2^18 = 0.5 * 2^19
   EXPECT_EQ(p.input_left_shift, 19);
-  EXPECT_EQ(p.diff_min, -3968);             // -floor(31 * 2^26 / 2^19)
+  EXPECT_EQ(p.diff_min, -3968);  // -floor(31 * 2^26 / 2^19)
   ASSERT_TRUE(PrepareSoftmaxInt8Params(1.0, 0.1, &p));
   EXPECT_EQ(p.input_left_shift, 23);
   EXPECT_EQ(p.diff_min, -248);
@@ -41,8 +42,8 @@ TEST(SoftmaxMath, Int8ParamsForScale1Over256) {
   EXPECT_EQ(p.input_multiplier, 2147483647);
   EXPECT_EQ(p.input_left_shift, 31);
   EXPECT_EQ(p.diff_min, 0);
-  EXPECT_FALSE(PrepareSoftmaxInt8Params(0.0, 0.1, &p));      // beta 0: TFLM aborts
-  EXPECT_FALSE(PrepareSoftmaxInt8Params(1.0, 1e-9, &p));     // multiplier <= 1
+  EXPECT_FALSE(PrepareSoftmaxInt8Params(0.0, 0.1, &p));   // beta 0: TFLM aborts
+  EXPECT_FALSE(PrepareSoftmaxInt8Params(1.0, 1e-9, &p));  // multiplier <= 1
 }
 
 TEST(SoftmaxMath, ExpOnNegativeValuesTracksExp) {
@@ -117,17 +118,16 @@ TEST(SoftmaxMath, FloatByHand) {
 TEST(SoftmaxMath, Int16Luts) {
   std::vector<int16_t> exp_lut(kSoftmaxInt16LutSize), recip_lut(kSoftmaxInt16LutSize);
   GenerateSoftmaxInt16Luts(exp_lut.data(), recip_lut.data());
-  EXPECT_EQ(exp_lut[512], 32767);      // exp(0) * 32768, clamped
-  EXPECT_NEAR(exp_lut[0], 1.5, 1.0);   // exp(-10) * 32768
-  EXPECT_EQ(recip_lut[512], 16384);    // 1/2 * 32768
+  EXPECT_EQ(exp_lut[512], 32767);     // exp(0) * 32768, clamped
+  EXPECT_NEAR(exp_lut[0], 1.5, 1.0);  // exp(-10) * 32768
+  EXPECT_EQ(recip_lut[512], 16384);   // 1/2 * 32768
   for (int i = 1; i < kSoftmaxInt16LutSize; ++i) {
     EXPECT_GE(exp_lut[i], exp_lut[i - 1]);
     EXPECT_LE(recip_lut[i], recip_lut[i - 1]);
   }
   // Lookup interpolates between entries: the top of the table is exp(0).
   EXPECT_EQ(SoftmaxLutLookup(32767, exp_lut.data()),
-            static_cast<int16_t>(exp_lut[511] +
-                                 (((exp_lut[512] - exp_lut[511]) * 127 + 64) >> 7)));
+            static_cast<int16_t>(exp_lut[511] + (((exp_lut[512] - exp_lut[511]) * 127 + 64) >> 7)));
 }
 
 TEST(SoftmaxPersistent, OpDataSizesMatchTflmOn64Bit) {

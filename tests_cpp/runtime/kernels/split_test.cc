@@ -1,5 +1,7 @@
 // SPLIT: a hand-checked split, the shape checks and the options parser.
 // Parity with TFLM: tests_py/test_kernel_split.py.
+#include "tflm_arena/runtime/kernels/split.h"
+
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -7,7 +9,6 @@
 
 #include "kernel_test_util.h"
 #include "tflm_arena/runtime/kernels/registrations.h"
-#include "tflm_arena/runtime/kernels/split.h"
 
 namespace tflm_arena {
 namespace runtime {
@@ -41,8 +42,7 @@ TEST(SplitMath, RefusesUnevenOrWrongShapes) {
   EXPECT_NE(std::string(st.message()).find("axis 2 outside [-2, 2)"), std::string::npos);
   const int32_t even[2] = {2, 4}, wrong[2] = {1, 2};
   st = CheckSplitOutput(1, 2, even, 2, wrong, 2, &axis);
-  EXPECT_NE(std::string(st.message()).find("output dimension 0 is 1, needs 2"),
-            std::string::npos);
+  EXPECT_NE(std::string(st.message()).find("output dimension 0 is 1, needs 2"), std::string::npos);
 }
 
 TEST(SplitOptions, ParsesNumSplits) {

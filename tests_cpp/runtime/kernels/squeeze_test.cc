@@ -1,5 +1,7 @@
 // SQUEEZE: TFLM's squeeze_dims checks and the options parser (a vector of
 // at most 8 entries). Parity with TFLM: tests_py/test_kernel_squeeze.py.
+#include "tflm_arena/runtime/kernels/squeeze.h"
+
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -8,7 +10,6 @@
 
 #include "kernel_test_util.h"
 #include "tflm_arena/runtime/kernels/registrations.h"
-#include "tflm_arena/runtime/kernels/squeeze.h"
 
 namespace tflm_arena {
 namespace runtime {

@@ -1,6 +1,8 @@
 // STRIDED_SLICE: hand-checked slices (masks, negative strides, shrink), the
 // prepare checks, TFLM's OpData size and the options parser. Parity with
 // TFLM over many cases: tests_py/test_kernel_strided_slice.py.
+#include "tflm_arena/runtime/kernels/strided_slice.h"
+
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -8,7 +10,6 @@
 
 #include "kernel_test_util.h"
 #include "tflm_arena/runtime/kernels/registrations.h"
-#include "tflm_arena/runtime/kernels/strided_slice.h"
 
 namespace tflm_arena {
 namespace runtime {
@@ -29,8 +30,7 @@ std::vector<int16_t> Slice(const std::vector<int32_t>& shape, const std::vector<
   StridedSliceOpData data;
   const int rank = static_cast<int>(shape.size());
   *status = PrepareStridedSlice(shape.data(), rank, b.data(), e.data(), s.data(), o,
-                                out_shape.data(), static_cast<int>(out_shape.size()), out_n,
-                                &data);
+                                out_shape.data(), static_cast<int>(out_shape.size()), out_n, &data);
   if (!status->ok()) return {};
   std::vector<int16_t> out(out_n, -1);
   const size_t written = StridedSliceCopy(data, shape.data(), rank, sizeof(int16_t),

@@ -2,6 +2,8 @@
 // broadcasting, int32 activation range), persistent bytes equal to TFLM's
 // OpDataSub and the options parser. Parity with the real TFLM:
 // tests_py/test_kernel_binary_elementwise.py.
+#include "tflm_arena/runtime/kernels/sub.h"
+
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -14,7 +16,6 @@
 #include "tflm_arena/runtime/kernels/binary_glue.h"
 #include "tflm_arena/runtime/kernels/quant_util.h"
 #include "tflm_arena/runtime/kernels/registrations.h"
-#include "tflm_arena/runtime/kernels/sub.h"
 
 namespace tflm_arena {
 namespace runtime {
@@ -53,9 +54,9 @@ TEST(SubMath, FloatBroadcastsBothWays) {
 TEST(SubMath, BroadcastRejectsIncompatibleShapesByName) {
   const int32_t s1[] = {2, 3}, s2[] = {4, 3}, so[] = {4, 3};
   BroadcastDims dims;
-  const Status st = BinaryBroadcastDims("SUB", Span<const int32_t>(s1, 2),
-                                        Span<const int32_t>(s2, 2), Span<const int32_t>(so, 2),
-                                        &dims);
+  const Status st =
+      BinaryBroadcastDims("SUB", Span<const int32_t>(s1, 2), Span<const int32_t>(s2, 2),
+                          Span<const int32_t>(so, 2), &dims);
   EXPECT_EQ(st.code(), StatusCode::kInvalidArgument);
   EXPECT_NE(std::string(st.message()).find("SUB: shapes do not broadcast"), std::string::npos);
 }
@@ -190,8 +191,7 @@ TEST_P(SubGolden, MatchesTflm) {
                      Kernels{PrepareSub, SubInt8, SubInt16, SubInt32, SubFloat});
 }
 
-INSTANTIATE_TEST_SUITE_P(Tflm, SubGolden, ::testing::ValuesIn(golden::sub::kCases),
-                         GoldenName);
+INSTANTIATE_TEST_SUITE_P(Tflm, SubGolden, ::testing::ValuesIn(golden::sub::kCases), GoldenName);
 
 }  // namespace
 }  // namespace runtime

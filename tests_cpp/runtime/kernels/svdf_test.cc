@@ -3,6 +3,8 @@
 // matters; prepare's refusals; TFLM's OpData size and the options parser.
 // Bit-exactness against the real TFLM is tests_py/test_kernel_svdf.py (the
 // golden pipeline takes at most three operands; SVDF has five).
+#include "tflm_arena/runtime/kernels/svdf.h"
+
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -10,7 +12,6 @@
 
 #include "kernel_test_util.h"
 #include "tflm_arena/runtime/kernels/registrations.h"
-#include "tflm_arena/runtime/kernels/svdf.h"
 
 namespace tflm_arena {
 namespace runtime {

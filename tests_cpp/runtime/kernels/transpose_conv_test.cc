@@ -3,6 +3,8 @@
 // and the options parser. Bit-exactness against the real TFLM over many
 // shapes is tests_py/test_kernel_transpose_conv.py (the golden pipeline
 // takes at most three operands; this operator has four).
+#include "tflm_arena/runtime/kernels/transpose_conv.h"
+
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -10,7 +12,6 @@
 
 #include "kernel_test_util.h"
 #include "tflm_arena/runtime/kernels/registrations.h"
-#include "tflm_arena/runtime/kernels/transpose_conv.h"
 
 namespace tflm_arena {
 namespace runtime {
@@ -82,10 +83,10 @@ TEST(TransposeConvMath, Int8SubtractsTheInputZeroPointAndRequantizes) {
   int8_t y[4];
   int32_t scratch[4];
   TransposeConvInt8(p, &m, &s, {1, 2, 2, 1}, x, {1, 2, 2, 1}, w, bias, {1, 2, 2, 1}, y, scratch);
-  EXPECT_EQ(y[0], 1);   // (1 + 2) / 2 = 1.5 -> 2 (ties away from 0), - 1
-  EXPECT_EQ(y[1], 2);   // (3 + 2) / 2 = 2.5 -> 3, - 1
-  EXPECT_EQ(y[2], 2);   // 6 / 2 = 3, - 1
-  EXPECT_EQ(y[3], 5);   // 12 / 2 = 6, - 1
+  EXPECT_EQ(y[0], 1);  // (1 + 2) / 2 = 1.5 -> 2 (ties away from 0), - 1
+  EXPECT_EQ(y[1], 2);  // (3 + 2) / 2 = 2.5 -> 3, - 1
+  EXPECT_EQ(y[2], 2);  // 6 / 2 = 3, - 1
+  EXPECT_EQ(y[3], 5);  // 12 / 2 = 6, - 1
 }
 
 TEST(TransposeConvMath, Int16AccumulatesIn64BitsWithAnInt64Bias) {
@@ -108,12 +109,13 @@ TEST(TransposeConvMath, Int16AccumulatesIn64BitsWithAnInt64Bias) {
   int16_t y[2];
   int64_t scratch[2];
   TransposeConvInt16(p, m, s, {1, 1, 1, 1}, x, {2, 1, 1, 1}, w, bias, {1, 1, 1, 2}, y, scratch);
-  EXPECT_EQ(y[0], 3);      // 3e6 / 2^20 = 2.86 -> 3
-  EXPECT_EQ(y[1], 8195);   // (2^33 + 3e6) / 2^20 = 8194.86 -> 8195
+  EXPECT_EQ(y[0], 3);     // 3e6 / 2^20 = 2.86 -> 3
+  EXPECT_EQ(y[1], 8195);  // (2^33 + 3e6) / 2^20 = 8194.86 -> 8195
 }
 
 TEST(TransposeConvPrepare, RefusesMismatchedShapesTypesAndStrides) {
-  TestTensor in(TensorType::kInt8, {1, 2, 2, 3}, {1.0f}), f(TensorType::kInt8, {4, 2, 2, 3}, {1.0f});
+  TestTensor in(TensorType::kInt8, {1, 2, 2, 3}, {1.0f}),
+      f(TensorType::kInt8, {4, 2, 2, 3}, {1.0f});
   TestTensor out(TensorType::kInt8, {1, 4, 4, 4}, {1.0f});
   TestTensor out_bad(TensorType::kInt8, {1, 4, 4, 5}, {1.0f});
   TestTensor f_bad(TensorType::kInt8, {4, 2, 2, 2}, {1.0f});
@@ -129,7 +131,8 @@ TEST(TransposeConvPrepare, RefusesMismatchedShapesTypesAndStrides) {
                 .code(),
             StatusCode::kInvalidArgument);
   TestTensor bias32(TensorType::kInt32, {4}, {1.0f});
-  TestTensor in16(TensorType::kInt16, {1, 2, 2, 3}, {1.0f}), out16(TensorType::kInt16, {1, 4, 4, 4}, {1.0f});
+  TestTensor in16(TensorType::kInt16, {1, 2, 2, 3}, {1.0f}),
+      out16(TensorType::kInt16, {1, 4, 4, 4}, {1.0f});
   // TFLM would read an INT32 bias of the int16 kernel as INT64.
   const Status st = PrepareTransposeConv(o, in16.info, f.info, &bias32.info, out16.info, &p);
   EXPECT_EQ(st.code(), StatusCode::kUnimplemented);

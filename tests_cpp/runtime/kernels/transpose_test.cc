@@ -1,5 +1,7 @@
 // TRANSPOSE: a hand-checked permutation and the prepare checks. Parity with
 // TFLM: tests_py/test_kernel_transpose.py.
+#include "tflm_arena/runtime/kernels/transpose.h"
+
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -7,7 +9,6 @@
 #include <vector>
 
 #include "tflm_arena/runtime/kernels/registrations.h"
-#include "tflm_arena/runtime/kernels/transpose.h"
 
 namespace tflm_arena {
 namespace runtime {

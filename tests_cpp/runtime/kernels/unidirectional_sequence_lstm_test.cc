@@ -4,6 +4,8 @@
 // parser. Bit-exactness against the real TFLM is
 // tests_py/test_kernel_unidirectional_sequence_lstm.py (the golden pipeline
 // takes at most three operands; this operator has 24).
+#include "tflm_arena/runtime/kernels/unidirectional_sequence_lstm.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -13,7 +15,6 @@
 
 #include "kernel_test_util.h"
 #include "tflm_arena/runtime/kernels/registrations.h"
-#include "tflm_arena/runtime/kernels/unidirectional_sequence_lstm.h"
 
 namespace tflm_arena {
 namespace runtime {

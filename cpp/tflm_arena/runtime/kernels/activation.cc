@@ -46,8 +46,8 @@ void FloatActivationRange(model::Activation activation, float* act_min, float* a
 }
 
 Status QuantizedActivationRange(model::Activation activation, model::TensorType output_type,
-                                float output_scale, int32_t output_zero_point,
-                                int32_t* act_min, int32_t* act_max) {
+                                float output_scale, int32_t output_zero_point, int32_t* act_min,
+                                int32_t* act_max) {
   int32_t qmin = 0;
   int32_t qmax = 0;
   switch (output_type) {

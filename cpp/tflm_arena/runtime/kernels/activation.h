@@ -30,13 +30,13 @@ void FloatActivationRange(model::Activation activation, float* act_min, float* a
 // kInvalidArgument for any other type or when a bound does not fit int32
 // (e.g. scale 0).
 Status QuantizedActivationRange(model::Activation activation, model::TensorType output_type,
-                                float output_scale, int32_t output_zero_point,
-                                int32_t* act_min, int32_t* act_max);
+                                float output_scale, int32_t output_zero_point, int32_t* act_min,
+                                int32_t* act_max);
 
 // TFLM's ActivationFunctionWithMinMax.
 inline float ApplyActivation(float x, float act_min, float act_max) {
-  const float lower = x < act_min ? act_min : x;      // std::max(x, act_min)
-  return act_max < lower ? act_max : lower;           // std::min(lower, act_max)
+  const float lower = x < act_min ? act_min : x;  // std::max(x, act_min)
+  return act_max < lower ? act_max : lower;       // std::min(lower, act_max)
 }
 inline int32_t ApplyActivation(int32_t x, int32_t act_min, int32_t act_max) {
   const int32_t lower = x < act_min ? act_min : x;

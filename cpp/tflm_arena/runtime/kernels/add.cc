@@ -27,8 +27,7 @@ Status AddPrepare(KernelContext& context, Node& node) {
   }
   // Absent options read as the format's defaults (TFLM zero-fills them).
   const AddOptions defaults;
-  const AddOptions& options =
-      node.builtin_data != nullptr ? node.options<AddOptions>() : defaults;
+  const AddOptions& options = node.builtin_data != nullptr ? node.options<AddOptions>() : defaults;
   if (node.inputs[0] < 0 || node.inputs[1] < 0) {
     return Status::Error(StatusCode::kInvalidArgument,
                          "%s: input %d is omitted but both inputs are required", kOp,
@@ -94,8 +93,8 @@ Status AddInvoke(KernelContext& context, Node& node) {
                          output->as<int8_t>());
         return Status::Ok();
       case model::TensorType::kInt16:
-        BroadcastAddInt16(params, dims, input1->as<const int16_t>(),
-                          input2->as<const int16_t>(), output->as<int16_t>());
+        BroadcastAddInt16(params, dims, input1->as<const int16_t>(), input2->as<const int16_t>(),
+                          output->as<int16_t>());
         return Status::Ok();
       case model::TensorType::kInt32:
         BroadcastAddInt32(dims, input1->as<const int32_t>(), input2->as<const int32_t>(),
@@ -122,7 +121,12 @@ Status ParseAdd(model::OptionsTable& table, void* out) {
 
 const KernelRegistration& Register_ADD() {
   static const KernelRegistration registration = {
-      model::kBuiltinAdd, kOp, InitOpData<AddParams>, AddPrepare, AddInvoke, nullptr,
+      model::kBuiltinAdd,
+      kOp,
+      InitOpData<AddParams>,
+      AddPrepare,
+      AddInvoke,
+      nullptr,
       MakeOptionsParser<AddOptions>(model::kAddOptions, ParseAdd)};
   return registration;
 }

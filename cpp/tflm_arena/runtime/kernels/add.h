@@ -42,14 +42,14 @@ struct AddOptions {
 constexpr int kMaxBroadcastRank = 6;
 
 struct AddParams {
-  int32_t input1_offset = 0;       // -zero point
+  int32_t input1_offset = 0;  // -zero point
   int32_t input2_offset = 0;
-  int32_t output_offset = 0;       // +zero point
-  int32_t left_shift = 20;         // 20 for int8, 15 for int16
+  int32_t output_offset = 0;  // +zero point
+  int32_t left_shift = 20;    // 20 for int8, 15 for int16
   int32_t input1_multiplier = 0;
   int32_t input2_multiplier = 0;
   int32_t output_multiplier = 0;
-  int32_t input1_shift = 0;        // <= 0
+  int32_t input1_shift = 0;  // <= 0
   int32_t input2_shift = 0;
   int32_t output_shift = 0;
   int32_t quantized_activation_min = -128;
@@ -70,8 +70,8 @@ struct BroadcastDims {
 // Validates broadcasting of `in1` and `in2` to `out` (see the file comment)
 // and fills `dims`. kUnimplemented above rank 6, kInvalidArgument when the
 // shapes do not broadcast to `out`.
-Status MakeBroadcastDims(Span<const int32_t> in1, Span<const int32_t> in2,
-                         Span<const int32_t> out, BroadcastDims* dims);
+Status MakeBroadcastDims(Span<const int32_t> in1, Span<const int32_t> in2, Span<const int32_t> out,
+                         BroadcastDims* dims);
 
 // Checks an ADD node and fills `params`.
 Status PrepareAdd(const AddOptions& options, const model::TensorInfo& input1,
@@ -80,15 +80,15 @@ Status PrepareAdd(const AddOptions& options, const model::TensorInfo& input1,
 
 // TFLM's int8 / int16 parameter derivation alone (used by PrepareAdd);
 // `type` is INT8 or INT16. Zero points must lie in the type's range.
-Status QuantizedAddParams(model::TensorType type, float scale1, int32_t zero_point1,
-                          float scale2, int32_t zero_point2, float output_scale,
-                          int32_t output_zero_point, AddParams* params);
+Status QuantizedAddParams(model::TensorType type, float scale1, int32_t zero_point1, float scale2,
+                          int32_t zero_point2, float output_scale, int32_t output_zero_point,
+                          AddParams* params);
 
 // Same-shape math over `size` elements.
 void AddInt8(const AddParams& params, size_t size, const int8_t* input1, const int8_t* input2,
              int8_t* output);
-void AddInt16(const AddParams& params, size_t size, const int16_t* input1,
-              const int16_t* input2, int16_t* output);
+void AddInt16(const AddParams& params, size_t size, const int16_t* input1, const int16_t* input2,
+              int16_t* output);
 void AddInt32(size_t size, const int32_t* input1, const int32_t* input2, int32_t* output);
 void AddFloat(const AddParams& params, size_t size, const float* input1, const float* input2,
               float* output);
@@ -96,8 +96,8 @@ void AddFloat(const AddParams& params, size_t size, const float* input1, const f
 // Broadcasting math.
 void BroadcastAddInt8(const AddParams& params, const BroadcastDims& dims, const int8_t* input1,
                       const int8_t* input2, int8_t* output);
-void BroadcastAddInt16(const AddParams& params, const BroadcastDims& dims,
-                       const int16_t* input1, const int16_t* input2, int16_t* output);
+void BroadcastAddInt16(const AddParams& params, const BroadcastDims& dims, const int16_t* input1,
+                       const int16_t* input2, int16_t* output);
 void BroadcastAddInt32(const BroadcastDims& dims, const int32_t* input1, const int32_t* input2,
                        int32_t* output);
 void BroadcastAddFloat(const AddParams& params, const BroadcastDims& dims, const float* input1,

@@ -20,11 +20,18 @@ constexpr const char* kOp = "ADD";
 // reference would reload every field for every element.
 struct QuantizedAdd {
   explicit QuantizedAdd(const AddParams& p)
-      : offset1(p.input1_offset), offset2(p.input2_offset), output_offset(p.output_offset),
-        left_shift(p.left_shift), multiplier1(p.input1_multiplier),
-        multiplier2(p.input2_multiplier), output_multiplier(p.output_multiplier),
-        shift1(-p.input1_shift), shift2(-p.input2_shift), output_shift(-p.output_shift),
-        act_min(p.quantized_activation_min), act_max(p.quantized_activation_max) {}
+      : offset1(p.input1_offset),
+        offset2(p.input2_offset),
+        output_offset(p.output_offset),
+        left_shift(p.left_shift),
+        multiplier1(p.input1_multiplier),
+        multiplier2(p.input2_multiplier),
+        output_multiplier(p.output_multiplier),
+        shift1(-p.input1_shift),
+        shift2(-p.input2_shift),
+        output_shift(-p.output_shift),
+        act_min(p.quantized_activation_min),
+        act_max(p.quantized_activation_max) {}
 
   // MultiplyByQuantizedMultiplier for the multipliers ADD uses: in (0, 1),
   // so the mantissa is positive (never INT32_MIN: no saturation) and the
@@ -44,8 +51,7 @@ struct QuantizedAdd {
   }
   // Both inputs already scaled.
   int32_t Combine(int32_t x1, int32_t x2) const {
-    const int32_t raw = WrappingAdd(Scale(x1 + x2, output_multiplier, output_shift),
-                                    output_offset);
+    const int32_t raw = WrappingAdd(Scale(x1 + x2, output_multiplier, output_shift), output_offset);
     return ApplyActivation(raw, act_min, act_max);
   }
   template <typename T>
@@ -95,24 +101,24 @@ size_t ElementCount(const BroadcastDims& d) {
 
 }  // namespace
 
-Status MakeBroadcastDims(Span<const int32_t> in1, Span<const int32_t> in2,
-                         Span<const int32_t> out, BroadcastDims* dims) {
+Status MakeBroadcastDims(Span<const int32_t> in1, Span<const int32_t> in2, Span<const int32_t> out,
+                         BroadcastDims* dims) {
   return BinaryBroadcastDims(kOp, in1, in2, out, dims, /*allow_negative_extent=*/true);
 }
 
-Status QuantizedAddParams(model::TensorType type, float scale1, int32_t zero_point1,
-                          float scale2, int32_t zero_point2, float output_scale,
-                          int32_t output_zero_point, AddParams* params) {
+Status QuantizedAddParams(model::TensorType type, float scale1, int32_t zero_point1, float scale2,
+                          int32_t zero_point2, float output_scale, int32_t output_zero_point,
+                          AddParams* params) {
   const bool is_int16 = type == model::TensorType::kInt16;
   if (!is_int16 && type != model::TensorType::kInt8) {
-    return Status::Error(StatusCode::kInvalidArgument, "%s: %s is not a quantized add type",
-                         kOp, model::TensorTypeName(type));
+    return Status::Error(StatusCode::kInvalidArgument, "%s: %s is not a quantized add type", kOp,
+                         model::TensorTypeName(type));
   }
   // TFLM assumes zero points of the tensor type (it DCHECKs the offsets).
   // ADD takes any shift <= 0 (SUB stops at -kMaxMultiplierShift).
   return AddSubQuantizedParams(kOp, is_int16, scale1, zero_point1, scale2, zero_point2,
-                               output_scale, output_zero_point,
-                               std::numeric_limits<int>::min(), params);
+                               output_scale, output_zero_point, std::numeric_limits<int>::min(),
+                               params);
 }
 
 Status PrepareAdd(const AddOptions& options, const model::TensorInfo& input1,
@@ -139,8 +145,8 @@ Status PrepareAdd(const AddOptions& options, const model::TensorInfo& input1,
   } else if (!SameShape(output.shape, input1.shape)) {
     char out_text[64], in_text[64];
     return Status::Error(StatusCode::kInvalidArgument,
-                         "%s: output '%s' shape %s differs from the inputs' %s", kOp,
-                         output.name, FormatShape(output.shape, out_text, sizeof(out_text)),
+                         "%s: output '%s' shape %s differs from the inputs' %s", kOp, output.name,
+                         FormatShape(output.shape, out_text, sizeof(out_text)),
                          FormatShape(input1.shape, in_text, sizeof(in_text)));
   }
   switch (type) {
@@ -159,13 +165,12 @@ Status PrepareAdd(const AddOptions& options, const model::TensorInfo& input1,
     case TensorType::kInt32:
       // TFLM only adds unquantized int32 tensors.
       if (!input1.scale.empty() || !input2.scale.empty()) {
-        return Status::Error(StatusCode::kUnimplemented,
-                             "%s: quantized INT32 inputs not supported", kOp);
+        return Status::Error(StatusCode::kUnimplemented, "%s: quantized INT32 inputs not supported",
+                             kOp);
       }
       break;
     default:
-      FloatActivationRange(options.activation, &p.float_activation_min,
-                           &p.float_activation_max);
+      FloatActivationRange(options.activation, &p.float_activation_min, &p.float_activation_max);
       break;
   }
   *params = p;
@@ -183,12 +188,13 @@ void AddInt8(const AddParams& params, size_t size, const int8_t* input1, const i
   Int8Tables tables;
   tables.Fill(add);
   for (size_t i = 0; i < size; ++i) {
-    output[i] = static_cast<int8_t>(add.Combine(tables.Input1(input1[i]), tables.Input2(input2[i])));
+    output[i] =
+        static_cast<int8_t>(add.Combine(tables.Input1(input1[i]), tables.Input2(input2[i])));
   }
 }
 
-void AddInt16(const AddParams& params, size_t size, const int16_t* input1,
-              const int16_t* input2, int16_t* output) {
+void AddInt16(const AddParams& params, size_t size, const int16_t* input1, const int16_t* input2,
+              int16_t* output) {
   const QuantizedAdd add(params);
   for (size_t i = 0; i < size; ++i) output[i] = add(input1[i], input2[i]);
 }
@@ -217,8 +223,8 @@ void BroadcastAddInt8(const AddParams& params, const BroadcastDims& dims, const 
   });
 }
 
-void BroadcastAddInt16(const AddParams& params, const BroadcastDims& dims,
-                       const int16_t* input1, const int16_t* input2, int16_t* output) {
+void BroadcastAddInt16(const AddParams& params, const BroadcastDims& dims, const int16_t* input1,
+                       const int16_t* input2, int16_t* output) {
   BroadcastBinary(dims, input1, input2, output, QuantizedAdd(params));
 }
 

@@ -43,8 +43,10 @@ Status AllocateTransposed(KernelContext& context, const model::TensorInfo& t, vo
   void* unused = nullptr;
   TFLM_ARENA_RETURN_IF_ERROR(context.AllocatePersistentBuffer(kEvalTensorBytes, &unused));
   TFLM_ARENA_RETURN_IF_ERROR(context.AllocatePersistentBuffer(DimsBytes(t.shape.size()), &unused));
-  const size_t bytes = static_cast<size_t>(SafeElementCount(t.shape)) *
-                       (t.type == TensorType::kFloat32 ? 4 : t.type == TensorType::kInt16 ? 2 : 1);
+  const size_t bytes =
+      static_cast<size_t>(SafeElementCount(t.shape)) * (t.type == TensorType::kFloat32 ? 4
+                                                        : t.type == TensorType::kInt16 ? 2
+                                                                                       : 1);
   return context.AllocatePersistentBuffer(bytes, data);
 }
 
@@ -87,15 +89,16 @@ Status BatchMatMulInvoke(KernelContext& context, Node& node) {
   const EvalTensor* rhs = context.input(node, 1);
   EvalTensor* out = context.output(node, 0);
   if (lhs == nullptr || rhs == nullptr || out == nullptr || lhs->data == nullptr ||
-      rhs->data == nullptr || out->data == nullptr ||
-      (o.adj_x && data.lhs_transposed == nullptr) ||
+      rhs->data == nullptr || out->data == nullptr || (o.adj_x && data.lhs_transposed == nullptr) ||
       (!o.adj_y && data.rhs_transposed == nullptr) ||
       (lhs->type != TensorType::kFloat32 && data.quant == nullptr)) {
     return NodeNotPrepared(kOp);
   }
   const Span<const int32_t> lhs_shape(lhs->dims, static_cast<size_t>(lhs->rank));
   const Span<const int32_t> rhs_shape(rhs->dims, static_cast<size_t>(rhs->rank));
-  const size_t element = lhs->type == TensorType::kFloat32 ? 4 : lhs->type == TensorType::kInt16 ? 2 : 1;
+  const size_t element = lhs->type == TensorType::kFloat32 ? 4
+                         : lhs->type == TensorType::kInt16 ? 2
+                                                           : 1;
   const void* l = lhs->data;
   const void* r = rhs->data;
   if (o.adj_x) {
@@ -117,8 +120,8 @@ Status BatchMatMulInvoke(KernelContext& context, Node& node) {
                        out->as<float>());
       return Status::Ok();
     case TensorType::kInt8:
-      BatchMatMulInt8(d, *data.quant, static_cast<const int8_t*>(l),
-                      static_cast<const int8_t*>(r), out->as<int8_t>());
+      BatchMatMulInt8(d, *data.quant, static_cast<const int8_t*>(l), static_cast<const int8_t*>(r),
+                      out->as<int8_t>());
       return Status::Ok();
     case TensorType::kInt16:
       BatchMatMulInt16(d, *data.quant, static_cast<const int16_t*>(l),
@@ -134,8 +137,12 @@ Status BatchMatMulInvoke(KernelContext& context, Node& node) {
 
 const KernelRegistration& Register_BATCH_MATMUL() {
   static const KernelRegistration r = {
-      model::kBuiltinBatchMatmul, kOp, InitOpData<BatchMatMulOpData>, BatchMatMulPrepare,
-      BatchMatMulInvoke, nullptr,
+      model::kBuiltinBatchMatmul,
+      kOp,
+      InitOpData<BatchMatMulOpData>,
+      BatchMatMulPrepare,
+      BatchMatMulInvoke,
+      nullptr,
       MakeOptionsParser<BatchMatMulOptions>(model::kBatchMatMulOptions, ParseBatchMatMul)};
   return r;
 }

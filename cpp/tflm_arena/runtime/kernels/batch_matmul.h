@@ -70,8 +70,8 @@ struct BatchMatMulDims {
 };
 
 // From the operands' shapes and the options; the caller checked them.
-BatchMatMulDims MakeBatchMatMulDims(Span<const int32_t> lhs, Span<const int32_t> rhs,
-                                    bool adj_x, bool adj_y);
+BatchMatMulDims MakeBatchMatMulDims(Span<const int32_t> lhs, Span<const int32_t> rhs, bool adj_x,
+                                    bool adj_y);
 
 // Checks a node (types, ranks, broadcastable batches, equal depths, the
 // output's shape, quantization) and fills `quant` for int8 / int16.

@@ -35,8 +35,8 @@ void BatchStrides(const int32_t e[5], size_t stride[3]) {
 // starts at 0 and takes total = mac(total, L[m][k], R^T[n][k]) for k
 // ascending.
 template <typename T, typename Acc, typename Out, typename Mac, typename Finish>
-void Product(const BatchMatMulDims& d, const T* lhs, const T* rhs_t, Out* output,
-             const Mac& mac, const Finish& finish) {
+void Product(const BatchMatMulDims& d, const T* lhs, const T* rhs_t, Out* output, const Mac& mac,
+             const Finish& finish) {
   const size_t m_count = static_cast<size_t>(d.m), n_count = static_cast<size_t>(d.n);
   const size_t k_count = static_cast<size_t>(d.k);
   Out* out = output;
@@ -62,27 +62,25 @@ void Product(const BatchMatMulDims& d, const T* lhs, const T* rhs_t, Out* output
 }
 
 template <typename T, typename Acc, typename Mac>
-void Quantized(const BatchMatMulDims& d, const BatchMatMulQuant& q, const T* lhs,
-               const T* rhs_t, T* output, const Mac& mac) {
+void Quantized(const BatchMatMulDims& d, const BatchMatMulQuant& q, const T* lhs, const T* rhs_t,
+               T* output, const Mac& mac) {
   Product<T, Acc>(d, lhs, rhs_t, output, mac, [&q](Acc total) {
-            int32_t y = 0;
-            if (sizeof(Acc) == 8) {
-              y = MultiplyByQuantizedMultiplier64(static_cast<int64_t>(total), q.multiplier,
-                                                  q.shift);
-            } else {
-              y = MultiplyByQuantizedMultiplier(static_cast<int32_t>(total), q.multiplier,
-                                                q.shift);
-            }
-            y = WrappingAdd(y, q.output_zero_point);
-            y = y < q.act_min ? q.act_min : (y > q.act_max ? q.act_max : y);
-            return static_cast<T>(y);
-          });
+    int32_t y = 0;
+    if (sizeof(Acc) == 8) {
+      y = MultiplyByQuantizedMultiplier64(static_cast<int64_t>(total), q.multiplier, q.shift);
+    } else {
+      y = MultiplyByQuantizedMultiplier(static_cast<int32_t>(total), q.multiplier, q.shift);
+    }
+    y = WrappingAdd(y, q.output_zero_point);
+    y = y < q.act_min ? q.act_min : (y > q.act_max ? q.act_max : y);
+    return static_cast<T>(y);
+  });
 }
 
 }  // namespace
 
-BatchMatMulDims MakeBatchMatMulDims(Span<const int32_t> lhs, Span<const int32_t> rhs,
-                                    bool adj_x, bool adj_y) {
+BatchMatMulDims MakeBatchMatMulDims(Span<const int32_t> lhs, Span<const int32_t> rhs, bool adj_x,
+                                    bool adj_y) {
   int32_t l[5], r[5];
   Extend5(lhs, l);
   Extend5(rhs, r);
@@ -100,8 +98,7 @@ Status PrepareBatchMatMul(const BatchMatMulOptions& options, const model::Tensor
                           const model::TensorInfo& rhs, const model::TensorInfo& output,
                           BatchMatMulQuant* quant) {
   const TensorType type = lhs.type;
-  if ((type != TensorType::kFloat32 && type != TensorType::kInt8 &&
-       type != TensorType::kInt16) ||
+  if ((type != TensorType::kFloat32 && type != TensorType::kInt8 && type != TensorType::kInt16) ||
       rhs.type != type || output.type != type) {
     return Status::Error(StatusCode::kUnimplemented,
                          "%s: lhs %s, rhs %s, output %s not supported (supported: all FLOAT32, "
@@ -130,8 +127,8 @@ Status PrepareBatchMatMul(const BatchMatMulOptions& options, const model::Tensor
   const int32_t lhs_depth = options.adj_x ? l[3] : l[4];
   const int32_t rhs_depth = options.adj_y ? r[4] : r[3];
   if (lhs_depth != rhs_depth) {
-    return Status::Error(StatusCode::kInvalidArgument,
-                         "%s: lhs depth %d and rhs depth %d differ", kOp, lhs_depth, rhs_depth);
+    return Status::Error(StatusCode::kInvalidArgument, "%s: lhs depth %d and rhs depth %d differ",
+                         kOp, lhs_depth, rhs_depth);
   }
   want[3] = options.adj_x ? l[4] : l[3];
   want[4] = options.adj_y ? r[3] : r[4];
@@ -168,8 +165,7 @@ Status PrepareBatchMatMul(const BatchMatMulOptions& options, const model::Tensor
   return Status::Ok();
 }
 
-void TransposeLastTwo(Span<const int32_t> shape, size_t element_size, const void* in,
-                      void* out) {
+void TransposeLastTwo(Span<const int32_t> shape, size_t element_size, const void* in, void* out) {
   const size_t rank = shape.size();
   const size_t rows = static_cast<size_t>(shape[rank - 2]);
   const size_t cols = static_cast<size_t>(shape[rank - 1]);

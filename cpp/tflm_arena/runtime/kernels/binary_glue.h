@@ -31,9 +31,9 @@ namespace runtime {
 // broadcast to `out` or, unless `allow_negative_extent` (ADD's
 // MakeBroadcastDims, which never checked it), an output extent is negative),
 // naming `op`.
-inline Status BinaryBroadcastDims(const char* op, Span<const int32_t> in1,
-                                  Span<const int32_t> in2, Span<const int32_t> out,
-                                  BroadcastDims* dims, bool allow_negative_extent = false) {
+inline Status BinaryBroadcastDims(const char* op, Span<const int32_t> in1, Span<const int32_t> in2,
+                                  Span<const int32_t> out, BroadcastDims* dims,
+                                  bool allow_negative_extent = false) {
   const size_t max_rank = static_cast<size_t>(kMaxBroadcastRank);
   if (in1.size() > max_rank || in2.size() > max_rank || out.size() > max_rank) {
     return Status::Error(StatusCode::kUnimplemented,
@@ -118,8 +118,7 @@ void RunBinary(bool broadcast, const BroadcastDims& dims, size_t n, const T* in1
 // differ.
 inline Status GetBinaryNodeInfo(const KernelContext& context, const Node& node, const char* op,
                                 bool needs_user_data, model::TensorInfo* in1,
-                                model::TensorInfo* in2, model::TensorInfo* out,
-                                bool* broadcast) {
+                                model::TensorInfo* in2, model::TensorInfo* out, bool* broadcast) {
   if (needs_user_data && node.user_data == nullptr) return NodeNotPrepared(op);
   if (node.inputs.size() != 2 || node.outputs.size() != 1) {
     return Status::Error(StatusCode::kInvalidArgument,
@@ -251,8 +250,8 @@ struct BinaryTensors {
 inline Status GetBinaryOpTensors(const KernelContext& context, const Node& node, const char* op,
                                  BinaryTensors* t) {
   if (node.user_data == nullptr) return NodeNotPrepared(op);
-  return GetBinaryTensors(context, node, op, &t->in1, &t->in2, &t->out, &t->count,
-                          &t->broadcast, &t->dims);
+  return GetBinaryTensors(context, node, op, &t->in1, &t->in2, &t->out, &t->count, &t->broadcast,
+                          &t->dims);
 }
 
 // Invoke: the output type has no path (kUnimplemented naming `op`).

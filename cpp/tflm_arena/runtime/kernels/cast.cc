@@ -31,8 +31,7 @@ Status CastPrepare(KernelContext& context, Node& node) {
                          node.inputs.size(), node.outputs.size());
   }
   if (node.inputs[0] < 0) {
-    return Status::Error(StatusCode::kInvalidArgument, "%s: input 0 is omitted but required",
-                         kOp);
+    return Status::Error(StatusCode::kInvalidArgument, "%s: input 0 is omitted but required", kOp);
   }
   model::TensorInfo in, out;
   TFLM_ARENA_RETURN_IF_ERROR(context.input_info(node, 0, &in));
@@ -66,7 +65,12 @@ Status CastInvoke(KernelContext& context, Node& node) {
 
 const KernelRegistration& Register_CAST() {
   static const KernelRegistration r = {
-      model::kBuiltinCast, kOp, nullptr, CastPrepare, CastInvoke, nullptr,
+      model::kBuiltinCast,
+      kOp,
+      nullptr,
+      CastPrepare,
+      CastInvoke,
+      nullptr,
       MakeOptionsParser<CastOptions>(model::kCastOptions, ParseCast)};
   return r;
 }

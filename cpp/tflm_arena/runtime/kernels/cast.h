@@ -31,8 +31,8 @@ bool CastOutputSupported(model::TensorType type);
 
 // Converts `n` elements of `in_type` at `in` into `out_type` at `out`;
 // false when a type is not supported (nothing written).
-bool CastElements(model::TensorType in_type, const void* in, model::TensorType out_type,
-                  void* out, size_t n);
+bool CastElements(model::TensorType in_type, const void* in, model::TensorType out_type, void* out,
+                  size_t n);
 
 }  // namespace runtime
 }  // namespace tflm_arena

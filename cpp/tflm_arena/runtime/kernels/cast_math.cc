@@ -82,19 +82,16 @@ bool ToOutput(const From* in, TensorType out_type, void* out, size_t n) {
 }  // namespace
 
 bool CastInputSupported(TensorType type) {
-  return type == TensorType::kInt8 || type == TensorType::kInt16 ||
-         type == TensorType::kInt32 || type == TensorType::kUint32 ||
-         type == TensorType::kFloat32 || type == TensorType::kBool;
+  return type == TensorType::kInt8 || type == TensorType::kInt16 || type == TensorType::kInt32 ||
+         type == TensorType::kUint32 || type == TensorType::kFloat32 || type == TensorType::kBool;
 }
 
 bool CastOutputSupported(TensorType type) {
-  return type == TensorType::kInt8 || type == TensorType::kInt16 ||
-         type == TensorType::kInt32 || type == TensorType::kUint32 ||
-         type == TensorType::kFloat32;
+  return type == TensorType::kInt8 || type == TensorType::kInt16 || type == TensorType::kInt32 ||
+         type == TensorType::kUint32 || type == TensorType::kFloat32;
 }
 
-bool CastElements(TensorType in_type, const void* in, TensorType out_type, void* out,
-                  size_t n) {
+bool CastElements(TensorType in_type, const void* in, TensorType out_type, void* out, size_t n) {
   if (!CastOutputSupported(out_type)) return false;
   switch (in_type) {
     case TensorType::kInt8:

@@ -15,7 +15,7 @@ namespace {
 
 using model::TensorType;
 constexpr const char* kOp = "CONCATENATION";
-constexpr TensorType kTypes[] = {TensorType::kFloat32, TensorType::kInt8, TensorType::kInt16,
+constexpr TensorType kTypes[] = {TensorType::kFloat32, TensorType::kInt8,  TensorType::kInt16,
                                  TensorType::kInt32,   TensorType::kInt64, TensorType::kBool};
 
 // ConcatenationOptions: axis 0, fused_activation_function 1.
@@ -31,9 +31,8 @@ Status ConcatenationPrepare(KernelContext& context, Node& node) {
   if (node.user_data == nullptr) return NodeNotPrepared(kOp);
   TFLM_ARENA_RETURN_IF_ERROR(
       CheckArity(node, kOp, 1, kConcatenationMaxInputs, 1, node.inputs.size()));
-  const ConcatenationOptions options = node.builtin_data != nullptr
-                                           ? node.options<ConcatenationOptions>()
-                                           : ConcatenationOptions();
+  const ConcatenationOptions options =
+      node.builtin_data != nullptr ? node.options<ConcatenationOptions>() : ConcatenationOptions();
   if (options.activation != static_cast<int32_t>(model::Activation::kNone)) {
     return Status::Error(StatusCode::kUnimplemented,
                          "%s: fused activation %d not supported (only NONE)", kOp,
@@ -62,8 +61,8 @@ Status ConcatenationPrepare(KernelContext& context, Node& node) {
                            "%s: input %d must have the output's scale and zero point", kOp, i);
     }
     if (in.type == TensorType::kInt16 && TensorZeroPoint(in) != 0) {
-      return Status::Error(StatusCode::kInvalidArgument, "%s: input %d zero point must be 0",
-                           kOp, i);
+      return Status::Error(StatusCode::kInvalidArgument, "%s: input %d zero point must be 0", kOp,
+                           i);
     }
     shapes[i] = in.shape.data();
   }
@@ -104,8 +103,12 @@ Status ConcatenationInvoke(KernelContext& context, Node& node) {
 
 const KernelRegistration& Register_CONCATENATION() {
   static const KernelRegistration r = {
-      model::kBuiltinConcatenation, kOp, InitOpData<ConcatenationOpData>, ConcatenationPrepare,
-      ConcatenationInvoke, nullptr,
+      model::kBuiltinConcatenation,
+      kOp,
+      InitOpData<ConcatenationOpData>,
+      ConcatenationPrepare,
+      ConcatenationInvoke,
+      nullptr,
       MakeOptionsParser<ConcatenationOptions>(model::kConcatenationOptions, ParseConcatenation)};
   return r;
 }

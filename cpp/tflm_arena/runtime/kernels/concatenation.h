@@ -54,8 +54,8 @@ Status PrepareConcatenation(int32_t axis, const int32_t* const* input_shapes, in
 
 // Copies the inputs into the output, `element_bytes` per element.
 void ConcatenationCopy(int axis, const int32_t* const* input_shapes, const uint8_t* const* inputs,
-                       int num_inputs, const int32_t* output_shape, int rank,
-                       size_t element_bytes, uint8_t* output);
+                       int num_inputs, const int32_t* output_shape, int rank, size_t element_bytes,
+                       uint8_t* output);
 
 }  // namespace runtime
 }  // namespace tflm_arena

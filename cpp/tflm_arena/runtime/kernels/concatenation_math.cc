@@ -35,8 +35,8 @@ Status PrepareConcatenation(int32_t axis, const int32_t* const* input_shapes, in
 }
 
 void ConcatenationCopy(int axis, const int32_t* const* input_shapes, const uint8_t* const* inputs,
-                       int num_inputs, const int32_t* output_shape, int rank,
-                       size_t element_bytes, uint8_t* output) {
+                       int num_inputs, const int32_t* output_shape, int rank, size_t element_bytes,
+                       uint8_t* output) {
   size_t outer = 1, inner = element_bytes;
   for (int d = 0; d < axis; ++d) outer *= static_cast<size_t>(output_shape[d]);
   for (int d = axis + 1; d < rank; ++d) inner *= static_cast<size_t>(output_shape[d]);

@@ -49,7 +49,12 @@ Status ParseConv(model::OptionsTable& table, void* out) {
 
 const KernelRegistration& Register_CONV_2D() {
   static const KernelRegistration registration = {
-      model::kBuiltinConv2D, kOp, InitOpData<ConvOpData>, ConvPrepare, ConvInvoke, nullptr,
+      model::kBuiltinConv2D,
+      kOp,
+      InitOpData<ConvOpData>,
+      ConvPrepare,
+      ConvInvoke,
+      nullptr,
       MakeOptionsParser<ConvOptions>(model::kConv2DOptions, ParseConv)};
   return registration;
 }

@@ -69,17 +69,17 @@ void ConvMultipliers(const model::TensorInfo& input, const model::TensorInfo& fi
 
 // The int8 math. `bias` may be null.
 void ConvPerChannelInt8(const ConvParams& params, const int32_t* output_multiplier,
-                        const int32_t* output_shift, const Shape4& input_shape,
-                        const int8_t* input, const Shape4& filter_shape, const int8_t* filter,
-                        const int32_t* bias, const Shape4& output_shape, int8_t* output);
+                        const int32_t* output_shift, const Shape4& input_shape, const int8_t* input,
+                        const Shape4& filter_shape, const int8_t* filter, const int32_t* bias,
+                        const Shape4& output_shape, int8_t* output);
 
 // The int16x8 math: params.int32_accumulator selects int32 accumulation
 // (with `bias32`, may be null) or int64 (with `bias64`, may be null).
 void ConvPerChannelInt16(const ConvParams& params, const int32_t* output_multiplier,
                          const int32_t* output_shift, const Shape4& input_shape,
                          const int16_t* input, const Shape4& filter_shape, const int8_t* filter,
-                         const int32_t* bias32, const int64_t* bias64,
-                         const Shape4& output_shape, int16_t* output);
+                         const int32_t* bias32, const int64_t* bias64, const Shape4& output_shape,
+                         int16_t* output);
 
 // The float math. `bias` may be null.
 void ConvFloat(const ConvParams& params, const Shape4& input_shape, const float* input,

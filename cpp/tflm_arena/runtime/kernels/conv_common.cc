@@ -21,9 +21,8 @@ double EffectiveScale(float input_scale, Span<const float> filter_scales, float 
 
 }  // namespace
 
-void PerChannelMultipliers(float input_scale, Span<const float> filter_scales,
-                           float output_scale, int32_t num_channels, int32_t* multipliers,
-                           int32_t* shifts) {
+void PerChannelMultipliers(float input_scale, Span<const float> filter_scales, float output_scale,
+                           int32_t num_channels, int32_t* multipliers, int32_t* shifts) {
   for (int32_t i = 0; i < num_channels; ++i) {
     const double effective = EffectiveScale(input_scale, filter_scales, output_scale, i);
     int shift = 0;
@@ -35,12 +34,12 @@ void PerChannelMultipliers(float input_scale, Span<const float> filter_scales,
 Status CheckWindow(const char* op, int32_t stride_w, int32_t stride_h, int32_t dilation_w,
                    int32_t dilation_h) {
   if (stride_w < 1 || stride_h < 1) {
-    return Status::Error(StatusCode::kInvalidArgument, "%s: stride (w %d, h %d) must be >= 1",
-                         op, stride_w, stride_h);
+    return Status::Error(StatusCode::kInvalidArgument, "%s: stride (w %d, h %d) must be >= 1", op,
+                         stride_w, stride_h);
   }
   if (dilation_w < 1 || dilation_h < 1) {
-    return Status::Error(StatusCode::kInvalidArgument,
-                         "%s: dilation (w %d, h %d) must be >= 1", op, dilation_w, dilation_h);
+    return Status::Error(StatusCode::kInvalidArgument, "%s: dilation (w %d, h %d) must be >= 1", op,
+                         dilation_w, dilation_h);
   }
   return Status::Ok();
 }
@@ -63,8 +62,8 @@ Status CheckConvOutputSize(const char* op, model::Padding padding, const Shape4&
                          "(input %d x %d, filter %d x %d, stride %d x %d, dilation %d x %d, %s "
                          "padding)",
                          op, out.height, out.width, want_h, want_w, in.height, in.width,
-                         filter.height, filter.width, stride_h, stride_w, dilation_h,
-                         dilation_w, padding == model::Padding::kSame ? "SAME" : "VALID");
+                         filter.height, filter.width, stride_h, stride_w, dilation_h, dilation_w,
+                         padding == model::Padding::kSame ? "SAME" : "VALID");
   }
   return Status::Ok();
 }
@@ -85,14 +84,13 @@ Status CheckPerChannelMultipliers(const char* op, float input_scale,
 Status RequireQuantized(const char* op, const char* role, const model::TensorInfo& t) {
   if (t.scale.empty()) {
     return Status::Error(StatusCode::kInvalidArgument,
-                         "%s: %s tensor '%s' of type %s has no quantization parameters", op,
-                         role, t.name, model::TensorTypeName(t.type));
+                         "%s: %s tensor '%s' of type %s has no quantization parameters", op, role,
+                         t.name, model::TensorTypeName(t.type));
   }
   return Status::Ok();
 }
 
-Status RequireRank(const char* op, const char* role, const model::TensorInfo& t,
-                   size_t rank) {
+Status RequireRank(const char* op, const char* role, const model::TensorInfo& t, size_t rank) {
   if (t.shape.size() != rank) {
     return Status::Error(StatusCode::kInvalidArgument,
                          "%s: %s tensor '%s' has rank %zu, expected %zu", op, role, t.name,
@@ -123,9 +121,8 @@ Status RequireConvShapes(const char* op, const model::TensorInfo& input,
 }
 
 Status ClassifyWeightedTypes(const char* op, const model::TensorInfo& input,
-                             const model::TensorInfo& weights,
-                             const model::TensorInfo& output, bool allow_int16,
-                             WeightedKind* kind) {
+                             const model::TensorInfo& weights, const model::TensorInfo& output,
+                             bool allow_int16, WeightedKind* kind) {
   using model::TensorType;
   if (input.type == TensorType::kFloat32 && weights.type == TensorType::kFloat32 &&
       output.type == TensorType::kFloat32) {
@@ -145,8 +142,8 @@ Status ClassifyWeightedTypes(const char* op, const model::TensorInfo& input,
   return Status::Error(StatusCode::kUnimplemented,
                        "%s: input %s, weights %s, output %s not supported (supported: all "
                        "FLOAT32, all INT8%s)",
-                       op, model::TensorTypeName(input.type),
-                       model::TensorTypeName(weights.type), model::TensorTypeName(output.type),
+                       op, model::TensorTypeName(input.type), model::TensorTypeName(weights.type),
+                       model::TensorTypeName(output.type),
                        allow_int16 ? ", INT16 with INT8 weights" : "");
 }
 
@@ -171,8 +168,8 @@ Status CheckBias(const char* op, const model::TensorInfo* bias, WeightedKind kin
       break;
   }
   if (!ok) {
-    return Status::Error(StatusCode::kUnimplemented, "%s: bias type %s not supported (need %s)",
-                         op, model::TensorTypeName(bias->type), want);
+    return Status::Error(StatusCode::kUnimplemented, "%s: bias type %s not supported (need %s)", op,
+                         model::TensorTypeName(bias->type), want);
   }
   if (static_cast<int64_t>(bias->num_elements) != channels) {
     return Status::Error(StatusCode::kInvalidArgument,

@@ -65,15 +65,15 @@ inline int64_t Accumulate(int64_t acc, int64_t term) {
 // Everything a convolution needs besides the tensors (TFLM's ConvParams /
 // DepthwiseParams, reduced to the fields the reference kernels read).
 struct ConvParams {
-  int32_t padding_width = 0;        // leading padding (ComputePaddingHeightWidth)
+  int32_t padding_width = 0;  // leading padding (ComputePaddingHeightWidth)
   int32_t padding_height = 0;
   int32_t stride_width = 1;
   int32_t stride_height = 1;
   int32_t dilation_width = 1;
   int32_t dilation_height = 1;
-  int32_t depth_multiplier = 1;     // DEPTHWISE_CONV_2D only
-  int32_t input_offset = 0;         // int8: -input zero point (0 for int16)
-  int32_t output_offset = 0;        // int8: output zero point (0 for int16)
+  int32_t depth_multiplier = 1;  // DEPTHWISE_CONV_2D only
+  int32_t input_offset = 0;      // int8: -input zero point (0 for int16)
+  int32_t output_offset = 0;     // int8: output zero point (0 for int16)
   int32_t quantized_activation_min = -128;
   int32_t quantized_activation_max = 127;
   float float_activation_min = 0.0f;
@@ -131,9 +131,8 @@ struct ConvFloatArithmetic {
 // (left to right), split by QuantizeMultiplier. A single filter scale is used
 // for every channel. `multipliers` and `shifts` hold `num_channels` entries;
 // `filter_scales` must have 1 or `num_channels` entries.
-void PerChannelMultipliers(float input_scale, Span<const float> filter_scales,
-                           float output_scale, int32_t num_channels, int32_t* multipliers,
-                           int32_t* shifts);
+void PerChannelMultipliers(float input_scale, Span<const float> filter_scales, float output_scale,
+                           int32_t num_channels, int32_t* multipliers, int32_t* shifts);
 
 // Checks shared by the convolution prepares: stride and dilation at least 1.
 Status CheckWindow(const char* op, int32_t stride_w, int32_t stride_h, int32_t dilation_w,
@@ -162,11 +161,11 @@ Status CheckPerChannelMultipliers(const char* op, float input_scale,
 template <typename Options>
 Status PrepareConvWindow(const char* op, const Options& options, const Shape4& in,
                          const Shape4& filter, const Shape4& out, ConvParams* p) {
-  TFLM_ARENA_RETURN_IF_ERROR(CheckWindow(op, options.stride_w, options.stride_h,
-                                         options.dilation_w, options.dilation_h));
-  TFLM_ARENA_RETURN_IF_ERROR(CheckConvOutputSize(op, options.padding, in, filter,
-                                                 options.stride_w, options.stride_h,
-                                                 options.dilation_w, options.dilation_h, out));
+  TFLM_ARENA_RETURN_IF_ERROR(
+      CheckWindow(op, options.stride_w, options.stride_h, options.dilation_w, options.dilation_h));
+  TFLM_ARENA_RETURN_IF_ERROR(CheckConvOutputSize(op, options.padding, in, filter, options.stride_w,
+                                                 options.stride_h, options.dilation_w,
+                                                 options.dilation_h, out));
   int32_t unused_h = 0, unused_w = 0;
   const PaddingValues pad = ComputePaddingHeightWidth(
       options.stride_h, options.stride_w, options.dilation_h, options.dilation_w, in.height,
@@ -227,9 +226,8 @@ enum class WeightedKind : uint8_t {
 // the types (INT4 weights and hybrid float/int8, which TFLM partly runs,
 // included).
 Status ClassifyWeightedTypes(const char* op, const model::TensorInfo& input,
-                             const model::TensorInfo& weights,
-                             const model::TensorInfo& output, bool allow_int16,
-                             WeightedKind* kind);
+                             const model::TensorInfo& weights, const model::TensorInfo& output,
+                             bool allow_int16, WeightedKind* kind);
 
 // An optional bias: FLOAT32 for float, INT32 for int8, INT32 or INT64 for
 // int16 activations; exactly `channels` elements. Null passes.

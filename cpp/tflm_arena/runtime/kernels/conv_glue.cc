@@ -11,20 +11,18 @@ Status GetWeightedNodeInfo(const KernelContext& context, const Node& node, const
     return NodeNotPrepared(op);
   }
   if (options_name != nullptr && node.builtin_data == nullptr) {
-    return Status::Error(StatusCode::kInvalidArgument, "%s: operator %u has no %s", op,
-                         node.index, options_name);
+    return Status::Error(StatusCode::kInvalidArgument, "%s: operator %u has no %s", op, node.index,
+                         options_name);
   }
   const size_t num_inputs = node.inputs.size();
   if ((num_inputs != 2 && num_inputs != 3) || node.outputs.size() != 1) {
     return Status::Error(StatusCode::kInvalidArgument,
-                         "%s: expected 2 or 3 inputs and 1 output, got %zu and %zu", op,
-                         num_inputs, node.outputs.size());
+                         "%s: expected 2 or 3 inputs and 1 output, got %zu and %zu", op, num_inputs,
+                         node.outputs.size());
   }
   if (node.inputs[0] < 0 || node.inputs[1] < 0) {
-    return Status::Error(StatusCode::kInvalidArgument,
-                         "%s: input %d (%s) is omitted but required", op,
-                         node.inputs[0] < 0 ? 0 : 1,
-                         node.inputs[0] < 0 ? "input" : "weights");
+    return Status::Error(StatusCode::kInvalidArgument, "%s: input %d (%s) is omitted but required",
+                         op, node.inputs[0] < 0 ? 0 : 1, node.inputs[0] < 0 ? "input" : "weights");
   }
   TFLM_ARENA_RETURN_IF_ERROR(context.input_info(node, 0, &info->input));
   TFLM_ARENA_RETURN_IF_ERROR(context.input_info(node, 1, &info->weights));
@@ -91,8 +89,7 @@ Status InvokeConvNode(KernelContext& context, Node& node, const char* op, ConvFl
       run_int16(data.params, data.per_channel, data.per_channel + out_shape.depth, in_shape,
                 t.input->as<const int16_t>(), f_shape, t.weights->as<const int8_t>(),
                 bias64 ? nullptr : BiasData<int32_t>(t.bias),
-                bias64 ? BiasData<int64_t>(t.bias) : nullptr, out_shape,
-                t.output->as<int16_t>());
+                bias64 ? BiasData<int64_t>(t.bias) : nullptr, out_shape, t.output->as<int16_t>());
       return Status::Ok();
     }
     default:

@@ -27,8 +27,8 @@ struct WeightedNodeInfo {
   const model::TensorInfo* bias_or_null() const { return has_bias ? &bias : nullptr; }
 };
 
-// Prepare preamble: OpData allocated (NodeNotPrepared), options present when `options_name` is not null (kInvalidArgument
-// naming it), 2 or 3 inputs and 1 output (kInvalidArgument), then the
+// Prepare preamble: OpData allocated (NodeNotPrepared), options present when `options_name` is not
+// null (kInvalidArgument naming it), 2 or 3 inputs and 1 output (kInvalidArgument), then the
 // tensors' facts (input, weights, output, then the bias when input 2 is
 // present and not -1).
 Status GetWeightedNodeInfo(const KernelContext& context, const Node& node, const char* op,
@@ -65,8 +65,7 @@ struct ConvOpData {
 // quantized inputs `output_channels(filter)` per-channel multipliers and
 // shifts from `multipliers`.
 template <typename Options>
-Status PrepareConvNode(KernelContext& context, Node& node, const char* op,
-                       const char* options_name,
+Status PrepareConvNode(KernelContext& context, Node& node, const char* op, const char* options_name,
                        Status (*prepare)(const Options&, const model::TensorInfo&,
                                          const model::TensorInfo&, const model::TensorInfo*,
                                          const model::TensorInfo&, ConvParams*),
@@ -76,8 +75,8 @@ Status PrepareConvNode(KernelContext& context, Node& node, const char* op,
   WeightedNodeInfo t;
   TFLM_ARENA_RETURN_IF_ERROR(GetWeightedNodeInfo(context, node, op, options_name, &t));
   auto* data = static_cast<ConvOpData*>(node.user_data);
-  TFLM_ARENA_RETURN_IF_ERROR(prepare(node.options<Options>(), t.input, t.weights,
-                                     t.bias_or_null(), t.output, &data->params));
+  TFLM_ARENA_RETURN_IF_ERROR(prepare(node.options<Options>(), t.input, t.weights, t.bias_or_null(),
+                                     t.output, &data->params));
   if (t.input.type != model::TensorType::kFloat32) {
     const size_t channels = static_cast<size_t>(output_channels(t.weights));
     TFLM_ARENA_RETURN_IF_ERROR(AllocatePerChannel(context, channels, &data->per_channel));
@@ -89,20 +88,17 @@ Status PrepareConvNode(KernelContext& context, Node& node, const char* op,
 // The math a CONV_2D / DEPTHWISE_CONV_2D invoke runs (ConvFloat,
 // ConvPerChannelInt8, ConvPerChannelInt16 and the depthwise equivalents).
 using ConvFloatFn = void (*)(const ConvParams& params, const Shape4& input_shape,
-                             const float* input, const Shape4& filter_shape,
-                             const float* filter, const float* bias,
-                             const Shape4& output_shape, float* output);
+                             const float* input, const Shape4& filter_shape, const float* filter,
+                             const float* bias, const Shape4& output_shape, float* output);
 using ConvInt8Fn = void (*)(const ConvParams& params, const int32_t* output_multiplier,
                             const int32_t* output_shift, const Shape4& input_shape,
-                            const int8_t* input, const Shape4& filter_shape,
-                            const int8_t* filter, const int32_t* bias,
-                            const Shape4& output_shape, int8_t* output);
+                            const int8_t* input, const Shape4& filter_shape, const int8_t* filter,
+                            const int32_t* bias, const Shape4& output_shape, int8_t* output);
 using ConvInt16Fn = void (*)(const ConvParams& params, const int32_t* output_multiplier,
                              const int32_t* output_shift, const Shape4& input_shape,
-                             const int16_t* input, const Shape4& filter_shape,
-                             const int8_t* filter, const int32_t* bias32,
-                             const int64_t* bias64, const Shape4& output_shape,
-                             int16_t* output);
+                             const int16_t* input, const Shape4& filter_shape, const int8_t* filter,
+                             const int32_t* bias32, const int64_t* bias64,
+                             const Shape4& output_shape, int16_t* output);
 
 // The whole CONV_2D / DEPTHWISE_CONV_2D invoke: GetWeightedTensors, the NHWC
 // shapes from the runtime tensors, then by input type `run_float`,

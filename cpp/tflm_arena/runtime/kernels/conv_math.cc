@@ -43,8 +43,8 @@ Status PrepareConv(const ConvOptions& options, const model::TensorInfo& input,
   if (kind != WeightedKind::kFloat32) {
     TFLM_ARENA_RETURN_IF_ERROR(
         RequireQuantizedWeighted(kOp, input, "filter", filter, output, out.depth, 0));
-    TFLM_ARENA_RETURN_IF_ERROR(CheckPerChannelMultipliers(
-        kOp, TensorScale(input), filter.scale, TensorScale(output), out.depth));
+    TFLM_ARENA_RETURN_IF_ERROR(CheckPerChannelMultipliers(kOp, TensorScale(input), filter.scale,
+                                                          TensorScale(output), out.depth));
     // int16 activations are symmetric: TFLM's int16 kernel ignores both
     // zero points, so anything but 0 would silently be misread.
     if (kind == WeightedKind::kInt16) {
@@ -58,10 +58,9 @@ Status PrepareConv(const ConvOptions& options, const model::TensorInfo& input,
       // TFLM: an INT32 bias means int32 accumulation; an INT64 bias int64.
       // Without a bias it follows Conv2DOptions.quantized_bias_type (INT32 ->
       // int32, anything else -> int64).
-      p.int32_accumulator =
-          bias != nullptr ? bias->type == model::TensorType::kInt32
-                          : options.quantized_bias_type ==
-                                static_cast<int8_t>(model::TensorType::kInt32);
+      p.int32_accumulator = bias != nullptr ? bias->type == model::TensorType::kInt32
+                                            : options.quantized_bias_type ==
+                                                  static_cast<int8_t>(model::TensorType::kInt32);
     }
     TFLM_ARENA_RETURN_IF_ERROR(QuantizedActivationRange(
         options.activation, output.type, TensorScale(output), TensorZeroPoint(output),
@@ -148,17 +147,17 @@ struct ConvInt16Arithmetic {
   int16_t Finish(Acc acc, int32_t c) const {
     if (bias != nullptr) acc = Accumulate(acc, static_cast<Acc>(bias[c]));
     const int32_t scaled = RequantizeAccumulator(acc, output_multiplier[c], output_shift[c]);
-    return static_cast<int16_t>(ApplyActivation(scaled, params.quantized_activation_min,
-                                                params.quantized_activation_max));
+    return static_cast<int16_t>(
+        ApplyActivation(scaled, params.quantized_activation_min, params.quantized_activation_max));
   }
 };
 
 }  // namespace
 
 void ConvPerChannelInt8(const ConvParams& params, const int32_t* output_multiplier,
-                        const int32_t* output_shift, const Shape4& input_shape,
-                        const int8_t* input, const Shape4& filter_shape, const int8_t* filter,
-                        const int32_t* bias, const Shape4& output_shape, int8_t* output) {
+                        const int32_t* output_shift, const Shape4& input_shape, const int8_t* input,
+                        const Shape4& filter_shape, const int8_t* filter, const int32_t* bias,
+                        const Shape4& output_shape, int8_t* output) {
   ConvLoops(params, input_shape, input, filter_shape, filter, output_shape, output,
             ConvInt8Arithmetic{params, output_multiplier, output_shift, bias});
 }
@@ -166,8 +165,8 @@ void ConvPerChannelInt8(const ConvParams& params, const int32_t* output_multipli
 void ConvPerChannelInt16(const ConvParams& params, const int32_t* output_multiplier,
                          const int32_t* output_shift, const Shape4& input_shape,
                          const int16_t* input, const Shape4& filter_shape, const int8_t* filter,
-                         const int32_t* bias32, const int64_t* bias64,
-                         const Shape4& output_shape, int16_t* output) {
+                         const int32_t* bias32, const int64_t* bias64, const Shape4& output_shape,
+                         int16_t* output) {
   if (!params.int32_accumulator) {
     ConvLoops(params, input_shape, input, filter_shape, filter, output_shape, output,
               ConvInt16Arithmetic<int64_t>{params, output_multiplier, output_shift, bias64});

@@ -53,8 +53,12 @@ Status ParseDepthwiseConv(model::OptionsTable& table, void* out) {
 
 const KernelRegistration& Register_DEPTHWISE_CONV_2D() {
   static const KernelRegistration registration = {
-      model::kBuiltinDepthwiseConv2D, kOp, InitOpData<ConvOpData>, DepthwisePrepare,
-      DepthwiseInvoke, nullptr,
+      model::kBuiltinDepthwiseConv2D,
+      kOp,
+      InitOpData<ConvOpData>,
+      DepthwisePrepare,
+      DepthwiseInvoke,
+      nullptr,
       MakeOptionsParser<DepthwiseConvOptions>(model::kDepthwiseConv2DOptions, ParseDepthwiseConv)};
   return registration;
 }

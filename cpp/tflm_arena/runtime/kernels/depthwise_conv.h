@@ -41,16 +41,13 @@ struct DepthwiseConvOptions {
 
 // Checks a DEPTHWISE_CONV_2D node and fills `params` (including the
 // effective depth multiplier Cout / Cin). `bias` may be null.
-Status PrepareDepthwiseConv(const DepthwiseConvOptions& options,
-                            const model::TensorInfo& input, const model::TensorInfo& filter,
-                            const model::TensorInfo* bias, const model::TensorInfo& output,
-                            ConvParams* params);
+Status PrepareDepthwiseConv(const DepthwiseConvOptions& options, const model::TensorInfo& input,
+                            const model::TensorInfo& filter, const model::TensorInfo* bias,
+                            const model::TensorInfo& output, ConvParams* params);
 
 // Per-channel entries an int8 DEPTHWISE_CONV_2D needs (the filter's last
 // dimension). Valid after PrepareDepthwiseConv succeeded.
-inline int32_t DepthwiseOutputChannels(const model::TensorInfo& filter) {
-  return filter.shape[3];
-}
+inline int32_t DepthwiseOutputChannels(const model::TensorInfo& filter) { return filter.shape[3]; }
 
 // int8 only: TFLM's per-channel multipliers and shifts (one per output channel).
 void DepthwiseConvMultipliers(const model::TensorInfo& input, const model::TensorInfo& filter,
@@ -65,9 +62,9 @@ void DepthwiseConvPerChannelInt8(const ConvParams& params, const int32_t* output
                                  const Shape4& output_shape, int8_t* output);
 
 // The float math.
-void DepthwiseConvFloat(const ConvParams& params, const Shape4& input_shape,
-                        const float* input, const Shape4& filter_shape, const float* filter,
-                        const float* bias, const Shape4& output_shape, float* output);
+void DepthwiseConvFloat(const ConvParams& params, const Shape4& input_shape, const float* input,
+                        const Shape4& filter_shape, const float* filter, const float* bias,
+                        const Shape4& output_shape, float* output);
 
 }  // namespace runtime
 }  // namespace tflm_arena

@@ -14,10 +14,9 @@ constexpr const char* kOp = "DEPTHWISE_CONV_2D";
 
 }  // namespace
 
-Status PrepareDepthwiseConv(const DepthwiseConvOptions& options,
-                            const model::TensorInfo& input, const model::TensorInfo& filter,
-                            const model::TensorInfo* bias, const model::TensorInfo& output,
-                            ConvParams* params) {
+Status PrepareDepthwiseConv(const DepthwiseConvOptions& options, const model::TensorInfo& input,
+                            const model::TensorInfo& filter, const model::TensorInfo* bias,
+                            const model::TensorInfo& output, ConvParams* params) {
   WeightedKind kind = WeightedKind::kFloat32;
   TFLM_ARENA_RETURN_IF_ERROR(
       ClassifyWeightedTypes(kOp, input, filter, output, /*allow_int16=*/false, &kind));
@@ -50,8 +49,8 @@ Status PrepareDepthwiseConv(const DepthwiseConvOptions& options,
   if (quantized) {
     TFLM_ARENA_RETURN_IF_ERROR(
         RequireQuantizedWeighted(kOp, input, "filter", filter, output, out.depth, 3));
-    TFLM_ARENA_RETURN_IF_ERROR(CheckPerChannelMultipliers(
-        kOp, TensorScale(input), filter.scale, TensorScale(output), out.depth));
+    TFLM_ARENA_RETURN_IF_ERROR(CheckPerChannelMultipliers(kOp, TensorScale(input), filter.scale,
+                                                          TensorScale(output), out.depth));
     p.input_offset = -TensorZeroPoint(input);
     p.output_offset = TensorZeroPoint(output);
     TFLM_ARENA_RETURN_IF_ERROR(QuantizedActivationRange(
@@ -80,9 +79,9 @@ namespace {
 // Forced inline: left to its heuristics, GCC 12 inlines this nest late and
 // the float kernel runs ~15% slower than the nest written out in place.
 template <typename T, typename Out, typename Arithmetic>
-__attribute__((always_inline)) inline void DepthwiseConvLoops(const ConvParams& params, const Shape4& input_shape, const T* input,
-                        const Shape4& filter_shape, const T* filter,
-                        const Shape4& output_shape, Out* output, const Arithmetic& arith) {
+__attribute__((always_inline)) inline void DepthwiseConvLoops(
+    const ConvParams& params, const Shape4& input_shape, const T* input, const Shape4& filter_shape,
+    const T* filter, const Shape4& output_shape, Out* output, const Arithmetic& arith) {
   const int32_t dm = params.depth_multiplier;
   for (int32_t b = 0; b < output_shape.batch; ++b) {
     for (int32_t out_y = 0; out_y < output_shape.height; ++out_y) {
@@ -96,12 +95,10 @@ __attribute__((always_inline)) inline void DepthwiseConvLoops(const ConvParams& 
             const int32_t oc = m + ic * dm;
             typename Arithmetic::Acc acc = 0;
             for (int32_t fy = 0; fy < filter_shape.height; ++fy) {
-              const int64_t in_y =
-                  in_y_origin + static_cast<int64_t>(params.dilation_height) * fy;
+              const int64_t in_y = in_y_origin + static_cast<int64_t>(params.dilation_height) * fy;
               if (in_y < 0 || in_y >= input_shape.height) continue;
               for (int32_t fx = 0; fx < filter_shape.width; ++fx) {
-                const int64_t in_x =
-                    in_x_origin + static_cast<int64_t>(params.dilation_width) * fx;
+                const int64_t in_x = in_x_origin + static_cast<int64_t>(params.dilation_width) * fx;
                 if (in_x < 0 || in_x >= input_shape.width) continue;
                 const T in_val = input[Offset4(input_shape, b, static_cast<int32_t>(in_y),
                                                static_cast<int32_t>(in_x), ic)];
@@ -128,9 +125,9 @@ void DepthwiseConvPerChannelInt8(const ConvParams& params, const int32_t* output
                      ConvInt8Arithmetic{params, output_multiplier, output_shift, bias});
 }
 
-void DepthwiseConvFloat(const ConvParams& params, const Shape4& input_shape,
-                        const float* input, const Shape4& filter_shape, const float* filter,
-                        const float* bias, const Shape4& output_shape, float* output) {
+void DepthwiseConvFloat(const ConvParams& params, const Shape4& input_shape, const float* input,
+                        const Shape4& filter_shape, const float* filter, const float* bias,
+                        const Shape4& output_shape, float* output) {
   DepthwiseConvLoops(params, input_shape, input, filter_shape, filter, output_shape, output,
                      ConvFloatArithmetic{params, bias});
 }

@@ -36,8 +36,7 @@ Status DequantizeInvoke(KernelContext& context, Node& node) {
   EvalTensor* in = nullptr;
   EvalTensor* out = nullptr;
   size_t n = 0;
-  TFLM_ARENA_RETURN_IF_ERROR(
-      GetUnaryTensors(context, node, kOp, &in, &out, &n));
+  TFLM_ARENA_RETURN_IF_ERROR(GetUnaryTensors(context, node, kOp, &in, &out, &n));
   const auto* data = static_cast<const DequantizeOpData*>(node.user_data);
   const double scale = data->input_params.scale;
   const int32_t zp = data->input_params.zero_point;
@@ -52,18 +51,21 @@ Status DequantizeInvoke(KernelContext& context, Node& node) {
       Dequantize(in->as<const uint8_t>(), n, scale, zp, out->as<float>());
       return Status::Ok();
     default:
-      return Status::Error(StatusCode::kUnimplemented, "%s: input %s, output %s not supported",
-                           kOp, model::TensorTypeName(in->type),
-                           model::TensorTypeName(out->type));
+      return Status::Error(StatusCode::kUnimplemented, "%s: input %s, output %s not supported", kOp,
+                           model::TensorTypeName(in->type), model::TensorTypeName(out->type));
   }
 }
 
 }  // namespace
 
 const KernelRegistration& Register_DEQUANTIZE() {
-  static const KernelRegistration r = {
-      model::kBuiltinDequantize, kOp, InitOpData<DequantizeOpData>,
-      DequantizePrepare, DequantizeInvoke, nullptr, OptionsParser()};  // reads no options
+  static const KernelRegistration r = {model::kBuiltinDequantize,
+                                       kOp,
+                                       InitOpData<DequantizeOpData>,
+                                       DequantizePrepare,
+                                       DequantizeInvoke,
+                                       nullptr,
+                                       OptionsParser()};  // reads no options
   return r;
 }
 

@@ -17,8 +17,7 @@
 namespace tflm_arena {
 namespace runtime {
 
-void Dequantize(const int8_t* input, size_t count, double scale, int32_t zero_point,
-                float* output);
+void Dequantize(const int8_t* input, size_t count, double scale, int32_t zero_point, float* output);
 void Dequantize(const int16_t* input, size_t count, double scale, int32_t zero_point,
                 float* output);
 void Dequantize(const uint8_t* input, size_t count, double scale, int32_t zero_point,

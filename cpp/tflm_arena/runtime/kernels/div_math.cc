@@ -24,8 +24,8 @@ inline int CountLeadingSignBits(int32_t x) { return x == 0 ? 31 : __builtin_clrs
 inline int32_t Reciprocal(int32_t x, int* bits_over_unit) {
   const int headroom_plus_one = __builtin_clz(static_cast<uint32_t>(x));
   *bits_over_unit = 31 - headroom_plus_one;
-  const int32_t shifted_minus_one = static_cast<int32_t>(
-      (static_cast<uint32_t>(x) << headroom_plus_one) - (uint32_t{1} << 31));
+  const int32_t shifted_minus_one =
+      static_cast<int32_t>((static_cast<uint32_t>(x) << headroom_plus_one) - (uint32_t{1} << 31));
   return SoftmaxOneOverOnePlusX(shifted_minus_one);
 }
 
@@ -38,8 +38,8 @@ inline int32_t Reciprocal(int32_t x, int* bits_over_unit) {
 // pair, tests_py/test_kernel_binary_elementwise.py).
 int32_t RoundingDivideByPOTAsTflm(int32_t x, int exponent) {
   if (exponent <= 31) return RoundingDivideByPOT(x, exponent);
-  const int32_t mask = static_cast<int32_t>(
-      static_cast<uint32_t>((uint64_t{1} << (exponent & 63)) - 1));
+  const int32_t mask =
+      static_cast<int32_t>(static_cast<uint32_t>((uint64_t{1} << (exponent & 63)) - 1));
   const int32_t remainder = x & mask;
   const int32_t threshold = (mask >> 1) + (x < 0 ? 1 : 0);
   return (x >> (exponent & 31)) + (remainder > threshold ? 1 : 0);
@@ -64,15 +64,15 @@ Status PrepareDiv(const DivOptions& options, const model::TensorInfo& input1,
         options.activation, type, TensorScale(output), TensorZeroPoint(output),
         &d.output_activation_min, &d.output_activation_max));
     // In float, then widened (as TFLM).
-    const double real = static_cast<double>(
-        TensorScale(input1) / (TensorScale(input2) * TensorScale(output)));
+    const double real =
+        static_cast<double>(TensorScale(input1) / (TensorScale(input2) * TensorScale(output)));
     int shift = 0;
     TFLM_ARENA_RETURN_IF_ERROR(
         CheckedQuantizeMultiplier(kOp, "output multiplier", real, &d.output_multiplier, &shift));
     if (shift > kMaxOutputShift) {
       return Status::Error(StatusCode::kInvalidArgument,
-                           "%s: scale ratio %g too large (output shift %d > %d)", kOp, real,
-                           shift, kMaxOutputShift);
+                           "%s: scale ratio %g too large (output shift %d > %d)", kOp, real, shift,
+                           kMaxOutputShift);
     }
     d.output_shift = shift;
     d.input1_zero_point = TensorZeroPoint(input1);
@@ -80,11 +80,10 @@ Status PrepareDiv(const DivOptions& options, const model::TensorInfo& input1,
     d.output_zero_point = TensorZeroPoint(output);
   } else if (type == TensorType::kInt32) {
     if (!input1.scale.empty() || !input2.scale.empty()) {
-      return Status::Error(StatusCode::kUnimplemented,
-                           "%s: quantized INT32 inputs not supported", kOp);
+      return Status::Error(StatusCode::kUnimplemented, "%s: quantized INT32 inputs not supported",
+                           kOp);
     }
-    Int32ActivationRange(options.activation, &d.output_activation_min,
-                         &d.output_activation_max);
+    Int32ActivationRange(options.activation, &d.output_activation_min, &d.output_activation_max);
   }
   *data = d;
   return Status::Ok();
@@ -125,10 +124,9 @@ inline int8_t DivOne(const DivOpData& d, const ReciprocalTable* table, int8_t x1
     const int32_t normalized = static_cast<int32_t>(static_cast<uint32_t>(a) << headroom);
     const int32_t unscaled = SaturatingRoundingDoublingHighMul(normalized, reciprocal);
     const int total_shift = d.output_shift - bits_over_unit - headroom;  // <= 0 (prepare)
-    raw = WrapAdd(d.output_zero_point,
-                  RoundingDivideByPOTAsTflm(
-                      SaturatingRoundingDoublingHighMul(unscaled, d.output_multiplier),
-                      -total_shift));
+    raw = WrapAdd(d.output_zero_point, RoundingDivideByPOTAsTflm(SaturatingRoundingDoublingHighMul(
+                                                                     unscaled, d.output_multiplier),
+                                                                 -total_shift));
   }
   return static_cast<int8_t>(Clamp32(raw, d.output_activation_min, d.output_activation_max));
 }

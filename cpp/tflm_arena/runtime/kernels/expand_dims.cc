@@ -30,8 +30,7 @@ Status ExpandDimsPrepare(KernelContext& context, Node& node) {
   TFLM_ARENA_RETURN_IF_ERROR(ConstInt32Input(context, node, 1, kOp, "axis", &axis, &count));
   if (axis_info.shape.size() > 1 || count != 1) {
     return Status::Error(StatusCode::kInvalidArgument,
-                         "%s: axis must hold exactly one element (rank <= 1), has %zu", kOp,
-                         count);
+                         "%s: axis must hold exactly one element (rank <= 1), has %zu", kOp, count);
   }
   return CheckExpandDims(axis[0], in.shape.data(), static_cast<int>(in.shape.size()),
                          out.shape.data(), static_cast<int>(out.shape.size()));
@@ -44,9 +43,9 @@ Status ExpandDimsInvoke(KernelContext& context, Node& node) {
 }  // namespace
 
 const KernelRegistration& Register_EXPAND_DIMS() {
-  static const KernelRegistration r = {model::kBuiltinExpandDims, kOp, nullptr,
-                                       ExpandDimsPrepare, ExpandDimsInvoke, nullptr,
-                                       OptionsParser{}};
+  static const KernelRegistration r = {
+      model::kBuiltinExpandDims, kOp,     nullptr,        ExpandDimsPrepare,
+      ExpandDimsInvoke,          nullptr, OptionsParser{}};
   return r;
 }
 

@@ -19,9 +19,8 @@ Status CheckExpandDims(int32_t axis, const int32_t* input_shape, int rank,
   for (int i = 0; i < output_rank; ++i) {
     const int32_t want = i < a ? input_shape[i] : (i == a ? 1 : input_shape[i - 1]);
     if (output_shape[i] != want) {
-      return Status::Error(StatusCode::kInvalidArgument,
-                           "%s: output dimension %d is %d, needs %d", kOp, i, output_shape[i],
-                           want);
+      return Status::Error(StatusCode::kInvalidArgument, "%s: output dimension %d is %d, needs %d",
+                           kOp, i, output_shape[i], want);
     }
   }
   return Status::Ok();

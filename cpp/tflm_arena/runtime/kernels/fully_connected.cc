@@ -26,8 +26,7 @@ struct FullyConnectedOpData {
 
 Status FullyConnectedPrepare(KernelContext& context, Node& node) {
   WeightedNodeInfo t;
-  TFLM_ARENA_RETURN_IF_ERROR(
-      GetWeightedNodeInfo(context, node, kOp, /*options_name=*/nullptr, &t));
+  TFLM_ARENA_RETURN_IF_ERROR(GetWeightedNodeInfo(context, node, kOp, /*options_name=*/nullptr, &t));
   // Absent options read as the format's defaults (TFLM zero-fills them).
   const FullyConnectedOptions defaults;
   const FullyConnectedOptions& options =
@@ -57,13 +56,12 @@ Status FullyConnectedInvoke(KernelContext& context, Node& node) {
     case model::TensorType::kInt8: {
       const int32_t* b = BiasData<int32_t>(t.bias);
       if (data.params.per_channel) {
-        FullyConnectedPerChannelInt8(data.params, data.per_channel,
-                                     data.per_channel + data.params.output_depth,
-                                     t.input->as<const int8_t>(), t.weights->as<const int8_t>(),
-                                     b, t.output->as<int8_t>());
+        FullyConnectedPerChannelInt8(
+            data.params, data.per_channel, data.per_channel + data.params.output_depth,
+            t.input->as<const int8_t>(), t.weights->as<const int8_t>(), b, t.output->as<int8_t>());
       } else {
-        FullyConnectedInt8(data.params, t.input->as<const int8_t>(),
-                           t.weights->as<const int8_t>(), b, t.output->as<int8_t>());
+        FullyConnectedInt8(data.params, t.input->as<const int8_t>(), t.weights->as<const int8_t>(),
+                           b, t.output->as<int8_t>());
       }
       return Status::Ok();
     }
@@ -88,8 +86,12 @@ Status ParseFullyConnected(model::OptionsTable& table, void* out) {
 
 const KernelRegistration& Register_FULLY_CONNECTED() {
   static const KernelRegistration registration = {
-      model::kBuiltinFullyConnected, kOp, InitOpData<FullyConnectedOpData>,
-      FullyConnectedPrepare, FullyConnectedInvoke, nullptr,
+      model::kBuiltinFullyConnected,
+      kOp,
+      InitOpData<FullyConnectedOpData>,
+      FullyConnectedPrepare,
+      FullyConnectedInvoke,
+      nullptr,
       MakeOptionsParser<FullyConnectedOptions>(model::kFullyConnectedOptions, ParseFullyConnected)};
   return registration;
 }

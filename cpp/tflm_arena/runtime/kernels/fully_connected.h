@@ -43,27 +43,26 @@ struct FullyConnectedOptions {
 
 struct FullyConnectedParams {
   int32_t batches = 0;
-  int32_t output_depth = 0;        // units
+  int32_t output_depth = 0;  // units
   int32_t accum_depth = 0;
-  int32_t input_offset = 0;        // int8: -input zero point
-  int32_t weights_offset = 0;      // int8 per tensor: -weights zero point
-  int32_t output_offset = 0;       // int8: output zero point
-  int32_t output_multiplier = 0;   // int8 per tensor
+  int32_t input_offset = 0;       // int8: -input zero point
+  int32_t weights_offset = 0;     // int8 per tensor: -weights zero point
+  int32_t output_offset = 0;      // int8: output zero point
+  int32_t output_multiplier = 0;  // int8 per tensor
   int32_t output_shift = 0;
   int32_t quantized_activation_min = -128;
   int32_t quantized_activation_max = 127;
   float float_activation_min = 0.0f;
   float float_activation_max = 0.0f;
-  bool per_channel = false;        // int8 with one weight scale per unit
+  bool per_channel = false;  // int8 with one weight scale per unit
 };
 
 // Checks a FULLY_CONNECTED node and fills `params` (dimensions, offsets,
 // activation bounds and, per tensor, the output multiplier). `bias` may be
 // null. kUnimplemented for int4 / int16 / hybrid / shuffled weights.
-Status PrepareFullyConnected(const FullyConnectedOptions& options,
-                             const model::TensorInfo& input, const model::TensorInfo& weights,
-                             const model::TensorInfo* bias, const model::TensorInfo& output,
-                             FullyConnectedParams* params);
+Status PrepareFullyConnected(const FullyConnectedOptions& options, const model::TensorInfo& input,
+                             const model::TensorInfo& weights, const model::TensorInfo* bias,
+                             const model::TensorInfo& output, FullyConnectedParams* params);
 
 // int8 per channel only: TFLM's multipliers and shifts, params.output_depth
 // entries each.
@@ -82,8 +81,8 @@ void FullyConnectedInt8(const FullyConnectedParams& params, const int8_t* input,
                         const int8_t* weights, const int32_t* bias, int8_t* output);
 void FullyConnectedPerChannelInt8(const FullyConnectedParams& params,
                                   const int32_t* output_multiplier, const int32_t* output_shift,
-                                  const int8_t* input, const int8_t* weights,
-                                  const int32_t* bias, int8_t* output);
+                                  const int8_t* input, const int8_t* weights, const int32_t* bias,
+                                  int8_t* output);
 void FullyConnectedFloat(const FullyConnectedParams& params, const float* input,
                          const float* weights, const float* bias, float* output);
 

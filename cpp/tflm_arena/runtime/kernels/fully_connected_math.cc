@@ -26,10 +26,9 @@ void FullyConnectedMultiplier(float input_scale, float weights_scale, float outp
   *shift = s;
 }
 
-Status PrepareFullyConnected(const FullyConnectedOptions& options,
-                             const model::TensorInfo& input, const model::TensorInfo& weights,
-                             const model::TensorInfo* bias, const model::TensorInfo& output,
-                             FullyConnectedParams* params) {
+Status PrepareFullyConnected(const FullyConnectedOptions& options, const model::TensorInfo& input,
+                             const model::TensorInfo& weights, const model::TensorInfo* bias,
+                             const model::TensorInfo& output, FullyConnectedParams* params) {
   if (options.weights_format != 0) {
     return Status::Error(StatusCode::kUnimplemented,
                          "%s: weights format %u not supported (only DEFAULT)", kOp,
@@ -57,12 +56,11 @@ Status PrepareFullyConnected(const FullyConnectedOptions& options,
   }
   // Invoke reads units x accum_depth weights: the weights hold exactly that
   // many (leading extents of 1 only).
-  if (weights.num_elements !=
-      static_cast<uint64_t>(units) * static_cast<uint64_t>(accum_depth)) {
+  if (weights.num_elements != static_cast<uint64_t>(units) * static_cast<uint64_t>(accum_depth)) {
     return Status::Error(StatusCode::kInvalidArgument,
                          "%s: weights '%s' have %llu elements, expected units %d x depth %d", kOp,
-                         weights.name, static_cast<unsigned long long>(weights.num_elements),
-                         units, accum_depth);
+                         weights.name, static_cast<unsigned long long>(weights.num_elements), units,
+                         accum_depth);
   }
   // batches = the output's leading extents (their product fits: the whole
   // output's does, and a 0 extent anywhere makes both 0).
@@ -86,8 +84,8 @@ Status PrepareFullyConnected(const FullyConnectedOptions& options,
     *params = p;
     return Status::Ok();
   }
-  TFLM_ARENA_RETURN_IF_ERROR(RequireQuantizedWeighted(kOp, input, "weights", weights, output,
-                                                      units, static_cast<int32_t>(w_rank - 2)));
+  TFLM_ARENA_RETURN_IF_ERROR(RequireQuantizedWeighted(kOp, input, "weights", weights, output, units,
+                                                      static_cast<int32_t>(w_rank - 2)));
   p.per_channel = weights.scale.size() > 1;
   const float input_scale = TensorScale(input);
   const float output_scale = TensorScale(output);
@@ -99,8 +97,7 @@ Status PrepareFullyConnected(const FullyConnectedOptions& options,
     const float weights_scale = TensorScale(weights);
     if (bias != nullptr) {
       // TFLM's GetQuantizedConvolutionMultipler consistency check.
-      const double product =
-          static_cast<double>(input_scale) * static_cast<double>(weights_scale);
+      const double product = static_cast<double>(input_scale) * static_cast<double>(weights_scale);
       const double diff = std::abs(product - static_cast<double>(TensorScale(*bias)));
       if (!(diff / static_cast<double>(output_scale) <= 0.02)) {
         return Status::Error(StatusCode::kInvalidArgument,
@@ -136,8 +133,8 @@ void FullyConnectedPerChannelMultipliers(const model::TensorInfo& input,
                                          const model::TensorInfo& weights,
                                          const model::TensorInfo& output, int32_t units,
                                          int32_t* multipliers, int32_t* shifts) {
-  PerChannelMultipliers(TensorScale(input), weights.scale, TensorScale(output), units,
-                        multipliers, shifts);
+  PerChannelMultipliers(TensorScale(input), weights.scale, TensorScale(output), units, multipliers,
+                        shifts);
 }
 
 namespace {
@@ -193,8 +190,8 @@ void FullyConnectedInt8(const FullyConnectedParams& params, const int8_t* input,
 // params.weights_offset holds).
 void FullyConnectedPerChannelInt8(const FullyConnectedParams& params,
                                   const int32_t* output_multiplier, const int32_t* output_shift,
-                                  const int8_t* input, const int8_t* weights,
-                                  const int32_t* bias, int8_t* output) {
+                                  const int8_t* input, const int8_t* weights, const int32_t* bias,
+                                  int8_t* output) {
   FullyConnectedLoops(params, input, weights, output,
                       [&](const int8_t* x, const int8_t* w, size_t depth, size_t c) {
                         return FullyConnectedInt8Unit(params, x, w, depth, /*weights_offset=*/0,

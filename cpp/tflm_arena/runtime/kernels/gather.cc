@@ -39,18 +39,18 @@ Status GatherPrepare(KernelContext& context, Node& node) {
   TFLM_ARENA_RETURN_IF_ERROR(context.output_info(node, 0, &out));
   TFLM_ARENA_RETURN_IF_ERROR(RequireWritableOutput(kOp, out));
   if (coords.type != TensorType::kInt32) {
-    return Status::Error(StatusCode::kUnimplemented, "%s: positions of type %s not supported",
-                         kOp, model::TensorTypeName(coords.type));
+    return Status::Error(StatusCode::kUnimplemented, "%s: positions of type %s not supported", kOp,
+                         model::TensorTypeName(coords.type));
   }
   TFLM_ARENA_RETURN_IF_ERROR(RequireType(kOp, "input", in.type, kTypes, 2));
   TFLM_ARENA_RETURN_IF_ERROR(RequireSameType(kOp, "input", in, "output", out));
   TFLM_ARENA_RETURN_IF_ERROR(RequireMaxRank(kOp, "input", in, kGatherMaxRank));
   TFLM_ARENA_RETURN_IF_ERROR(RequireMaxRank(kOp, "positions", coords, kGatherMaxRank));
   GatherGeometry g;
-  TFLM_ARENA_RETURN_IF_ERROR(PrepareGather(
-      Options(node), in.shape.data(), static_cast<int>(in.shape.size()), coords.shape.data(),
-      static_cast<int>(coords.shape.size()), out.shape.data(),
-      static_cast<int>(out.shape.size()), &g));
+  TFLM_ARENA_RETURN_IF_ERROR(PrepareGather(Options(node), in.shape.data(),
+                                           static_cast<int>(in.shape.size()), coords.shape.data(),
+                                           static_cast<int>(coords.shape.size()), out.shape.data(),
+                                           static_cast<int>(out.shape.size()), &g));
   if (coords.has_constant_data) {
     const EvalTensor* c = context.input(node, 1);
     if (c == nullptr || (coords.num_elements > 0 && c->data == nullptr)) {
@@ -79,15 +79,14 @@ Status GatherInvoke(KernelContext& context, Node& node) {
   TFLM_ARENA_RETURN_IF_ERROR(RequireData(kOp, out));
   if (in->rank > kGatherMaxRank || coords->rank > kGatherMaxRank) return NodeNotPrepared(kOp);
   GatherGeometry g;
-  Status s = PrepareGather(Options(node), in->dims, in->rank, coords->dims, coords->rank,
-                           out->dims, out->rank, &g);
+  Status s = PrepareGather(Options(node), in->dims, in->rank, coords->dims, coords->rank, out->dims,
+                           out->rank, &g);
   if (!s.ok()) return NodeNotPrepared(kOp);
   // Positions that are an activation are checked on every invoke.
   const bool checked =
       node.user_data != nullptr && static_cast<const int32_t*>(node.user_data)[0] == 1;
   if (!checked) TFLM_ARENA_RETURN_IF_ERROR(CheckGatherPositions(g, coords->as<const int32_t>()));
-  GatherCopy(g, model::ElementByteSize(in->type), in->data, coords->as<const int32_t>(),
-             out->data);
+  GatherCopy(g, model::ElementByteSize(in->type), in->data, coords->as<const int32_t>(), out->data);
   return Status::Ok();
 }
 
@@ -95,7 +94,12 @@ Status GatherInvoke(KernelContext& context, Node& node) {
 
 const KernelRegistration& Register_GATHER() {
   static const KernelRegistration r = {
-      model::kBuiltinGather, kOp, nullptr, GatherPrepare, GatherInvoke, nullptr,
+      model::kBuiltinGather,
+      kOp,
+      nullptr,
+      GatherPrepare,
+      GatherInvoke,
+      nullptr,
       MakeOptionsParser<GatherOptions>(model::kGatherOptions, ParseGather)};
   return r;
 }

@@ -19,8 +19,7 @@ Status PrepareGather(const GatherOptions& options, const int32_t* input_shape, i
   }
   const int batch_dims =
       options.batch_dims < 0 ? options.batch_dims + coords_rank : options.batch_dims;
-  if (batch_dims < 0 || batch_dims >= input_rank || batch_dims > axis ||
-      batch_dims > coords_rank) {
+  if (batch_dims < 0 || batch_dims >= input_rank || batch_dims > axis || batch_dims > coords_rank) {
     return Status::Error(StatusCode::kInvalidArgument,
                          "%s: batch_dims %d must lie in [0, %d), be <= axis %d and <= the "
                          "positions' rank %d",
@@ -33,8 +32,8 @@ Status PrepareGather(const GatherOptions& options, const int32_t* input_shape, i
   for (int i = 0; i < batch_dims; ++i) {
     if (input_shape[i] != coords_shape[i]) {
       return Status::Error(StatusCode::kInvalidArgument,
-                           "%s: batch dimension %d is %d in the input, %d in the positions", kOp,
-                           i, input_shape[i], coords_shape[i]);
+                           "%s: batch dimension %d is %d in the input, %d in the positions", kOp, i,
+                           input_shape[i], coords_shape[i]);
     }
     r.batch *= static_cast<size_t>(input_shape[i]);
   }
@@ -48,8 +47,8 @@ Status PrepareGather(const GatherOptions& options, const int32_t* input_shape, i
   for (int i = batch_dims; i < coords_rank; ++i) want[n++] = coords_shape[i];
   for (int i = axis + 1; i < input_rank; ++i) want[n++] = input_shape[i];
   if (output_rank != n) {
-    return Status::Error(StatusCode::kInvalidArgument, "%s: output rank %d, the gather's %d",
-                         kOp, output_rank, n);
+    return Status::Error(StatusCode::kInvalidArgument, "%s: output rank %d, the gather's %d", kOp,
+                         output_rank, n);
   }
   for (int i = 0; i < n; ++i) {
     if (output_shape[i] != want[i]) {
@@ -66,9 +65,8 @@ Status CheckGatherPositions(const GatherGeometry& g, const int32_t* positions) {
   const size_t n = g.batch * g.coords;
   for (size_t i = 0; i < n; ++i) {
     if (positions[i] < 0 || positions[i] >= g.axis_size) {
-      return Status::Error(StatusCode::kOutOfRange,
-                           "%s: position %d (entry %zu) outside [0, %d)", kOp, positions[i], i,
-                           g.axis_size);
+      return Status::Error(StatusCode::kOutOfRange, "%s: position %d (entry %zu) outside [0, %d)",
+                           kOp, positions[i], i, g.axis_size);
     }
   }
   return Status::Ok();

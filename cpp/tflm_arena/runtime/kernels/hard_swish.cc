@@ -22,23 +22,25 @@ Status HardSwishPrepare(KernelContext& context, Node& node) {
   TFLM_ARENA_RETURN_IF_ERROR(CheckQuantization(kOp, "input", in));
   TFLM_ARENA_RETURN_IF_ERROR(CheckQuantization(kOp, "output", out));
   return PrepareHardSwishInt8(TensorScale(in), TensorZeroPoint(in), TensorScale(out),
-                              TensorZeroPoint(out),
-                              static_cast<HardSwishOpData*>(node.user_data));
+                              TensorZeroPoint(out), static_cast<HardSwishOpData*>(node.user_data));
 }
 
 Status HardSwishInvoke(KernelContext& context, Node& node) {
   // No int16 path (TFLM has none).
-  static constexpr UnaryTypedFns<HardSwishOpData> kFns = {HardSwishFloat, HardSwishInt8,
-                                                          nullptr};
+  static constexpr UnaryTypedFns<HardSwishOpData> kFns = {HardSwishFloat, HardSwishInt8, nullptr};
   return InvokeUnaryTyped(context, node, kOp, kFns);
 }
 
 }  // namespace
 
 const KernelRegistration& Register_HARD_SWISH() {
-  static const KernelRegistration r = {model::kBuiltinHardSwish, kOp,
-                                       InitOpData<HardSwishOpData>, HardSwishPrepare,
-                                       HardSwishInvoke, nullptr, OptionsParser()};
+  static const KernelRegistration r = {model::kBuiltinHardSwish,
+                                       kOp,
+                                       InitOpData<HardSwishOpData>,
+                                       HardSwishPrepare,
+                                       HardSwishInvoke,
+                                       nullptr,
+                                       OptionsParser()};
   return r;
 }
 

@@ -71,8 +71,8 @@ Status PrepareHardSwishInt8(float input_scale, int32_t input_zero_point, float o
     return Status::Error(StatusCode::kInvalidArgument,
                          "%s: output scale %g too small for input scale %g (output exponent "
                          "%d > 0)",
-                         kOp, static_cast<double>(output_scale),
-                         static_cast<double>(input_scale), shift);
+                         kOp, static_cast<double>(output_scale), static_cast<double>(input_scale),
+                         shift);
   }
   d.output_multiplier_fixedpoint_int16 = DownScale(m32);
   d.output_multiplier_exponent = shift;

@@ -34,9 +34,7 @@ inline Status NodeNotPrepared(const char* op) {
 }
 
 // The first scale / zero point, or 0 when the tensor has none.
-inline float TensorScale(const model::TensorInfo& t) {
-  return t.scale.empty() ? 0.0f : t.scale[0];
-}
+inline float TensorScale(const model::TensorInfo& t) { return t.scale.empty() ? 0.0f : t.scale[0]; }
 inline int32_t TensorZeroPoint(const model::TensorInfo& t) {
   return t.zero_point.empty() ? 0 : static_cast<int32_t>(t.zero_point[0]);
 }

@@ -67,8 +67,12 @@ Status LeakyReluInvoke(KernelContext& context, Node& node) {
 
 const KernelRegistration& Register_LEAKY_RELU() {
   static const KernelRegistration r = {
-      model::kBuiltinLeakyRelu, kOp, InitOpData<LeakyReluOpData>, LeakyReluPrepare,
-      LeakyReluInvoke, nullptr,
+      model::kBuiltinLeakyRelu,
+      kOp,
+      InitOpData<LeakyReluOpData>,
+      LeakyReluPrepare,
+      LeakyReluInvoke,
+      nullptr,
       MakeOptionsParser<LeakyReluOptions>(model::kLeakyReluOptions, ParseLeakyRelu)};
   return r;
 }

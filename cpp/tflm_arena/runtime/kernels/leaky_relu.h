@@ -51,8 +51,7 @@ Status PrepareLeakyReluQuantized(float alpha, float input_scale, int32_t input_z
                                  LeakyReluOpData* data);
 
 void LeakyReluFloat(float alpha, size_t count, const float* input, float* output);
-void LeakyReluInt8(const LeakyReluOpData& data, size_t count, const int8_t* input,
-                   int8_t* output);
+void LeakyReluInt8(const LeakyReluOpData& data, size_t count, const int8_t* input, int8_t* output);
 void LeakyReluInt16(const LeakyReluOpData& data, size_t count, const int16_t* input,
                     int16_t* output);
 

@@ -16,8 +16,8 @@ constexpr const char* kOp = "LEAKY_RELU";
 // shift our fixed-point helpers accept.
 Status SignedMultiplier(const char* what, double real, int32_t* multiplier, int32_t* shift) {
   if (!std::isfinite(real)) {
-    return Status::Error(StatusCode::kInvalidArgument, "%s: %s multiplier %g is not finite",
-                         kOp, what, real);
+    return Status::Error(StatusCode::kInvalidArgument, "%s: %s multiplier %g is not finite", kOp,
+                         what, real);
   }
   int s = 0;
   QuantizeMultiplier(real, multiplier, &s);
@@ -47,8 +47,8 @@ void LeakyReluQuantized(const LeakyReluOpData& data, size_t count, const T* inpu
       y += MultiplyByQuantizedMultiplier(d, data.output_multiplier_identity,
                                          data.output_shift_identity);
     } else {
-      const int32_t scaled = MultiplyByQuantizedMultiplier(d, alpha_multiplier,
-                                                           data.output_shift_alpha);
+      const int32_t scaled =
+          MultiplyByQuantizedMultiplier(d, alpha_multiplier, data.output_shift_alpha);
       y += alpha_negative ? -scaled : scaled;
     }
     output[i] = static_cast<T>(y < kMin ? kMin : (y > kMax ? kMax : y));
@@ -67,13 +67,11 @@ Status PrepareLeakyReluQuantized(float alpha, float input_scale, int32_t input_z
   // on identity and alpha multipliers, tests_py/test_kernel_leaky_relu.py).
   const double alpha_real = static_cast<double>(input_scale) * static_cast<double>(alpha) /
                             static_cast<double>(output_scale);
-  const double identity_real =
-      static_cast<double>(input_scale) / static_cast<double>(output_scale);
-  TFLM_ARENA_RETURN_IF_ERROR(SignedMultiplier("alpha", alpha_real,
-                                              &data->output_multiplier_alpha,
+  const double identity_real = static_cast<double>(input_scale) / static_cast<double>(output_scale);
+  TFLM_ARENA_RETURN_IF_ERROR(SignedMultiplier("alpha", alpha_real, &data->output_multiplier_alpha,
                                               &data->output_shift_alpha));
-  return SignedMultiplier("identity", identity_real,
-                          &data->output_multiplier_identity, &data->output_shift_identity);
+  return SignedMultiplier("identity", identity_real, &data->output_multiplier_identity,
+                          &data->output_shift_identity);
 }
 
 void LeakyReluFloat(float alpha, size_t count, const float* input, float* output) {
@@ -83,8 +81,7 @@ void LeakyReluFloat(float alpha, size_t count, const float* input, float* output
   }
 }
 
-void LeakyReluInt8(const LeakyReluOpData& data, size_t count, const int8_t* input,
-                   int8_t* output) {
+void LeakyReluInt8(const LeakyReluOpData& data, size_t count, const int8_t* input, int8_t* output) {
   LeakyReluQuantized(data, count, input, output);
 }
 

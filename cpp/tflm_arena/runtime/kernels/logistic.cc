@@ -27,8 +27,13 @@ Status LogisticInvoke(KernelContext& context, Node& node) {
 }  // namespace
 
 const KernelRegistration& Register_LOGISTIC() {
-  static const KernelRegistration r = {model::kBuiltinLogistic, kOp, InitOpData<SigmoidOpData>,
-                                       LogisticPrepare, LogisticInvoke, nullptr, OptionsParser()};
+  static const KernelRegistration r = {model::kBuiltinLogistic,
+                                       kOp,
+                                       InitOpData<SigmoidOpData>,
+                                       LogisticPrepare,
+                                       LogisticInvoke,
+                                       nullptr,
+                                       OptionsParser()};
   return r;
 }
 

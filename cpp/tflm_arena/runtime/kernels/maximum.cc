@@ -21,8 +21,9 @@ Status MaximumInvoke(KernelContext& context, Node& node) {
 }  // namespace
 
 const KernelRegistration& Register_MAXIMUM() {
-  static const KernelRegistration r = {model::kBuiltinMaximum, kOp, nullptr, MaximumPrepare,
-                                       MaximumInvoke, nullptr, OptionsParser()};
+  static const KernelRegistration r = {model::kBuiltinMaximum, kOp,           nullptr,
+                                       MaximumPrepare,         MaximumInvoke, nullptr,
+                                       OptionsParser()};
   return r;
 }
 

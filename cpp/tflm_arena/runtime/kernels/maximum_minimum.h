@@ -26,9 +26,8 @@ bool MaximumMinimumSupports(model::TensorType type);
 
 // out = max(in1, in2) when `maximum`, else min; all of `type` (one of
 // MaximumMinimumSupports). `broadcast` false: same shapes, `n` elements.
-void MaximumMinimum(bool maximum, model::TensorType type, bool broadcast,
-                    const BroadcastDims& dims, size_t n, const void* in1, const void* in2,
-                    void* out);
+void MaximumMinimum(bool maximum, model::TensorType type, bool broadcast, const BroadcastDims& dims,
+                    size_t n, const void* in1, const void* in2, void* out);
 
 }  // namespace runtime
 }  // namespace tflm_arena

@@ -24,13 +24,12 @@ void Run(bool maximum, bool broadcast, const BroadcastDims& dims, size_t n, cons
 
 bool MaximumMinimumSupports(model::TensorType type) {
   using model::TensorType;
-  return type == TensorType::kFloat32 || type == TensorType::kInt8 ||
-         type == TensorType::kInt16 || type == TensorType::kInt32 || type == TensorType::kInt64;
+  return type == TensorType::kFloat32 || type == TensorType::kInt8 || type == TensorType::kInt16 ||
+         type == TensorType::kInt32 || type == TensorType::kInt64;
 }
 
-void MaximumMinimum(bool maximum, model::TensorType type, bool broadcast,
-                    const BroadcastDims& dims, size_t n, const void* in1, const void* in2,
-                    void* out) {
+void MaximumMinimum(bool maximum, model::TensorType type, bool broadcast, const BroadcastDims& dims,
+                    size_t n, const void* in1, const void* in2, void* out) {
   using model::TensorType;
   switch (type) {
     case TensorType::kFloat32:

@@ -26,8 +26,8 @@ Status ParseReducer(model::OptionsTable& table, void* out) {
 }
 
 // The kept extents' product for these axes, after checking them.
-Status KeptCount(const int32_t* shape, int rank, const int32_t* axis, int num_axis,
-                 bool* reduced, uint64_t* count) {
+Status KeptCount(const int32_t* shape, int rank, const int32_t* axis, int num_axis, bool* reduced,
+                 uint64_t* count) {
   TFLM_ARENA_RETURN_IF_ERROR(ResolveMeanAxes(axis, num_axis, rank, reduced));
   uint64_t n = 1;
   for (int d = 0; d < rank; ++d) {
@@ -61,8 +61,8 @@ Status MeanPrepare(KernelContext& context, Node& node) {
     if (a == nullptr || (axis.num_elements > 0 && a->data == nullptr)) return NodeNotPrepared(kOp);
     bool reduced[kMeanMaxRank];
     uint64_t count = 0;
-    TFLM_ARENA_RETURN_IF_ERROR(KeptCount(in.shape.data(), rank, a->as<const int32_t>(),
-                                         data->num_axis, reduced, &count));
+    TFLM_ARENA_RETURN_IF_ERROR(
+        KeptCount(in.shape.data(), rank, a->as<const int32_t>(), data->num_axis, reduced, &count));
     if (count != out.num_elements) {
       return Status::Error(StatusCode::kInvalidArgument,
                            "%s: output has %llu elements, the reduction %llu", kOp,
@@ -119,10 +119,9 @@ Status MeanInvoke(KernelContext& context, Node& node) {
   TFLM_ARENA_RETURN_IF_ERROR(
       KeptCount(in->dims, in->rank, axis->as<const int32_t>(), data.num_axis, reduced, &count));
   if (count != static_cast<uint64_t>(out->num_elements())) {
-    return Status::Error(StatusCode::kInvalidArgument,
-                         "%s: output has %lld elements, the reduction %llu", kOp,
-                         static_cast<long long>(out->num_elements()),
-                         static_cast<unsigned long long>(count));
+    return Status::Error(
+        StatusCode::kInvalidArgument, "%s: output has %lld elements, the reduction %llu", kOp,
+        static_cast<long long>(out->num_elements()), static_cast<unsigned long long>(count));
   }
   const size_t n = static_cast<size_t>(count);
   switch (in->type) {
@@ -152,7 +151,12 @@ Status MeanInvoke(KernelContext& context, Node& node) {
 
 const KernelRegistration& Register_MEAN() {
   static const KernelRegistration r = {
-      model::kBuiltinMean, kOp, InitOpData<MeanOpData>, MeanPrepare, MeanInvoke, nullptr,
+      model::kBuiltinMean,
+      kOp,
+      InitOpData<MeanOpData>,
+      MeanPrepare,
+      MeanInvoke,
+      nullptr,
       MakeOptionsParser<ReducerOptions>(model::kReducerOptions, ParseReducer)};
   return r;
 }

@@ -87,9 +87,8 @@ void MeanQuantized(const MeanOpData& data, const T* input, const int32_t* shape,
   constexpr int32_t kMin = std::numeric_limits<T>::min();
   constexpr int32_t kMax = std::numeric_limits<T>::max();
   for (size_t i = 0; i < output_count; ++i) {
-    const int32_t shifted = static_cast<int32_t>(
-        static_cast<uint32_t>(static_cast<int64_t>(sum[i]) -
-                              static_cast<int64_t>(data.input_zp) * count));
+    const int32_t shifted = static_cast<int32_t>(static_cast<uint32_t>(
+        static_cast<int64_t>(sum[i]) - static_cast<int64_t>(data.input_zp) * count));
     int32_t y = MultiplyByQuantizedMultiplier(shifted, multiplier, out_shift) + data.output_zp;
     y = std::min(std::max(y, kMin), kMax);
     output[i] = static_cast<T>(y);
@@ -104,8 +103,8 @@ Status ResolveMeanAxes(const int32_t* axis, int num_axis, int rank, bool* reduce
   for (int i = 0; i < num_axis; ++i) {
     const int32_t a = axis[i] < 0 ? axis[i] + rank : axis[i];
     if (a < 0 || a >= rank) {
-      return Status::Error(StatusCode::kInvalidArgument, "MEAN: axis %d outside [%d, %d)",
-                           axis[i], -rank, rank);
+      return Status::Error(StatusCode::kInvalidArgument, "MEAN: axis %d outside [%d, %d)", axis[i],
+                           -rank, rank);
     }
     reduced[a] = true;
   }
@@ -138,8 +137,7 @@ void MeanInt8(const MeanOpData& data, const int8_t* input, const int32_t* shape,
 }
 
 void MeanInt16(const MeanOpData& data, const int16_t* input, const int32_t* shape, int rank,
-               const bool* reduced, size_t output_count, int32_t* accumulator,
-               int16_t* output) {
+               const bool* reduced, size_t output_count, int32_t* accumulator, int16_t* output) {
   MeanQuantized(data, input, shape, rank, reduced, output_count, accumulator, output);
 }
 

@@ -21,8 +21,9 @@ Status MinimumInvoke(KernelContext& context, Node& node) {
 }  // namespace
 
 const KernelRegistration& Register_MINIMUM() {
-  static const KernelRegistration r = {model::kBuiltinMinimum, kOp, nullptr, MinimumPrepare,
-                                       MinimumInvoke, nullptr, OptionsParser()};
+  static const KernelRegistration r = {model::kBuiltinMinimum, kOp,           nullptr,
+                                       MinimumPrepare,         MinimumInvoke, nullptr,
+                                       OptionsParser()};
   return r;
 }
 

@@ -26,8 +26,8 @@ struct MulQuantized {
 
 template <typename T>
 MulQuantized<T> QuantizedOp(const MulOpData& d) {
-  return MulQuantized<T>{d.input1_zero_point, d.input2_zero_point, d.output_zero_point,
-                         d.output_multiplier, d.output_shift, d.output_activation_min,
+  return MulQuantized<T>{d.input1_zero_point,    d.input2_zero_point, d.output_zero_point,
+                         d.output_multiplier,    d.output_shift,      d.output_activation_min,
                          d.output_activation_max};
 }
 
@@ -38,10 +38,10 @@ Status PrepareMul(const MulOptions& options, const model::TensorInfo& input1,
                   MulOpData* data) {
   using model::TensorType;
   const TensorType type = output.type;
-  TFLM_ARENA_RETURN_IF_ERROR(RequireSameTypes(
-      kOp, input1, input2, output,
-      type == TensorType::kFloat32 || type == TensorType::kInt8 || type == TensorType::kInt16 ||
-          type == TensorType::kInt32));
+  TFLM_ARENA_RETURN_IF_ERROR(
+      RequireSameTypes(kOp, input1, input2, output,
+                       type == TensorType::kFloat32 || type == TensorType::kInt8 ||
+                           type == TensorType::kInt16 || type == TensorType::kInt32));
   MulOpData d;
   switch (type) {
     case TensorType::kInt8:
@@ -70,9 +70,9 @@ Status PrepareMul(const MulOptions& options, const model::TensorInfo& input1,
       break;
     }
     case TensorType::kInt32:
-      TFLM_ARENA_RETURN_IF_ERROR(
-          PrepareUnquantizedInt32(kOp, options.activation, input1, input2, output,
-                                  &d.output_activation_min, &d.output_activation_max));
+      TFLM_ARENA_RETURN_IF_ERROR(PrepareUnquantizedInt32(kOp, options.activation, input1, input2,
+                                                         output, &d.output_activation_min,
+                                                         &d.output_activation_max));
       break;
     default:
       FloatActivationRange(options.activation, &d.output_activation_min_f32,

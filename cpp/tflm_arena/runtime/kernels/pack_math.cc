@@ -22,9 +22,8 @@ Status CheckStackedShape(const char* op, int32_t axis, int32_t count, const int3
   for (int i = 0; i < stacked_rank; ++i) {
     const int32_t want = i < a ? piece_shape[i] : (i == a ? count : piece_shape[i - 1]);
     if (stacked_shape[i] != want) {
-      return Status::Error(StatusCode::kInvalidArgument,
-                           "%s: stacked dimension %d is %d, needs %d", op, i, stacked_shape[i],
-                           want);
+      return Status::Error(StatusCode::kInvalidArgument, "%s: stacked dimension %d is %d, needs %d",
+                           op, i, stacked_shape[i], want);
     }
   }
   *positive_axis = a;

@@ -46,14 +46,13 @@ Status PadPrepare(KernelContext& context, Node& node) {
         (TensorZeroPoint(value) != TensorZeroPoint(out) ||
          static_cast<double>(TensorScale(value)) != static_cast<double>(TensorScale(out)))) {
       return Status::Error(StatusCode::kInvalidArgument,
-                           "%s: constant_values must have the output's scale and zero point",
-                           op);
+                           "%s: constant_values must have the output's scale and zero point", op);
     }
   } else if (in.type == TensorType::kInt8) {
     const int32_t zp = TensorZeroPoint(out);
     if (zp < std::numeric_limits<int8_t>::min() || zp > std::numeric_limits<int8_t>::max()) {
-      return Status::Error(StatusCode::kInvalidArgument,
-                           "%s: output zero point %d is outside INT8", op, zp);
+      return Status::Error(StatusCode::kInvalidArgument, "%s: output zero point %d is outside INT8",
+                           op, zp);
     }
   }
   data->output_zero_point = in.type == TensorType::kInt8 ? TensorZeroPoint(out) : 0;
@@ -90,14 +89,16 @@ Status PadInvoke(KernelContext& context, Node& node) {
 }  // namespace
 
 const KernelRegistration& Register_PAD() {
-  static const KernelRegistration r = {model::kBuiltinPad, "PAD", InitOpData<PadOpData>,
-                                       PadPrepare, PadInvoke, nullptr, OptionsParser{}};
+  static const KernelRegistration r = {model::kBuiltinPad, "PAD",     InitOpData<PadOpData>,
+                                       PadPrepare,         PadInvoke, nullptr,
+                                       OptionsParser{}};
   return r;
 }
 
 const KernelRegistration& Register_PADV2() {
-  static const KernelRegistration r = {model::kBuiltinPadv2, "PADV2", InitOpData<PadOpData>,
-                                       PadPrepare, PadInvoke, nullptr, OptionsParser{}};
+  static const KernelRegistration r = {model::kBuiltinPadv2, "PADV2",   InitOpData<PadOpData>,
+                                       PadPrepare,           PadInvoke, nullptr,
+                                       OptionsParser{}};
   return r;
 }
 

@@ -43,9 +43,8 @@ constexpr size_t kPadPersistentBytes = sizeof(PadOpData);  // 56
 // Fills `data` from the paddings ([rank, 2] entries) after checking them
 // against the shapes (same rank <= 5, paddings >= 0, output = input +
 // paddings). `op` names the operator in messages.
-Status PreparePad(const char* op, const int32_t* input_shape, int rank,
-                  const int32_t* output_shape, int output_rank, const int32_t* paddings,
-                  size_t paddings_count, PadOpData* data);
+Status PreparePad(const char* op, const int32_t* input_shape, int rank, const int32_t* output_shape,
+                  int output_rank, const int32_t* paddings, size_t paddings_count, PadOpData* data);
 
 // Writes the padded output; `pad_value` points to one element of
 // `element_bytes` (1, 2 or 4).

@@ -14,8 +14,8 @@ void Fill(T* out, size_t n, T value) {
 
 // The 5D walk: rows along the last axis are copied or filled whole.
 template <typename T>
-void PadWalk(const int32_t* left, const int32_t* right, const int32_t* in_shape, const T* in,
-             T pad, T* out) {
+void PadWalk(const int32_t* left, const int32_t* right, const int32_t* in_shape, const T* in, T pad,
+             T* out) {
   int32_t out_shape[kPadMaxDims];
   for (int i = 0; i < kPadMaxDims; ++i) out_shape[i] = in_shape[i] + left[i] + right[i];
   const size_t row = static_cast<size_t>(out_shape[4]);
@@ -44,12 +44,12 @@ void PadWalk(const int32_t* left, const int32_t* right, const int32_t* in_shape,
 
 }  // namespace
 
-Status PreparePad(const char* op, const int32_t* input_shape, int rank,
-                  const int32_t* output_shape, int output_rank, const int32_t* paddings,
-                  size_t paddings_count, PadOpData* data) {
+Status PreparePad(const char* op, const int32_t* input_shape, int rank, const int32_t* output_shape,
+                  int output_rank, const int32_t* paddings, size_t paddings_count,
+                  PadOpData* data) {
   if (rank > kPadMaxDims) {
-    return Status::Error(StatusCode::kUnimplemented, "%s: input rank %d, at most %d supported",
-                         op, rank, kPadMaxDims);
+    return Status::Error(StatusCode::kUnimplemented, "%s: input rank %d, at most %d supported", op,
+                         rank, kPadMaxDims);
   }
   if (output_rank != rank) {
     return Status::Error(StatusCode::kInvalidArgument, "%s: output rank %d, input rank %d", op,
@@ -78,8 +78,8 @@ Status PreparePad(const char* op, const int32_t* input_shape, int rank,
     d.left_padding[i] = l;
     d.right_padding[i] = r;
   }
-  const bool image_style = rank == 4 && paddings[0] == 0 && paddings[1] == 0 &&
-                           paddings[6] == 0 && paddings[7] == 0;
+  const bool image_style =
+      rank == 4 && paddings[0] == 0 && paddings[1] == 0 && paddings[6] == 0 && paddings[7] == 0;
   d.resizing_category = image_style ? 1 : 2;
   d.output_zero_point = data->output_zero_point;
   *data = d;

@@ -20,8 +20,7 @@ int32_t ComputeOutSize(model::Padding padding, int32_t image_size, int32_t filte
     case model::Padding::kSame:
       return static_cast<int32_t>((static_cast<int64_t>(image_size) + stride - 1) / stride);
     case model::Padding::kValid:
-      return static_cast<int32_t>((static_cast<int64_t>(image_size) + stride - effective) /
-                                  stride);
+      return static_cast<int32_t>((static_cast<int64_t>(image_size) + stride - effective) / stride);
   }
   return 0;
 }
@@ -37,16 +36,14 @@ int32_t ComputePaddingWithOffset(int32_t stride, int32_t dilation, int32_t in_si
 
 PaddingValues ComputePaddingHeightWidth(int32_t stride_height, int32_t stride_width,
                                         int32_t dilation_height, int32_t dilation_width,
-                                        int32_t in_height, int32_t in_width,
-                                        int32_t filter_height, int32_t filter_width,
-                                        model::Padding padding, int32_t* out_height,
-                                        int32_t* out_width) {
+                                        int32_t in_height, int32_t in_width, int32_t filter_height,
+                                        int32_t filter_width, model::Padding padding,
+                                        int32_t* out_height, int32_t* out_width) {
   *out_width = ComputeOutSize(padding, in_width, filter_width, stride_width, dilation_width);
-  *out_height =
-      ComputeOutSize(padding, in_height, filter_height, stride_height, dilation_height);
+  *out_height = ComputeOutSize(padding, in_height, filter_height, stride_height, dilation_height);
   PaddingValues values;
-  values.height = ComputePaddingWithOffset(stride_height, dilation_height, in_height,
-                                           filter_height, *out_height, &values.height_offset);
+  values.height = ComputePaddingWithOffset(stride_height, dilation_height, in_height, filter_height,
+                                           *out_height, &values.height_offset);
   values.width = ComputePaddingWithOffset(stride_width, dilation_width, in_width, filter_width,
                                           *out_width, &values.width_offset);
   return values;

@@ -43,10 +43,9 @@ int32_t ComputePaddingWithOffset(int32_t stride, int32_t dilation, int32_t in_si
 // model may ignore them, as TFLM does).
 PaddingValues ComputePaddingHeightWidth(int32_t stride_height, int32_t stride_width,
                                         int32_t dilation_height, int32_t dilation_width,
-                                        int32_t in_height, int32_t in_width,
-                                        int32_t filter_height, int32_t filter_width,
-                                        model::Padding padding, int32_t* out_height,
-                                        int32_t* out_width);
+                                        int32_t in_height, int32_t in_width, int32_t filter_height,
+                                        int32_t filter_width, model::Padding padding,
+                                        int32_t* out_height, int32_t* out_width);
 
 }  // namespace runtime
 }  // namespace tflm_arena

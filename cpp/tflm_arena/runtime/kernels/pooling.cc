@@ -1,16 +1,15 @@
 // AVERAGE_POOL_2D / MAX_POOL_2D kernel glue (math in pooling_math.cc).
 #include "tflm_arena/runtime/kernels/pooling.h"
 
-#include <new>
-
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <new>
 
 #include "tflm_arena/runtime/kernel_api.h"
 #include "tflm_arena/runtime/kernels/activation.h"
-#include "tflm_arena/runtime/kernels/padding.h"
 #include "tflm_arena/runtime/kernels/kernel_util.h"
+#include "tflm_arena/runtime/kernels/padding.h"
 #include "tflm_arena/runtime/kernels/registrations.h"
 #include "tflm_arena/runtime/kernels/tensor_checks.h"
 
@@ -33,8 +32,7 @@ Status PoolPrepareNamed(KernelContext& context, Node& node, const char* op) {
                          node.inputs.size(), node.outputs.size());
   }
   if (node.inputs[0] < 0) {
-    return Status::Error(StatusCode::kInvalidArgument, "%s: input 0 is omitted but required",
-                         op);
+    return Status::Error(StatusCode::kInvalidArgument, "%s: input 0 is omitted but required", op);
   }
   const PoolOptions& options = node.options<PoolOptions>();
   model::TensorInfo in, out;
@@ -80,8 +78,7 @@ Status PoolPrepareNamed(KernelContext& context, Node& node, const char* op) {
   data->padding_height_offset = pad.height_offset;
 
   if (in.type == TensorType::kFloat32) {
-    FloatActivationRange(options.activation, &data->activation_min_f32,
-                         &data->activation_max_f32);
+    FloatActivationRange(options.activation, &data->activation_min_f32, &data->activation_max_f32);
     return Status::Ok();
   }
   TFLM_ARENA_RETURN_IF_ERROR(CheckQuantization(op, "input", in));
@@ -89,14 +86,16 @@ Status PoolPrepareNamed(KernelContext& context, Node& node, const char* op) {
   const double scale_diff =
       std::fabs(static_cast<double>(TensorScale(in)) - static_cast<double>(TensorScale(out)));
   if (!(scale_diff <= 1.0e-6) || TensorZeroPoint(in) != TensorZeroPoint(out)) {
-    return Status::Error(StatusCode::kInvalidArgument,
-                         "%s: input and output quantization differ (scale %g vs %g, zero point "
-                         "%d vs %d)",
-                         op, static_cast<double>(TensorScale(in)), static_cast<double>(TensorScale(out)),
-                         static_cast<int>(TensorZeroPoint(in)), static_cast<int>(TensorZeroPoint(out)));
+    return Status::Error(
+        StatusCode::kInvalidArgument,
+        "%s: input and output quantization differ (scale %g vs %g, zero point "
+        "%d vs %d)",
+        op, static_cast<double>(TensorScale(in)), static_cast<double>(TensorScale(out)),
+        static_cast<int>(TensorZeroPoint(in)), static_cast<int>(TensorZeroPoint(out)));
   }
-  return QuantizedActivationRange(options.activation, out.type, TensorScale(out), TensorZeroPoint(out),
-                                  &data->activation_min, &data->activation_max);
+  return QuantizedActivationRange(options.activation, out.type, TensorScale(out),
+                                  TensorZeroPoint(out), &data->activation_min,
+                                  &data->activation_max);
 }
 
 Status AveragePoolPrepare(KernelContext& context, Node& node) {
@@ -150,12 +149,12 @@ Status AveragePoolInvoke(KernelContext& context, Node& node) {
                             in->as<const float>(), out->as<float>());
       break;
     case TensorType::kInt8:
-      ok = AveragePoolInt8(g, data->activation_min, data->activation_max,
-                           in->as<const int8_t>(), out->as<int8_t>());
+      ok = AveragePoolInt8(g, data->activation_min, data->activation_max, in->as<const int8_t>(),
+                           out->as<int8_t>());
       break;
     case TensorType::kInt16:
-      ok = AveragePoolInt16(g, data->activation_min, data->activation_max,
-                            in->as<const int16_t>(), out->as<int16_t>());
+      ok = AveragePoolInt16(g, data->activation_min, data->activation_max, in->as<const int16_t>(),
+                            out->as<int16_t>());
       break;
     default:
       return Status::Error(StatusCode::kUnimplemented, "%s: type %s not supported", kOp,
@@ -212,16 +211,24 @@ constexpr OptionsParser kPoolOptions =
 }  // namespace
 
 const KernelRegistration& Register_AVERAGE_POOL_2D() {
-  static const KernelRegistration r = {
-      model::kBuiltinAveragePool2D, "AVERAGE_POOL_2D", InitOpData<PoolingOpData>, AveragePoolPrepare, AveragePoolInvoke,
-      nullptr, kPoolOptions};
+  static const KernelRegistration r = {model::kBuiltinAveragePool2D,
+                                       "AVERAGE_POOL_2D",
+                                       InitOpData<PoolingOpData>,
+                                       AveragePoolPrepare,
+                                       AveragePoolInvoke,
+                                       nullptr,
+                                       kPoolOptions};
   return r;
 }
 
 const KernelRegistration& Register_MAX_POOL_2D() {
-  static const KernelRegistration r = {
-      model::kBuiltinMaxPool2D, "MAX_POOL_2D", InitOpData<PoolingOpData>, MaxPoolPrepare, MaxPoolInvoke, nullptr,
-      kPoolOptions};
+  static const KernelRegistration r = {model::kBuiltinMaxPool2D,
+                                       "MAX_POOL_2D",
+                                       InitOpData<PoolingOpData>,
+                                       MaxPoolPrepare,
+                                       MaxPoolInvoke,
+                                       nullptr,
+                                       kPoolOptions};
   return r;
 }
 

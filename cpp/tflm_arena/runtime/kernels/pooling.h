@@ -61,17 +61,17 @@ struct PoolGeometry {
 // written for it and later ones); true otherwise.
 bool AveragePoolFloat(const PoolGeometry& g, float act_min, float act_max, const float* input,
                       float* output);
-bool AveragePoolInt8(const PoolGeometry& g, int32_t act_min, int32_t act_max,
-                     const int8_t* input, int8_t* output);
-bool AveragePoolInt16(const PoolGeometry& g, int32_t act_min, int32_t act_max,
-                      const int16_t* input, int16_t* output);
+bool AveragePoolInt8(const PoolGeometry& g, int32_t act_min, int32_t act_max, const int8_t* input,
+                     int8_t* output);
+bool AveragePoolInt16(const PoolGeometry& g, int32_t act_min, int32_t act_max, const int16_t* input,
+                      int16_t* output);
 
 void MaxPoolFloat(const PoolGeometry& g, float act_min, float act_max, const float* input,
                   float* output);
 void MaxPoolInt8(const PoolGeometry& g, int32_t act_min, int32_t act_max, const int8_t* input,
                  int8_t* output);
-void MaxPoolInt16(const PoolGeometry& g, int32_t act_min, int32_t act_max,
-                  const int16_t* input, int16_t* output);
+void MaxPoolInt16(const PoolGeometry& g, int32_t act_min, int32_t act_max, const int16_t* input,
+                  int16_t* output);
 
 // The integer average's rounding: sum / count to nearest, ties away from 0
 // (count > 0). The +/- count / 2 wraps as TFLM's int32 arithmetic does in

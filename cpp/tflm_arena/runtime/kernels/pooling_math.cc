@@ -91,8 +91,7 @@ bool AveragePoolInteger(const PoolGeometry& geometry, int32_t act_min, int32_t a
 }
 
 template <typename T>
-void MaxPoolTyped(const PoolGeometry& geometry, T act_min, T act_max, const T* input,
-                  T* output) {
+void MaxPoolTyped(const PoolGeometry& geometry, T act_min, T act_max, const T* input, T* output) {
   const PoolGeometry g = geometry;  // a local: output stores cannot alias it
   for (int32_t b = 0; b < g.batches; ++b) {
     for (int32_t oy = 0; oy < g.output_height; ++oy) {
@@ -143,13 +142,13 @@ bool AveragePoolFloat(const PoolGeometry& geometry, float act_min, float act_max
   return true;
 }
 
-bool AveragePoolInt8(const PoolGeometry& g, int32_t act_min, int32_t act_max,
-                     const int8_t* input, int8_t* output) {
+bool AveragePoolInt8(const PoolGeometry& g, int32_t act_min, int32_t act_max, const int8_t* input,
+                     int8_t* output) {
   return AveragePoolInteger<int8_t>(g, act_min, act_max, input, output);
 }
 
-bool AveragePoolInt16(const PoolGeometry& g, int32_t act_min, int32_t act_max,
-                      const int16_t* input, int16_t* output) {
+bool AveragePoolInt16(const PoolGeometry& g, int32_t act_min, int32_t act_max, const int16_t* input,
+                      int16_t* output) {
   return AveragePoolInteger<int16_t>(g, act_min, act_max, input, output);
 }
 
@@ -164,8 +163,8 @@ void MaxPoolInt8(const PoolGeometry& g, int32_t act_min, int32_t act_max, const 
                        output);
 }
 
-void MaxPoolInt16(const PoolGeometry& g, int32_t act_min, int32_t act_max,
-                  const int16_t* input, int16_t* output) {
+void MaxPoolInt16(const PoolGeometry& g, int32_t act_min, int32_t act_max, const int16_t* input,
+                  int16_t* output) {
   MaxPoolTyped<int16_t>(g, NarrowBound<int16_t>(act_min), NarrowBound<int16_t>(act_max), input,
                         output);
 }

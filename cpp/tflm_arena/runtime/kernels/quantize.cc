@@ -23,8 +23,8 @@ bool IsFloatPair(TensorType in, TensorType out) {
 bool IsRequantizePair(TensorType in, TensorType out) {
   switch (in) {
     case TensorType::kInt8:
-      return out == TensorType::kInt8 || out == TensorType::kUint8 ||
-             out == TensorType::kInt16 || out == TensorType::kInt32;
+      return out == TensorType::kInt8 || out == TensorType::kUint8 || out == TensorType::kInt16 ||
+             out == TensorType::kInt32;
     case TensorType::kInt16:
       return out == TensorType::kInt8 || out == TensorType::kInt16 || out == TensorType::kInt32;
     case TensorType::kInt32:
@@ -55,7 +55,8 @@ Status QuantizePrepare(KernelContext& context, Node& node) {
   auto* data = static_cast<QuantizeOpData*>(node.user_data);
   if (requantize_pair) {
     TFLM_ARENA_RETURN_IF_ERROR(CheckQuantization(kOp, "input", in));
-    const double effective = static_cast<double>(TensorScale(in)) / static_cast<double>(TensorScale(out));
+    const double effective =
+        static_cast<double>(TensorScale(in)) / static_cast<double>(TensorScale(out));
     TFLM_ARENA_RETURN_IF_ERROR(CheckedQuantizeMultiplier(
         kOp, "requantize", effective, &data->requantize_multiplier, &data->requantize_shift));
   }
@@ -66,8 +67,7 @@ Status QuantizePrepare(KernelContext& context, Node& node) {
 }
 
 template <typename InT>
-Status RequantizeFrom(const EvalTensor& in, EvalTensor& out, size_t n,
-                      const RequantizeParams& p) {
+Status RequantizeFrom(const EvalTensor& in, EvalTensor& out, size_t n, const RequantizeParams& p) {
   const InT* src = in.as<const InT>();
   switch (out.type) {
     case TensorType::kInt8:
@@ -87,8 +87,7 @@ Status QuantizeInvoke(KernelContext& context, Node& node) {
   EvalTensor* in = nullptr;
   EvalTensor* out = nullptr;
   size_t n = 0;
-  TFLM_ARENA_RETURN_IF_ERROR(
-      GetUnaryTensors(context, node, kOp, &in, &out, &n));
+  TFLM_ARENA_RETURN_IF_ERROR(GetUnaryTensors(context, node, kOp, &in, &out, &n));
   const auto* data = static_cast<const QuantizeOpData*>(node.user_data);
   if (IsFloatPair(in->type, out->type)) {
     if (out->type == TensorType::kInt8) {
@@ -141,9 +140,13 @@ Status QuantizeInvoke(KernelContext& context, Node& node) {
 }  // namespace
 
 const KernelRegistration& Register_QUANTIZE() {
-  static const KernelRegistration r = {
-      model::kBuiltinQuantize, kOp, InitOpData<QuantizeOpData>,
-      QuantizePrepare, QuantizeInvoke, nullptr, OptionsParser()};  // reads no options
+  static const KernelRegistration r = {model::kBuiltinQuantize,
+                                       kOp,
+                                       InitOpData<QuantizeOpData>,
+                                       QuantizePrepare,
+                                       QuantizeInvoke,
+                                       nullptr,
+                                       OptionsParser()};  // reads no options
   return r;
 }
 

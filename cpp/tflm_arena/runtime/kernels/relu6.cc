@@ -1,9 +1,8 @@
 // RELU6 glue: init / prepare / invoke over KernelContext (math in
 // relu_math.cc). No builtin options.
-#include "tflm_arena/runtime/kernels/relu.h"
-
 #include "tflm_arena/runtime/kernels/kernel_util.h"
 #include "tflm_arena/runtime/kernels/registrations.h"
+#include "tflm_arena/runtime/kernels/relu.h"
 #include "tflm_arena/runtime/kernels/tensor_checks.h"
 #include "tflm_arena/runtime/kernels/unary_glue.h"
 
@@ -34,8 +33,9 @@ Status Relu6Invoke(KernelContext& context, Node& node) {
 }  // namespace
 
 const KernelRegistration& Register_RELU6() {
-  static const KernelRegistration r = {model::kBuiltinRelu6, kOp, InitOpData<Relu6OpData>,
-                                       Relu6Prepare, Relu6Invoke, nullptr, OptionsParser{}};
+  static const KernelRegistration r = {model::kBuiltinRelu6, kOp,         InitOpData<Relu6OpData>,
+                                       Relu6Prepare,         Relu6Invoke, nullptr,
+                                       OptionsParser{}};
   return r;
 }
 

@@ -19,9 +19,9 @@ void TypeRange(model::TensorType type, int32_t* lo, int32_t* hi) {
 template <typename T>
 void ReluQuantized(const ReluOpData& d, size_t n, const T* in, T* out) {
   for (size_t i = 0; i < n; ++i) {
-    const int32_t v = WrapAdd(d.output_offset,
-                              MultiplyByQuantizedMultiplier(in[i] - d.input_offset,
-                                                            d.output_multiplier, d.output_shift));
+    const int32_t v = WrapAdd(
+        d.output_offset,
+        MultiplyByQuantizedMultiplier(in[i] - d.input_offset, d.output_multiplier, d.output_shift));
     out[i] = static_cast<T>(Clamp32(v, d.quantized_activation_min, d.quantized_activation_max));
   }
 }
@@ -65,8 +65,8 @@ void PrepareRelu6Quantized(model::TensorType type, float input_scale, int32_t in
   // the type (a quotient beyond int32 saturates here; TFLM's cast is
   // undefined there).
   const float q = std::round(6.0f / input_scale);
-  int64_t six = q >= 4294967296.0f ? (int64_t{1} << 32)
-                                   : static_cast<int64_t>(q) + input_zero_point;
+  int64_t six =
+      q >= 4294967296.0f ? (int64_t{1} << 32) : static_cast<int64_t>(q) + input_zero_point;
   six = six < lo ? lo : six > hi ? hi : six;
   data->six = static_cast<int32_t>(six);
   data->zero = input_zero_point;

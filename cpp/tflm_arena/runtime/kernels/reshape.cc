@@ -25,8 +25,7 @@ Status ReshapePrepare(KernelContext& context, Node& node) {
                          node.outputs.size());
   }
   if (node.inputs[0] < 0) {
-    return Status::Error(StatusCode::kInvalidArgument, "%s: input 0 is omitted but required",
-                         kOp);
+    return Status::Error(StatusCode::kInvalidArgument, "%s: input 0 is omitted but required", kOp);
   }
   model::TensorInfo in, out;
   TFLM_ARENA_RETURN_IF_ERROR(context.input_info(node, 0, &in));
@@ -97,10 +96,14 @@ Status ParseReshape(model::OptionsTable& table, void* out) {
 }  // namespace
 
 const KernelRegistration& Register_RESHAPE() {
-  static const KernelRegistration r = {model::kBuiltinReshape, kOp, nullptr, ReshapePrepare,
-                                       ReshapeInvoke, nullptr,
-                                       MakeOptionsParser<ReshapeOptions>(
-                                           model::kReshapeOptions, ParseReshape)};
+  static const KernelRegistration r = {
+      model::kBuiltinReshape,
+      kOp,
+      nullptr,
+      ReshapePrepare,
+      ReshapeInvoke,
+      nullptr,
+      MakeOptionsParser<ReshapeOptions>(model::kReshapeOptions, ParseReshape)};
   return r;
 }
 

@@ -19,8 +19,8 @@ namespace runtime {
 
 // RESHAPE's builtin options (ReshapeOptions).
 struct ReshapeOptions {
-  bool has_new_shape = false;       // the field may be absent
-  Span<const int32_t> new_shape;    // points into the model
+  bool has_new_shape = false;     // the field may be absent
+  Span<const int32_t> new_shape;  // points into the model
 };
 
 // Element count of a shape for RESHAPE's check (legacy [0] -> scalar when

@@ -26,15 +26,15 @@ constexpr int kShapeOpMaxRank = 6;
 
 // Input count in [min_inputs, max_inputs], exactly `outputs` outputs, the
 // first `required` inputs present (not -1).
-inline Status CheckArity(const Node& node, const char* op, size_t min_inputs,
-                         size_t max_inputs, size_t outputs, size_t required) {
+inline Status CheckArity(const Node& node, const char* op, size_t min_inputs, size_t max_inputs,
+                         size_t outputs, size_t required) {
   if (node.inputs.size() < min_inputs || node.inputs.size() > max_inputs) {
     if (min_inputs == max_inputs) {
       return Status::Error(StatusCode::kInvalidArgument, "%s: needs %zu inputs, got %zu", op,
                            min_inputs, node.inputs.size());
     }
-    return Status::Error(StatusCode::kInvalidArgument, "%s: needs %zu to %zu inputs, got %zu",
-                         op, min_inputs, max_inputs, node.inputs.size());
+    return Status::Error(StatusCode::kInvalidArgument, "%s: needs %zu to %zu inputs, got %zu", op,
+                         min_inputs, max_inputs, node.inputs.size());
   }
   if (node.outputs.size() != outputs) {
     return Status::Error(StatusCode::kInvalidArgument, "%s: needs %zu outputs, got %zu", op,
@@ -62,8 +62,8 @@ inline Status ConstInt32Input(const KernelContext& context, const Node& node, si
   model::TensorInfo info;
   TFLM_ARENA_RETURN_IF_ERROR(context.input_info(node, i, &info));
   if (info.type != model::TensorType::kInt32) {
-    return Status::Error(StatusCode::kInvalidArgument, "%s: %s tensor is %s, needs INT32", op,
-                         role, model::TensorTypeName(info.type));
+    return Status::Error(StatusCode::kInvalidArgument, "%s: %s tensor is %s, needs INT32", op, role,
+                         model::TensorTypeName(info.type));
   }
   const EvalTensor* t = context.input(node, i);
   if (!info.has_constant_data || t == nullptr || (info.num_elements > 0 && t->data == nullptr)) {
@@ -115,8 +115,7 @@ inline Status RequireData(const char* op, const EvalTensor* t) {
 // Invoke of SQUEEZE / EXPAND_DIMS: the input's bytes into the output (prepare
 // made the element counts and types equal; NodeNotPrepared naming `op` when
 // they are not, or a tensor has no data).
-inline Status InvokeCopyReshaped(const KernelContext& context, const Node& node,
-                                 const char* op) {
+inline Status InvokeCopyReshaped(const KernelContext& context, const Node& node, const char* op) {
   const EvalTensor* in = context.input(node, 0);
   EvalTensor* out = context.output(node, 0);
   TFLM_ARENA_RETURN_IF_ERROR(RequireData(op, in));

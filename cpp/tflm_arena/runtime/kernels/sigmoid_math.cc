@@ -122,9 +122,8 @@ Status PrepareInt8(const char* op, SigmoidKind kind, const model::TensorInfo& in
   d->input_multiplier = static_cast<int32_t>(std::round(mantissa * 2147483648.0));
   d->input_left_shift = shift;
   // TFLM's CalculateInputRadius(4, shift, 31).
-  d->input_range_radius = static_cast<int32_t>(
-      std::floor(15.0 * static_cast<double>(int64_t{1} << 27) /
-                 static_cast<double>(int64_t{1} << shift)));
+  d->input_range_radius = static_cast<int32_t>(std::floor(
+      15.0 * static_cast<double>(int64_t{1} << 27) / static_cast<double>(int64_t{1} << shift)));
   return Status::Ok();
 }
 
@@ -195,8 +194,8 @@ int32_t FixedPointLogistic(int32_t a, int integer_bits) {
   if (a == 0) return int32_t{1} << 30;  // one half
   // 1 / (1 + exp(-|a|)); for a < 0 the complement 1 - that.
   const int32_t negative_abs = a > 0 ? -a : a;
-  const int32_t positive = SoftmaxOneOverOnePlusX(
-      FixedPointExpOnNegativeValues(negative_abs, integer_bits));
+  const int32_t positive =
+      SoftmaxOneOverOnePlusX(FixedPointExpOnNegativeValues(negative_abs, integer_bits));
   return a > 0 ? positive : WrapSub(kInt32Max, positive);
 }
 
@@ -205,8 +204,7 @@ int32_t FixedPointTanh(int32_t a, int integer_bits) {
   const int32_t n = a < 0 ? a : -a;
   // -tanh(n) = (1 - exp(2n)) / (1 + exp(2n)); 2n keeps the raw value with
   // one more integer bit.
-  const int32_t t =
-      OneMinusXOverOnePlusX(FixedPointExpOnNegativeValues(n, integer_bits + 1));
+  const int32_t t = OneMinusXOverOnePlusX(FixedPointExpOnNegativeValues(n, integer_bits + 1));
   return a < 0 ? -t : t;
 }
 
@@ -236,7 +234,7 @@ void LogisticFloat(size_t n, const float* in, float* out) {
   const float cutoff_lower = -9.0f;
   for (size_t i = 0; i < n; ++i) {
     const float v = in[i];
-    out[i] = v > cutoff_upper ? 1.0f
+    out[i] = v > cutoff_upper   ? 1.0f
              : v < cutoff_lower ? std::exp(v)
                                 : 1.0f / (1.0f + std::exp(-v));
   }

@@ -1,10 +1,9 @@
 // SOFTMAX kernel glue (math in softmax_math.cc).
 #include "tflm_arena/runtime/kernels/softmax.h"
 
-#include <new>
-
 #include <cmath>
 #include <cstdint>
+#include <new>
 
 #include "tflm_arena/runtime/kernel_api.h"
 #include "tflm_arena/runtime/kernels/kernel_util.h"
@@ -33,13 +32,12 @@ Status SoftmaxPrepare(KernelContext& context, Node& node) {
                          FormatShape(out.shape, b, sizeof(b)), FormatShape(in.shape, a, sizeof(a)));
   }
   const int32_t row_length = in.shape[in.shape.size() - 1];
-  if (row_length > 0 && in.num_elements / static_cast<uint64_t>(row_length) >
-                            static_cast<uint64_t>(INT32_MAX)) {
+  if (row_length > 0 &&
+      in.num_elements / static_cast<uint64_t>(row_length) > static_cast<uint64_t>(INT32_MAX)) {
     return Status::Error(StatusCode::kInvalidArgument, "%s: more than %d rows", kOp, INT32_MAX);
   }
   // Options absent: TFLM's parser leaves beta zero-initialised.
-  const float beta =
-      node.builtin_data != nullptr ? node.options<SoftmaxOptions>().beta : 0.0f;
+  const float beta = node.builtin_data != nullptr ? node.options<SoftmaxOptions>().beta : 0.0f;
 
   auto* data = static_cast<SoftmaxOpData*>(node.user_data);
 
@@ -64,8 +62,7 @@ Status SoftmaxPrepare(KernelContext& context, Node& node) {
     void* exp_lut = nullptr;
     void* recip_lut = nullptr;
     TFLM_ARENA_RETURN_IF_ERROR(context.AllocatePersistentBuffer(kSoftmaxInt16LutBytes, &exp_lut));
-    TFLM_ARENA_RETURN_IF_ERROR(
-        context.AllocatePersistentBuffer(kSoftmaxInt16LutBytes, &recip_lut));
+    TFLM_ARENA_RETURN_IF_ERROR(context.AllocatePersistentBuffer(kSoftmaxInt16LutBytes, &recip_lut));
     data->exp_lut = static_cast<int16_t*>(exp_lut);
     data->one_over_one_plus_x_lut = static_cast<int16_t*>(recip_lut);
     if (TensorZeroPoint(in) != 0 || TensorZeroPoint(out) != 0 ||
@@ -73,7 +70,8 @@ Status SoftmaxPrepare(KernelContext& context, Node& node) {
       return Status::Error(StatusCode::kInvalidArgument,
                            "%s: int16 needs zero points 0 and output scale 1/32768 (got input "
                            "zero point %d, output scale %g zero point %d)",
-                           kOp, static_cast<int>(TensorZeroPoint(in)), static_cast<double>(TensorScale(out)),
+                           kOp, static_cast<int>(TensorZeroPoint(in)),
+                           static_cast<double>(TensorScale(out)),
                            static_cast<int>(TensorZeroPoint(out)));
     }
     // The int32 sum of a row's exps (each <= 32767) must not overflow.
@@ -87,12 +85,11 @@ Status SoftmaxPrepare(KernelContext& context, Node& node) {
     GenerateSoftmaxInt16Luts(data->exp_lut, data->one_over_one_plus_x_lut);
     data->zero_point = TensorZeroPoint(out);
     data->scale = TensorScale(out);
-    const double real = static_cast<double>(TensorScale(in)) * static_cast<double>(beta) /
-                        (10.0 / 65535.0);
+    const double real =
+        static_cast<double>(TensorScale(in)) * static_cast<double>(beta) / (10.0 / 65535.0);
     int shift = 0;
-    TFLM_ARENA_RETURN_IF_ERROR(
-        CheckedQuantizeMultiplier(kOp, "input (beta x scale)", real, &data->input_multiplier,
-                                  &shift));
+    TFLM_ARENA_RETURN_IF_ERROR(CheckedQuantizeMultiplier(kOp, "input (beta x scale)", real,
+                                                         &data->input_multiplier, &shift));
     data->input_left_shift = shift;
     return Status::Ok();
   }
@@ -108,11 +105,13 @@ Status SoftmaxPrepare(KernelContext& context, Node& node) {
     }
   } else if (TensorZeroPoint(out) != -128 || !(TensorScale(out) == 1.f / 256)) {
     return Status::Error(StatusCode::kInvalidArgument,
-                         "%s: int8 output needs scale 1/256 and zero point -128 (got %g, %d)",
-                         kOp, static_cast<double>(TensorScale(out)), static_cast<int>(TensorZeroPoint(out)));
+                         "%s: int8 output needs scale 1/256 and zero point -128 (got %g, %d)", kOp,
+                         static_cast<double>(TensorScale(out)),
+                         static_cast<int>(TensorZeroPoint(out)));
   }
   SoftmaxInt8Params p;
-  if (!PrepareSoftmaxInt8Params(static_cast<double>(beta), static_cast<double>(TensorScale(in)), &p)) {
+  if (!PrepareSoftmaxInt8Params(static_cast<double>(beta), static_cast<double>(TensorScale(in)),
+                                &p)) {
     return Status::Error(StatusCode::kInvalidArgument,
                          "%s: beta * input_scale * 2^26 must exceed 1 (beta %g, scale %g)", kOp,
                          static_cast<double>(beta), static_cast<double>(TensorScale(in)));
@@ -127,8 +126,7 @@ Status SoftmaxInvoke(KernelContext& context, Node& node) {
   EvalTensor* in = nullptr;
   EvalTensor* out = nullptr;
   size_t n = 0;
-  TFLM_ARENA_RETURN_IF_ERROR(
-      GetUnaryTensors(context, node, kOp, &in, &out, &n));
+  TFLM_ARENA_RETURN_IF_ERROR(GetUnaryTensors(context, node, kOp, &in, &out, &n));
   if (in->rank < 1 || out->rank < 1) return NodeNotPrepared(kOp);
   if (n == 0) return Status::Ok();  // no rows (and no empty-row arithmetic)
   const auto* data = static_cast<const SoftmaxOpData*>(node.user_data);
@@ -180,8 +178,12 @@ Status ParseSoftmax(model::OptionsTable& table, void* out) {
 
 const KernelRegistration& Register_SOFTMAX() {
   static const KernelRegistration r = {
-      model::kBuiltinSoftmax, kOp, InitOpData<SoftmaxOpData>,
-      SoftmaxPrepare, SoftmaxInvoke, nullptr,
+      model::kBuiltinSoftmax,
+      kOp,
+      InitOpData<SoftmaxOpData>,
+      SoftmaxPrepare,
+      SoftmaxInvoke,
+      nullptr,
       MakeOptionsParser<SoftmaxOptions>(model::kSoftmaxOptions, ParseSoftmax)};
   return r;
 }

@@ -59,8 +59,8 @@ bool PrepareSoftmaxInt8Params(double beta, double input_scale, SoftmaxInt8Params
 // Parameters of the int16-input LUT path.
 struct SoftmaxInt16Params {
   int32_t input_multiplier = 0;
-  int32_t input_left_shift = 0;  // signed shift as from QuantizeMultiplier
-  const int16_t* exp_lut = nullptr;             // 513 entries
+  int32_t input_left_shift = 0;                      // signed shift as from QuantizeMultiplier
+  const int16_t* exp_lut = nullptr;                  // 513 entries
   const int16_t* one_over_one_plus_x_lut = nullptr;  // 513 entries
 };
 constexpr int kSoftmaxInt16LutSize = 513;
@@ -73,8 +73,8 @@ void GenerateSoftmaxInt16Luts(int16_t* exp_lut, int16_t* one_over_one_plus_x_lut
 
 // `outer` rows of `depth` contiguous values each (the last dimension).
 void SoftmaxFloat(float beta, int32_t outer, int32_t depth, const float* input, float* output);
-void SoftmaxInt8(const SoftmaxInt8Params& params, int32_t outer, int32_t depth,
-                 const int8_t* input, int8_t* output);
+void SoftmaxInt8(const SoftmaxInt8Params& params, int32_t outer, int32_t depth, const int8_t* input,
+                 int8_t* output);
 void SoftmaxInt8ToInt16(const SoftmaxInt8Params& params, int32_t outer, int32_t depth,
                         const int8_t* input, int16_t* output);
 void SoftmaxInt16(const SoftmaxInt16Params& params, int32_t outer, int32_t depth,
@@ -82,9 +82,9 @@ void SoftmaxInt16(const SoftmaxInt16Params& params, int32_t outer, int32_t depth
 
 // Building blocks (exposed for tests): gemmlowp fixed-point functions on raw
 // int32 values.
-int32_t SoftmaxExpOnNegativeValuesQ5(int32_t a_q5_26);       // -> Q0.31
-int32_t SoftmaxExpOnQuarterInterval(int32_t a_q0_31);        // a in [-1/4, 0)
-int32_t SoftmaxOneOverOnePlusX(int32_t a_q0_31);             // a in [0, 1) -> Q0.31
+int32_t SoftmaxExpOnNegativeValuesQ5(int32_t a_q5_26);  // -> Q0.31
+int32_t SoftmaxExpOnQuarterInterval(int32_t a_q0_31);   // a in [-1/4, 0)
+int32_t SoftmaxOneOverOnePlusX(int32_t a_q0_31);        // a in [0, 1) -> Q0.31
 // 1 / x for x = raw of a Q(x_integer_bits) value >= 1; returns Q0.31 of
 // 1 / (x / 2^bits_over_unit) and the bits over unit.
 int32_t SoftmaxReciprocal(int32_t x, int x_integer_bits, int* num_bits_over_unit);
@@ -108,7 +108,7 @@ struct SoftmaxOpData {
   uint8_t* unused_uint8_table1;
   uint8_t* unused_uint8_table2;
 };
-constexpr size_t kSoftmaxPersistentBytes = sizeof(SoftmaxOpData);  // 80 on LP64
+constexpr size_t kSoftmaxPersistentBytes = sizeof(SoftmaxOpData);                 // 80 on LP64
 constexpr size_t kSoftmaxInt16LutBytes = sizeof(int16_t) * kSoftmaxInt16LutSize;  // each
 
 }  // namespace runtime

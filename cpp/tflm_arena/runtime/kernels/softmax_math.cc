@@ -95,9 +95,9 @@ void SoftmaxFromInt8(const SoftmaxInt8Params& params, int32_t outer, int32_t dep
   const int32_t input_multiplier = params.input_multiplier;
   const int32_t input_left_shift = params.input_left_shift;
   auto exp_of = [&](int32_t diff) {  // diff >= diff_min
-    return entries != 0 ? table.exp_q0[-diff]
-                        : SoftmaxExpOnNegativeValuesQ5(
-                              ScaleDiff(diff, input_multiplier, input_left_shift));
+    return entries != 0
+               ? table.exp_q0[-diff]
+               : SoftmaxExpOnNegativeValuesQ5(ScaleDiff(diff, input_multiplier, input_left_shift));
   };
   for (int32_t row = 0; row < outer; ++row) {
     const int8_t* in = input + static_cast<size_t>(row) * depth;
@@ -174,8 +174,7 @@ int32_t SoftmaxExpOnQuarterInterval(int32_t a) {
   const int32_t x3 = Mul(x2, x);
   const int32_t x4 = Mul(x2, x2);
   const int32_t x4_over_4 = SaturatingRoundingMulByPOT(x4, -2);
-  const int32_t poly =
-      SaturatingRoundingMulByPOT(Add(Mul(Add(x4_over_4, x3), kOneThird), x2), -1);
+  const int32_t poly = SaturatingRoundingMulByPOT(Add(Mul(Add(x4_over_4, x3), kOneThird), x2), -1);
   return Add(kExpMinusOneEighth, Mul(kExpMinusOneEighth, Add(x, poly)));
 }
 
@@ -194,9 +193,8 @@ int32_t SoftmaxExpOnNegativeValuesQ5(int32_t a) {
     int exponent;
     int32_t multiplier;
   };
-  constexpr Step kSteps[] = {{-2, 1672461947}, {-1, 1302514674}, {0, 790015084},
-                             {1, 290630308},   {2, 39332535},    {3, 720401},
-                             {4, 242}};
+  constexpr Step kSteps[] = {{-2, 1672461947}, {-1, 1302514674}, {0, 790015084}, {1, 290630308},
+                             {2, 39332535},    {3, 720401},      {4, 242}};
   for (const Step& s : kSteps) {
     if (kIntegerBits > s.exponent) {
       const int shift = kFractionalBits + s.exponent;
@@ -213,7 +211,7 @@ int32_t SoftmaxOneOverOnePlusX(int32_t a) {
   // x0 = 48/17 - 32/17 * d, x <- x + x * (1 - d * x), three times; x ~ 1/d
   // (Q2.29); the result 1/(1+a) = x / 2.
   constexpr int32_t kOneQ2 = int32_t{1} << 29;
-  constexpr int32_t k48Over17 = 1515870810;     // Q2.29
+  constexpr int32_t k48Over17 = 1515870810;      // Q2.29
   constexpr int32_t kNeg32Over17 = -1010580540;  // Q2.29
   const int32_t half_denominator = RoundingHalfSum(a, std::numeric_limits<int32_t>::max());
   int32_t x = Add(k48Over17, Mul(half_denominator, kNeg32Over17));
@@ -230,8 +228,8 @@ int32_t SoftmaxReciprocal(int32_t x, int x_integer_bits, int* num_bits_over_unit
   const int headroom_plus_one = CountLeadingZeros32(static_cast<uint32_t>(x));
   *num_bits_over_unit = x_integer_bits - headroom_plus_one;
   if (headroom_plus_one >= 32) return std::numeric_limits<int32_t>::max();  // x == 0
-  const int32_t shifted_sum_minus_one = static_cast<int32_t>(
-      (static_cast<uint32_t>(x) << headroom_plus_one) - (uint32_t{1} << 31));
+  const int32_t shifted_sum_minus_one =
+      static_cast<int32_t>((static_cast<uint32_t>(x) << headroom_plus_one) - (uint32_t{1} << 31));
   return SoftmaxOneOverOnePlusX(shifted_sum_minus_one);
 }
 
@@ -301,8 +299,8 @@ void SoftmaxFloat(float beta, int32_t outer, int32_t depth, const float* input, 
   }
 }
 
-void SoftmaxInt8(const SoftmaxInt8Params& params, int32_t outer, int32_t depth,
-                 const int8_t* input, int8_t* output) {
+void SoftmaxInt8(const SoftmaxInt8Params& params, int32_t outer, int32_t depth, const int8_t* input,
+                 int8_t* output) {
   SoftmaxFromInt8<int8_t>(params, outer, depth, input, output);
 }
 
@@ -326,7 +324,8 @@ void SoftmaxInt16(const SoftmaxInt16Params& params, int32_t outer, int32_t depth
       const int32_t scaled =
           MultiplyByQuantizedMultiplier(diff, params.input_multiplier, params.input_left_shift);
       const int32_t centred = scaled + 32767;  // [-65535, 0] -> [-32768, 32767]
-      const int16_t clamped = static_cast<int16_t>(std::min<int32_t>(std::max<int32_t>(centred, -32768), 32767));
+      const int16_t clamped =
+          static_cast<int16_t>(std::min<int32_t>(std::max<int32_t>(centred, -32768), 32767));
       out[c] = SoftmaxLutLookup(clamped, params.exp_lut);
       sum_of_exps += out[c];
     }
@@ -347,8 +346,7 @@ void SoftmaxInt16(const SoftmaxInt16Params& params, int32_t outer, int32_t depth
     const int64_t round = int64_t{1} << (right_shift - 1);
     for (int32_t c = 0; c < depth; ++c) {
       const int32_t result = static_cast<int32_t>(
-          (static_cast<int64_t>(out[c]) * static_cast<int64_t>(reciprocal) + round) >>
-          right_shift);
+          (static_cast<int64_t>(out[c]) * static_cast<int64_t>(reciprocal) + round) >> right_shift);
       out[c] = static_cast<int16_t>(std::min<int32_t>(std::max<int32_t>(result, 0), 32767));
     }
   }

@@ -51,8 +51,7 @@ Status SplitPrepare(KernelContext& context, Node& node) {
     TFLM_ARENA_RETURN_IF_ERROR(RequireSameType(kOp, "the input", in, "an output", out));
     int a = 0;
     TFLM_ARENA_RETURN_IF_ERROR(CheckSplitOutput(axis[0], n, in.shape.data(),
-                                                static_cast<int>(in.shape.size()),
-                                                out.shape.data(),
+                                                static_cast<int>(in.shape.size()), out.shape.data(),
                                                 static_cast<int>(out.shape.size()), &a));
   }
   return Status::Ok();
@@ -85,10 +84,14 @@ Status SplitInvoke(KernelContext& context, Node& node) {
 }  // namespace
 
 const KernelRegistration& Register_SPLIT() {
-  static const KernelRegistration r = {model::kBuiltinSplit, kOp, nullptr, SplitPrepare,
-                                       SplitInvoke, nullptr,
-                                       MakeOptionsParser<SplitOptions>(
-                                           model::kSplitOptions, ParseSplit)};
+  static const KernelRegistration r = {
+      model::kBuiltinSplit,
+      kOp,
+      nullptr,
+      SplitPrepare,
+      SplitInvoke,
+      nullptr,
+      MakeOptionsParser<SplitOptions>(model::kSplitOptions, ParseSplit)};
   return r;
 }
 

@@ -26,9 +26,8 @@ Status CheckSplitOutput(int32_t axis, int count, const int32_t* input_shape, int
   for (int d = 0; d < rank; ++d) {
     const int32_t want = d == a ? input_shape[d] / count : input_shape[d];
     if (output_shape[d] != want) {
-      return Status::Error(StatusCode::kInvalidArgument,
-                           "%s: output dimension %d is %d, needs %d", kOp, d, output_shape[d],
-                           want);
+      return Status::Error(StatusCode::kInvalidArgument, "%s: output dimension %d is %d, needs %d",
+                           kOp, d, output_shape[d], want);
     }
   }
   *positive_axis = a;

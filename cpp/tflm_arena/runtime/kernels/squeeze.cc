@@ -23,8 +23,8 @@ Status ParseSqueeze(model::OptionsTable& table, void* out) {
   Span<const int32_t> dims;
   if (table.Int32Vector(0, &dims)) {
     if (dims.size() > static_cast<size_t>(kSqueezeMaxDims)) {
-      return Status::Error(StatusCode::kInvalidArgument,
-                           "SQUEEZE: %zu squeeze_dims, at most %d", dims.size(), kSqueezeMaxDims);
+      return Status::Error(StatusCode::kInvalidArgument, "SQUEEZE: %zu squeeze_dims, at most %d",
+                           dims.size(), kSqueezeMaxDims);
     }
     for (size_t i = 0; i < dims.size(); ++i) o.squeeze_dims[i] = dims[i];
     o.num_squeeze_dims = static_cast<int32_t>(dims.size());
@@ -65,7 +65,12 @@ Status SqueezeInvoke(KernelContext& context, Node& node) {
 
 const KernelRegistration& Register_SQUEEZE() {
   static const KernelRegistration r = {
-      model::kBuiltinSqueeze, kOp, nullptr, SqueezePrepare, SqueezeInvoke, nullptr,
+      model::kBuiltinSqueeze,
+      kOp,
+      nullptr,
+      SqueezePrepare,
+      SqueezeInvoke,
+      nullptr,
       MakeOptionsParser<SqueezeOptions>(model::kSqueezeOptions, ParseSqueeze)};
   return r;
 }

@@ -17,9 +17,8 @@ Status CheckSqueezeDims(const SqueezeOptions& options, const int32_t* input_shap
                            "SQUEEZE: squeeze_dims entry %d outside [%d, %d)", d, -rank, rank);
     }
     if (input_shape[current] != 1) {
-      return Status::Error(StatusCode::kInvalidArgument,
-                           "SQUEEZE: dimension %d has size %d, not 1", current,
-                           input_shape[current]);
+      return Status::Error(StatusCode::kInvalidArgument, "SQUEEZE: dimension %d has size %d, not 1",
+                           current, input_shape[current]);
     }
   }
   return Status::Ok();

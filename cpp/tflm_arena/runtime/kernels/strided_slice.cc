@@ -58,8 +58,8 @@ Status StridedSlicePrepare(KernelContext& context, Node& node) {
   const StridedSliceOptions options =
       node.builtin_data != nullptr ? node.options<StridedSliceOptions>() : StridedSliceOptions();
   return PrepareStridedSlice(in.shape.data(), rank, index[0], index[1], index[2], options,
-                             out.shape.data(), static_cast<int>(out.shape.size()),
-                             out.num_elements, static_cast<StridedSliceOpData*>(node.user_data));
+                             out.shape.data(), static_cast<int>(out.shape.size()), out.num_elements,
+                             static_cast<StridedSliceOpData*>(node.user_data));
 }
 
 Status StridedSliceInvoke(KernelContext& context, Node& node) {
@@ -70,8 +70,7 @@ Status StridedSliceInvoke(KernelContext& context, Node& node) {
   TFLM_ARENA_RETURN_IF_ERROR(RequireData(kOp, out));
   const auto& data = *static_cast<const StridedSliceOpData*>(node.user_data);
   if (data.start_indices_count != in->rank) return NodeNotPrepared(kOp);
-  StridedSliceCopy(data, in->dims, in->rank, model::ElementByteSize(in->type), in->data,
-                   out->data);
+  StridedSliceCopy(data, in->dims, in->rank, model::ElementByteSize(in->type), in->data, out->data);
   return Status::Ok();
 }
 
@@ -79,8 +78,12 @@ Status StridedSliceInvoke(KernelContext& context, Node& node) {
 
 const KernelRegistration& Register_STRIDED_SLICE() {
   static const KernelRegistration r = {
-      model::kBuiltinStridedSlice, kOp, InitOpData<StridedSliceOpData>, StridedSlicePrepare,
-      StridedSliceInvoke, nullptr,
+      model::kBuiltinStridedSlice,
+      kOp,
+      InitOpData<StridedSliceOpData>,
+      StridedSlicePrepare,
+      StridedSliceInvoke,
+      nullptr,
       MakeOptionsParser<StridedSliceOptions>(model::kStridedSliceOptions, ParseStridedSlice)};
   return r;
 }

@@ -39,7 +39,7 @@ struct StridedSliceOptions {
   bool offset = false;
 };
 
-constexpr int kStridedSliceMaxDims = 5;  // the reference loop's rank
+constexpr int kStridedSliceMaxDims = 5;       // the reference loop's rank
 constexpr int kStridedSliceMaxInputRank = 4;  // TFLM's prepare limit
 
 // Laid out like TFLM's StridedSliceParams (84 bytes).

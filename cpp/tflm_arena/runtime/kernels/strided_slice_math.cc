@@ -89,8 +89,8 @@ Status PrepareStridedSlice(const int32_t* input_shape, int rank, const int32_t* 
                            const StridedSliceOptions& options, const int32_t* output_shape,
                            int output_rank, uint64_t output_count, StridedSliceOpData* data) {
   if (rank > kStridedSliceMaxInputRank) {
-    return Status::Error(StatusCode::kUnimplemented, "%s: input rank %d, at most %d supported",
-                         kOp, rank, kStridedSliceMaxInputRank);
+    return Status::Error(StatusCode::kUnimplemented, "%s: input rank %d, at most %d supported", kOp,
+                         rank, kStridedSliceMaxInputRank);
   }
   StridedSliceOpData p;
   p.start_indices_count = p.stop_indices_count = p.strides_count = static_cast<int8_t>(rank);
@@ -123,8 +123,8 @@ Status PrepareStridedSlice(const int32_t* input_shape, int rank, const int32_t* 
     ++kept;
   }
   if (kept != output_rank) {
-    return Status::Error(StatusCode::kInvalidArgument, "%s: output has rank %d, the slice %d",
-                         kOp, output_rank, kept);
+    return Status::Error(StatusCode::kInvalidArgument, "%s: output has rank %d, the slice %d", kOp,
+                         output_rank, kept);
   }
   // What invoke will write must fit the output.
   StridedSliceOpData p5;
@@ -133,14 +133,13 @@ Status PrepareStridedSlice(const int32_t* input_shape, int rank, const int32_t* 
   uint64_t written = 1;
   for (int axis = 0; axis < kStridedSliceMaxDims; ++axis) {
     const int64_t start = EvalStart(p5, shape5, axis);
-    written *= static_cast<uint64_t>(
-        Steps(start, EvalStop(p5, shape5, axis, start), p5.strides[axis]));
+    written *=
+        static_cast<uint64_t>(Steps(start, EvalStop(p5, shape5, axis, start), p5.strides[axis]));
   }
   if (written > output_count) {
-    return Status::Error(StatusCode::kInvalidArgument,
-                         "%s: the slice has %llu elements, the output only %llu", kOp,
-                         static_cast<unsigned long long>(written),
-                         static_cast<unsigned long long>(output_count));
+    return Status::Error(
+        StatusCode::kInvalidArgument, "%s: the slice has %llu elements, the output only %llu", kOp,
+        static_cast<unsigned long long>(written), static_cast<unsigned long long>(output_count));
   }
   *data = p;
   return Status::Ok();

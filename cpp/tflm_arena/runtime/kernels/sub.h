@@ -54,9 +54,9 @@ struct SubOpData {
   int32_t output_multiplier = 0;
   int32_t output_shift = 0;
   int32_t left_shift = 0;
-  int32_t input1_offset = 0;   // -zero point
+  int32_t input1_offset = 0;  // -zero point
   int32_t input2_offset = 0;
-  int32_t output_offset = 0;   // +zero point
+  int32_t output_offset = 0;  // +zero point
 };
 constexpr size_t kSubPersistentBytes = sizeof(SubOpData);  // 52
 
@@ -67,9 +67,9 @@ Status PrepareSub(const SubOptions& options, const model::TensorInfo& input1,
                   SubOpData* data);
 
 // The int8 / int16 multipliers and offsets alone (used by PrepareSub).
-Status QuantizedSubParams(model::TensorType type, float scale1, int32_t zero_point1,
-                          float scale2, int32_t zero_point2, float output_scale,
-                          int32_t output_zero_point, SubOpData* data);
+Status QuantizedSubParams(model::TensorType type, float scale1, int32_t zero_point1, float scale2,
+                          int32_t zero_point2, float output_scale, int32_t output_zero_point,
+                          SubOpData* data);
 
 // MultiplyByQuantizedMultiplier(v << left_shift, multiplier, shift) for
 // left_shift in [1, 30], multiplier > 0, shift in [-31, 0] (the input

@@ -27,9 +27,9 @@ struct SubQuantized {
                              p.input2_shift);
   }
   T Finish(int32_t x1, int32_t x2) const {
-    const int32_t raw = WrapAdd(
-        MultiplyByQuantizedMultiplier(WrapSub(x1, x2), p.output_multiplier, p.output_shift),
-        p.output_offset);
+    const int32_t raw =
+        WrapAdd(MultiplyByQuantizedMultiplier(WrapSub(x1, x2), p.output_multiplier, p.output_shift),
+                p.output_offset);
     return static_cast<T>(Clamp32(raw, p.output_activation_min, p.output_activation_max));
   }
   T operator()(T a, T b) const { return Finish(Scale1(a), Scale2(b)); }
@@ -57,17 +57,17 @@ int32_t ScaleShiftedInput(int32_t v, int32_t left_shift, int32_t multiplier, int
   // shift. Same bits as MultiplyByQuantizedMultiplier(v << L, m, shift)
   // for shift <= 0, without the 64-bit division.
   const int64_t product = static_cast<int64_t>(v) * multiplier;
-  const int32_t high = static_cast<int32_t>((product + (int64_t{1} << (30 - left_shift))) >>
-                                            (31 - left_shift));
+  const int32_t high =
+      static_cast<int32_t>((product + (int64_t{1} << (30 - left_shift))) >> (31 - left_shift));
   return RoundingDivideByPOT(high, -shift);
 }
 
-Status QuantizedSubParams(model::TensorType type, float scale1, int32_t zero_point1,
-                          float scale2, int32_t zero_point2, float output_scale,
-                          int32_t output_zero_point, SubOpData* data) {
-  return AddSubQuantizedParams(kOp, type == model::TensorType::kInt16, scale1, zero_point1,
-                               scale2, zero_point2, output_scale, output_zero_point,
-                               -kMaxMultiplierShift, data);
+Status QuantizedSubParams(model::TensorType type, float scale1, int32_t zero_point1, float scale2,
+                          int32_t zero_point2, float output_scale, int32_t output_zero_point,
+                          SubOpData* data) {
+  return AddSubQuantizedParams(kOp, type == model::TensorType::kInt16, scale1, zero_point1, scale2,
+                               zero_point2, output_scale, output_zero_point, -kMaxMultiplierShift,
+                               data);
 }
 
 Status PrepareSub(const SubOptions& options, const model::TensorInfo& input1,
@@ -75,10 +75,10 @@ Status PrepareSub(const SubOptions& options, const model::TensorInfo& input1,
                   SubOpData* data) {
   using model::TensorType;
   const TensorType type = output.type;
-  TFLM_ARENA_RETURN_IF_ERROR(RequireSameTypes(
-      kOp, input1, input2, output,
-      type == TensorType::kFloat32 || type == TensorType::kInt8 || type == TensorType::kInt16 ||
-          type == TensorType::kInt32));
+  TFLM_ARENA_RETURN_IF_ERROR(
+      RequireSameTypes(kOp, input1, input2, output,
+                       type == TensorType::kFloat32 || type == TensorType::kInt8 ||
+                           type == TensorType::kInt16 || type == TensorType::kInt32));
   SubOpData d;
   d.requires_broadcast = !SameShape(input1.shape, input2.shape);
   switch (type) {
@@ -95,9 +95,9 @@ Status PrepareSub(const SubOptions& options, const model::TensorInfo& input1,
           &d.output_activation_min, &d.output_activation_max));
       break;
     case TensorType::kInt32:
-      TFLM_ARENA_RETURN_IF_ERROR(
-          PrepareUnquantizedInt32(kOp, options.activation, input1, input2, output,
-                                  &d.output_activation_min, &d.output_activation_max));
+      TFLM_ARENA_RETURN_IF_ERROR(PrepareUnquantizedInt32(kOp, options.activation, input1, input2,
+                                                         output, &d.output_activation_min,
+                                                         &d.output_activation_max));
       break;
     default:
       break;

@@ -135,7 +135,12 @@ Status SvdfInvoke(KernelContext& context, Node& node) {
 
 const KernelRegistration& Register_SVDF() {
   static const KernelRegistration r = {
-      model::kBuiltinSvdf, kOp, InitOpData<SvdfOpData>, SvdfPrepare, SvdfInvoke, nullptr,
+      model::kBuiltinSvdf,
+      kOp,
+      InitOpData<SvdfOpData>,
+      SvdfPrepare,
+      SvdfInvoke,
+      nullptr,
       MakeOptionsParser<SvdfOptions>(model::kSVDFOptions, ParseSvdf)};
   return r;
 }

@@ -89,9 +89,8 @@ void SvdfFloat(const SvdfDims& d, model::Activation activation, const float* inp
 // int8 with int16 (or int8) time weights and state. `scratch`: batch x
 // filters int32; `scratch_output`: batch x units int32. `bias` may be null.
 void SvdfInt16State(const SvdfDims& d, const SvdfOpData& data, const int8_t* input,
-                    const int8_t* weights_feature, const int16_t* weights_time,
-                    const int32_t* bias, int16_t* state, int32_t* scratch,
-                    int32_t* scratch_output, int8_t* output);
+                    const int8_t* weights_feature, const int16_t* weights_time, const int32_t* bias,
+                    int16_t* state, int32_t* scratch, int32_t* scratch_output, int8_t* output);
 void SvdfInt8State(const SvdfDims& d, const SvdfOpData& data, const int8_t* input,
                    const int8_t* weights_feature, const int8_t* weights_time, const int32_t* bias,
                    int8_t* state, int32_t* scratch, int32_t* scratch_output, int8_t* output);

@@ -67,7 +67,8 @@ double FloatScale(float a, float b, float c) { return static_cast<double>(a * b 
 // TFLM's parser maps them).
 float Activate(model::Activation act, float a) {
   switch (act) {
-    case model::Activation::kRelu: return a < 0.0f ? 0.0f : a;
+    case model::Activation::kRelu:
+      return a < 0.0f ? 0.0f : a;
     case model::Activation::kReluN1To1: {
       const float lo = a < 1.0f ? a : 1.0f;
       return lo < -1.0f ? -1.0f : lo;
@@ -76,9 +77,12 @@ float Activate(model::Activation act, float a) {
       const float lo = a < 6.0f ? a : 6.0f;
       return lo < 0.0f ? 0.0f : lo;
     }
-    case model::Activation::kTanh: return std::tanh(a);
-    case model::Activation::kSignBit: return std::signbit(a) ? 1.0f : 0.0f;
-    default: return a;
+    case model::Activation::kTanh:
+      return std::tanh(a);
+    case model::Activation::kSignBit:
+      return std::signbit(a) ? 1.0f : 0.0f;
+    default:
+      return a;
   }
 }
 
@@ -106,8 +110,7 @@ void SvdfInteger(const SvdfDims& d, const SvdfOpData& data, const int8_t* input,
       for (int32_t c = 0; c < d.input_size; ++c) {
         dot = WrappingAdd(dot, w[c] * (static_cast<int32_t>(in[c]) - data.input_zero_point));
       }
-      dot = MultiplyByQuantizedMultiplier(dot, data.effective_scale_1_a,
-                                          data.effective_scale_1_b);
+      dot = MultiplyByQuantizedMultiplier(dot, data.effective_scale_1_a, data.effective_scale_1_b);
       dot = dot < kStateMin ? kStateMin : (dot > kStateMax ? kStateMax : dot);
       state_b[f * memory + memory - 1] = static_cast<T>(WrappingAdd(data.state_zero_point, dot));
     }
@@ -150,8 +153,7 @@ void SvdfInteger(const SvdfDims& d, const SvdfOpData& data, const int8_t* input,
 Status PrepareSvdf(const SvdfOptions& options, const SvdfTensors& t, SvdfDims* dims,
                    SvdfOpData* data) {
   SvdfDims d;
-  int32_t wf_cols = 0, wt_rows = 0, state_batch = 0, state_cols = 0, out_batch = 0,
-          out_units = 0;
+  int32_t wf_cols = 0, wt_rows = 0, state_batch = 0, state_cols = 0, out_batch = 0, out_units = 0;
   TFLM_ARENA_RETURN_IF_ERROR(Rank2("input", *t.input, &d.batch, &d.input_size));
   TFLM_ARENA_RETURN_IF_ERROR(Rank2("weights_feature", *t.weights_feature, &d.filters, &wf_cols));
   TFLM_ARENA_RETURN_IF_ERROR(Rank2("weights_time", *t.weights_time, &wt_rows, &d.memory));
@@ -204,9 +206,8 @@ Status PrepareSvdf(const SvdfOptions& options, const SvdfTensors& t, SvdfDims* d
     }
   }
   int shift1 = 0, shift2 = 0;
-  TFLM_ARENA_RETURN_IF_ERROR(CheckedQuantizeMultiplier(kOp, "effective_scale_1",
-                                                       FloatScale(in_s, wf_s, st_s),
-                                                       &data->effective_scale_1_a, &shift1));
+  TFLM_ARENA_RETURN_IF_ERROR(CheckedQuantizeMultiplier(
+      kOp, "effective_scale_1", FloatScale(in_s, wf_s, st_s), &data->effective_scale_1_a, &shift1));
   TFLM_ARENA_RETURN_IF_ERROR(CheckedQuantizeMultiplier(kOp, "effective_scale_2",
                                                        FloatScale(st_s, wt_s, out_s),
                                                        &data->effective_scale_2_a, &shift2));
@@ -258,18 +259,17 @@ void SvdfFloat(const SvdfDims& d, model::Activation activation, const float* inp
 }
 
 void SvdfInt16State(const SvdfDims& d, const SvdfOpData& data, const int8_t* input,
-                    const int8_t* weights_feature, const int16_t* weights_time,
-                    const int32_t* bias, int16_t* state, int32_t* scratch,
-                    int32_t* scratch_output, int8_t* output) {
-  SvdfInteger(d, data, input, weights_feature, weights_time, bias, state, scratch,
-              scratch_output, output);
+                    const int8_t* weights_feature, const int16_t* weights_time, const int32_t* bias,
+                    int16_t* state, int32_t* scratch, int32_t* scratch_output, int8_t* output) {
+  SvdfInteger(d, data, input, weights_feature, weights_time, bias, state, scratch, scratch_output,
+              output);
 }
 
 void SvdfInt8State(const SvdfDims& d, const SvdfOpData& data, const int8_t* input,
                    const int8_t* weights_feature, const int8_t* weights_time, const int32_t* bias,
                    int8_t* state, int32_t* scratch, int32_t* scratch_output, int8_t* output) {
-  SvdfInteger(d, data, input, weights_feature, weights_time, bias, state, scratch,
-              scratch_output, output);
+  SvdfInteger(d, data, input, weights_feature, weights_time, bias, state, scratch, scratch_output,
+              output);
 }
 
 }  // namespace runtime

@@ -37,20 +37,19 @@ Status CheckQuantization(const char* op, const char* role, const model::TensorIn
   const size_t n = t.scale.size();
   if (n == 0) {
     return Status::Error(StatusCode::kInvalidArgument,
-                         "%s: %s tensor '%s' of type %s has no quantization parameters", op,
-                         role, t.name, model::TensorTypeName(t.type));
+                         "%s: %s tensor '%s' of type %s has no quantization parameters", op, role,
+                         t.name, model::TensorTypeName(t.type));
   }
   if (t.zero_point.size() != n) {
     return Status::Error(StatusCode::kInvalidArgument,
-                         "%s: %s tensor '%s' has %zu scales but %zu zero points", op, role,
-                         t.name, n, t.zero_point.size());
+                         "%s: %s tensor '%s' has %zu scales but %zu zero points", op, role, t.name,
+                         n, t.zero_point.size());
   }
-  if (n > 1 && (t.quantized_dimension < 0 ||
-                static_cast<size_t>(t.quantized_dimension) >= t.shape.size())) {
+  if (n > 1 &&
+      (t.quantized_dimension < 0 || static_cast<size_t>(t.quantized_dimension) >= t.shape.size())) {
     return Status::Error(StatusCode::kInvalidArgument,
-                         "%s: %s tensor '%s' has quantized_dimension %d outside its rank %zu",
-                         op, role, t.name, static_cast<int>(t.quantized_dimension),
-                         t.shape.size());
+                         "%s: %s tensor '%s' has quantized_dimension %d outside its rank %zu", op,
+                         role, t.name, static_cast<int>(t.quantized_dimension), t.shape.size());
   }
   for (size_t i = 0; i < n; ++i) {
     const float s = t.scale[i];
@@ -80,16 +79,16 @@ Status RequireZeroPointZero(const char* op, const char* role, const model::Tenso
   for (size_t i = 0; i < t.zero_point.size(); ++i) {
     if (t.zero_point[i] != 0) {
       return Status::Error(StatusCode::kInvalidArgument,
-                           "%s: %s tensor '%s' of type %s needs zero point 0, has %lld", op,
-                           role, t.name, model::TensorTypeName(t.type),
+                           "%s: %s tensor '%s' of type %s needs zero point 0, has %lld", op, role,
+                           t.name, model::TensorTypeName(t.type),
                            static_cast<long long>(t.zero_point[i]));
     }
   }
   return Status::Ok();
 }
 
-Status CheckedQuantizeMultiplier(const char* op, const char* what, double real,
-                                 int32_t* multiplier, int* shift) {
+Status CheckedQuantizeMultiplier(const char* op, const char* what, double real, int32_t* multiplier,
+                                 int* shift) {
   if (!(std::isfinite(real) && real >= 0.0)) {
     return Status::Error(StatusCode::kInvalidArgument,
                          "%s: %s multiplier %g must be finite and >= 0 (check the scales)", op,
@@ -99,8 +98,8 @@ Status CheckedQuantizeMultiplier(const char* op, const char* what, double real,
   QuantizeMultiplier(real, multiplier, &s);
   if (s > kMaxMultiplierShift) {
     return Status::Error(StatusCode::kInvalidArgument,
-                         "%s: %s multiplier %g is too large (shift %d > %d; check the scales)",
-                         op, what, real, s, kMaxMultiplierShift);
+                         "%s: %s multiplier %g is too large (shift %d > %d; check the scales)", op,
+                         what, real, s, kMaxMultiplierShift);
   }
   *shift = s;
   return Status::Ok();
@@ -109,8 +108,7 @@ Status CheckedQuantizeMultiplier(const char* op, const char* what, double real,
 Status RequireWritableOutput(const char* op, const model::TensorInfo& output) {
   if (output.has_constant_data || output.uses_external_buffer) {
     return Status::Error(StatusCode::kInvalidArgument,
-                         "%s: output tensor '%s' is a constant (has buffer data)", op,
-                         output.name);
+                         "%s: output tensor '%s' is a constant (has buffer data)", op, output.name);
   }
   return Status::Ok();
 }
@@ -139,7 +137,7 @@ const char* FormatShape(Span<const int32_t> shape, char* buffer, size_t size) {
       w = Format(buffer + used, size - used, "]");
     } else {
       w = Format(buffer + used, size - used, "%s%d", i == 0 ? "[" : ", ",
-                        static_cast<int>(shape[i]));
+                 static_cast<int>(shape[i]));
     }
     if (w < 0) break;
     used += static_cast<size_t>(w);

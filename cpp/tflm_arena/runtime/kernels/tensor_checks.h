@@ -38,8 +38,8 @@ Status RequireZeroPointZero(const char* op, const char* role, const model::Tenso
 // QuantizeMultiplier(real) with the result checked: `real` finite and >= 0,
 // resulting shift <= kMaxMultiplierShift (a tiny multiplier is flushed to 0
 // with shift 0, as TFLM does). `what` names the multiplier in the message.
-Status CheckedQuantizeMultiplier(const char* op, const char* what, double real,
-                                 int32_t* multiplier, int* shift);
+Status CheckedQuantizeMultiplier(const char* op, const char* what, double real, int32_t* multiplier,
+                                 int* shift);
 
 // The output tensor is not a constant (writing it would scribble over the
 // model's bytes, which may also be shorter than the shape).

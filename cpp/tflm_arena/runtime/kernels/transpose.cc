@@ -54,8 +54,9 @@ Status TransposeInvoke(KernelContext& context, Node& node) {
 }  // namespace
 
 const KernelRegistration& Register_TRANSPOSE() {
-  static const KernelRegistration r = {model::kBuiltinTranspose, kOp, nullptr, TransposePrepare,
-                                       TransposeInvoke, nullptr, OptionsParser{}};
+  static const KernelRegistration r = {
+      model::kBuiltinTranspose, kOp,     nullptr,        TransposePrepare,
+      TransposeInvoke,          nullptr, OptionsParser{}};
   return r;
 }
 

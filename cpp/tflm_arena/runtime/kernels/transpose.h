@@ -30,8 +30,8 @@ Status PrepareTranspose(const int32_t* input_shape, int rank, const int32_t* per
                         size_t perm_count, const int32_t* output_shape, int output_rank);
 
 // Writes the transposed input, `element_bytes` (1, 2 or 4) per element.
-void TransposeCopy(const int32_t* input_shape, int rank, const int32_t* perm,
-                   size_t element_bytes, const uint8_t* input, uint8_t* output);
+void TransposeCopy(const int32_t* input_shape, int rank, const int32_t* perm, size_t element_bytes,
+                   const uint8_t* input, uint8_t* output);
 
 }  // namespace runtime
 }  // namespace tflm_arena

@@ -37,8 +37,8 @@ bool HasBias(const Node& node) { return node.inputs.size() == 4 && node.inputs[k
 Status TransposeConvPrepare(KernelContext& context, Node& node) {
   if (node.user_data == nullptr) return NodeNotPrepared(kOp);
   if (node.builtin_data == nullptr) {
-    return Status::Error(StatusCode::kInvalidArgument, "%s: operator %u has no %s", kOp,
-                         node.index, model::OptionsTypeName(model::kTransposeConvOptions));
+    return Status::Error(StatusCode::kInvalidArgument, "%s: operator %u has no %s", kOp, node.index,
+                         model::OptionsTypeName(model::kTransposeConvOptions));
   }
   if ((node.inputs.size() != 3 && node.inputs.size() != 4) || node.outputs.size() != 1) {
     return Status::Error(StatusCode::kInvalidArgument,
@@ -110,16 +110,15 @@ Status TransposeConvInvoke(KernelContext& context, Node& node) {
   const Shape4 os = MakeShape4(output->dims);
   switch (input->type) {
     case TensorType::kFloat32:
-      TransposeConvFloat(data.params, is, input->as<const float>(), fs,
-                         filter->as<const float>(),
+      TransposeConvFloat(data.params, is, input->as<const float>(), fs, filter->as<const float>(),
                          bias != nullptr ? bias->as<const float>() : nullptr, os,
                          output->as<float>());
       return Status::Ok();
     case TensorType::kInt8: {
       auto* scratch = static_cast<int32_t*>(context.GetScratchBuffer(data.scratch_index));
       if (scratch == nullptr) return NodeNotPrepared(kOp);
-      TransposeConvInt8(data.params, data.multipliers, data.shifts, is,
-                        input->as<const int8_t>(), fs, filter->as<const int8_t>(),
+      TransposeConvInt8(data.params, data.multipliers, data.shifts, is, input->as<const int8_t>(),
+                        fs, filter->as<const int8_t>(),
                         bias != nullptr ? bias->as<const int32_t>() : nullptr, os,
                         output->as<int8_t>(), scratch);
       return Status::Ok();
@@ -138,9 +137,9 @@ Status TransposeConvInvoke(KernelContext& context, Node& node) {
       } else if (bias != nullptr) {
         bias64 = bias->as<const int64_t>();
       }
-      TransposeConvInt16(data.params, data.multipliers, data.shifts, is,
-                         input->as<const int16_t>(), fs, filter->as<const int8_t>(), bias64, os,
-                         output->as<int16_t>(), scratch);
+      TransposeConvInt16(data.params, data.multipliers, data.shifts, is, input->as<const int16_t>(),
+                         fs, filter->as<const int8_t>(), bias64, os, output->as<int16_t>(),
+                         scratch);
       return Status::Ok();
     }
     default:
@@ -153,8 +152,12 @@ Status TransposeConvInvoke(KernelContext& context, Node& node) {
 
 const KernelRegistration& Register_TRANSPOSE_CONV() {
   static const KernelRegistration r = {
-      model::kBuiltinTransposeConv, kOp, InitOpData<TransposeConvOpData>, TransposeConvPrepare,
-      TransposeConvInvoke, nullptr,
+      model::kBuiltinTransposeConv,
+      kOp,
+      InitOpData<TransposeConvOpData>,
+      TransposeConvPrepare,
+      TransposeConvInvoke,
+      nullptr,
       MakeOptionsParser<TransposeConvOptions>(model::kTransposeConvOptions, ParseTransposeConv)};
   return r;
 }

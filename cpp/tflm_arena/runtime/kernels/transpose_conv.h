@@ -78,16 +78,16 @@ void TransposeConvFloat(const ConvParams& params, const Shape4& input_shape, con
                         const Shape4& output_shape, float* output);
 
 // `scratch`: output-elements int32 accumulators. `bias` may be null.
-void TransposeConvInt8(const ConvParams& params, const int32_t* multipliers,
-                       const int32_t* shifts, const Shape4& input_shape, const int8_t* input,
-                       const Shape4& filter_shape, const int8_t* filter, const int32_t* bias,
-                       const Shape4& output_shape, int8_t* output, int32_t* scratch);
+void TransposeConvInt8(const ConvParams& params, const int32_t* multipliers, const int32_t* shifts,
+                       const Shape4& input_shape, const int8_t* input, const Shape4& filter_shape,
+                       const int8_t* filter, const int32_t* bias, const Shape4& output_shape,
+                       int8_t* output, int32_t* scratch);
 
 // `scratch`: output-elements int64 accumulators. `bias` may be null.
-void TransposeConvInt16(const ConvParams& params, const int32_t* multipliers,
-                        const int32_t* shifts, const Shape4& input_shape, const int16_t* input,
-                        const Shape4& filter_shape, const int8_t* filter, const int64_t* bias,
-                        const Shape4& output_shape, int16_t* output, int64_t* scratch);
+void TransposeConvInt16(const ConvParams& params, const int32_t* multipliers, const int32_t* shifts,
+                        const Shape4& input_shape, const int16_t* input, const Shape4& filter_shape,
+                        const int8_t* filter, const int64_t* bias, const Shape4& output_shape,
+                        int16_t* output, int64_t* scratch);
 
 }  // namespace runtime
 }  // namespace tflm_arena

@@ -47,8 +47,8 @@ void Scatter(const ConvParams& p, const Shape4& is, const In* input, const Shape
             for (int32_t fx = 0; fx < fs.width; ++fx) {
               const int64_t out_x = out_x0 + fx;
               if (out_x < 0 || out_x >= os.width) continue;
-              Acc* out = acc + Offset4(os, b, static_cast<int32_t>(out_y),
-                                       static_cast<int32_t>(out_x), 0);
+              Acc* out =
+                  acc + Offset4(os, b, static_cast<int32_t>(out_y), static_cast<int32_t>(out_x), 0);
               for (int32_t oc = 0; oc < os.depth; ++oc) {
                 out[oc] = mac(out[oc], x, filter[Offset4(fs, oc, fy, fx, in_c)]);
               }
@@ -145,10 +145,10 @@ void TransposeConvFloat(const ConvParams& params, const Shape4& input_shape, con
   }
 }
 
-void TransposeConvInt8(const ConvParams& params, const int32_t* multipliers,
-                       const int32_t* shifts, const Shape4& input_shape, const int8_t* input,
-                       const Shape4& filter_shape, const int8_t* filter, const int32_t* bias,
-                       const Shape4& output_shape, int8_t* output, int32_t* scratch) {
+void TransposeConvInt8(const ConvParams& params, const int32_t* multipliers, const int32_t* shifts,
+                       const Shape4& input_shape, const int8_t* input, const Shape4& filter_shape,
+                       const int8_t* filter, const int32_t* bias, const Shape4& output_shape,
+                       int8_t* output, int32_t* scratch) {
   const size_t n = ElementCount(output_shape);
   std::memset(scratch, 0, n * sizeof(int32_t));
   const int32_t input_offset = params.input_offset;
@@ -162,16 +162,16 @@ void TransposeConvInt8(const ConvParams& params, const int32_t* multipliers,
     int32_t acc = scratch[i];
     if (bias != nullptr) acc = WrappingAdd(acc, bias[c]);
     acc = MultiplyByQuantizedMultiplier(acc, multipliers[c], shifts[c]);
-    acc = ApplyActivation(WrappingAdd(acc, params.output_offset),
-                          params.quantized_activation_min, params.quantized_activation_max);
+    acc = ApplyActivation(WrappingAdd(acc, params.output_offset), params.quantized_activation_min,
+                          params.quantized_activation_max);
     output[i] = static_cast<int8_t>(acc);
   }
 }
 
-void TransposeConvInt16(const ConvParams& params, const int32_t* multipliers,
-                        const int32_t* shifts, const Shape4& input_shape, const int16_t* input,
-                        const Shape4& filter_shape, const int8_t* filter, const int64_t* bias,
-                        const Shape4& output_shape, int16_t* output, int64_t* scratch) {
+void TransposeConvInt16(const ConvParams& params, const int32_t* multipliers, const int32_t* shifts,
+                        const Shape4& input_shape, const int16_t* input, const Shape4& filter_shape,
+                        const int8_t* filter, const int64_t* bias, const Shape4& output_shape,
+                        int16_t* output, int64_t* scratch) {
   const size_t n = ElementCount(output_shape);
   std::memset(scratch, 0, n * sizeof(int64_t));
   Scatter(params, input_shape, input, filter_shape, filter, output_shape, scratch,
@@ -184,8 +184,8 @@ void TransposeConvInt16(const ConvParams& params, const int32_t* multipliers,
     int64_t acc = scratch[i];
     if (bias != nullptr) acc = Accumulate(acc, bias[c]);
     const int32_t scaled = MultiplyByQuantizedMultiplier64(acc, multipliers[c], shifts[c]);
-    output[i] = static_cast<int16_t>(ApplyActivation(scaled, params.quantized_activation_min,
-                                                     params.quantized_activation_max));
+    output[i] = static_cast<int16_t>(
+        ApplyActivation(scaled, params.quantized_activation_min, params.quantized_activation_max));
   }
 }
 

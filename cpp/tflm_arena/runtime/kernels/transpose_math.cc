@@ -57,8 +57,8 @@ void Walk(const int32_t* in_shape, int rank, const int32_t* perm, const T* in, T
 Status PrepareTranspose(const int32_t* input_shape, int rank, const int32_t* perm,
                         size_t perm_count, const int32_t* output_shape, int output_rank) {
   if (rank > kTransposeMaxRank) {
-    return Status::Error(StatusCode::kUnimplemented, "%s: input rank %d, at most %d supported",
-                         kOp, rank, kTransposeMaxRank);
+    return Status::Error(StatusCode::kUnimplemented, "%s: input rank %d, at most %d supported", kOp,
+                         rank, kTransposeMaxRank);
   }
   if (perm_count != static_cast<size_t>(rank)) {
     return Status::Error(StatusCode::kInvalidArgument, "%s: perm has %zu entries, input rank %d",
@@ -75,8 +75,7 @@ Status PrepareTranspose(const int32_t* input_shape, int rank, const int32_t* per
                            k, perm[k], rank);
     }
     if (seen[perm[k]]) {
-      return Status::Error(StatusCode::kInvalidArgument, "%s: perm repeats axis %d", kOp,
-                           perm[k]);
+      return Status::Error(StatusCode::kInvalidArgument, "%s: perm repeats axis %d", kOp, perm[k]);
     }
     seen[perm[k]] = true;
     if (output_shape[k] != input_shape[perm[k]]) {
@@ -88,8 +87,8 @@ Status PrepareTranspose(const int32_t* input_shape, int rank, const int32_t* per
   return Status::Ok();
 }
 
-void TransposeCopy(const int32_t* input_shape, int rank, const int32_t* perm,
-                   size_t element_bytes, const uint8_t* input, uint8_t* output) {
+void TransposeCopy(const int32_t* input_shape, int rank, const int32_t* perm, size_t element_bytes,
+                   const uint8_t* input, uint8_t* output) {
   switch (element_bytes) {
     case 1:
       Walk(input_shape, rank, perm, input, output);

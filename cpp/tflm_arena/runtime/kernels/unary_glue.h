@@ -29,8 +29,7 @@ inline Status GetUnaryNodeInfo(const KernelContext& context, const Node& node, c
                          node.inputs.size(), node.outputs.size());
   }
   if (node.inputs[0] < 0) {
-    return Status::Error(StatusCode::kInvalidArgument, "%s: input 0 is omitted but required",
-                         op);
+    return Status::Error(StatusCode::kInvalidArgument, "%s: input 0 is omitted but required", op);
   }
   TFLM_ARENA_RETURN_IF_ERROR(context.input_info(node, 0, in));
   TFLM_ARENA_RETURN_IF_ERROR(context.output_info(node, 0, out));
@@ -54,13 +53,11 @@ inline Status RequireSameElementCount(const char* op, const model::TensorInfo& i
 // LEAKY_RELU, HARD_SWISH): GetUnaryNodeInfo, then an input of float32, int8
 // or (when `int16_ok`) int16 and an output of the same type
 // (kUnimplemented otherwise), holding the same number of elements.
-inline Status GetSameTypeUnaryInfo(const KernelContext& context, const Node& node,
-                                   const char* op, bool int16_ok, model::TensorInfo* in,
-                                   model::TensorInfo* out) {
+inline Status GetSameTypeUnaryInfo(const KernelContext& context, const Node& node, const char* op,
+                                   bool int16_ok, model::TensorInfo* in, model::TensorInfo* out) {
   TFLM_ARENA_RETURN_IF_ERROR(GetUnaryNodeInfo(context, node, op, in, out));
   const model::TensorType type = in->type;
-  const bool supported = type == model::TensorType::kFloat32 ||
-                         type == model::TensorType::kInt8 ||
+  const bool supported = type == model::TensorType::kFloat32 || type == model::TensorType::kInt8 ||
                          (int16_ok && type == model::TensorType::kInt16);
   if (!supported || out->type != type) {
     return Status::Error(StatusCode::kUnimplemented, "%s: input %s, output %s not supported", op,

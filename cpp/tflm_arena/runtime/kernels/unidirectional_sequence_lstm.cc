@@ -99,8 +99,8 @@ Status Run(KernelContext& context, const Node& node, const LstmOpData& data,
   d.hidden_state = DataOf<Act>(context, node, kHiddenState, &ok);
   d.cell_state = DataOf<Cell>(context, node, kCellState, &ok);
   const EvalTensor* out = context.output(node, 0);
-  if (out == nullptr || out->data == nullptr || d.input == nullptr ||
-      d.hidden_state == nullptr || d.cell_state == nullptr || !ok) {
+  if (out == nullptr || out->data == nullptr || d.input == nullptr || d.hidden_state == nullptr ||
+      d.cell_state == nullptr || !ok) {
     return NodeNotPrepared(kOp);
   }
   d.output = out->as<Act>();
@@ -114,9 +114,12 @@ Status LstmInvoke(KernelContext& context, Node& node) {
   const EvalTensor* input = context.input(node, 0);
   if (input == nullptr) return NodeNotPrepared(kOp);
   switch (input->type) {
-    case TensorType::kFloat32: return Run(context, node, data, LstmFloat);
-    case TensorType::kInt8: return Run(context, node, data, LstmInt8);
-    case TensorType::kInt16: return Run(context, node, data, LstmInt16);
+    case TensorType::kFloat32:
+      return Run(context, node, data, LstmFloat);
+    case TensorType::kInt8:
+      return Run(context, node, data, LstmInt8);
+    case TensorType::kInt16:
+      return Run(context, node, data, LstmInt16);
     default:
       return Status::Error(StatusCode::kUnimplemented, "%s: input type %s not supported", kOp,
                            model::TensorTypeName(input->type));
@@ -127,8 +130,12 @@ Status LstmInvoke(KernelContext& context, Node& node) {
 
 const KernelRegistration& Register_UNIDIRECTIONAL_SEQUENCE_LSTM() {
   static const KernelRegistration r = {
-      model::kBuiltinUnidirectionalSequenceLstm, kOp, InitOpData<LstmOpData>, LstmPrepare,
-      LstmInvoke, nullptr,
+      model::kBuiltinUnidirectionalSequenceLstm,
+      kOp,
+      InitOpData<LstmOpData>,
+      LstmPrepare,
+      LstmInvoke,
+      nullptr,
       MakeOptionsParser<LstmOptions>(model::kUnidirectionalSequenceLSTMOptions, ParseLstm)};
   return r;
 }

@@ -81,7 +81,7 @@ struct LstmParams {
   float cell_clip = 0.0f;
   int16_t quantized_cell_clip = 0;
   int32_t cell_scale_power = 0;  // log2 of the int16 cell state's scale
-  LstmFcParams input_fc[4];  // by LstmGate
+  LstmFcParams input_fc[4];      // by LstmGate
   LstmFcParams recurrent_fc[4];
   LstmMulParams forget_cell_mul, input_mul, output_mul;
 };

@@ -53,8 +53,8 @@ void FcQuantized(const LstmFcParams& p, int32_t rows, int32_t depth, int32_t uni
   }
 }
 
-void FcFloat(int32_t rows, int32_t depth, int32_t units, const float* input,
-             const float* weights, const float* bias, float* output) {
+void FcFloat(int32_t rows, int32_t depth, int32_t units, const float* input, const float* weights,
+             const float* bias, float* output) {
   for (int32_t r = 0; r < rows; ++r) {
     const float* in = input + static_cast<size_t>(r) * depth;
     for (int32_t o = 0; o < units; ++o) {
@@ -76,12 +76,11 @@ void AddInPlace(size_t n, float* a, const float* b) {
 }
 
 template <typename Out>
-void MulQuantized(const LstmMulParams& p, size_t n, const int16_t* a, const int16_t* b,
-                  Out* out) {
+void MulQuantized(const LstmMulParams& p, size_t n, const int16_t* a, const int16_t* b, Out* out) {
   for (size_t i = 0; i < n; ++i) {
     const int32_t product = static_cast<int32_t>(a[i]) * static_cast<int32_t>(b[i]);
-    const int32_t y = WrappingAdd(p.output_offset,
-                                  MultiplyByQuantizedMultiplier(product, p.multiplier, p.shift));
+    const int32_t y =
+        WrappingAdd(p.output_offset, MultiplyByQuantizedMultiplier(product, p.multiplier, p.shift));
     out[i] = static_cast<Out>(Clamp(y, p.act_min, p.act_max));
   }
 }
@@ -190,10 +189,10 @@ void Gate(const LstmParams& p, const CellOps& ops, LstmGate g, const Step& s,
     FcFloat(s.rows, p.input_dim, p.state_dim, x, d.input_weights[g], d.bias[g], out);
     FcFloat(s.rows, p.state_dim, p.state_dim, h, d.recurrent_weights[g], nullptr, tmp);
   } else {
-    FcQuantized(p.input_fc[g], s.rows, p.input_dim, p.state_dim, x, d.input_weights[g],
-                d.bias[g], out);
-    FcQuantized(p.recurrent_fc[g], s.rows, p.state_dim, p.state_dim, h,
-                d.recurrent_weights[g], static_cast<const Bias*>(nullptr), tmp);
+    FcQuantized(p.input_fc[g], s.rows, p.input_dim, p.state_dim, x, d.input_weights[g], d.bias[g],
+                out);
+    FcQuantized(p.recurrent_fc[g], s.rows, p.state_dim, p.state_dim, h, d.recurrent_weights[g],
+                static_cast<const Bias*>(nullptr), tmp);
   }
   const size_t n = static_cast<size_t>(s.rows) * static_cast<size_t>(p.state_dim);
   AddInPlace(n, out, tmp);
@@ -222,8 +221,7 @@ void LstmStep(const LstmParams& p, const CellOps& ops, const Step& s,
 
 // TFLM's EvalLstm loop and step offsets.
 template <typename Act, typename Weight, typename Bias, typename Cell, typename CellOps>
-void EvalLstm(const LstmParams& p, const CellOps& ops,
-              const LstmData<Act, Weight, Bias, Cell>& d) {
+void EvalLstm(const LstmParams& p, const CellOps& ops, const LstmData<Act, Weight, Bias, Cell>& d) {
   const size_t in_dim = static_cast<size_t>(p.input_dim);
   const size_t state = static_cast<size_t>(p.state_dim);
   Step s;
@@ -276,8 +274,8 @@ Status FcParams(const model::TensorInfo& in, const model::TensorInfo& w, LstmFcP
   const double product = static_cast<double>(TensorScale(in) * TensorScale(w));
   int shift = 0;
   TFLM_ARENA_RETURN_IF_ERROR(CheckedQuantizeMultiplier(
-      kOp, "gate fully connected", product / static_cast<double>(0.000244140625f),
-      &p->multiplier, &shift));
+      kOp, "gate fully connected", product / static_cast<double>(0.000244140625f), &p->multiplier,
+      &shift));
   p->shift = shift;
   p->input_offset = -TensorZeroPoint(in);
   p->weights_offset = -TensorZeroPoint(w);
@@ -289,8 +287,8 @@ Status FcParams(const model::TensorInfo& in, const model::TensorInfo& w, LstmFcP
 
 Status MulParams(float a, float b, float out_scale, TensorType out_type, int32_t zp,
                  LstmMulParams* p) {
-  const double real = static_cast<double>(a) * static_cast<double>(b) /
-                      static_cast<double>(out_scale);
+  const double real =
+      static_cast<double>(a) * static_cast<double>(b) / static_cast<double>(out_scale);
   int shift = 0;
   TFLM_ARENA_RETURN_IF_ERROR(
       CheckedQuantizeMultiplier(kOp, "gate product", real, &p->multiplier, &shift));
@@ -322,8 +320,10 @@ void LstmTanhInt16(int32_t input_multiplier, int32_t input_left_shift, size_t co
 Status PrepareLstm(const LstmOptions& options, const LstmTensorInfos& t, LstmParams* params) {
   for (int i = 0; i < 24; ++i) {
     if (Omittable(i) && t.operand[i] != nullptr) {
-      return Fail("%s: operand %d must be omitted (TFLM runs no peephole, projection or layer "
-                  "norm)", i);
+      return Fail(
+          "%s: operand %d must be omitted (TFLM runs no peephole, projection or layer "
+          "norm)",
+          i);
     }
     if (!Omittable(i) && t.operand[i] == nullptr) {
       return Fail("%s: operand %d is omitted but required (TFLM runs no CIFG)", i);
@@ -346,8 +346,8 @@ Status PrepareLstm(const LstmOptions& options, const LstmTensorInfos& t, LstmPar
   for (int i = 12; i <= 15; ++i) {
     if (t.operand[i]->type != bias) return Fail("%s: bias operand %d differs in type", i);
   }
-  const bool is_float = act == TensorType::kFloat32 && weight == act && bias == act &&
-                        cell.type == act;
+  const bool is_float =
+      act == TensorType::kFloat32 && weight == act && bias == act && cell.type == act;
   const bool is_int8 = act == TensorType::kInt8 && weight == TensorType::kInt8 &&
                        bias == TensorType::kInt32 && cell.type == TensorType::kInt16;
   const bool is_int16 = act == TensorType::kInt16 && weight == TensorType::kInt8 &&
@@ -377,8 +377,7 @@ Status PrepareLstm(const LstmOptions& options, const LstmTensorInfos& t, LstmPar
   p.input_dim = in.shape[2];
   p.state_dim = hidden.shape[1];
   if (p.batch < 1 || p.time_steps < 1 || p.input_dim < 1 || p.state_dim < 1) {
-    return Fail("%s: empty input or state (input dim %d, state dim %d)", p.input_dim,
-                p.state_dim);
+    return Fail("%s: empty input or state (input dim %d, state dim %d)", p.input_dim, p.state_dim);
   }
   for (int i = 1; i <= 4; ++i) {
     TFLM_ARENA_RETURN_IF_ERROR(RequireShape(*t.operand[i], i, p.state_dim, p.input_dim));
@@ -391,10 +390,11 @@ Status PrepareLstm(const LstmOptions& options, const LstmTensorInfos& t, LstmPar
     return Fail("%s: hidden and cell states must hold batch x state = %d elements",
                 static_cast<int>(states));
   }
-  if (out.shape[0] != in.shape[0] || out.shape[1] != in.shape[1] ||
-      out.shape[2] != p.state_dim) {
-    return Fail("%s: the output's shape must be the input's with the last extent the state "
-                "size %d", p.state_dim);
+  if (out.shape[0] != in.shape[0] || out.shape[1] != in.shape[1] || out.shape[2] != p.state_dim) {
+    return Fail(
+        "%s: the output's shape must be the input's with the last extent the state "
+        "size %d",
+        p.state_dim);
   }
   p.cell_clip = options.cell_clip;
   if (is_float) {
@@ -402,12 +402,30 @@ Status PrepareLstm(const LstmOptions& options, const LstmTensorInfos& t, LstmPar
     return Status::Ok();
   }
   // Quantization.
-  static const char* const kRoles[24] = {
-      "input", "input-to-input weights", "input-to-forget weights", "input-to-cell weights",
-      "input-to-output weights", "recurrent-to-input weights", "recurrent-to-forget weights",
-      "recurrent-to-cell weights", "recurrent-to-output weights", "", "", "", "input gate bias",
-      "forget gate bias", "cell gate bias", "output gate bias", "", "", "hidden state",
-      "cell state", "", "", "", ""};
+  static const char* const kRoles[24] = {"input",
+                                         "input-to-input weights",
+                                         "input-to-forget weights",
+                                         "input-to-cell weights",
+                                         "input-to-output weights",
+                                         "recurrent-to-input weights",
+                                         "recurrent-to-forget weights",
+                                         "recurrent-to-cell weights",
+                                         "recurrent-to-output weights",
+                                         "",
+                                         "",
+                                         "",
+                                         "input gate bias",
+                                         "forget gate bias",
+                                         "cell gate bias",
+                                         "output gate bias",
+                                         "",
+                                         "",
+                                         "hidden state",
+                                         "cell state",
+                                         "",
+                                         "",
+                                         "",
+                                         ""};
   for (int i : {0, 1, 2, 3, 4, 5, 6, 7, 8, 18, 19}) {
     TFLM_ARENA_RETURN_IF_ERROR(CheckQuantization(kOp, kRoles[i], *t.operand[i]));
     if (i >= 1 && i <= 8 && t.operand[i]->scale.size() != 1) {
@@ -430,8 +448,7 @@ Status PrepareLstm(const LstmOptions& options, const LstmTensorInfos& t, LstmPar
                 p.cell_scale_power);
   }
   p.quantized_cell_clip = static_cast<int16_t>(std::fmin(
-      std::fmax(static_cast<double>(options.cell_clip) / static_cast<double>(cell_scale),
-                -32768.0),
+      std::fmax(static_cast<double>(options.cell_clip) / static_cast<double>(cell_scale), -32768.0),
       32767.0));
   constexpr float kQ15 = 0.000030517578125f;  // 2^-15: sigmoid / tanh outputs
   TFLM_ARENA_RETURN_IF_ERROR(

@@ -84,10 +84,14 @@ Status UnpackInvoke(KernelContext& context, Node& node) {
 }  // namespace
 
 const KernelRegistration& Register_UNPACK() {
-  static const KernelRegistration r = {model::kBuiltinUnpack, kOp, nullptr, UnpackPrepare,
-                                       UnpackInvoke, nullptr,
-                                       MakeOptionsParser<UnpackOptions>(
-                                           model::kUnpackOptions, ParseUnpack)};
+  static const KernelRegistration r = {
+      model::kBuiltinUnpack,
+      kOp,
+      nullptr,
+      UnpackPrepare,
+      UnpackInvoke,
+      nullptr,
+      MakeOptionsParser<UnpackOptions>(model::kUnpackOptions, ParseUnpack)};
   return r;
 }
 

@@ -10,39 +10,39 @@ namespace golden {
 
 // One tensor: type -1 means absent (an omitted optional input).
 struct Tensor {
-  int32_t type = -1;                    // model::TensorType value
+  int32_t type = -1;  // model::TensorType value
   const int32_t* shape = nullptr;
   int32_t rank = 0;
-  const float* scale = nullptr;         // nullptr when not quantized
+  const float* scale = nullptr;  // nullptr when not quantized
   int32_t num_scales = 0;
   const int64_t* zero_point = nullptr;  // num_scales entries
   int32_t quantized_dimension = 0;
-  const void* data = nullptr;           // contents; for the output, TFLM's result
+  const void* data = nullptr;  // contents; for the output, TFLM's result
   int64_t num_elements = 0;
 };
 
 // The builtin options the kernels read (format defaults when not given).
 struct Options {
-  int32_t padding;                      // 0 SAME, 1 VALID
+  int32_t padding;  // 0 SAME, 1 VALID
   int32_t stride_w, stride_h, dilation_w, dilation_h, depth_multiplier;
   int32_t filter_w, filter_h;
-  int32_t activation;                   // model::Activation value
+  int32_t activation;  // model::Activation value
   bool keep_num_dims;
-  float beta;                           // SOFTMAX
-  float alpha;                          // LEAKY_RELU
-  bool has_alpha;                       // LeakyReluOptions.alpha present
+  float beta;      // SOFTMAX
+  float alpha;     // LEAKY_RELU
+  bool has_alpha;  // LeakyReluOptions.alpha present
 };
 
 // One single-operator TFLM run.
 struct Case {
   const char* name;
-  const char* op;                       // the format's operator name
+  const char* op;  // the format's operator name
   Options options;
   Tensor input;
-  Tensor input2;                        // weights / filter, or a second input
+  Tensor input2;  // weights / filter, or a second input
   Tensor bias;
-  Tensor output;                        // TFLM's result
-  int32_t tflm_persistent_bytes;        // the kernel's persistent requests (LP64)
+  Tensor output;                  // TFLM's result
+  int32_t tflm_persistent_bytes;  // the kernel's persistent requests (LP64)
 };
 
 // Readable gtest parameter printing (instead of a byte dump).
