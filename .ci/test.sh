@@ -16,7 +16,8 @@ fi
 # shellcheck disable=SC1091
 source .venv/bin/activate
 
-# clang-format, then clang-tidy over cpp/ (about N minutes at -j2).
+# clang-format, then clang-tidy over cpp/ (about 8 minutes at -j2 on a
+# shared 2-core machine, 7 minutes of CPU).
 JOBS="$jobs" bash .ci/lint.sh
 
 python3 -m pip install -q --no-build-isolation --no-deps .
