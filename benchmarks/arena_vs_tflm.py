@@ -54,7 +54,7 @@ def tflm_allocations(data: bytes) -> dict:
     return {k: int(v) for k, v in re.findall(r"Arena allocation (\w+) (\d+) bytes", text)}
 
 
-def _wheel_outputs(model: "ta.Model", seed: int = 0, runs: int = 3) -> list:
+def _wheel_outputs(model: ta.Model, seed: int = 0, runs: int = 3) -> list:
     """Outputs of the real TFLM on `runs` random inputs (same seed -> same inputs)."""
     import numpy as np
     from tflite_micro import runtime
@@ -82,7 +82,7 @@ def _same_outputs(a: list, b: list) -> bool:
                for x, y in zip(a, b))
 
 
-def proof_row(name: str, m: "ta.Model", time_limit: float, bisect: bool) -> dict:
+def proof_row(name: str, m: ta.Model, time_limit: float, bisect: bool) -> dict:
     """The figures of one line of table 2 (see the module docstring)."""
     from tflm_size import wheel_minimum  # benchmarks/tflm_size.py
 

@@ -38,7 +38,6 @@ import shutil
 import subprocess
 import sys
 from dataclasses import dataclass, field
-from typing import Optional
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 SOURCE_DIR = ROOT / "benchmarks" / "code_size"
@@ -81,15 +80,15 @@ class ArchBuild:
         return self.text[f"footprint_kernel_{name}"] - self.text["footprint_framework"]
 
 
-def cross_compiler() -> Optional[str]:
+def cross_compiler() -> str | None:
     return shutil.which("arm-none-eabi-g++")
 
 
-def extra_cmake_args(cli: Optional[list[str]] = None) -> list[str]:
+def extra_cmake_args(cli: list[str] | None = None) -> list[str]:
     return shlex.split(os.environ.get("TFLM_ARENA_FOOTPRINT_CMAKE_ARGS", "")) + list(cli or [])
 
 
-def _cache_value(build_dir: pathlib.Path, name: str) -> Optional[str]:
+def _cache_value(build_dir: pathlib.Path, name: str) -> str | None:
     cache = build_dir / "CMakeCache.txt"
     if not cache.exists():
         return None
@@ -188,7 +187,7 @@ def build_all(cmake_args: list[str], build: bool = True, quiet: bool = True) -> 
     return builds
 
 
-def _n(v: Optional[int]) -> str:
+def _n(v: int | None) -> str:
     return "n/a" if v is None else f"{v:,}"
 
 
@@ -217,7 +216,7 @@ def table(builds: list[ArchBuild]) -> str:
     return "\n".join(lines)
 
 
-def _pair(builds: list[ArchBuild]) -> tuple[Optional[ArchBuild], Optional[ArchBuild]]:
+def _pair(builds: list[ArchBuild]) -> tuple[ArchBuild | None, ArchBuild | None]:
     by_name = {b.name: b for b in builds}
     return by_name.get("x86_64"), by_name.get("cortex_m")
 
@@ -228,7 +227,7 @@ def summary(builds: list[ArchBuild]) -> str:
         "n/a" if arm is None else f"{arm.framework} bytes")
 
 
-def main(argv: Optional[list[str]] = None) -> None:
+def main(argv: list[str] | None = None) -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--no-build", action="store_true", help="measure an existing build")
     p.add_argument("--cmake-arg", action="append", default=[], metavar="ARG",

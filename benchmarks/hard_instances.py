@@ -24,7 +24,6 @@ from __future__ import annotations
 import argparse
 import random
 import sys
-from typing import Dict, List
 
 import numpy as np
 
@@ -35,7 +34,7 @@ FINE_GRAIN = 16
 
 
 def hard_instance(seed: int, buffers: int = 0, steps: int = 0,
-                  capacity: int = CAPACITY, fine: bool = False) -> Dict[str, object]:
+                  capacity: int = CAPACITY, fine: bool = False) -> dict[str, object]:
     """One instance: ``sizes``, ``first``, ``last`` (numpy arrays), the
     ``capacity`` (= lower bound = optimum) and ``offsets`` of the tiling
     (a plan of exactly ``capacity`` bytes). ``buffers`` 0 picks 200..450 from
@@ -52,7 +51,7 @@ def hard_instance(seed: int, buffers: int = 0, steps: int = 0,
     # rectangles: [t0, t1) x [y0, y1), half-open; cut the largest ones first,
     # with a random direction and a random cut point, so shapes vary from
     # wide-and-flat to tall-and-short.
-    rects: List[List[int]] = [[0, t, 0, capacity]]
+    rects: list[list[int]] = [[0, t, 0, capacity]]
     while len(rects) < n:
         weights = [(r[1] - r[0]) * (r[3] - r[2]) for r in rects]
         i = rng.choices(range(len(rects)), weights=weights)[0]
@@ -84,7 +83,7 @@ def hard_instance(seed: int, buffers: int = 0, steps: int = 0,
 
 
 def hard_instances(count: int = 10, first_seed: int = 1,
-                   fine: bool = False) -> List[Dict[str, object]]:
+                   fine: bool = False) -> list[dict[str, object]]:
     """``count`` instances with seeds first_seed, first_seed + 1, ..."""
     return [hard_instance(s, fine=fine) for s in range(first_seed, first_seed + count)]
 

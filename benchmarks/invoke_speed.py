@@ -38,8 +38,8 @@ import argparse
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable, List, Optional, Tuple
 
 import numpy as np
 
@@ -169,7 +169,7 @@ def _div_int8(shape) -> bytes:
 
 
 def _elementwise(op: str, dtype: str, shape, q_in=None, q_out=None, opts=None,
-                 out_dtype: Optional[str] = None) -> bytes:
+                 out_dtype: str | None = None) -> bytes:
     mb = ModelBuilder()
     x = _t(mb, shape, dtype, "x", q_in if q_in else _QIN.get(dtype))
     od = out_dtype or dtype
@@ -337,13 +337,13 @@ def _batch_matmul(dtype: str, lhs=(4, 64, 64), rhs=(4, 64, 64), out=(4, 64, 64))
     return mb.build()
 
 
-def other_kernels() -> List[Tuple[str, Callable[[], bytes]]]:
+def other_kernels() -> list[tuple[str, Callable[[], bytes]]]:
     """One micro-model per remaining kernel and type (int8, float32, int16
     where the kernel takes it), sized for invokes of tens of microseconds or
     more."""
     big = [1, 64, 64, 32]
     half = [1, 64, 64, 16]
-    rows: List[Tuple[str, Callable[[], bytes]]] = []
+    rows: list[tuple[str, Callable[[], bytes]]] = []
     for op in ("SUB", "MUL"):
         for dt in ("int8", "int16", "float32"):
             rows.append((f"{op.lower()} {dt}", lambda op=op, dt=dt: _binary(op, dt, big)))
@@ -411,7 +411,7 @@ def other_kernels() -> List[Tuple[str, Callable[[], bytes]]]:
     return rows
 
 
-def micro_models() -> List[Tuple[str, Callable[[], bytes]]]:
+def micro_models() -> list[tuple[str, Callable[[], bytes]]]:
     big, row = [1, 64, 64, 32], [1, 1, 1, 32]
     same = {"padding": "SAME"}
     return [
@@ -481,7 +481,7 @@ def _batch_time(fn: Callable[[], None], k: int) -> float:
 
 
 def interleaved_medians(ours: Callable[[], None], theirs: Callable[[], None], rounds: int,
-                        target_s: float) -> Tuple[float, float]:
+                        target_s: float) -> tuple[float, float]:
     """Median seconds per call of each, batches sized to ~target_s, alternating
     which goes first."""
     one = max(_batch_time(ours, 1), _batch_time(theirs, 1), 1e-7)
@@ -565,7 +565,7 @@ def _fmt_ratio(x: float) -> str:
     return "-" if x != x else f"{x:.3f}"  # NaN: not measured
 
 
-def print_table(rows: List[dict]) -> None:
+def print_table(rows: list[dict]) -> None:
     print(f"{'model':<34} {'ours':>11} {'TFLM':>11} {'ratio':>6} {'same':>5} | "
           f"{'alloc ours':>11} {'alloc TFLM':>11} {'ratio':>6} {'net':>6} {'x fixed':>7} "
           f"{'arena':>10}")
@@ -588,7 +588,7 @@ def print_table(rows: List[dict]) -> None:
               f"{_fmt_ratio(max((r['alloc_net'] for r in done if r['alloc_net'] == r['alloc_net']), default=float('nan')))})")
 
 
-def main(argv: Optional[List[str]] = None) -> None:
+def main(argv: list[str] | None = None) -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--models-dir", type=Path, default=default_models_dir())
     p.add_argument("--rounds", type=int, default=31, help="interleaved invoke rounds")
@@ -599,7 +599,7 @@ def main(argv: Optional[List[str]] = None) -> None:
     p.add_argument("--no-shared", action="store_true")
     args = p.parse_args(argv)
     target = args.target_ms / 1e3
-    work: List[Tuple[str, Callable[[], bytes]]] = []
+    work: list[tuple[str, Callable[[], bytes]]] = []
     if not args.no_shared:
         for f in sorted(args.models_dir.glob("*.tflite")):
             work.append((f.stem, f.read_bytes))

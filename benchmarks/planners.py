@@ -22,16 +22,15 @@ import statistics
 import sys
 import time
 from pathlib import Path
-from typing import Dict, List, Optional, Tuple
 
 import tflm_arena as ta
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from hard_instances import hard_instances  # noqa: E402
+from hard_instances import hard_instances
 
 DEFAULT_MODELS = Path(__file__).resolve().parents[2] / "shared" / "models"
 
-Cell = Tuple[Optional[float], float, bool, str]  # gap, seconds, proven, note
+Cell = tuple[float | None, float, bool, str]  # gap, seconds, proven, note
 
 
 def _run(records, strategy: str, time_limit: float) -> Cell:
@@ -55,13 +54,13 @@ def _short(note: str) -> str:
     return "rejected"
 
 
-def _table(title: str, names: List[str], rows: Dict[str, Dict[str, Cell]],
-           strategies: List[str], out) -> None:
+def _table(title: str, names: list[str], rows: dict[str, dict[str, Cell]],
+           strategies: list[str], out) -> None:
     width = max(12, max(len(s) for s in strategies) + 1)
     name_w = max(len(n) for n in names + ["median gap"]) + 1
     out.write(f"\n## {title}: arena above the lower bound (* = proven optimal)\n")
     out.write(f"{'input':<{name_w}}" + "".join(f"{s:>{width}}" for s in strategies) + "\n")
-    gaps: Dict[str, List[float]] = {s: [] for s in strategies}
+    gaps: dict[str, list[float]] = {s: [] for s in strategies}
     for name in names:
         line = f"{name:<{name_w}}"
         for s in strategies:

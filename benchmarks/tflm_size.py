@@ -21,7 +21,6 @@ import re
 import subprocess
 import sys
 from pathlib import Path
-from typing import Dict, Optional, Tuple
 
 # The child: build an interpreter on `size` bytes, fill inputs with zeros,
 # invoke, print the allocations (recording mode), report on stdout.
@@ -58,7 +57,7 @@ _CATEGORY = re.compile(
     r"'([^']+)' used (\d+) bytes with alignment overhead \(requested (\d+) bytes for (\d+) ")
 
 
-def wheel_try(path, size: int, linear: bool = False, timeout: float = 60.0) -> Optional[dict]:
+def wheel_try(path, size: int, linear: bool = False, timeout: float = 60.0) -> dict | None:
     """The wheel's figures at `size` bytes, or None when it fails (any way:
     an error, a crash, or no answer within `timeout`; just below its need
     TFLM can also loop on a corrupted arena; docs/tflm_behaviour.md, section
@@ -83,7 +82,7 @@ def wheel_try(path, size: int, linear: bool = False, timeout: float = 60.0) -> O
     return out
 
 
-def wheel_minimum(path, linear: bool = False, hint: Optional[int] = None) -> Tuple[int, dict]:
+def wheel_minimum(path, linear: bool = False, hint: int | None = None) -> tuple[int, dict]:
     """Byte-exact smallest arena the wheel accepts (bisection, one subprocess
     per try) and its figures at that size. `hint` only seeds the bracket;
     the answer does not depend on it."""
@@ -114,7 +113,7 @@ def main(argv=None) -> int:
     ap.add_argument("--json", help="write the bisected figures here")
     args = ap.parse_args(argv)
 
-    fixture: Dict[str, dict] = {}
+    fixture: dict[str, dict] = {}
     print(f"{'model':<26}{'ours':>9}{'wheel':>9}{'used@min':>10}{'10x':>10}"
           f"{'lin ours':>10}{'lin wheel':>10}")
     for path in sorted(Path(args.models_dir).glob("*.tflite")):

@@ -6,9 +6,9 @@ from pathlib import Path
 import matplotlib
 
 matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
+import matplotlib.pyplot as plt
 
-import tflm_arena as ta  # noqa: E402
+import tflm_arena as ta
 
 HERE = Path(__file__).resolve().parent
 MODEL = HERE.parent.parent / "shared" / "models" / "vww_96_int8.tflite"

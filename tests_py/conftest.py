@@ -50,7 +50,7 @@ def require_tflite_micro():
     """The real TFLM (``tflite_micro``); under CI its absence is a failure,
     elsewhere a skip that says so."""
     try:
-        import tflite_micro  # noqa: F401
+        import tflite_micro
     except ImportError:
         if os.environ.get("CI", "").lower() == "true":
             pytest.fail("tflite-micro is missing under CI (pip install -r .ci/requirements.txt)")

@@ -6,13 +6,12 @@ relative (float32); TFLM's persistent request and head for the memory
 checks."""
 from __future__ import annotations
 
-
 import numpy as np
 import pytest
+import tflm_reference as ref
 
 import tflm_arena as ta
 from tflm_arena.builder import ModelBuilder
-import tflm_reference as ref
 
 
 def tensor(mb, shape, dtype, name, q=None, data=None):

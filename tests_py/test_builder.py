@@ -7,7 +7,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
 from conftest import require_tflite_micro
 
 REPO = Path(__file__).resolve().parents[1]

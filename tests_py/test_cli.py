@@ -72,8 +72,6 @@ import os
 import subprocess
 import sys
 
-import pytest
-
 from tflm_arena.builder import ModelBuilder
 from tflm_arena.cli import EXIT_CLOSED_PIPE, _parser
 

@@ -12,10 +12,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
-import tflm_arena as ta
 import tflm_reference as ref
 from conftest import shared_models
+
+import tflm_arena as ta
 from tflm_arena import interpreter as interpreter_module
 from tflm_arena.builder import ModelBuilder
 from tflm_arena.tflm_size import DEFAULT_TARGET

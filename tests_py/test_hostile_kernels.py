@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+import tflm_reference as ref
 
 import tflm_arena as ta
 from tflm_arena.builder import ModelBuilder
-import tflm_reference as ref
 
 I32_MAX = np.iinfo(np.int32).max
 

@@ -18,7 +18,6 @@ import venv
 from pathlib import Path
 
 import pytest
-
 from conftest import REPO
 
 pytestmark = pytest.mark.install

@@ -6,10 +6,10 @@ import gc
 
 import numpy as np
 import pytest
-
-import tflm_arena as ta
 import tflm_reference as ref
 from conftest import shared_models
+
+import tflm_arena as ta
 
 # Every shared model runs; without the folder, `loaded` skips
 # (fails under CI) through the models_dir fixture.

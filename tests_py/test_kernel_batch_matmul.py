@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+import tflm_reference as ref
 
 import tflm_arena as ta
 from tflm_arena.builder import ModelBuilder
-import tflm_reference as ref
 
 
 def _model(dtype, lhs_shape, rhs_shape, out_shape, adj_x=False, adj_y=False, const_rhs=False,

@@ -15,10 +15,9 @@ one parametrized suite:
 - All five: hostile nodes refused with a message naming the operator."""
 from __future__ import annotations
 
+import elementwise_parity as ep
 import numpy as np
 import pytest
-
-import elementwise_parity as ep
 
 ACTS = ["NONE", "RELU", "RELU6", "RELU_N1_TO_1"]
 # (shape1, shape2, output shape)

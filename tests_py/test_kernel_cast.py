@@ -6,10 +6,9 @@ range (undefined C++ in TFLM: the wheel's x86-64 results are reproduced);
 no persistent memory and the same head; hostile nodes refused by name."""
 from __future__ import annotations
 
+import elementwise_parity as ep
 import numpy as np
 import pytest
-
-import elementwise_parity as ep
 
 INS = ["int8", "int16", "int32", "uint32", "float32", "bool"]
 OUTS = ["int8", "int16", "int32", "uint32", "float32"]

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+import tflm_reference as ref
+from shape_kernel_util import assert_memory_matches, assert_same, compare, random_input
 
 import tflm_arena as ta
-import tflm_reference as ref
 from tflm_arena.builder import ModelBuilder
-from shape_kernel_util import assert_memory_matches, assert_same, compare, random_input
 
 
 def _out_shape(shape, pos_shape, axis, batch_dims):

@@ -6,10 +6,9 @@ it asks for (TFLM's 20-byte HardSwishParams, same head); hostile nodes
 refused by name."""
 from __future__ import annotations
 
+import elementwise_parity as ep
 import numpy as np
 import pytest
-
-import elementwise_parity as ep
 
 
 def test_float32():

@@ -5,13 +5,12 @@ int16 bit for bit, float32 within 1e-5 relative, over several shapes, alphas
 memory the kernel asks for: the same persistent bytes and head as TFLM."""
 from __future__ import annotations
 
-
 import numpy as np
 import pytest
+import tflm_reference as ref
 
 import tflm_arena as ta
 from tflm_arena.builder import ModelBuilder
-import tflm_reference as ref
 
 
 def _model(dtype, shape, alpha, in_q=None, out_q=None) -> bytes:

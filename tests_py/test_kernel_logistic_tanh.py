@@ -5,10 +5,9 @@ power-of-two and general scales); the memory each asks for (TFLM's 16-byte
 OpData, same head); hostile nodes refused by name."""
 from __future__ import annotations
 
+import elementwise_parity as ep
 import numpy as np
 import pytest
-
-import elementwise_parity as ep
 
 OPS = ["LOGISTIC", "TANH"]
 

@@ -6,12 +6,11 @@ all), keep_dims on and off, scales and zero points. Also the memory
 hostile models refused by name."""
 from __future__ import annotations
 
-import numpy as np
 import pytest
+from shape_kernel_util import assert_memory_matches, compare
 
 import tflm_arena as ta
 from tflm_arena.builder import ModelBuilder
-from shape_kernel_util import assert_memory_matches, compare
 
 
 def _out_shape(shape, axes, keep_dims):

@@ -8,10 +8,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from shape_kernel_util import assert_memory_matches, assert_refused, compare, shared_model_matches
 
 from tflm_arena.builder import ModelBuilder
-from shape_kernel_util import (assert_memory_matches, assert_refused, compare,
-                               shared_model_matches)
 
 
 def _model(dtype, shape, paddings, value=None, q=None, value_q=None, out_shape=None,

@@ -6,10 +6,9 @@ each asks for (TFLM's 28- and 8-byte OpData, same head); hostile nodes
 refused by name."""
 from __future__ import annotations
 
+import elementwise_parity as ep
 import numpy as np
 import pytest
-
-import elementwise_parity as ep
 
 SHAPES = [[1, 6, 6, 3], [33], [2, 1, 7]]
 OPS = ["RELU", "RELU6"]

@@ -6,10 +6,10 @@ refused by name."""
 from __future__ import annotations
 
 import pytest
+from shape_kernel_util import assert_memory_matches, compare
 
 import tflm_arena as ta
 from tflm_arena.builder import ModelBuilder
-from shape_kernel_util import assert_memory_matches, compare
 
 
 def _squeeze(dtype, shape, dims, out_shape=None, q=None) -> bytes:

@@ -8,10 +8,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from shape_kernel_util import assert_memory_matches, assert_refused, compare, shared_model_matches
 
 from tflm_arena.builder import ModelBuilder
-from shape_kernel_util import (assert_memory_matches, assert_refused, compare,
-                               shared_model_matches)
 
 
 def _slice_shape(shape, begin, end, strides, begin_mask=0, end_mask=0, shrink=0):

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+import tflm_reference as ref
 
 import tflm_arena as ta
 from tflm_arena.builder import ModelBuilder
-import tflm_reference as ref
 
 
 def _model(dtype, batch, input_size, units, rank, memory, activation="NONE", bias=True,

@@ -5,10 +5,10 @@ int8 and int16 over ranks 1-5 and several permutations. Also the memory
 from __future__ import annotations
 
 import pytest
+from shape_kernel_util import assert_memory_matches, compare
 
 import tflm_arena as ta
 from tflm_arena.builder import ModelBuilder
-from shape_kernel_util import assert_memory_matches, compare
 
 
 def _model(dtype, shape, perm, q=None, out_shape=None, const_perm=True,

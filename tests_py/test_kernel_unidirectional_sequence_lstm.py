@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+import tflm_reference as ref
 
 import tflm_arena as ta
 from tflm_arena.builder import ModelBuilder
-import tflm_reference as ref
 
 
 def _model(dtype, batch, time, n_in, n_state, time_major=False, cell_clip=0.0, seed=0,

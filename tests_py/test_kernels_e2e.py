@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+import tflm_reference as ref
 
 import tflm_arena as ta
 from tflm_arena.builder import ModelBuilder
-import tflm_reference as ref
 
 
 def _q(mb, shape, name, scale, zp, dtype="int8"):

@@ -6,10 +6,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import tflm_reference as ref
+from conftest import model_params
 
 import tflm_arena as ta
-from conftest import model_params
-import tflm_reference as ref
 
 # Models whose TFLM kernels request scratch buffers in the arena head (SVDF,
 # TRANSPOSE_CONV int16, UNIDIRECTIONAL_SEQUENCE_LSTM): a tensors-only plan of

@@ -14,14 +14,13 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
-from typing import List
 
 import numpy as np
 import pytest
+from conftest import REPO, require_tflite_micro
 
 import tflm_arena
 import tflm_arena as ta
-from conftest import REPO, require_tflite_micro
 
 NOTEBOOKS = sorted((REPO / "notebooks").glob("*.ipynb"))
 IDS = [p.stem for p in NOTEBOOKS]
@@ -104,7 +103,7 @@ def _text(nb) -> str:
     return "".join(o.get("text", "") for o in _outputs(nb) if o.get("output_type") == "stream")
 
 
-def _expected(stem: str, model: ta.Model) -> List[str]:
+def _expected(stem: str, model: ta.Model) -> list[str]:
     """Lines each notebook prints, computed here with the library."""
     if stem == "01_quickstart":
         p = ta.plan(model)

@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from conftest import model_params
 
 import tflm_arena as ta
-from conftest import model_params
 
 CHAIN = ([16, 8, 64, 32, 8], [0, 1, 2, 3, 4], [1, 2, 3, 4, 5])
 COMPLEX = (

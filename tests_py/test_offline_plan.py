@@ -7,11 +7,11 @@ import json
 
 import numpy as np
 import pytest
+import tflm_reference as ref
+from conftest import model_params
 
 import tflm_arena as ta
-from conftest import model_params
 from tflm_arena.builder import ModelBuilder, offline_plan_metadata
-import tflm_reference as ref
 
 
 @pytest.mark.parametrize("model_path", model_params(), indirect=True)

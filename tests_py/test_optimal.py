@@ -11,14 +11,13 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import model_params
 
 import tflm_arena as ta
 from tflm_arena.cli import _progress_printer, main
 
-from conftest import model_params
-
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
-from hard_instances import hard_instance  # noqa: E402
+from hard_instances import hard_instance
 
 
 def test_optimal_is_a_strategy():

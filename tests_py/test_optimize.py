@@ -6,14 +6,13 @@ from __future__ import annotations
 
 import json
 
-import numpy as np
 import pytest
+import tflm_reference as ref
+from conftest import model_params, shared_models
+from test_reorder import branchy_model, run_same
 
 import tflm_arena as ta
-from conftest import model_params, shared_models
 from tflm_arena.cli import main
-import tflm_reference as ref
-from test_reorder import branchy_model, run_same
 
 
 def _shared(name):
@@ -130,6 +129,7 @@ def test_bad_arguments():
 
 def test_strategy_is_a_literal_of_the_one_list():
     from typing import get_args, get_type_hints
+
     from tflm_arena._plan import Strategy
     assert get_args(Strategy) == ta.STRATEGIES
     assert get_type_hints(ta.plan)["strategy"] == Strategy

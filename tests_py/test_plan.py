@@ -3,10 +3,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from reference_greedy import reference_greedy
 
 import tflm_arena as ta
 from tflm_arena.examples import person_detection_records
-from reference_greedy import reference_greedy
 
 GREEDY = ("tflm_greedy", "tflm_greedy_runtime")
 

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+import tflm_reference as ref
+from conftest import model_params
 
 import tflm_arena as ta
-from conftest import model_params
 from tflm_arena.builder import ModelBuilder
 from tflm_arena.tflm_plan import simulate_tflm
-import tflm_reference as ref
 
 #: Strategies checked against the wheel on every shared model.
 STRATEGIES = ["greedy_by_size", "optimal"]

@@ -117,9 +117,15 @@ def test_docstring_examples_run(models_dir, monkeypatch):
     """Every example of the package's modules runs (from the models folder,
     where the examples' hello_world_int8.tflite lives)."""
     monkeypatch.chdir(models_dir)
-    import tflm_arena._objects, tflm_arena._plan, tflm_arena._records  # noqa: E401
-    import tflm_arena.interpreter, tflm_arena.model, tflm_arena.optimize  # noqa: E401
-    import tflm_arena.reorder, tflm_arena.tflm_plan, tflm_arena.tflm_size  # noqa: E401
+    import tflm_arena._objects
+    import tflm_arena._plan
+    import tflm_arena._records
+    import tflm_arena.interpreter
+    import tflm_arena.model
+    import tflm_arena.optimize
+    import tflm_arena.reorder
+    import tflm_arena.tflm_plan
+    import tflm_arena.tflm_size
     modules = [ta, tflm_arena._objects, tflm_arena._plan, tflm_arena._records,
                tflm_arena.interpreter, tflm_arena.model, tflm_arena.optimize,
                tflm_arena.reorder, tflm_arena.tflm_plan, tflm_arena.tflm_size]

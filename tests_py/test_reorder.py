@@ -9,13 +9,13 @@ import hashlib
 
 import numpy as np
 import pytest
+import tflm_reference as ref
+from conftest import shared_models
 
 import tflm_arena as ta
-from conftest import shared_models
 from tflm_arena import _core
 from tflm_arena.builder import ModelBuilder
 from tflm_arena.examples import branchy_model_bytes
-import tflm_reference as ref
 
 
 def expected_lifetimes(model: ta.Model, order) -> dict:
@@ -123,8 +123,8 @@ def test_every_shared_model_reorders_and_runs_identically_in_tflm():
     print(f"{'model':30s} {'ops':>4s} {'peak before':>12s} {'peak after':>11s} {'exact':>6s} "
           f"{'time ms':>8s} {'alt order run':>14s}")
     for name, n, before, after, exact, sec, alt in rows:
-        print(f"{name:30s} {n:4d} {before:12d} {after:11d} {str(exact):>6s} {sec * 1e3:8.1f} "
-              f"{str(alt):>14s}")
+        print(f"{name:30s} {n:4d} {before:12d} {after:11d} {exact!s:>6s} {sec * 1e3:8.1f} "
+              f"{alt!s:>14s}")
     assert all(row[4] for row in rows)  # small models: proven optimal
 
 

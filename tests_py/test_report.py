@@ -16,17 +16,15 @@ import subprocess
 import zlib
 from html.parser import HTMLParser
 from pathlib import Path
-from typing import Dict, List, Optional
 
 import numpy as np
 import pytest
+from conftest import REPO
 
 import tflm_arena as ta
 from tflm_arena.builder import ModelBuilder
 from tflm_arena.cli import _parser, main
 from tflm_arena.tflm_size import DEFAULT_TARGET, TARGETS
-
-from conftest import REPO
 
 #: The targets in the order the report lists them by default.
 REPORT_TARGETS = [DEFAULT_TARGET] + [t for t in TARGETS if t != DEFAULT_TARGET]
@@ -39,7 +37,7 @@ UNDER_CI = os.environ.get("CI", "").lower() == "true"
 @pytest.fixture(autouse=True)
 def _need_matplotlib():
     try:
-        import matplotlib  # noqa: F401
+        import matplotlib
     except ImportError:
         if UNDER_CI:
             pytest.fail("matplotlib is missing under CI (the report's plots need it)")
@@ -55,14 +53,14 @@ class Page(HTMLParser):
 
     def __init__(self, text: str) -> None:
         super().__init__(convert_charrefs=True)
-        self.ids: Dict[str, str] = {}  # id -> tag
-        self.tags: Dict[str, int] = {}
-        self.tables: Dict[str, List[List[str]]] = {}
-        self.heads: Dict[str, List[str]] = {}
-        self.texts: List[str] = []
-        self._table: Optional[str] = None
+        self.ids: dict[str, str] = {}  # id -> tag
+        self.tags: dict[str, int] = {}
+        self.tables: dict[str, list[list[str]]] = {}
+        self.heads: dict[str, list[str]] = {}
+        self.texts: list[str] = []
+        self._table: str | None = None
         self._in_body = False
-        self._cell: Optional[List[str]] = None
+        self._cell: list[str] | None = None
         self._svg = 0
         self.feed(text)
         self.close()
@@ -108,7 +106,7 @@ class Page(HTMLParser):
             self._cell.append(data)
 
 
-def _column(page: Page, table: str, head: str) -> List[str]:
+def _column(page: Page, table: str, head: str) -> list[str]:
     k = page.heads[table].index(head)
     return [row[k] for row in page.tables[table]]
 
@@ -449,7 +447,7 @@ def _chromium() -> str:
     pytest.skip("chromium is not installed (apt-get install chromium) for the browser test")
 
 
-def _browser(args: List[str], profile: Path, timeout: float = 120) -> subprocess.CompletedProcess:
+def _browser(args: list[str], profile: Path, timeout: float = 120) -> subprocess.CompletedProcess:
     cmd = [_chromium(), "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
            "--no-first-run", f"--user-data-dir={profile}", *args]
     # Not the sanitizer preload of an ASan run of this suite (.ci/test.sh):
@@ -501,7 +499,7 @@ def read_png(path: Path) -> np.ndarray:
     return out.reshape(h, w, ch)[:, :, :3]
 
 
-def _average_or_paeth(f: int, line: List[int], prev: List[int], ch: int) -> np.ndarray:
+def _average_or_paeth(f: int, line: list[int], prev: list[int], ch: int) -> np.ndarray:
     cur = [0] * len(line)
     for x, v in enumerate(line):
         a = cur[x - ch] if x >= ch else 0
@@ -604,7 +602,7 @@ def test_first_screen_shows_the_arena_size(models_dir, tmp_path, name):
     m = ta.Model.load(models_dir / f"{name}.tflite")
     for t in REPORT_TARGETS:
         line = got["boxes"][f"arena-line-{t}"]
-        assert 0 <= line["top"] and line["bottom"] <= 900, (t, line)
+        assert line["top"] >= 0 and line["bottom"] <= 900, (t, line)
         assert got["text"][f"arena-line-{t}"] == ta.tflm_arena(m, target=t).firmware_line()
     assert got["scrollWidth"] <= 1400
     assert got["title"]["scrollWidth"] <= got["title"]["clientWidth"]

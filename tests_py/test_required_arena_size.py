@@ -5,11 +5,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from conftest import model_params
 
 import tflm_arena as ta
 from tflm_arena.builder import ModelBuilder
-
-from conftest import model_params
 
 
 def _fits(m: ta.Model, size: int) -> bool:

@@ -15,13 +15,12 @@ import time
 from pathlib import Path
 
 import pytest
+from conftest import REPO, model_params, require_tflite_micro
 
 import tflm_arena as ta
 from tflm_arena import cli, resolver
 from tflm_arena.builder import ModelBuilder
 from tflm_arena.schema_enums import BUILTIN_OPERATORS
-
-from conftest import REPO, model_params, require_tflite_micro
 
 # Every Add* method of tflite::MicroMutableOpResolver, with the operator it
 # registers: builtins by their BuiltinOperator_ name, custom operators by the
@@ -87,8 +86,8 @@ MODELS = Path(REPO.parent / "shared" / "models")
 def test_tflm_method_table_matches_tflms_header():
     # Every generated method exists in TFLM and registers the operator it is
     # called for; every builtin method of the header is reachable.
-    assert resolver.TFLM_METHODS == {op: m for m, op in TFLM_HEADER_BUILTIN_METHODS.items()}
-    assert resolver.TFLM_CUSTOM_METHODS == {c: m for m, c in TFLM_HEADER_CUSTOM_METHODS.items()}
+    assert {op: m for m, op in TFLM_HEADER_BUILTIN_METHODS.items()} == resolver.TFLM_METHODS
+    assert {c: m for m, c in TFLM_HEADER_CUSTOM_METHODS.items()} == resolver.TFLM_CUSTOM_METHODS
     # The names come from schema_enums: only these four are not the rule's.
     irregular = {op for op in resolver.TFLM_BUILTINS
                  if resolver.TFLM_METHODS[op] != "Add" + resolver._camel(op)}

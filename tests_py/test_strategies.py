@@ -10,9 +10,9 @@ from pathlib import Path
 from typing import get_args
 
 import pytest
+from conftest import _models_dir
 
 import tflm_arena as ta
-from conftest import _models_dir
 from tflm_arena import _core, cli
 from tflm_arena._plan import STRATEGY_TABLE, Strategy
 
@@ -32,14 +32,14 @@ def test_table_fields():
 
 
 def test_python_lists_are_the_registry():
-    assert ta.STRATEGIES == tuple(s["name"] for s in _core.strategies())
+    assert tuple(s["name"] for s in _core.strategies()) == ta.STRATEGIES
     assert ta.STRATEGIES[0] == "tflm_greedy" and ta.STRATEGIES[-2:] == ("optimal", "best")
     assert ta.BEST_STRATEGIES[0] == "tflm_greedy" and ta.BEST_STRATEGIES[-1] == "optimal"
     assert not {"tflm_greedy_runtime", "linear", "best"} & set(ta.BEST_STRATEGIES)
     gpu = {n for n in ta.STRATEGIES if n.endswith("_objects")} | {"greedy_by_size",
                                                                    "greedy_by_breadth"}
     assert gpu <= set(ta.BEST_STRATEGIES)
-    assert ta.BEST_STRATEGIES == tuple(n for n in ta.STRATEGIES if n in ta.BEST_STRATEGIES)
+    assert tuple(n for n in ta.STRATEGIES if n in ta.BEST_STRATEGIES) == ta.BEST_STRATEGIES
     assert ta.OBJECT_STRATEGIES == ("naive", "equality", "greedy_in_order", "greedy_by_breadth",
                                     "greedy_by_size", "greedy_best", "mincostflow")
     assert ta.RUNTIME_PLANNERS == ("tflm_greedy", "linear") == ta.tflm_size.PLANNERS

@@ -8,10 +8,10 @@ from typing import get_args
 
 import numpy as np
 import pytest
-
-import tflm_arena as ta
 import tflm_reference as ref
 from conftest import shared_models
+
+import tflm_arena as ta
 from tflm_arena.interpreter import RuntimeStrategy
 
 MODELS = [p.stem for p in shared_models()] or ["hello_world_int8"]

@@ -13,9 +13,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import require_tflite_micro, shared_models
 
 import tflm_arena as ta
-from conftest import require_tflite_micro, shared_models
 from tflm_arena.builder import ModelBuilder
 
 FIXTURE = json.loads((Path(__file__).with_name("tflm_size_wheel.json")).read_text())

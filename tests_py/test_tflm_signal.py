@@ -12,13 +12,13 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import require_tflite_micro
 
 import tflm_arena as ta
-from conftest import require_tflite_micro
 from tflm_arena.builder import ModelBuilder
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
-import tflm_size as wheel  # noqa: E402  (benchmarks/tflm_size.py)
+import tflm_size as wheel
 
 # The wheel's configuration: its target, with its own (recording) allocator.
 WHEEL = dict(target="tflite-micro-wheel")

@@ -17,14 +17,14 @@ import warnings
 from pathlib import Path
 
 import pytest
+from conftest import _models_dir, require_tflite_micro
 
 import tflm_arena as ta
 from tflm_arena import _core
-from conftest import _models_dir, require_tflite_micro
 from tflm_arena.builder import ModelBuilder
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
-import tflm_size as wheel  # noqa: E402  (benchmarks/tflm_size.py)
+import tflm_size as wheel
 
 FIXTURE = json.loads((Path(__file__).with_name("tflm_size_wheel.json")).read_text())
 
@@ -202,6 +202,7 @@ def test_bad_target_and_planner():
 
 def test_cli_size_prints_the_firmware_line_and_breakdown():
     import io
+
     from tflm_arena.cli import main
 
     out = io.StringIO()
@@ -245,6 +246,7 @@ def test_cli_size_names_an_unmodelled_operator(tmp_path, capsys):
 
 def test_cli_plan_says_it_is_the_head_only():
     import io
+
     from tflm_arena.cli import main
 
     out = io.StringIO()

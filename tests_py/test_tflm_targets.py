@@ -8,9 +8,9 @@ import io
 import json
 
 import pytest
+from conftest import _models_dir, model_params
 
 import tflm_arena as ta
-from conftest import _models_dir, model_params
 from tflm_arena.builder import ModelBuilder
 from tflm_arena.cli import main
 

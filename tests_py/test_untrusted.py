@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 import tflm_arena as ta
-from tflm_arena.builder import ModelBuilder, offline_plan_metadata
+from tflm_arena.builder import ModelBuilder
 from tflm_arena.cli import main as cli
 
 

@@ -23,8 +23,8 @@ except ImportError:  # under CI it is a requirement (.ci/requirements.txt): fail
         raise
     pytest.skip("matplotlib is not installed", allow_module_level=True)
 mpl.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-from matplotlib.patches import Rectangle  # noqa: E402
+import matplotlib.pyplot as plt
+from matplotlib.patches import Rectangle
 
 
 @pytest.fixture(autouse=True)

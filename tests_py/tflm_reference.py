@@ -6,11 +6,8 @@ from __future__ import annotations
 import os
 import re
 import tempfile
-from typing import Dict, Tuple
 
 import numpy as np
-import pytest
-
 from conftest import require_tflite_micro
 
 
@@ -46,7 +43,7 @@ def allocations_text(it) -> str:
         return f.read().decode()
 
 
-def allocations(it) -> Dict[str, int]:
+def allocations(it) -> dict[str, int]:
     """{'total', 'head', 'tail'} bytes from TFLM's print_allocations()."""
     return {k: int(v) for k, v in
             re.findall(r"Arena allocation (\w+) (\d+) bytes", allocations_text(it))}
@@ -74,7 +71,7 @@ def random_inputs(it, n_inputs: int, rng) -> list:
     return xs
 
 
-def run(it, xs, n_outputs: int) -> Tuple[np.ndarray, ...]:
+def run(it, xs, n_outputs: int) -> tuple[np.ndarray, ...]:
     for i, x in enumerate(xs):
         it.set_input(x, i)
     it.invoke()

@@ -7,7 +7,7 @@ the objects end to end as an arena plan.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Optional
+from typing import Any
 
 import numpy as np
 
@@ -58,8 +58,8 @@ class SharedObjects:
 
 def assign_objects(
     sizes: Any,
-    first: Optional[ArrayLike] = None,
-    last: Optional[ArrayLike] = None,
+    first: ArrayLike | None = None,
+    last: ArrayLike | None = None,
     *,
     strategy: str = "greedy_best",
 ) -> SharedObjects:

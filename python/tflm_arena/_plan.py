@@ -4,8 +4,9 @@ from __future__ import annotations
 import os
 import sys
 import warnings
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable, Dict, Literal, Optional, Tuple
+from typing import Any, Literal
 
 import numpy as np
 
@@ -23,7 +24,7 @@ from .tflm_size import DEFAULT_TARGET, TARGETS
 #: >>> import tflm_arena as ta
 #: >>> [s["name"] for s in ta._plan.STRATEGY_TABLE if s["kind"] == "runtime_planner"]
 #: ['tflm_greedy', 'linear']
-STRATEGY_TABLE: Tuple[Dict[str, Any], ...] = tuple(_core.strategies())
+STRATEGY_TABLE: tuple[dict[str, Any], ...] = tuple(_core.strategies())
 
 #: Strategies accepted by :func:`plan`, read from the registry (one line each
 #: in ``tflm-arena plan --help`` and docs/reference.md). ``tflm_greedy``
@@ -58,7 +59,7 @@ class OfflinePlanAliasWarning(UserWarning):
     """
 
 
-def _alias_text(a: Dict[str, Any]) -> str:
+def _alias_text(a: dict[str, Any]) -> str:
     """One alias of :attr:`Plan.aliases` in words."""
     def who(k: int) -> str:
         if "tensors" not in a or a["tensors"][k] < 0:
@@ -98,14 +99,14 @@ class Plan:
     proven: bool = False
     #: The stock TFLM target whose kernel scratch requests are among the
     #: records (a plan of a model with ``scratch=True``), else None.
-    scratch_target: Optional[str] = None
+    scratch_target: str | None = None
     #: True for a plan of a model's tensors without the kernel scratch
     #: buffers stock TFLM also places in its head (``plan(model,
     #: scratch=False)``): its arena can be below TFLM's head.
     tensors_only: bool = False
     #: One name per buffer (the tensor's; None for scratch buffers) when the
     #: plan was made from a Model, else None. Used to name aliased tensors.
-    buffer_names: Optional[Tuple[Optional[str], ...]] = field(default=None, repr=False,
+    buffer_names: tuple[str | None, ...] | None = field(default=None, repr=False,
                                                               compare=False)
     lower_bound: int = field(init=False)
     #: True when arena_bytes is provably the smallest possible: it equals the
@@ -117,7 +118,7 @@ class Plan:
     #: one dict per pair: ``buffers`` (row indices), ``offsets``,
     #: ``shared_bytes`` [begin, end), ``steps`` (first, last common step) and,
     #: for a model's records, ``subgraphs``, ``tensors`` and ``names``.
-    aliases: Tuple[Dict[str, Any], ...] = field(init=False, repr=False, compare=False)
+    aliases: tuple[dict[str, Any], ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         offsets = np.array(self.offsets, dtype=np.int64)  # own copy, read-only
@@ -131,7 +132,7 @@ class Plan:
         object.__setattr__(self, "aliases", self._find_aliases(cols))
         self.validate(allow_aliases=True)
 
-    def _find_aliases(self, cols: Tuple[np.ndarray, ...]) -> Tuple[Dict[str, Any], ...]:
+    def _find_aliases(self, cols: tuple[np.ndarray, ...]) -> tuple[dict[str, Any], ...]:
         if not bool(np.any(cols[3] >= 0)):
             return ()
         size, first, last, fixed = cols
@@ -140,7 +141,7 @@ class Plan:
         for i, j in _core.fixed_aliases(*cols):
             i, j = int(i), int(j)
             oi, oj = int(fixed[i]), int(fixed[j])  # Python ints: no int64 overflow
-            a: Dict[str, Any] = {
+            a: dict[str, Any] = {
                 "buffers": (i, j), "offsets": (oi, oj),
                 "shared_bytes": (max(oi, oj), min(oi + int(size[i]), oj + int(size[j]))),
                 "steps": (int(max(first[i], first[j])), int(min(last[i], last[j]))),
@@ -219,16 +220,16 @@ class Plan:
 
 def plan(
     sizes: Any,
-    first: Optional[ArrayLike] = None,
-    last: Optional[ArrayLike] = None,
-    offline_offsets: Optional[ArrayLike] = None,
+    first: ArrayLike | None = None,
+    last: ArrayLike | None = None,
+    offline_offsets: ArrayLike | None = None,
     strategy: Strategy = "tflm_greedy",
     *,
     target: str = DEFAULT_TARGET,
     scratch: bool = True,
     alignment: int = 16,
     time_limit: float = 1.0,
-    progress: Optional[Callable[[int, int, float], None]] = None,
+    progress: Callable[[int, int, float], None] | None = None,
 ) -> Plan:
     """Plans buffers into one arena.
 
@@ -279,7 +280,7 @@ def plan(
         raise ValueError(f"unknown strategy {strategy!r}; choose one of {', '.join(STRATEGIES)}")
     if alignment < 1:
         raise ValueError(f"alignment must be >= 1, got {alignment}")
-    meta: Dict[str, Any] = {}
+    meta: dict[str, Any] = {}
     if first is None and last is None and hasattr(sizes, "usage_records"):  # a Model
         rec, meta = _model_records(sizes, target, scratch)
     elif first is None and last is None:
@@ -291,7 +292,7 @@ def plan(
     return _plan_records(rec, strategy, alignment, time_limit, progress, meta)
 
 
-def _model_records(model: Any, target: str, scratch: bool) -> Tuple[np.ndarray, Dict[str, Any]]:
+def _model_records(model: Any, target: str, scratch: bool) -> tuple[np.ndarray, dict[str, Any]]:
     """A model's records (with TFLM's kernel scratch on ``target`` when
     ``scratch``) and the Plan fields that say what they hold and name them."""
     requests: list = []
@@ -314,8 +315,8 @@ def _model_records(model: Any, target: str, scratch: bool) -> Tuple[np.ndarray, 
 
 
 def _plan_records(rec: np.ndarray, strategy: str, alignment: int, time_limit: float,
-                  progress: Optional[Callable[[int, int, float], None]],
-                  meta: Dict[str, Any]) -> Plan:
+                  progress: Callable[[int, int, float], None] | None,
+                  meta: dict[str, Any]) -> Plan:
     cols = columns(rec)
     _core.validate_records(*cols, alignment)
     if strategy == "best":
@@ -351,9 +352,9 @@ def _caller_level() -> int:
 
 
 def _best(rec: np.ndarray, alignment: int, time_limit: float,
-          progress: Optional[Callable[[int, int, float], None]],
-          meta: Dict[str, Any]) -> Plan:
-    best: Optional[Plan] = None
+          progress: Callable[[int, int, float], None] | None,
+          meta: dict[str, Any]) -> Plan:
+    best: Plan | None = None
     refused = []
     for s in BEST_STRATEGIES:
         try:

@@ -1,7 +1,8 @@
 """Usage records: the planner's input as one numpy structured array."""
 from __future__ import annotations
 
-from typing import Any, Optional, Sequence, Union
+from collections.abc import Sequence
+from typing import Any, Union
 
 import numpy as np
 
@@ -34,7 +35,7 @@ def make_records(
     sizes: ArrayLike,
     first: ArrayLike,
     last: ArrayLike,
-    fixed_offsets: Optional[ArrayLike] = None,
+    fixed_offsets: ArrayLike | None = None,
 ) -> np.ndarray:
     """Builds a RECORD_DTYPE array from columns (sequences or numpy arrays).
 
@@ -82,8 +83,8 @@ def as_records(records: Any) -> np.ndarray:
     return out
 
 
-def records_from_args(sizes: Any, first: Optional[ArrayLike], last: Optional[ArrayLike],
-                      offline_offsets: Optional[ArrayLike] = None) -> np.ndarray:
+def records_from_args(sizes: Any, first: ArrayLike | None, last: ArrayLike | None,
+                      offline_offsets: ArrayLike | None = None) -> np.ndarray:
     """The records of ``plan``/``assign_objects`` style arguments: columns
     ``(sizes, first, last[, offline_offsets])``, one records array, or a
     Model (its usage records)."""

@@ -30,7 +30,7 @@ import sys
 import time
 import warnings
 from pathlib import Path
-from typing import Any, Dict, List, Optional, TextIO, Tuple
+from typing import Any, TextIO
 
 import numpy as np
 
@@ -68,8 +68,8 @@ class _Steps:
 
     def __init__(self, m: Model, rec: np.ndarray) -> None:
         self.model = m
-        self.ops: Dict[int, Any] = {}  # step -> Operator
-        self.op_steps: Dict[Tuple[int, int], List[int]] = {}
+        self.ops: dict[int, Any] = {}  # step -> Operator
+        self.op_steps: dict[tuple[int, int], list[int]] = {}
         for i, (sg, index, calls) in enumerate(_core.step_operators(m._handle).tolist()):
             op = m.subgraphs[sg].operators[index]
             self.ops[i + 1] = op
@@ -77,9 +77,9 @@ class _Steps:
                 self.op_steps.setdefault((sg, index), []).append(i + 1)
         live = _core.live_steps(rec["size"], rec["first"], rec["last"])
         lo = live["first_step"]
-        self.live: Dict[int, int] = {lo + i: b for i, b in enumerate(live["bytes"].tolist())}
-        self.count: Dict[int, int] = {lo + i: c for i, c in enumerate(live["buffers"].tolist())}
-        self.peak: Optional[int] = live["peak"]
+        self.live: dict[int, int] = {lo + i: b for i, b in enumerate(live["bytes"].tolist())}
+        self.count: dict[int, int] = {lo + i: c for i, c in enumerate(live["buffers"].tolist())}
+        self.peak: int | None = live["peak"]
 
     def op_label(self, step: int) -> str:
         op = self.ops.get(step)
@@ -92,7 +92,7 @@ class _Steps:
         where = f" of subgraph {op.subgraph}" if op.subgraph else ""
         return f"operator {op.index} {op.name}{where}"
 
-    def op_json(self, step: int) -> Optional[dict]:
+    def op_json(self, step: int) -> dict | None:
         op = self.ops.get(step)
         return None if op is None else {"subgraph": op.subgraph, "index": op.index,
                                         "name": op.name}
@@ -104,7 +104,7 @@ class _Steps:
         return (f"peak: step {s} ({self.op_label(s)}), {self.live[s]} bytes live "
                 f"in {self.count[s]} buffers\n")
 
-    def peak_json(self) -> Optional[dict]:
+    def peak_json(self) -> dict | None:
         if self.peak is None:
             return None
         s = self.peak
@@ -112,7 +112,7 @@ class _Steps:
                 "operator": self.op_json(s)}
 
 
-def _buffer_name(m: Model, r: Any) -> Optional[str]:
+def _buffer_name(m: Model, r: Any) -> str | None:
     if r["tensor"] < 0:
         return None
     return m.subgraphs[int(r["subgraph"])].tensors[int(r["tensor"])].name
@@ -249,7 +249,7 @@ def _cmd_inspect(args: argparse.Namespace, out: TextIO) -> int:
         for t in sg.tensors:
             r = live.get((sg.index, t.index))
             first = f"{r['first']:>5} {r['last']:>5}" if r is not None else f"{'':>5} {'':>5}"
-            out.write(f"{t.index:>4} {t.type:<8} {str(list(t.shape)):<18} "
+            out.write(f"{t.index:>4} {t.type:<8} {list(t.shape)!s:<18} "
                       f"{t.bytes if t.bytes is not None else '-':>8} {_tensor_kind(t, r):<9} "
                       f"{first}  {t.name}\n")
         out.write(f"{'#':>4} {'step':>5} operator\n")
@@ -321,7 +321,7 @@ def _cmd_plan(args: argparse.Namespace, out: TextIO) -> int:
 def _cmd_size(args: argparse.Namespace, out: TextIO) -> int:
     """One result or one error line per model; exit status 1 if any failed
     (the good models are still sized and printed)."""
-    results: List[Tuple[str, Any]] = []
+    results: list[tuple[str, Any]] = []
     failed = 0
     if args.planner == "greedy":  # the deprecated name, accepted for one release
         print("tflm-arena: warning: --planner greedy is deprecated; use --planner tflm_greedy",
@@ -442,8 +442,8 @@ def _cmd_optimize(args: argparse.Namespace, out: TextIO) -> int:
                   f"than the original model needs ({before.min_arena_bytes:,} bytes, "
                   f"{before.firmware_line()})\n")
     else:
-        out.write(f"  the same as the original model needs (TFLM's own plan is already "
-                  f"the smallest found)\n")
+        out.write("  the same as the original model needs (TFLM's own plan is already "
+                  "the smallest found)\n")
     return 0
 
 
@@ -681,7 +681,7 @@ def _closed_pipe(out: TextIO) -> int:
     return EXIT_CLOSED_PIPE
 
 
-def main(argv: Optional[List[str]] = None, out: Optional[TextIO] = None) -> int:
+def main(argv: list[str] | None = None, out: TextIO | None = None) -> int:
     out = out or sys.stdout
     ap = _parser()
     try:

@@ -5,7 +5,8 @@ from __future__ import annotations
 import operator
 import os
 import warnings
-from typing import Any, Callable, Dict, List, Literal, Optional, Tuple, Union
+from collections.abc import Callable
+from typing import Any, Literal
 
 import numpy as np
 
@@ -89,11 +90,11 @@ class Interpreter:
     array([[-43]], dtype=int8)
     """
 
-    def __init__(self, model: Union[Model, PathLike, bytes, None] = None,
-                 arena_size: Optional[int] = None, strategy: Optional[RuntimeStrategy] = None,
-                 *, keep_plan: bool = False, model_path: Optional[PathLike] = None,
-                 model_content: Optional[bytes] = None, planner: Optional[str] = None,
-                 experimental_delegates: Any = None, num_threads: Optional[int] = None,
+    def __init__(self, model: Model | PathLike | bytes | None = None,
+                 arena_size: int | None = None, strategy: RuntimeStrategy | None = None,
+                 *, keep_plan: bool = False, model_path: PathLike | None = None,
+                 model_content: bytes | None = None, planner: str | None = None,
+                 experimental_delegates: Any = None, num_threads: int | None = None,
                  experimental_op_resolver_type: Any = None,
                  experimental_preserve_all_tensors: bool = False,
                  experimental_disable_delegate_clustering: bool = False,
@@ -160,12 +161,12 @@ class Interpreter:
         self.model = model
         self._planner = strategy
         self._keep_plan = keep_plan
-        self._pre: List[Tuple[int, np.ndarray]] = []
-        self._stock: Dict[Tuple[str, Optional[bool]], Dict[str, Any]] = {}
+        self._pre: list[tuple[int, np.ndarray]] = []
+        self._stock: dict[tuple[str, bool | None], dict[str, Any]] = {}
         self._h = _core.InterpreterHandle(model._handle, arena_size, strategy, keep_plan)
 
     @classmethod
-    def from_file(cls, path: PathLike, **kwargs: Any) -> "Interpreter":
+    def from_file(cls, path: PathLike, **kwargs: Any) -> Interpreter:
         """Loads the .tflite file at ``path`` (keywords as for the constructor).
 
         >>> Interpreter.from_file("hello_world_int8.tflite").model.inputs
@@ -174,7 +175,7 @@ class Interpreter:
         return cls(Model.load(path), **kwargs)
 
     @classmethod
-    def from_bytes(cls, data: Union[bytes, bytearray, memoryview], **kwargs: Any) -> "Interpreter":
+    def from_bytes(cls, data: bytes | bytearray | memoryview, **kwargs: Any) -> Interpreter:
         """Runs the model held in ``data`` (keywords as for the constructor).
 
         >>> from pathlib import Path
@@ -209,7 +210,7 @@ class Interpreter:
         if array.dtype.kind not in "biufc":  # the binding says why
             return
 
-        def buffer(index: int, a: np.ndarray) -> Tuple[int, int, int]:
+        def buffer(index: int, a: np.ndarray) -> tuple[int, int, int]:
             return (index, a.__array_interface__["data"][0], a.nbytes)
 
         _core.check_preallocation_sharing(
@@ -302,7 +303,7 @@ class Interpreter:
         """A copy of output ``i``."""
         return self.output(i).copy()
 
-    def _details(self, tensor_index: int) -> Dict[str, Any]:
+    def _details(self, tensor_index: int) -> dict[str, Any]:
         """One tensor's dict with the keys and types tf.lite uses."""
         t = self.model.tensors[tensor_index]
         scales = np.array(t.scale, dtype=np.float32)
@@ -323,7 +324,7 @@ class Interpreter:
             "sparsity_parameters": {},
         }
 
-    def get_input_details(self, i: Optional[int] = None) -> Union[List[Dict[str, Any]], Dict[str, Any]]:
+    def get_input_details(self, i: int | None = None) -> list[dict[str, Any]] | dict[str, Any]:
         """TFLite's input details: with no argument the list of dicts
         ``tf.lite.Interpreter.get_input_details()`` returns (keys ``name``,
         ``index``, ``shape``, ``shape_signature``, ``dtype``,
@@ -340,14 +341,14 @@ class Interpreter:
             return [self._details(self.model.inputs[k]) for k in range(n)]
         return self._details(self.model.inputs[_index(i, n, "input")])
 
-    def get_output_details(self, i: Optional[int] = None) -> Union[List[Dict[str, Any]], Dict[str, Any]]:
+    def get_output_details(self, i: int | None = None) -> list[dict[str, Any]] | dict[str, Any]:
         """As :meth:`get_input_details`, for the outputs."""
         n = len(self.model.outputs)
         if i is None:
             return [self._details(self.model.outputs[k]) for k in range(n)]
         return self._details(self.model.outputs[_index(i, n, "output")])
 
-    def get_tensor_details(self) -> List[Dict[str, Any]]:
+    def get_tensor_details(self) -> list[dict[str, Any]]:
         """Details (the keys of :meth:`get_input_details`) of every tensor of
         subgraph 0, in index order, as ``tf.lite`` lists them."""
         return [self._details(k) for k in range(len(self.model.tensors))]
@@ -406,7 +407,7 @@ class Interpreter:
             "converter's input signature)")
 
     # --- signatures -----------------------------------------------------
-    def get_signature_list(self) -> Dict[str, Dict[str, List[str]]]:
+    def get_signature_list(self) -> dict[str, dict[str, list[str]]]:
         """The model's SignatureDefs as ``tf.lite`` lists them: key ->
         ``{"inputs": [names], "outputs": [names]}`` (names sorted, as
         TFLite's); ``{}`` for a model without SignatureDefs.
@@ -417,7 +418,7 @@ class Interpreter:
         return {key: {"inputs": sorted(sig["inputs"]), "outputs": sorted(sig["outputs"])}
                 for key, sig in self.model.signatures.items()}
 
-    def get_signature_runner(self, signature_key: Optional[str] = None) -> "SignatureRunner":
+    def get_signature_runner(self, signature_key: str | None = None) -> SignatureRunner:
         """A :class:`SignatureRunner` for ``signature_key`` (``None``: the
         model's only signature), as ``tf.lite``'s: call it with keyword
         arguments named as the signature's inputs; it returns a dict of
@@ -449,7 +450,7 @@ class Interpreter:
         return SignatureRunner(self, signature_key, sig["inputs"], sig["outputs"])
 
     # --- operators --------------------------------------------------------
-    def _get_op_details(self, op_index: int) -> Dict[str, Any]:
+    def _get_op_details(self, op_index: int) -> dict[str, Any]:
         """``tf.lite``'s operator dict: ``index``, ``op_name`` (the builtin
         name, or the custom code), ``inputs`` and ``outputs`` (int32 arrays
         of tensor indices; -1 = omitted optional input), subgraph 0.
@@ -462,7 +463,7 @@ class Interpreter:
                 "inputs": np.array(op.inputs, dtype=np.int32),
                 "outputs": np.array(op.outputs, dtype=np.int32)}
 
-    def _get_ops_details(self) -> List[Dict[str, Any]]:
+    def _get_ops_details(self) -> list[dict[str, Any]]:
         """:meth:`_get_op_details` of every operator of subgraph 0, in
         execution order.
 
@@ -473,7 +474,7 @@ class Interpreter:
 
     # --- memory ---------------------------------------------------------
     def allocations(self, target: str = DEFAULT_TARGET,
-                    recording: Optional[bool] = None) -> Dict[str, Any]:
+                    recording: bool | None = None) -> dict[str, Any]:
         """Where THIS RUNTIME's arena went (tflm_arena's runtime, not stock
         TFLM), next to stock TFLM's need for the same model.
 
@@ -504,7 +505,7 @@ class Interpreter:
         ours = self._h.allocations()
         return {"runtime": "tflm_arena", **ours, "stock_tflm": self._stock_tflm(target, recording)}
 
-    def _stock_tflm(self, target: str, recording: Optional[bool]) -> Dict[str, Any]:
+    def _stock_tflm(self, target: str, recording: bool | None) -> dict[str, Any]:
         """Stock TFLM's figures for this model (cached per target/recording)."""
         if target not in TARGETS:
             raise ValueError(f"unknown target {target!r} (known: {', '.join(TARGETS)})")
@@ -524,7 +525,7 @@ class Interpreter:
         return dict(self._stock[key])
 
     def print_allocations(self, target: str = DEFAULT_TARGET,
-                          recording: Optional[bool] = None) -> str:
+                          recording: bool | None = None) -> str:
         """Prints (and returns) this runtime's allocations, then stock TFLM's
         arena for the same model (:meth:`allocations`' two parts). The first
         line names the tflm_arena runtime; no line is TFLM's own
@@ -592,7 +593,7 @@ class Interpreter:
                     strategy=f"interpreter head ({self._planner})")
 
 
-def _stock_text(stock: Dict[str, Any]) -> str:
+def _stock_text(stock: dict[str, Any]) -> str:
     """The "stock TFLM (<target>)" block of :meth:`Interpreter.print_allocations`."""
     if stock["error"] is not None:
         return f"stock TFLM ({stock['target']}), same model:\n  {stock['error']}\n"
@@ -641,7 +642,7 @@ class SignatureRunner:
     """
 
     def __init__(self, interpreter: Interpreter, signature_key: str,
-                 inputs: Dict[str, int], outputs: Dict[str, int]) -> None:
+                 inputs: dict[str, int], outputs: dict[str, int]) -> None:
         """Use :meth:`Interpreter.get_signature_runner`.
 
         >>> it = Interpreter(model_path="hello_world_int8.tflite")
@@ -654,7 +655,7 @@ class SignatureRunner:
         self._inputs = dict(sorted(inputs.items()))
         self._outputs = dict(sorted(outputs.items()))
 
-    def __call__(self, **kwargs: Any) -> Dict[str, np.ndarray]:
+    def __call__(self, **kwargs: Any) -> dict[str, np.ndarray]:
         """Sets the named inputs, invokes, returns the outputs by name."""
         if len(kwargs) != len(self._inputs):
             raise ValueError("Invalid number of inputs provided for running a SignatureDef, "
@@ -671,7 +672,7 @@ class SignatureRunner:
         it.invoke()
         return {name: it.get_tensor(index) for name, index in self._outputs.items()}
 
-    def get_input_details(self) -> Dict[str, Dict[str, Any]]:
+    def get_input_details(self) -> dict[str, dict[str, Any]]:
         """Input name -> the tensor's details dict (keys of
         :meth:`Interpreter.get_input_details`).
 
@@ -681,7 +682,7 @@ class SignatureRunner:
         """
         return {name: self._interpreter._details(i) for name, i in self._inputs.items()}
 
-    def get_output_details(self) -> Dict[str, Dict[str, Any]]:
+    def get_output_details(self) -> dict[str, dict[str, Any]]:
         """Output name -> the tensor's details dict.
 
         >>> run = Interpreter(model_path="hello_world_int8.tflite").get_signature_runner()
@@ -691,7 +692,7 @@ class SignatureRunner:
         return {name: self._interpreter._details(i) for name, i in self._outputs.items()}
 
 
-def _one_model(model: Any, model_path: Optional[PathLike], model_content: Optional[bytes]) -> Model:
+def _one_model(model: Any, model_path: PathLike | None, model_content: bytes | None) -> Model:
     """The Model named by exactly one of the three ways to give it."""
     given = [v for v in (model, model_path, model_content) if v is not None]
     if len(given) != 1:

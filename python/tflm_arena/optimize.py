@@ -15,13 +15,14 @@ model is the original, unchanged.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from os import PathLike
-from typing import Callable, Optional, Sequence, Tuple, Union
 
 from ._plan import BEST_STRATEGIES
 from .model import Model
-from .reorder import Reordering, reorder as _reorder
+from .reorder import Reordering
+from .reorder import reorder as _reorder
 from .tflm_plan import plan_for_tflm, tflm_scratch_requests
 from .tflm_size import DEFAULT_TARGET, tflm_arena
 
@@ -40,7 +41,7 @@ class Attempt:
     lower_bound: int     # most bytes live at once (scratch included) in this order
     seconds: float
     optimal: bool        # the plan is proven smallest for this order
-    model: Optional[Model]  # the model with this plan written
+    model: Model | None  # the model with this plan written
     note: str = ""       # why a strategy gave no plan
     min_arena: int = 0   # smallest arena stock TFLM (the target) accepts for `model`
 
@@ -61,11 +62,11 @@ class Optimization:
     model: Model
     original_head: int
     original_lower_bound: int
-    best: Optional[Attempt]
-    attempts: Tuple[Attempt, ...]
+    best: Attempt | None
+    attempts: tuple[Attempt, ...]
     target: str
     reason: str
-    reordering: Optional["Reordering"] = None  # with reorder=True
+    reordering: Reordering | None = None  # with reorder=True
     #: Smallest arena stock TFLM (``target``) accepts for the original model
     #: (``tflm_arena(model, target).min_arena_bytes``).
     original_min_arena: int = 0
@@ -75,7 +76,7 @@ class Optimization:
         """Smallest arena stock TFLM (``target``) accepts for :attr:`model`."""
         return self.best.min_arena if self.improved and self.best else self.original_min_arena
 
-    def best_of(self, reordered: bool) -> Optional[Attempt]:
+    def best_of(self, reordered: bool) -> Attempt | None:
         """The attempt with the smallest head on one operator order."""
         return min((a for a in self.attempts if a.reordered == reordered and a.model is not None),
                    key=lambda a: a.head, default=None)
@@ -117,11 +118,11 @@ def _pct(v: int, ref: int) -> str:
     return f"{100.0 * (v / ref - 1.0):+.1f}%" if ref else "-"
 
 
-def optimize(model: Union[Model, str, PathLike, bytes], *, reorder: bool = False,
+def optimize(model: Model | str | PathLike | bytes, *, reorder: bool = False,
              time_limit: float = 1.0, target: str = DEFAULT_TARGET,
              strategies: Sequence[str] = BEST_STRATEGIES,
-             progress: Optional[Callable[[str], None]] = None,
-             search_progress: Optional[Callable[[int, int, float], None]] = None) -> Optimization:
+             progress: Callable[[str], None] | None = None,
+             search_progress: Callable[[int, int, float], None] | None = None) -> Optimization:
     """Tries every strategy in ``strategies`` (``optimal`` with
     ``time_limit`` seconds) on ``model``, and with ``reorder=True`` also on
     the operator order :func:`reorder` finds, and keeps the plan with the

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import List, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -58,8 +58,8 @@ class Reordering:
                 f"method={self.method!r})")
 
 
-def reorder(model: Union[Model, str, os.PathLike], *, time_limit: float = 1.0,
-            scratch: Sequence[Tuple[int, int, int]] = (),
+def reorder(model: Model | str | os.PathLike, *, time_limit: float = 1.0,
+            scratch: Sequence[tuple[int, int, int]] = (),
             drop_offline_plan: bool = False) -> Reordering:
     """Finds an operator order of ``model`` (a :class:`Model` or a path) with
     the lowest peak it can, exact for small graphs, bounded heuristic for
@@ -113,7 +113,7 @@ def reorder(model: Union[Model, str, os.PathLike], *, time_limit: float = 1.0,
                       timed_out=bool(found["timed_out"]), seconds=seconds)
 
 
-def remap_scratch(scratch: Sequence[Tuple[int, int, int]], order) -> List[Tuple[int, int, int]]:
+def remap_scratch(scratch: Sequence[tuple[int, int, int]], order) -> list[tuple[int, int, int]]:
     """Scratch requests ``(bytes, node, subgraph)`` of the original model as
     the model reordered by ``order`` makes them (subgraph-0 nodes move with
     their operators).

@@ -32,9 +32,10 @@ import html
 import os
 import re
 import time
+from collections.abc import Sequence
 from os import PathLike
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
+from typing import Any, Union
 
 import numpy as np
 
@@ -112,7 +113,7 @@ def _pct(part: int, whole: int) -> str:
 
 
 def _table(table_id: str, head: Sequence[str], rows: Sequence[Sequence[Any]],
-           text_cols: Sequence[int] = (), row_classes: Optional[Sequence[str]] = None) -> str:
+           text_cols: Sequence[int] = (), row_classes: Sequence[str] | None = None) -> str:
     """A <table>: header cells, one <tr> per row in <tbody>; every cell
     escaped, integers with thousands separators."""
     out = [f'<table id="{table_id}"><thead><tr>']
@@ -149,7 +150,7 @@ def _target_words(target: str) -> str:
     return f"{target} ({words})" if words else target
 
 
-def _whose(target: str, r: Optional[TflmArena] = None) -> str:
+def _whose(target: str, r: TflmArena | None = None) -> str:
     """Whose figure: "stock TFLM, cortex-m (TFLM Makefile build ...,
     MicroAllocator), greedy planner" (the planner when sized)."""
     text = f"stock TFLM, {_target_words(target)}"
@@ -158,7 +159,7 @@ def _whose(target: str, r: Optional[TflmArena] = None) -> str:
     return text
 
 
-def _boards_that_fit(target: str, r: TflmArena) -> List[str]:
+def _boards_that_fit(target: str, r: TflmArena) -> list[str]:
     """Lines such as "fits on board X" under a target's answer. There is no
     board list yet, so there are none; this is the one place a board list
     fills (the headline shows whatever it returns)."""
@@ -166,7 +167,7 @@ def _boards_that_fit(target: str, r: TflmArena) -> List[str]:
 
 
 def _run_strategies(m: Model, strategies: Sequence[str], time_limit: float, scratch: bool = True
-                    ) -> List[Tuple[str, Optional[Plan], float, str]]:
+                    ) -> list[tuple[str, Plan | None, float, str]]:
     """(strategy, plan or None, seconds, error) for each strategy; a strategy
     that refuses this model (fixed offsets, too many buffers) is reported,
     not fatal."""
@@ -175,7 +176,7 @@ def _run_strategies(m: Model, strategies: Sequence[str], time_limit: float, scra
         kw = {"time_limit": time_limit} if s in ("optimal", "best") else {}
         start = time.perf_counter()
         try:
-            p: Optional[Plan] = m.plan(s, scratch=scratch, **kw)
+            p: Plan | None = m.plan(s, scratch=scratch, **kw)
             err = ""
         except ValueError as e:
             p, err = None, _one_line(e)
@@ -190,10 +191,10 @@ class _Sized:
 
     def __init__(self, m: Model, target: str, time_limit: float) -> None:
         self.target = target
-        self.size: Optional[TflmArena] = None
+        self.size: TflmArena | None = None
         self.error = ""
-        self.opt: Optional[Optimization] = None
-        self.written: Optional[TflmArena] = None
+        self.opt: Optimization | None = None
+        self.written: TflmArena | None = None
         self.opt_error = ""
         try:
             self.size = tflm_arena(m, target=target)
@@ -223,8 +224,8 @@ def _figure(fig_or_axes: Any) -> str:
     return svg
 
 
-def report_html(model: ModelLike, *, strategies: Optional[Sequence[str]] = None,
-                targets: Optional[Sequence[str]] = None, time_limit: float = 1.0) -> str:
+def report_html(model: ModelLike, *, strategies: Sequence[str] | None = None,
+                targets: Sequence[str] | None = None, time_limit: float = 1.0) -> str:
     """The report on ``model`` (a Model, a path or bytes) as one HTML page.
 
     ``strategies``: the planning strategies to compare (default every name
@@ -378,7 +379,7 @@ def _summary(m: Model, rec: np.ndarray, greedy: Plan, best: Plan) -> str:
 
 
 def _tensors_section(m: Model, rec: np.ndarray, greedy: Plan, best: Plan) -> str:
-    where: Dict[Tuple[int, int], int] = {
+    where: dict[tuple[int, int], int] = {
         (int(r["subgraph"]), int(r["tensor"])): i for i, r in enumerate(rec) if r["tensor"] >= 0}
     rows = []
     for sg in m.subgraphs:
@@ -411,7 +412,7 @@ def _operators_section(m: Model) -> str:
                      text_cols=(2, 3, 4)) + "</details></section>")
 
 
-def _strategies_section(runs: Sequence[Tuple[str, Optional[Plan], float, str]],
+def _strategies_section(runs: Sequence[tuple[str, Plan | None, float, str]],
                         best: Plan) -> str:
     rows, classes = [], []
     for s, p, seconds, err in runs:
@@ -476,7 +477,7 @@ def _runtime_section(m: Model) -> str:
                      text_cols=(0,)) + "</section>")
 
 
-def write_report(model: ModelLike, path: Union[str, PathLike], overwrite: bool = False,
+def write_report(model: ModelLike, path: str | PathLike, overwrite: bool = False,
                  **kwargs: Any) -> Path:
     """Writes :func:`report_html` of ``model`` to ``path`` atomically (a temp
     file in the same folder, then renamed/linked into place). An existing

@@ -18,14 +18,15 @@ model only when TFLM's head gets smaller.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from os import PathLike
-from typing import List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
 from . import _core
-from ._plan import Plan, plan as _plan
+from ._plan import Plan
+from ._plan import plan as _plan
 from .model import Model
 from .tflm_size import DEFAULT_TARGET, check_target, tflm_arena
 
@@ -40,8 +41,8 @@ REFIT_ROUNDS = 3
 _FIXED_FALLBACK = "tflm_greedy"
 
 
-def tflm_scratch_requests(model: Union[Model, str, PathLike, bytes],
-                          target: str = DEFAULT_TARGET) -> List[Tuple[int, int, int]]:
+def tflm_scratch_requests(model: Model | str | PathLike | bytes,
+                          target: str = DEFAULT_TARGET) -> list[tuple[int, int, int]]:
     """Scratch buffers stock TFLM's kernels request for ``model``:
     ``[(bytes, operator, subgraph), ...]`` in TFLM's order, as
     :meth:`Model.usage_records` takes them (``scratch=``).
@@ -81,15 +82,15 @@ class TflmPlan:
     >>> t.original_head, t.predicted_head
     (32, 32)
     """
-    model: Optional[Model]
+    model: Model | None
     predicted_head: int
     original_head: int
     strategy: str
     target: str
-    plan: Optional[Plan]
+    plan: Plan | None
     reason: str
-    scratch: Tuple[Tuple[int, int, int], ...] = ()
-    candidates: Tuple[Candidate, ...] = field(default=(), repr=False)
+    scratch: tuple[tuple[int, int, int], ...] = ()
+    candidates: tuple[Candidate, ...] = field(default=(), repr=False)
     predicted_min_arena: int = 0    # tflm_arena(model, target).min_arena_bytes
     original_min_arena: int = 0
     lower_bound: int = 0            # most bytes live at once, scratch included
@@ -104,7 +105,7 @@ class TflmPlan:
         return self.original_head - self.predicted_head if self.model is not None else 0
 
 
-def plan_for_tflm(model: Union[Model, str, PathLike, bytes], strategy: str = "greedy_by_size",
+def plan_for_tflm(model: Model | str | PathLike | bytes, strategy: str = "greedy_by_size",
                   target: str = DEFAULT_TARGET, *, also_try: Sequence[str] = ALSO_TRY,
                   allow_equal: bool = False, **plan_kw) -> TflmPlan:
     """An offline plan for ``model`` that stock TFLM (``target``) keeps and
@@ -189,8 +190,8 @@ def plan_for_tflm(model: Union[Model, str, PathLike, bytes], strategy: str = "gr
 # --- candidates -------------------------------------------------------------
 
 def _candidates_for(joint: np.ndarray, tensors_only: np.ndarray, strategy: str, kw: dict,
-                    has_scratch: bool) -> List[Candidate]:
-    out: List[Candidate] = []
+                    has_scratch: bool) -> list[Candidate]:
+    out: list[Candidate] = []
     p = _plan(joint, strategy=strategy, **kw)
     sim = simulate_tflm(joint, p.offsets)
     out.append(Candidate(f"{strategy} joint", strategy, sim.arena_bytes, sim))

@@ -34,7 +34,6 @@ from __future__ import annotations
 import warnings
 from dataclasses import dataclass, field
 from os import PathLike
-from typing import Dict, Optional, Union
 
 from . import _core
 from ._core import TflmRefusesModelError
@@ -77,7 +76,7 @@ FULLY_CONNECTED 0 Input type: FLOAT32 with filter type: INT8 not supported.
 """
 
 
-def targets() -> Dict[str, str]:
+def targets() -> dict[str, str]:
     """Each target's name and a one-line description of the build.
 
     >>> import tflm_arena as ta
@@ -124,7 +123,7 @@ class TflmArena:
     planned_buffers: int
     scratch_requests: int
     limited_by: str           # what fails one byte below the minimum
-    categories: Dict[str, Category] = field(default_factory=dict)
+    categories: dict[str, Category] = field(default_factory=dict)
 
     def firmware_line(self) -> str:
         return f"constexpr int kTensorArenaSize = {self.min_arena_bytes_16};"
@@ -158,8 +157,8 @@ class TflmArena:
         return "\n".join(lines)
 
 
-def tflm_arena(model: Union[Model, str, PathLike, bytes], target: str = DEFAULT_TARGET,
-               recording: Optional[bool] = None, planner: str = "tflm_greedy") -> TflmArena:
+def tflm_arena(model: Model | str | PathLike | bytes, target: str = DEFAULT_TARGET,
+               recording: bool | None = None, planner: str = "tflm_greedy") -> TflmArena:
     """Arena stock TFLM needs for ``model`` (a Model, a path or bytes) on
     ``target`` (see the module doc; ``recording=None`` = the allocator that
     target's application creates). ``planner`` is one of :data:`PLANNERS`

@@ -29,7 +29,8 @@ from __future__ import annotations
 import html
 import io
 import re
-from typing import Any, List, Optional, Sequence, Tuple
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -44,7 +45,7 @@ GID_PEAK = "peak"
 LABEL_MIN_FRACTION = 0.06
 
 
-def byte_unit(top: float) -> Tuple[str, int]:
+def byte_unit(top: float) -> tuple[str, int]:
     """The unit a bytes axis reaching ``top`` bytes is labelled in, and its
     size in bytes: B below 10,000 bytes, kB (1,000 bytes) below 10 MB, else
     MB (1,000,000 bytes), so tick labels have at most four digits before
@@ -101,7 +102,7 @@ def _matplotlib():
     return matplotlib
 
 
-def _new_axes(ax: Any, figsize: Tuple[float, float] = (8.0, 4.5)) -> Any:
+def _new_axes(ax: Any, figsize: tuple[float, float] = (8.0, 4.5)) -> Any:
     """``ax``, or the Axes of a new pyplot figure (so Jupyter shows it)."""
     _matplotlib()
     if ax is not None:
@@ -149,7 +150,7 @@ def peak_step(plan: Any) -> int:
     return -1 if peak is None else int(peak)
 
 
-def buffer_names(plan: Any, model: Any = None) -> List[str]:
+def buffer_names(plan: Any, model: Any = None) -> list[str]:
     """One label per buffer of ``plan``: the tensor's name when ``model`` is
     given and the plan came from its records, ``t<index>`` / ``scratch <k>``
     from the records alone, else ``#<row>``.
@@ -186,7 +187,7 @@ def _short(name: str, limit: int = 20) -> str:
 
 
 def plot_plan(plan: Any, ax: Any = None, *, model: Any = None, names: bool = True,
-              title: Optional[str] = None) -> Any:
+              title: str | None = None) -> Any:
     """Draws ``plan`` (a :class:`tflm_arena.Plan`) on ``ax`` and returns it.
 
     One rectangle per buffer with bytes: x from ``first`` to ``last + 1``
@@ -251,7 +252,7 @@ def plot_plan(plan: Any, ax: Any = None, *, model: Any = None, names: bool = Tru
     return ax
 
 
-def plot_live_bytes(plan: Any, ax: Any = None, *, title: Optional[str] = None) -> Any:
+def plot_live_bytes(plan: Any, ax: Any = None, *, title: str | None = None) -> Any:
     """Draws the bytes live at every step of ``plan`` (one bar per step),
     the peak step's bar outlined and marked, the arena size as a dashed line.
 
@@ -284,9 +285,9 @@ def plot_live_bytes(plan: Any, ax: Any = None, *, title: Optional[str] = None) -
     return ax
 
 
-def plot_comparison(plan_a: Any, plan_b: Any, axes: Optional[Sequence[Any]] = None, *,
+def plot_comparison(plan_a: Any, plan_b: Any, axes: Sequence[Any] | None = None, *,
                     model: Any = None,
-                    labels: Tuple[str, str] = ("TFLM greedy", "tflm_arena")) -> Tuple[Any, Any]:
+                    labels: tuple[str, str] = ("TFLM greedy", "tflm_arena")) -> tuple[Any, Any]:
     """Draws two plans of the same buffers side by side on one y scale
     (``axes``: two Axes, or None for a new figure); returns both Axes.
 
@@ -339,7 +340,7 @@ def figure_svg(fig_or_axes: Any) -> str:
     return re.sub(r"\s*<metadata>.*?</metadata>", "", svg, flags=re.S)
 
 
-def _table(rows: Sequence[Tuple[str, Any]]) -> str:
+def _table(rows: Sequence[tuple[str, Any]]) -> str:
     cells = "".join(f"<tr><th style='text-align:left'>{html.escape(str(k))}</th>"
                     f"<td style='text-align:right'>{html.escape(str(v))}</td></tr>"
                     for k, v in rows)
