@@ -78,8 +78,9 @@ def _wheel_outputs(model: ta.Model, seed: int = 0, runs: int = 3) -> list:
 
 def _same_outputs(a: list, b: list) -> bool:
     import numpy as np
-    return all(len(x) == len(y) and all(np.array_equal(u, v) for u, v in zip(x, y))
-               for x, y in zip(a, b))
+    return len(a) == len(b) and all(
+        len(x) == len(y) and all(np.array_equal(u, v) for u, v in zip(x, y, strict=True))
+        for x, y in zip(a, b, strict=True))
 
 
 def proof_row(name: str, m: ta.Model, time_limit: float, bisect: bool) -> dict:

@@ -42,10 +42,7 @@ def hard_instance(seed: int, buffers: int = 0, steps: int = 0,
     rng = random.Random(seed)
     n = buffers or rng.randint(200, 450)
     grain = FINE_GRAIN if fine else GRAIN
-    if fine:
-        t = steps or max(8, n // 2 + rng.randint(-n // 8, n // 8))
-    else:
-        t = steps or STEPS
+    t = steps or (max(8, n // 2 + rng.randint(-n // 8, n // 8)) if fine else STEPS)
     if capacity % grain or capacity < grain * 2:
         raise ValueError(f"capacity must be a multiple of {grain} and >= {2 * grain}")
     # rectangles: [t0, t1) x [y0, y1), half-open; cut the largest ones first,

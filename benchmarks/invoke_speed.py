@@ -342,7 +342,6 @@ def other_kernels() -> list[tuple[str, Callable[[], bytes]]]:
     where the kernel takes it), sized for invokes of tens of microseconds or
     more."""
     big = [1, 64, 64, 32]
-    half = [1, 64, 64, 16]
     rows: list[tuple[str, Callable[[], bytes]]] = []
     for op in ("SUB", "MUL"):
         for dt in ("int8", "int16", "float32"):
@@ -582,10 +581,12 @@ def print_table(rows: list[dict]) -> None:
     if done:
         gm = float(np.exp(np.mean(np.log([r["ratio"] for r in done]))))
         ga = float(np.exp(np.mean(np.log([r["alloc_ratio"] for r in done]))))
+        # r == r drops NaN (a run without a net figure).
+        net = max((r["alloc_net"] for r in done if r["alloc_net"] == r["alloc_net"]),
+                  default=float("nan"))
         print(f"geometric mean ratio: invoke {gm:.3f}, allocation {ga:.3f} "
               f"(max: invoke {max(r['ratio'] for r in done):.3f}, allocation "
-              f"{max(r['alloc_ratio'] for r in done):.3f}, net "
-              f"{_fmt_ratio(max((r['alloc_net'] for r in done if r['alloc_net'] == r['alloc_net']), default=float('nan')))})")
+              f"{max(r['alloc_ratio'] for r in done):.3f}, net {_fmt_ratio(net)})")
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -31,7 +31,7 @@ def _expand(tokens, variables):
     out = []
     for t in tokens:
         names = _VAR.findall(t)
-        if len(names) == 1 and t == "${%s}" % names[0]:
+        if len(names) == 1 and t == "${" + names[0] + "}":
             out.extend(variables.get(names[0], [t]))    # a list variable
         else:
             out.append(_VAR.sub(lambda m: (variables.get(m.group(1)) or [m.group(0)])[0], t))
@@ -106,7 +106,10 @@ def depth(libraries: dict) -> dict:
     return memo
 
 
-def main(out: Path = Path(__file__).resolve().parent / "design_layers.png") -> None:
+DEFAULT_OUT = Path(__file__).resolve().parent / "design_layers.png"
+
+
+def main(out: Path = DEFAULT_OUT) -> None:
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt

@@ -102,7 +102,7 @@ def failure_site(binary: str, data: bytes, scratch: pathlib.Path):
             return m.group(1) + (" " + frames[0] if frames else "")
         if "FUZZ_CHECK failed at" in line:
             return line.split(": ", 1)[0]
-    return "exit %d" % r.returncode
+    return f"exit {r.returncode}"
 
 
 def shrink(args) -> int:

@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 from conftest import require_tflite_micro
 
-REPO = Path(__file__).resolve().parents[1]
-
 from tflm_arena import builder as B
+
+REPO = Path(__file__).resolve().parents[1]
 
 ModelBuilder = B.ModelBuilder
 

@@ -2,9 +2,13 @@ from __future__ import annotations
 
 import io
 import json
+import os
+import subprocess
+import sys
 
 import tflm_arena as ta
-from tflm_arena.cli import main
+from tflm_arena.builder import ModelBuilder
+from tflm_arena.cli import EXIT_CLOSED_PIPE, _parser, main
 
 
 def run(argv):
@@ -25,7 +29,7 @@ def test_inspect_lists_tensors_operators_and_lifetimes(models_dir):
     code, text = run(["inspect", str(models_dir / "hello_world_int8.tflite")])
     assert code == 0
     assert "FULLY_CONNECTED [0, 6, 5] -> [7]" in text
-    lines = [l for l in text.splitlines() if l.strip().startswith("9 INT8")]
+    lines = [ln for ln in text.splitlines() if ln.strip().startswith("9 INT8")]
     assert lines and "arena" in lines[0] and "3     3" in lines[0]
 
 
@@ -68,13 +72,6 @@ def test_errors_are_one_line_and_nonzero(tmp_path, capsys):
 
 # --- names, peak step, fixed buffers ---------------------------------------
 
-import os
-import subprocess
-import sys
-
-from tflm_arena.builder import ModelBuilder
-from tflm_arena.cli import EXIT_CLOSED_PIPE, _parser
-
 HELLO_FC = "sequential/dense/MatMul;sequential/dense/Relu;sequential/dense/BiasAdd"
 
 
@@ -85,7 +82,7 @@ def test_plan_text_names_tensors_operators_model_and_peak(models_dir):
     lines = text.splitlines()
     assert lines[0] == f"model: {path}"
     # Buffer 1 is tensor 7, named, planned online at offset 0.
-    row = next(l for l in lines if l.split()[:1] == ["1"])
+    row = next(ln for ln in lines if ln.split()[:1] == ["1"])
     assert row.split()[1:6] == ["16", "1", "2", "0", "-"] and row.endswith(f"0:7 {HELLO_FC}")
     assert "fixed (offline-planned) buffers: none" in lines
     # One row per step with the operator that runs then; the peak marked.
@@ -208,7 +205,7 @@ def test_steps_follow_tflm_scopes_through_called_subgraphs(tmp_path):
     assert ops[5] == {"subgraph": 2, "index": 0, "name": "ADD"}
     names = {b["name"] for b in plan["buffers"]}
     assert {"sum1", "sum2", "out"} <= names
-    code, text = run(["plan", "--tensors-only", str(path)])
+    _code, text = run(["plan", "--tensors-only", str(path)])
     assert "operator 0 ADD of subgraph 2" in text
     assert "contents: tensors only: stock TFLM's kernel scratch buffers are not included" in text
 

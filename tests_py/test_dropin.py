@@ -4,6 +4,7 @@ a TFLite-style script run unchanged against the real TFLM, and allocations
 that say whose figures they are (ours next to stock TFLM's)."""
 from __future__ import annotations
 
+import itertools
 import json
 import subprocess
 import sys
@@ -159,8 +160,8 @@ def test_preserve_all_tensors_keeps_intermediates(models_dir):
                        experimental_preserve_all_tensors=True)
     # The greedy plan reuses an intermediate's bytes; linear never does.
     plan = keep.memory_plan()
-    spans = sorted((int(o), int(o + s)) for o, s in zip(plan["offset"], plan["size"]))
-    assert all(a[1] <= b[0] for a, b in zip(spans, spans[1:]))
+    spans = sorted((int(o), int(o + s)) for o, s in zip(plan["offset"], plan["size"], strict=True))
+    assert all(a[1] <= b[0] for a, b in itertools.pairwise(spans))
 
 
 def test_tensor_returns_a_function_giving_a_view(models_dir):
@@ -227,7 +228,7 @@ def test_signatures_of_a_builder_model():
     assert list(out) == ["prod", "total"]
     np.testing.assert_array_equal(out["total"], x + y)
     np.testing.assert_array_equal(out["prod"], (x + y) * x)
-    with pytest.raises(ValueError, match="Invalid number of inputs .* expected 2 vs provided 1"):
+    with pytest.raises(ValueError, match=r"Invalid number of inputs .* expected 2 vs provided 1"):
         run(x=x)
     with pytest.raises(ValueError, match=r"Invalid Input name \(z\)"):
         run(x=x, z=y)
@@ -259,7 +260,7 @@ def test_signature_of_another_subgraph_and_two_signatures():
     mb.add_signature("side", {"b": b}, {"z": z}, subgraph=sg)
     it = ta.Interpreter(mb.build())
     assert it.model.signatures["side"]["subgraph"] == 1
-    with pytest.raises(ValueError, match="runs subgraph 1; TFLM .* run subgraph 0 only"):
+    with pytest.raises(ValueError, match=r"runs subgraph 1; TFLM .* run subgraph 0 only"):
         it.get_signature_runner("side")
     with pytest.raises(ValueError, match="model has 2 Signatures"):
         it.get_signature_runner()
@@ -310,7 +311,7 @@ def test_duplicate_signature_names_raise_on_access():
     mb._signatures += [("s", {"a": a}, {"y": y}, 0), ("s", {"a": a}, {"y": y}, 0)]
     m = ta.Model.from_bytes(mb.build())
     with pytest.raises(ValueError, match="two SignatureDefs with the key 's'"):
-        m.signatures
+        _ = m.signatures
     with pytest.raises(ValueError, match="already used"):
         _with_signature(ModelBuilder(), {"a": 0}).add_signature("s", {}, {})
 
@@ -334,11 +335,11 @@ def _check_against_wheel(data: bytes, saved: dict) -> None:
     xs = [saved[f"input{k}"] for k in range(len(m.inputs))]
     want = ref.run(theirs, xs, len(m.outputs))
     got = [saved[f"output{k}"] for k in range(len(m.outputs))]
-    by_index = dict(zip(m.outputs, want))
+    by_index = dict(zip(m.outputs, want, strict=True))
     signature_outputs = [(int(k.rsplit("/", 1)[1]), v) for k, v in saved.items()
                          if k.startswith("signature/")]
     assert len(signature_outputs) == sum(len(s["outputs"]) for s in m.signatures.values())
-    for g, y in [*zip(got, want), *((v, by_index[i]) for i, v in signature_outputs)]:
+    for g, y in [*zip(got, want, strict=True), *((v, by_index[i]) for i, v in signature_outputs)]:
         assert g.dtype == y.dtype and g.shape == y.shape
         if y.dtype.kind == "f":
             np.testing.assert_allclose(g, y, rtol=1e-5, atol=1e-6)

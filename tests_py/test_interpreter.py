@@ -156,7 +156,7 @@ def test_preallocated_input_saves_head_on_a_real_model(loaded):
 
 def test_preallocation_errors(loaded, models_dir):
     m = loaded["hello_world_int8"]
-    weight = [t.index for t in m.tensors if t.is_constant][0]
+    weight = next(t.index for t in m.tensors if t.is_constant)
     for index, array, message in [
         (weight, np.zeros(16, np.int8), "constant"),
         (0, np.zeros(0, np.int8), "bytes|small"),
@@ -205,8 +205,8 @@ def test_memory_plan_is_the_planner_output(loaded):
     mp = it.memory_plan()
     p = m.plan()
     rec = m.usage_records()
-    by_tensor = {int(t): int(o) for t, o in zip(rec["tensor"], p.offsets)}
-    assert {int(t): int(o) for t, o in zip(mp["tensor"], mp["offset"])} == by_tensor
+    by_tensor = {int(t): int(o) for t, o in zip(rec["tensor"], p.offsets, strict=True)}
+    assert {int(t): int(o) for t, o in zip(mp["tensor"], mp["offset"], strict=True)} == by_tensor
     assert int((mp["offset"] + mp["size"]).max()) == it.allocations()["head"]
     kept = ta.Interpreter(m, keep_plan=True)
     np.testing.assert_array_equal(kept.memory_plan(), mp)

@@ -61,10 +61,10 @@ CASES = [
 
 @pytest.mark.parametrize("dtype", ["float32", "int8", "int16"])
 def test_parity(dtype):
-    for i, (l, r, o, ax, ay) in enumerate(CASES):
-        _compare(_model(dtype, l, r, o, ax, ay, seed=i), seed=i)
+    for i, (lhs, rhs, o, ax, ay) in enumerate(CASES):
+        _compare(_model(dtype, lhs, rhs, o, ax, ay, seed=i), seed=i)
         if i % 3 == 0:  # a constant rhs is transposed once, then reused
-            _compare(_model(dtype, l, r, o, ax, ay, const_rhs=True, seed=i), seed=i)
+            _compare(_model(dtype, lhs, rhs, o, ax, ay, const_rhs=True, seed=i), seed=i)
 
 
 def test_int8_zero_points_at_the_extremes():
@@ -80,9 +80,9 @@ def test_int8_zero_points_at_the_extremes():
     (False, True, "int16", 32 + 28 + 16),
 ])
 def test_memory_requests_match_tflm(adj_x, adj_y, dtype, want):
-    l = [2, 4, 3] if adj_x else [2, 3, 4]
-    r = [2, 5, 4] if adj_y else [2, 4, 5]
-    ours, theirs = _compare(_model(dtype, l, r, [2, 3, 5], adj_x, adj_y), n_runs=1)
+    lhs = [2, 4, 3] if adj_x else [2, 3, 4]
+    rhs = [2, 5, 4] if adj_y else [2, 4, 5]
+    ours, _theirs = _compare(_model(dtype, lhs, rhs, [2, 3, 5], adj_x, adj_y), n_runs=1)
     persistent = ours.allocations()["categories"]["Persistent buffer data"]
     assert persistent["requested_bytes"] == want
 
@@ -115,9 +115,9 @@ def test_hostile_nodes_are_refused_by_name():
         (([3, 4], [4, 5], [3, 6]), r"BATCH_MATMUL: output 'y' has shape \[3, 6\]"),
         (([4], [4, 5], [5]), "BATCH_MATMUL: lhs and rhs ranks must be 2 to 5"),
     ]
-    for (l, r, o), message in cases:
+    for (lhs, rhs, o), message in cases:
         with pytest.raises(Exception, match=message):
-            ta.Interpreter(ta.Model.from_bytes(_model("int8", l, r, o))).allocate_tensors()
+            ta.Interpreter(ta.Model.from_bytes(_model("int8", lhs, rhs, o))).allocate_tensors()
     mb = ModelBuilder()
     a = mb.add_tensor([2, 2], "float32", "a")
     b = mb.add_tensor([2, 2], "int8", "b", scale=[0.1], zero_point=[0])

@@ -142,9 +142,9 @@ def test_div_int8_every_pair():
         keep = b != q2[1]
         xs = [a[keep], b[keep]]
         n = int(keep.sum())
-        calls = []
+        calls: list[int] = []
 
-        def make(d, rng):
+        def make(d, rng, xs=xs, calls=calls):
             calls.append(1)
             return xs[(len(calls) - 1) % 2]
         ep.compare(ep.binary_model("DIV", "int8", [n], [n], [n], q1, q2, qo), n_runs=1,

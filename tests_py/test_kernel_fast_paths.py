@@ -21,7 +21,7 @@ def _compare(data: bytes, inputs=None, n_runs: int = 4, seed: int = 0) -> None:
     ours = ta.Interpreter(m)
     theirs = ref.interpreter(data)
     rng = np.random.default_rng(seed)
-    for run in range(n_runs):
+    for _ in range(n_runs):
         xs = inputs if inputs is not None else ref.random_inputs(theirs, len(m.inputs), rng)
         want = ref.run(theirs, xs, len(m.outputs))
         for i, x in enumerate(xs):

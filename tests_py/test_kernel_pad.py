@@ -17,7 +17,7 @@ def _model(dtype, shape, paddings, value=None, q=None, value_q=None, out_shape=N
            paddings_dtype="int32", const_paddings=True, op=None) -> bytes:
     paddings = np.asarray(paddings, dtype=np.int64).reshape(-1, 2)
     if out_shape is None:
-        out_shape = [d + int(l) + int(r) for d, (l, r) in zip(shape, paddings)]
+        out_shape = [d + int(lo) + int(hi) for d, (lo, hi) in zip(shape, paddings, strict=True)]
     mb = ModelBuilder()
     kw = {} if q is None else {"scale": [q[0]], "zero_point": [q[1]]}
     x = mb.add_tensor(shape, dtype, "x", **kw)

@@ -15,7 +15,7 @@ from tflm_arena.builder import ModelBuilder
 
 def _slice_shape(shape, begin, end, strides, begin_mask=0, end_mask=0, shrink=0):
     index = []
-    for a, (b, e, s) in enumerate(zip(begin, end, strides)):
+    for a, (b, e, s) in enumerate(zip(begin, end, strides, strict=True)):
         if shrink >> a & 1:
             index.append(b)
         else:

@@ -116,7 +116,7 @@ def test_memory_requests_match_tflm(dtype, bias_dtype):
     # OpData (88 bytes) + two per-channel int32 arrays of Cout (4) entries, for
     # every type; the scratch (int32 accumulators for int8, int64 for int16,
     # + the widened INT16 bias) is in the head, which _compare checks.
-    ours, theirs = _compare(_model(dtype, GEOMETRIES[0], bias_dtype=bias_dtype), n_runs=1)
+    ours, _theirs = _compare(_model(dtype, GEOMETRIES[0], bias_dtype=bias_dtype), n_runs=1)
     persistent = ours.allocations()["categories"]["Persistent buffer data"]
     assert persistent["requested_bytes"] == 88 + 2 * 4 * 4
     assert persistent["count"] == 3

@@ -24,7 +24,6 @@ def _model(dtype, batch, time, n_in, n_state, time_major=False, cell_clip=0.0, s
     mb = ModelBuilder()
     in_shape = [time, batch, n_in] if time_major else [batch, time, n_in]
     q = dtype != "float32"
-    wdt = "int8" if q else "float32"
     bdt = {"float32": "float32", "int8": "int32", "int16": "int64"}[dtype]
     if dtype == "int16":
         in_q, hidden_q = (in_q[0] / 64, 0), (hidden_q[0] / 128, 0)
@@ -83,7 +82,7 @@ def test_float32():
 
 
 def test_int8():
-    variants = [dict(), dict(cell_scale=2.0 ** -10, hidden_q=(0.01, -5)),
+    variants = [{}, dict(cell_scale=2.0 ** -10, hidden_q=(0.01, -5)),
                 dict(cell_scale=0.0003, hidden_q=(0.02, 17), in_q=(0.05, -128))]
     for i, (b, t, n_in, n_s, tm, clip) in enumerate(GEOMETRIES):
         for j, v in enumerate(variants):

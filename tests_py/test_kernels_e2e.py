@@ -135,7 +135,7 @@ def test_model_with_unrunnable_operators_loads_plans_and_names_every_missing_one
     assert [o.builtin_code for o in m.operators] == [32, 8, 32, 32, 0]
     records = m.usage_records()
     assert len(records) == 6
-    with pytest.raises(NotImplementedError, match="MyFirstOp.*pass scratch=False"):
+    with pytest.raises(NotImplementedError, match=r"MyFirstOp.*pass scratch=False"):
         m.plan()
     p = m.plan(scratch=False)
     assert p.arena_bytes == 96 and len(p.offsets) == 6 and p.tensors_only

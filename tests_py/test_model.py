@@ -26,7 +26,7 @@ def test_every_shared_model_loads_and_plans_like_tflm(model_path):
     assert len(m.subgraphs) >= 1 and len(m.operators) >= 1
     rec = m.usage_records()
     assert np.all(rec["size"] % 16 == 0) and np.all(rec["first"] <= rec["last"])
-    planned = {(int(s), int(t)) for s, t in zip(rec["subgraph"], rec["tensor"])}
+    planned = {(int(s), int(t)) for s, t in zip(rec["subgraph"], rec["tensor"], strict=True)}
     for t in m.tensors:  # TFLM's rule (micro_allocation_info.cc): plan exactly
         # the non-constant, non-variable, sized tensors
         expect = not t.is_constant and not t.is_variable and bool(t.bytes)

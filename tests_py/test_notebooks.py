@@ -52,7 +52,7 @@ def _kernel_env(monkeypatch) -> None:
     monkeypatch.setenv("MPLBACKEND", "Agg")  # the notebooks select inline
 
 
-def _model_env(monkeypatch, model: Path = None, models: Path = None) -> None:
+def _model_env(monkeypatch, model: Path | None = None, models: Path | None = None) -> None:
     for name, value in (("TFLM_ARENA_MODEL", model), ("TFLM_ARENA_MODELS", models)):
         if value is None:
             monkeypatch.delenv(name, raising=False)
@@ -68,7 +68,7 @@ def _copy_notebooks(tmp_path: Path) -> Path:
     return dest
 
 
-def _execute(path: Path, cwd: Path, monkeypatch, parameters: str = None):
+def _execute(path: Path, cwd: Path, monkeypatch, parameters: str | None = None):
     """Runs the notebook in a python3 kernel working in ``cwd``; returns it
     with its outputs. ``parameters`` is injected after the cell tagged
     "parameters", as papermill does."""

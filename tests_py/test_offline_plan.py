@@ -44,7 +44,7 @@ def test_written_plan_rereads_and_runs_identically_in_tflm(model_path, tmp_path)
     rng = np.random.default_rng(42)
     for _ in range(3):
         xs = ref.random_inputs(it_a, len(m.inputs), rng)
-        for a, b in zip(ref.run(it_a, xs, len(m.outputs)), ref.run(it_b, xs, len(m.outputs))):
+        for a, b in zip(ref.run(it_a, xs, len(m.outputs)), ref.run(it_b, xs, len(m.outputs)), strict=True):
             np.testing.assert_array_equal(a, b)
     assert ref.allocations(it_b)["head"] == p.arena_bytes  # TFLM used our plan
     assert hashlib.sha256(model_path.read_bytes()).hexdigest() == before  # source untouched
@@ -257,7 +257,7 @@ def test_offline_aliases_warn_fail_validate_and_show_in_the_cli(case, tmp_path, 
     out = capsys.readouterr().out
     i, j = found[0]["tensors"]
     assert f"offline plan alias: tensor {i} '{found[0]['names'][0]}' and tensor {j}" in out
-    line = next(l for l in out.splitlines() if l.startswith("strategy tflm_greedy: arena"))
+    line = next(ln for ln in out.splitlines() if ln.startswith("strategy tflm_greedy: arena"))
     pct = float(line.split("(")[-1].split(" %")[0])
     assert pct >= 0 and f"lower bound {bound} bytes" in line
     assert main(["plan", str(path), "--json"]) == 0
@@ -290,7 +290,7 @@ def test_with_offline_plan_warns_when_tflm_head_cannot_be_checked(tmp_path):
     mb.add_operator("CUSTOM", [x], [y], custom_code="mystery")
     mb.set_io([x], [y])
     m = ta.Model.from_bytes(mb.build())
-    with pytest.raises(NotImplementedError, match="mystery.*scratch=False"):
+    with pytest.raises(NotImplementedError, match=r"mystery.*scratch=False"):
         m.plan()
     p = m.plan(scratch=False)
     assert p.tensors_only and "tensors only" in repr(p)

@@ -26,7 +26,7 @@ def _same_outputs(a: bytes, b: bytes, n_inputs: int, n_outputs: int) -> None:
     rng = np.random.default_rng(7)
     for _ in range(3):
         xs = ref.random_inputs(it_a, n_inputs, rng)
-        for x, y in zip(ref.run(it_a, xs, n_outputs), ref.run(it_b, xs, n_outputs)):
+        for x, y in zip(ref.run(it_a, xs, n_outputs), ref.run(it_b, xs, n_outputs), strict=True):
             np.testing.assert_array_equal(x, y)
 
 

@@ -61,7 +61,7 @@ def test_subgraphs_repr_is_short(models_dir):
 
 def test_missing_model_raises_file_not_found(tmp_path):
     missing = tmp_path / "missing.tflite"
-    with pytest.raises(FileNotFoundError, match="missing.tflite") as e:
+    with pytest.raises(FileNotFoundError, match=r"missing\.tflite") as e:
         ta.Model.load(missing)
     assert e.value.filename == str(missing)
     assert isinstance(e.value, ValueError)  # older callers caught ValueError

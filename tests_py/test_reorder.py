@@ -61,7 +61,7 @@ def run_same(a: ta.Model, b: ta.Model, seed: int = 0) -> None:
     rng = np.random.default_rng(seed)
     for _ in range(3):
         xs = ref.random_inputs(it_a, len(a.inputs), rng)
-        for x, y in zip(ref.run(it_a, xs, len(a.outputs)), ref.run(it_b, xs, len(b.outputs))):
+        for x, y in zip(ref.run(it_a, xs, len(a.outputs)), ref.run(it_b, xs, len(b.outputs)), strict=True):
             assert x.dtype == y.dtype and x.shape == y.shape
             assert x.tobytes() == y.tobytes()
 

@@ -163,7 +163,7 @@ def test_report_tables_equal_the_api(models_dir, name):
     rec = m.usage_records()
     greedy = m.plan("tflm_greedy")
     want = {(int(r["subgraph"]), int(r["tensor"])): (str(r["first"]), str(r["last"]), f"{o:,}")
-            for r, o in zip(rec, greedy.offsets) if r["tensor"] >= 0}
+            for r, o in zip(rec, greedy.offsets, strict=True) if r["tensor"] >= 0}
     got = {(int(r[0]), int(r[1])): (r[6], r[7], r[8]) for r in rows if r[6] != ""}
     assert got == want and len(want) == len(rec)
 
@@ -317,7 +317,7 @@ def test_report_best_column_is_the_smallest_plan(models_dir):
     best = by_size if by_size.arena_bytes < greedy.arena_bytes else greedy
     col = f"offset ({best.strategy})"
     rec = m.usage_records()
-    offsets = {int(r["tensor"]): f"{o:,}" for r, o in zip(rec, best.offsets)}
+    offsets = {int(r["tensor"]): f"{o:,}" for r, o in zip(rec, best.offsets, strict=True)}
     got = {int(r[1]): r[page.heads["tensors"].index(col)] for r in page.tables["tensors"]
            if r[6] != ""}
     assert got == offsets
@@ -375,7 +375,7 @@ def test_write_report_refuses_to_overwrite(models_dir, tmp_path):
     assert ta.write_report(path, out, strategies=["linear"]) == out
     first = out.read_bytes()
     assert first.startswith(b"<!DOCTYPE html>")
-    with pytest.raises(FileExistsError, match="r.html exists"):
+    with pytest.raises(FileExistsError, match=r"r\.html exists"):
         ta.write_report(path, out, strategies=["tflm_greedy"])
     assert out.read_bytes() == first
     ta.write_report(path, out, overwrite=True, strategies=["tflm_greedy"])

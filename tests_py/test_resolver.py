@@ -246,7 +246,7 @@ def test_runtime_cpp_names_every_operator_without_a_kernel():
 
 def test_tflm_cpp_custom_operators_and_missing_builtins():
     m = _unrunnable_model()
-    with pytest.raises(ValueError, match="no method for 1 operator\\(s\\): TOPK_V2$"):
+    with pytest.raises(ValueError, match=r"no method for 1 operator\(s\): TOPK_V2$"):
         ta.tflm_resolver_cpp(m)
     text = ta.tflm_resolver_cpp(m, exclude=["TOPK_V2"], name="Ops")
     assert "constexpr unsigned int kOpsCount = 4;" in text  # ADD, FLOOR and two custom
@@ -440,7 +440,7 @@ def test_generated_resolver_runs_the_models(resolver_programs, models_dir):
     assert r.returncode == 0, r.stdout + r.stderr
     lines = r.stdout.splitlines()
     assert len(lines) == 2
-    for line, name in zip(lines, RUN_MODELS):
+    for line, name in zip(lines, RUN_MODELS, strict=True):
         assert re.fullmatch(rf".*{re.escape(name)}: OK \(6 kernels registered, arena \d+ bytes\)",
                             line), line
 
@@ -453,7 +453,7 @@ def test_generated_resolver_without_one_operator_fails_clearly(resolver_programs
     assert r.returncode == 1, r.stdout + r.stderr  # a status, not a crash (signal < 0)
     person, hello = r.stdout.splitlines()
     # CheckKernelsFor's message, with where the operator first occurs.
-    ops = [op for op in ta.Model.load(models_dir / RUN_MODELS[0]).operators]
+    ops = list(ta.Model.load(models_dir / RUN_MODELS[0]).operators)
     uses = [op.index for op in ops if op.name == LEFT_OUT]
     assert person == (f"{models_dir / RUN_MODELS[0]}: FAILED UNIMPLEMENTED: no kernel for 1 "
                       f"operator type: {LEFT_OUT} (operator {uses[0]} of subgraph 0, "

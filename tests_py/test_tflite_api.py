@@ -26,7 +26,7 @@ def _tflite_style_run(interpreter, xs):
     interpreter.allocate_tensors()
     inp = interpreter.get_input_details()
     out = interpreter.get_output_details()
-    for d, x in zip(inp, xs):
+    for d, x in zip(inp, xs, strict=True):
         interpreter.set_tensor(d["index"], x)
     interpreter.invoke()
     return [interpreter.get_tensor(d["index"]) for d in out]
@@ -44,7 +44,7 @@ def test_tflite_code_runs_unchanged_with_tflm_outputs(name, models_dir):
         want = ref.run(theirs, xs, len(m.outputs))
         got = _tflite_style_run(interpreter, xs)
         assert len(got) == len(want)
-        for g, y in zip(got, want):
+        for g, y in zip(got, want, strict=True):
             assert g.dtype == y.dtype and g.shape == y.shape
             if y.dtype.kind == "f":
                 np.testing.assert_allclose(g, y, rtol=1e-5, atol=1e-6)

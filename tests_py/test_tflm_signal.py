@@ -222,7 +222,7 @@ def _single(code, inputs, outputs, options):
     ins = [mb.add_tensor(s, d, data=v) for s, d, v in inputs]
     outs = [mb.add_tensor(s, d) for s, d in outputs]
     mb.add_operator("CUSTOM", ins, outs, custom_code=code, custom_options=options)
-    mb.set_io([i for i, (_, _, v) in zip(ins, inputs) if v is None], outs)
+    mb.set_io([i for i, (_, _, v) in zip(ins, inputs, strict=True) if v is None], outs)
     return mb.build()
 
 

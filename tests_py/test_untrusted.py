@@ -206,7 +206,7 @@ def test_vela_model_loads_inspects_plans_and_rewrites(tmp_path, capsys):
     assert pairs == {(0, 3), (0, 4), (0, 5), (3, 4), (3, 5), (4, 5)}
     # TFLM's memory use for the ethos-u operator is not modelled: no
     # scratch-inclusive plan, a clear error saying how to plan tensors only.
-    with pytest.raises(NotImplementedError, match="ethos-u.*scratch=False"):
+    with pytest.raises(NotImplementedError, match=r"ethos-u.*scratch=False"):
         m.plan()
     with pytest.warns(ta.OfflinePlanAliasWarning, match="tensor 0 'output' and tensor 3 "
                       "'_split_1_scratch' share bytes \\[0, 16\\) at steps 1..1"):

@@ -64,7 +64,7 @@ def _check_rectangles(ax, plan):
 def _live_by_hand(plan):
     rec = plan.records
     steps = int(rec["last"].max()) + 1
-    return [int(sum(s for s, f, l_ in zip(rec["size"], rec["first"], rec["last"])
+    return [int(sum(s for s, f, l_ in zip(rec["size"], rec["first"], rec["last"], strict=True)
                     if f <= t <= l_)) for t in range(steps)]
 
 
@@ -157,12 +157,12 @@ def test_comparison_shares_the_y_scale(vww):
     _check_rectangles(b, best)
     assert "TFLM greedy" in a.get_title() and "tflm_arena" in b.get_title()
     # Caller's own Axes are drawn on and returned.
-    fig, axes = plt.subplots(1, 2)
+    _fig, axes = plt.subplots(1, 2)
     assert viz.plot_comparison(greedy, best, axes) == tuple(axes)
 
 
 def test_given_axes_is_used_and_returned():
-    fig, ax = plt.subplots()
+    _fig, ax = plt.subplots()
     p = ta.plan([16, 16], first=[0, 1], last=[0, 1])
     assert viz.plot_plan(p, ax) is ax and p.plot(ax) is ax
     assert viz.plot_live_bytes(p, ax) is ax
@@ -198,7 +198,7 @@ def test_interpreter_plot_memory_draws_the_head_plan(vww):
     mp = it.memory_plan()
     rects = sorted(_buffers(ax), key=lambda r: int(r.get_gid().split(":")[1]))
     assert len(rects) == int(np.count_nonzero(mp["size"] > 0))
-    for r, row in zip(rects, mp[mp["size"] > 0]):
+    for r, row in zip(rects, mp[mp["size"] > 0], strict=True):
         assert r.get_xy() == (float(row["first"]), float(row["offset"]))
         assert r.get_height() == float(row["size"])
     top = _line(ax, viz.GID_ARENA_TOP).get_ydata()[0]

@@ -41,10 +41,8 @@ from __future__ import annotations
 from importlib.metadata import PackageNotFoundError
 from importlib.metadata import version as _version
 
-from . import (
-    _core,
-    viz,  # pictures; matplotlib is imported only when drawing
-)
+from . import _core
+from . import viz as viz  # pictures; matplotlib is imported only when drawing
 from ._core import ArenaTooSmallError
 from ._objects import OBJECT_STRATEGIES, SharedObjects, assign_objects
 from ._plan import BEST_STRATEGIES, STRATEGIES, OfflinePlanAliasWarning, Plan, plan

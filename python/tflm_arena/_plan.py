@@ -168,7 +168,7 @@ class Plan:
         Traceback (most recent call last):
         ...
         ValueError: plan aliases live buffers: buffer 0 and buffer 1 share bytes [0, 16) at steps 0..1 (pass allow_aliases=True to accept deliberate aliases)
-        """
+        """  # noqa: E501 (a doctest's expected output is one line)
         _core.validate_plan(*columns(self.records), self.offsets, int(self.arena_bytes))
         if self.aliases and not allow_aliases:
             raise ValueError("plan aliases live buffers: "
@@ -275,7 +275,7 @@ def plan(
     Plan(strategy='tflm_greedy', buffers=4, arena_bytes=32, lower_bound=32, optimal=True, scratch_target='cortex-m')
     >>> ta.plan(m, scratch=False)
     Plan(strategy='tflm_greedy', buffers=4, arena_bytes=32, lower_bound=32, optimal=True, tensors only)
-    """
+    """  # noqa: E501 (a doctest's expected output is one line)
     if strategy not in STRATEGIES:
         raise ValueError(f"unknown strategy {strategy!r}; choose one of {', '.join(STRATEGIES)}")
     if alignment < 1:
@@ -309,7 +309,7 @@ def _model_records(model: Any, target: str, scratch: bool) -> tuple[np.ndarray, 
                 f"(CLI: --tensors-only) for a tensors-only plan") from None
     rec = model.usage_records(scratch=requests)
     names = tuple(model.subgraphs[int(sg)].tensors[int(t)].name if t >= 0 else None
-                  for sg, t in zip(rec["subgraph"], rec["tensor"]))
+                  for sg, t in zip(rec["subgraph"], rec["tensor"], strict=True))
     return rec, {"scratch_target": target if scratch else None, "tensors_only": not scratch,
                  "buffer_names": names}
 

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Union
+from typing import Any
 
 import numpy as np
 
@@ -12,7 +12,7 @@ RECORD_DTYPE = np.dtype(
     [("size", "<i8"), ("first", "<i4"), ("last", "<i4"), ("fixed_offset", "<i8")]
 )
 
-ArrayLike = Union[Sequence[int], np.ndarray]
+ArrayLike = Sequence[int] | np.ndarray
 
 
 def _int_column(values: Any, name: str, dtype: str) -> np.ndarray:

@@ -130,7 +130,7 @@ def _plan_contents(p: Plan) -> str:
 def _plan_table(m: Model, p: Plan, steps: _Steps, out: TextIO) -> None:
     out.write(f"{'buffer':>6} {'size':>8} {'first':>5} {'last':>5} {'offset':>8} "
               f"{'fixed':>5}  tensor\n")
-    for i, (r, off) in enumerate(zip(p.records, p.offsets)):
+    for i, (r, off) in enumerate(zip(p.records, p.offsets, strict=True)):
         fixed = "yes" if r["fixed_offset"] >= 0 else "-"
         if r["tensor"] >= 0:
             who = f"{r['subgraph']}:{r['tensor']} {_buffer_name(m, r)}"
@@ -176,7 +176,7 @@ def _plan_json(m: Model, p: Plan, steps: _Steps, model: str) -> dict:
              "name": _buffer_name(m, r), "scratch": bool(r["scratch"] >= 0),
              "size": int(r["size"]), "first": int(r["first"]), "last": int(r["last"]),
              "offset": int(off), "fixed": bool(r["fixed_offset"] >= 0)}
-            for r, off in zip(p.records, p.offsets)
+            for r, off in zip(p.records, p.offsets, strict=True)
         ],
         "steps": [{"step": s, "live_bytes": steps.live[s], "buffers": steps.count[s],
                    "operator": steps.op_json(s)} for s in sorted(steps.live)],

@@ -1,6 +1,8 @@
 """Built-in example inputs (facts from TFLM's own planner tests)."""
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 
 from ._records import make_records
@@ -19,7 +21,7 @@ _PERSON_DETECTION = [
 
 def person_detection_records() -> np.ndarray:
     """The 30 buffers of TFLM's TestPersonDetectionModel as usage records."""
-    s, f, l_ = zip(*_PERSON_DETECTION)
+    s, f, l_ = zip(*_PERSON_DETECTION, strict=True)
     return make_records(s, f, l_)
 
 
@@ -35,7 +37,7 @@ def demo_model_bytes(seed: int = 0) -> bytes:
     x = mb.add_tensor([1, width[0]], "float32", "input")
     inp = x
     skip = None
-    for i, (n_in, n_out) in enumerate(zip(width[:-1], width[1:])):
+    for i, (n_in, n_out) in enumerate(itertools.pairwise(width)):
         w = mb.add_tensor([n_out, n_in], "float32", f"fc{i}/weights",
                           data=(rng.standard_normal((n_out, n_in)) / np.sqrt(n_in)).astype(np.float32))
         b = mb.add_tensor([n_out], "float32", f"fc{i}/bias",

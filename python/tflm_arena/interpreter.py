@@ -234,8 +234,9 @@ class Interpreter:
     # --- running --------------------------------------------------------
     def invoke(self) -> None:
         """Runs the model, allocating the tensors first if
-        :meth:`allocate_tensors` was not called yet (as TFLM does). The GIL is released while the kernels run, so other
-        Python threads (and other Interpreters) proceed in parallel; one
+        :meth:`allocate_tensors` was not called yet (as TFLM does). The GIL
+        is released while the kernels run, so other Python threads (and other
+        Interpreters) proceed in parallel; one
         Interpreter runs one invoke at a time (a concurrent call from another
         thread raises RuntimeError). Do not touch this interpreter's tensor
         views from another thread while it invokes."""
@@ -393,7 +394,7 @@ class Interpreter:
         try:
             want = np.asarray(tensor_size)
             new = tuple(int(d) for d in want.reshape(-1))
-            ok = want.ndim == 1 and all(d == v for d, v in zip(new, want.reshape(-1)))
+            ok = want.ndim == 1 and all(d == v for d, v in zip(new, want.reshape(-1), strict=True))
         except (TypeError, ValueError):
             ok = False
         if not ok:
@@ -598,7 +599,8 @@ def _stock_text(stock: dict[str, Any]) -> str:
     if stock["error"] is not None:
         return f"stock TFLM ({stock['target']}), same model:\n  {stock['error']}\n"
     alloc = "RecordingMicroAllocator" if stock["recording"] else "MicroAllocator"
-    return (f"stock TFLM ({stock['target']}, {alloc}, {_planner_words(stock['planner'])}), same model:\n"
+    planner = _planner_words(stock["planner"])
+    return (f"stock TFLM ({stock['target']}, {alloc}, {planner}), same model:\n"
             f"  minimum arena {stock['min_arena_bytes']:,} bytes (head {stock['head']:,}, "
             f"tail {stock['tail']:,})\n"
             f"  {stock['kTensorArenaSize']}\n")
@@ -636,7 +638,8 @@ class SignatureRunner:
     :meth:`Interpreter.get_signature_runner`.
 
     >>> import numpy as np
-    >>> run = Interpreter(model_path="hello_world_int8.tflite").get_signature_runner("serving_default")
+    >>> it = Interpreter(model_path="hello_world_int8.tflite")
+    >>> run = it.get_signature_runner("serving_default")
     >>> run(dense_input=np.array([[17]], np.int8))["dense_2"]
     array([[-43]], dtype=int8)
     """

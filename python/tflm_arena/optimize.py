@@ -102,7 +102,8 @@ class Optimization:
             mark = " *" if a is self.best and self.improved else ""
             rows.append(
                 f"{a.strategy:<28} {_order(a):<9} {a.head:>10} "
-                f"{_pct(a.head, self.original_lower_bound):>9} {_pct(a.head, self.original_head):>8} "
+                f"{_pct(a.head, self.original_lower_bound):>9} "
+                f"{_pct(a.head, self.original_head):>8} "
                 f"{a.seconds:>7.2f}  {'yes' if a.optimal else 'no'}{mark}")
         rows.append(f"TFLM's own greedy head: {self.original_head} bytes; lower bound "
                     f"{self.original_lower_bound} bytes (target {self.target})")

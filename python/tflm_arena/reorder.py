@@ -103,7 +103,8 @@ def reorder(model: Model | str | os.PathLike, *, time_limit: float = 1.0,
     after = _plan(new.usage_records(remap_scratch(requests, order)), strategy="tflm_greedy")
     if before.lower_bound != found["peak_before"] or after.lower_bound != found["peak_after"]:
         raise RuntimeError(
-            f"internal error: predicted peaks {found['peak_before']} -> {found['peak_after']} but the "
+            f"internal error: predicted peaks {found['peak_before']} -> "
+            f"{found['peak_after']} but the "
             f"models' records give {before.lower_bound} -> {after.lower_bound}")
     order.setflags(write=False)
     return Reordering(model=new, order=order, peak_before=int(before.lower_bound),

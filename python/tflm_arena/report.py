@@ -35,7 +35,7 @@ import time
 from collections.abc import Sequence
 from os import PathLike
 from pathlib import Path
-from typing import Any, Union
+from typing import Any
 
 import numpy as np
 
@@ -45,7 +45,7 @@ from .model import Model
 from .optimize import Optimization, optimize
 from .tflm_size import DEFAULT_TARGET, TARGETS, TflmArena, _planner_words, targets, tflm_arena
 
-ModelLike = Union[Model, str, PathLike, bytes, bytearray]
+ModelLike = Model | str | PathLike[str] | bytes | bytearray
 
 #: Each target in words, after its name: "stock TFLM, cortex-m (32-bit ARM,
 #: reference kernels)". A target missing here is shown by its name alone.
@@ -80,7 +80,7 @@ details > summary { cursor: pointer; color: #245; }
 span.nw { white-space: nowrap; }
 #headline td.text { font-family: inherit; }
 #headline p.note code { font-size: 1.05em; color: #222; }
-"""
+"""  # noqa: E501 (CSS rules, one per line)
 
 
 def _e(value: Any) -> str:

@@ -307,7 +307,8 @@ def runtime_resolver_cpp(*models: ModelLike, name: str = "AddModelOps",
         f"constexpr std::size_t {count} = {len(builtins)};",
         "",
         f"inline tflm_arena::Status {name}(tflm_arena::runtime::OpResolver* resolver) {{",
-    ] + [f"  TFLM_ARENA_RETURN_IF_ERROR(\n      resolver->AddBuiltin(tflm_arena::runtime::Register_{op}()));"
+    ] + [f"  TFLM_ARENA_RETURN_IF_ERROR(\n"
+         f"      resolver->AddBuiltin(tflm_arena::runtime::Register_{op}()));"
          for op in builtins] + [
         "  return tflm_arena::Status::Ok();",
         "}",

@@ -18,6 +18,7 @@ model only when TFLM's head gets smaller.
 """
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from os import PathLike
@@ -149,10 +150,8 @@ def plan_for_tflm(model: Model | str | PathLike | bytes, strategy: str = "greedy
     for s in also_try:
         if s == strategy:
             continue
-        try:
+        with contextlib.suppress(ValueError):  # a strategy this build does not have
             candidates.extend(_candidates_for(joint, tensors_only, s, {}, bool(scratch)))
-        except ValueError:  # a strategy this build does not have
-            pass
     # Smallest head; ties keep the earlier candidate (the asked strategy first).
     best = min(candidates, key=lambda c: c.head)
 

@@ -26,6 +26,7 @@ ImportError saying ``pip install matplotlib``.
 """
 from __future__ import annotations
 
+import contextlib
 import html
 import io
 import re
@@ -169,10 +170,8 @@ def buffer_names(plan: Any, model: Any = None) -> list[str]:
             t = int(rec["tensor"][i])
             label = f"t{t}" if sg == 0 else f"sg{sg}:t{t}"
             if model is not None:
-                try:
+                with contextlib.suppress(IndexError):
                     label = model.subgraphs[sg].tensors[t].name or label
-                except IndexError:
-                    pass
         elif "scratch" in names and rec["scratch"][i] >= 0:
             label = f"scratch {int(rec['scratch'][i])}"
         out.append(label)
@@ -360,7 +359,7 @@ def plan_html(plan: Any) -> str:
     >>> "<table>" in plan_html(ta.plan([16], first=[0], last=[0]))
     True
     """
-    size, first, last, offset = _columns(plan)
+    size, _first, _last, _offset = _columns(plan)
     peak = peak_step(plan)
     rows = [("strategy", plan.strategy), ("buffers", f"{len(size):,}"),
             ("arena bytes", f"{int(plan.arena_bytes):,}"),
