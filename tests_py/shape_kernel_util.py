@@ -10,6 +10,9 @@ import tflm_reference as ref
 
 # Re-exported for the data-movement tests: one implementation of each check.
 from elementwise_parity import assert_refused, shared_model_matches  # noqa: F401
+from elementwise_parity import (  # noqa: F401
+    assert_run_memory_matches as assert_memory_matches,
+)
 
 
 def random_input(dtype, shape, rng):

@@ -18,7 +18,7 @@ import tflm_arena as ta
 from tflm_arena.builder import ModelBuilder
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
-import tflm_size as wheel
+import tflm_size as wheel  # benchmarks/tflm_size.py
 
 # The wheel's configuration: its target, with its own (recording) allocator.
 WHEEL = dict(target="tflite-micro-wheel")

@@ -24,7 +24,7 @@ from tflm_arena import _core
 from tflm_arena.builder import ModelBuilder
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
-import tflm_size as wheel
+import tflm_size as wheel  # benchmarks/tflm_size.py
 
 FIXTURE = json.loads((Path(__file__).with_name("tflm_size_wheel.json")).read_text())
 

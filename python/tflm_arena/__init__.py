@@ -43,7 +43,7 @@ from importlib.metadata import version as _version
 
 from . import _core
 from . import viz as viz  # pictures; matplotlib is imported only when drawing
-from ._core import ArenaTooSmallError
+from ._core import ArenaTooSmallError, TflmRefusesModelError
 from ._objects import OBJECT_STRATEGIES, SharedObjects, assign_objects
 from ._plan import BEST_STRATEGIES, STRATEGIES, OfflinePlanAliasWarning, Plan, plan
 from ._records import RECORD_DTYPE, make_records
@@ -58,7 +58,6 @@ from .tflm_size import (
     DEFAULT_TARGET,
     TARGETS,
     TflmArena,
-    TflmRefusesModelError,
     targets,
     tflm_arena,
 )

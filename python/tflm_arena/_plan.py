@@ -6,6 +6,7 @@ import sys
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from types import FrameType
 from typing import Any, Literal
 
 import numpy as np
@@ -295,12 +296,12 @@ def plan(
 def _model_records(model: Any, target: str, scratch: bool) -> tuple[np.ndarray, dict[str, Any]]:
     """A model's records (with TFLM's kernel scratch on ``target`` when
     ``scratch``) and the Plan fields that say what they hold and name them."""
-    requests: list = []
+    requests: list[tuple[int, int, int]] = []
     if scratch:
         if target not in TARGETS:
             raise ValueError(f"unknown target {target!r} (known: {', '.join(TARGETS)})")
         try:
-            requests = [tuple(int(v) for v in r)
+            requests = [(int(r[0]), int(r[1]), int(r[2]))
                         for r in _core.tflm_scratch_requests(model._handle, target)]
         except NotImplementedError as e:
             raise NotImplementedError(
@@ -345,7 +346,8 @@ def _caller_level() -> int:
     """warnings.warn's stacklevel that names the first caller outside this
     package (plan() is reached through Model.plan and others)."""
     here = os.path.dirname(os.path.abspath(__file__))
-    frame, level = sys._getframe(1), 1
+    frame: FrameType | None = sys._getframe(1)
+    level = 1
     while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(here + os.sep):
         frame, level = frame.f_back, level + 1
     return level

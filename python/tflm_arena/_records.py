@@ -12,6 +12,8 @@ RECORD_DTYPE = np.dtype(
     [("size", "<i8"), ("first", "<i4"), ("last", "<i4"), ("fixed_offset", "<i8")]
 )
 
+_FIELDS: tuple[str, ...] = RECORD_DTYPE.names or ()
+
 ArrayLike = Sequence[int] | np.ndarray
 
 
@@ -70,13 +72,14 @@ def as_records(records: Any) -> np.ndarray:
     arr = np.asarray(records)
     if arr.dtype.names is None or not {"size", "first", "last"} <= set(arr.dtype.names):
         raise ValueError("records need the fields size, first, last (and optionally fixed_offset)")
-    fixed = arr["fixed_offset"] if "fixed_offset" in arr.dtype.names else None
+    names = arr.dtype.names
+    fixed = arr["fixed_offset"] if "fixed_offset" in names else None
     base = make_records(arr["size"], arr["first"], arr["last"], fixed)
-    extra = [n for n in arr.dtype.names if n not in RECORD_DTYPE.names]
+    extra = [n for n in names if n not in _FIELDS]
     if not extra:
         return base
     out = np.empty(len(base), dtype=RECORD_DTYPE.descr + [(n, arr.dtype[n]) for n in extra])
-    for n in RECORD_DTYPE.names:
+    for n in _FIELDS:
         out[n] = base[n]
     for n in extra:
         out[n] = arr[n]
@@ -97,7 +100,7 @@ def records_from_args(sizes: Any, first: ArrayLike | None, last: ArrayLike | Non
     return make_records(sizes, first, last, offline_offsets)
 
 
-def columns(rec: np.ndarray):
+def columns(rec: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """The four contiguous columns the C++ core takes."""
     return (
         np.ascontiguousarray(rec["size"]),

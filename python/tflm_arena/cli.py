@@ -29,6 +29,7 @@ import os
 import sys
 import time
 import warnings
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -92,7 +93,7 @@ class _Steps:
         where = f" of subgraph {op.subgraph}" if op.subgraph else ""
         return f"operator {op.index} {op.name}{where}"
 
-    def op_json(self, step: int) -> dict | None:
+    def op_json(self, step: int) -> dict[str, Any] | None:
         op = self.ops.get(step)
         return None if op is None else {"subgraph": op.subgraph, "index": op.index,
                                         "name": op.name}
@@ -104,7 +105,7 @@ class _Steps:
         return (f"peak: step {s} ({self.op_label(s)}), {self.live[s]} bytes live "
                 f"in {self.count[s]} buffers\n")
 
-    def peak_json(self) -> dict | None:
+    def peak_json(self) -> dict[str, Any] | None:
         if self.peak is None:
             return None
         s = self.peak
@@ -159,7 +160,7 @@ def _plan_table(m: Model, p: Plan, steps: _Steps, out: TextIO) -> None:
     )
 
 
-def _plan_json(m: Model, p: Plan, steps: _Steps, model: str) -> dict:
+def _plan_json(m: Model, p: Plan, steps: _Steps, model: str) -> dict[str, Any]:
     return {
         "model": model,
         "strategy": p.strategy,
@@ -259,7 +260,7 @@ def _cmd_inspect(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
-def _progress_printer(err: TextIO):
+def _progress_printer(err: TextIO) -> Callable[[int, int, float], None]:
     """progress(best, lower, seconds) for the optimal search: one line on
     stderr about once a second, only once the search has run for a second."""
     last = [0.0]
@@ -689,7 +690,7 @@ def main(argv: list[str] | None = None, out: TextIO | None = None) -> int:
     except SystemExit as e:  # argparse already printed the reason (or --help, --version)
         return int(e.code or 0)
     try:
-        code = args.func(args, out)
+        code: int = args.func(args, out)
         out.flush()  # a closed pipe shows here, not at interpreter exit
         return code
     except BrokenPipeError:

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import itertools
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -55,7 +56,7 @@ def demo_model_bytes(seed: int = 0) -> bytes:
     return mb.build()
 
 
-def branchy_model_bytes(offline_plan=None) -> bytes:
+def branchy_model_bytes(offline_plan: Sequence[int] | None = None) -> bytes:
     """Two FULLY_CONNECTED branches with 1 KB intermediates joined by ADD,
     written with both big tensors made first (x -> A1 -> A2, x -> B1 -> B2,
     A2 + B2 -> y; operators A1, B1, A2, B2, ADD): running one branch to its
@@ -68,7 +69,7 @@ def branchy_model_bytes(offline_plan=None) -> bytes:
     mb = ModelBuilder(description="tflm_arena example: two branches")
     x = mb.add_tensor([1, 16], "float32", "x")
 
-    def fc(n_in, n_out, name):
+    def fc(n_in: int, n_out: int, name: str) -> tuple[int, int]:
         w = mb.add_tensor([n_out, n_in], "float32", name + "_w",
                           data=rng.standard_normal((n_out, n_in)).astype(np.float32))
         return w, mb.add_tensor([1, n_out], "float32", name)

@@ -133,13 +133,14 @@ class Interpreter:
         """
         if (model is None and model_content is None
                 and isinstance(arena_size, (bytes, bytearray, memoryview))):
-            model_content, arena_size = bytes(arena_size), None  # TFLite's (path, content)
+            # TFLite's positional (path, content) form, outside the annotation.
+            model_content, arena_size = bytes(arena_size), None  # type: ignore[unreachable]
         model = _one_model(model, model_path, model_content)
         if planner is not None:
             warnings.warn("Interpreter(planner=...) is deprecated; use strategy=...",
                           DeprecationWarning, stacklevel=2)
             if strategy is None:
-                strategy = planner  # type: ignore[assignment]
+                strategy = planner
         if experimental_preserve_all_tensors:
             if strategy not in (None, "linear"):
                 raise ValueError(
@@ -302,7 +303,8 @@ class Interpreter:
 
     def get_output(self, i: int = 0) -> np.ndarray:
         """A copy of output ``i``."""
-        return self.output(i).copy()
+        out: np.ndarray = self.output(i).copy()
+        return out
 
     def _details(self, tensor_index: int) -> dict[str, Any]:
         """One tensor's dict with the keys and types tf.lite uses."""
@@ -357,7 +359,8 @@ class Interpreter:
     def get_tensor(self, tensor_index: int, subgraph_index: int = 0) -> np.ndarray:
         """A copy of tensor ``tensor_index`` (as ``tf.lite``;
         :meth:`tensor_view` gives a view)."""
-        return self.tensor_view(tensor_index, subgraph_index).copy()
+        out: np.ndarray = self.tensor_view(tensor_index, subgraph_index).copy()
+        return out
 
     def set_tensor(self, tensor_index: int, value: Any) -> None:
         """Copies ``value`` into tensor ``tensor_index`` of subgraph 0; its
@@ -560,7 +563,7 @@ class Interpreter:
                 h.register_preallocated(index, _aligned_like(array))
         cols = h.memory_plan()
         out = np.empty(len(cols["offset"]), dtype=PLAN_DTYPE)
-        for name in PLAN_DTYPE.names:
+        for name in PLAN_DTYPE.names or ():
             out[name] = cols[name]
         return out
 

@@ -87,7 +87,9 @@ class Optimization:
 
     @property
     def head(self) -> int:
-        return self.best.head if self.improved else self.original_head
+        if self.best is not None and self.best.head < self.original_head:  # improved
+            return self.best.head
+        return self.original_head
 
     def table(self) -> str:
         """One line per attempt: strategy, TFLM head, vs lower bound, vs
@@ -119,7 +121,7 @@ def _pct(v: int, ref: int) -> str:
     return f"{100.0 * (v / ref - 1.0):+.1f}%" if ref else "-"
 
 
-def optimize(model: Model | str | PathLike | bytes, *, reorder: bool = False,
+def optimize(model: Model | str | PathLike[str] | bytes, *, reorder: bool = False,
              time_limit: float = 1.0, target: str = DEFAULT_TARGET,
              strategies: Sequence[str] = BEST_STRATEGIES,
              progress: Callable[[str], None] | None = None,
@@ -177,6 +179,7 @@ def optimize(model: Model | str | PathLike | bytes, *, reorder: bool = False,
                                         note=f"not applicable: {e}"))
                 continue
             dt = time.perf_counter() - t0
+            assert r.plan is not None  # plan_for_tflm always returns the plan it made
             proven = r.plan.optimal and r.predicted_head == r.plan.arena_bytes
             written = r.model if r.model is not None else m._with_offline_plan(r.plan)
             min_arena = tflm_arena(written, target=target).min_arena_bytes
@@ -197,6 +200,7 @@ def optimize(model: Model | str | PathLike | bytes, *, reorder: bool = False,
         if best.head == (best.lower_bound if best.reordered else lb):
             reason += ("; equals the lower bound"
                        + (" of the new order" if best.reordered else ", so no plan can be smaller"))
+        assert best.model is not None  # planned holds only attempts that wrote a model
         chosen = best.model
     else:
         reason = (f"no plan beats TFLM's own greedy plan ({original.head} bytes"

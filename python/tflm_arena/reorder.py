@@ -12,6 +12,7 @@ import numpy as np
 
 from . import _core
 from ._plan import plan as _plan
+from ._records import ArrayLike
 from .model import Model
 
 #: Counted budgets of the search (they, not the clock, decide the answer,
@@ -58,7 +59,7 @@ class Reordering:
                 f"method={self.method!r})")
 
 
-def reorder(model: Model | str | os.PathLike, *, time_limit: float = 1.0,
+def reorder(model: Model | str | os.PathLike[str], *, time_limit: float = 1.0,
             scratch: Sequence[tuple[int, int, int]] = (),
             drop_offline_plan: bool = False) -> Reordering:
     """Finds an operator order of ``model`` (a :class:`Model` or a path) with
@@ -93,7 +94,7 @@ def reorder(model: Model | str | os.PathLike, *, time_limit: float = 1.0,
     if drop_offline_plan and model.offline_plan() is not None:
         identity = np.arange(len(model.subgraphs[0].operators), dtype=np.int32)
         source = Model(_core.write_operator_order(model._handle, identity, True))
-    requests = [tuple(int(v) for v in s) for s in scratch]
+    requests = [(int(s[0]), int(s[1]), int(s[2])) for s in scratch]
     found = _core.reorder_operators(source._handle, requests, float(time_limit), MAX_STATES,
                                     MAX_EXPANSIONS)
     order = np.asarray(found["order"], dtype=np.int32)
@@ -114,7 +115,8 @@ def reorder(model: Model | str | os.PathLike, *, time_limit: float = 1.0,
                       timed_out=bool(found["timed_out"]), seconds=seconds)
 
 
-def remap_scratch(scratch: Sequence[tuple[int, int, int]], order) -> list[tuple[int, int, int]]:
+def remap_scratch(scratch: Sequence[tuple[int, int, int]],
+                  order: ArrayLike) -> list[tuple[int, int, int]]:
     """Scratch requests ``(bytes, node, subgraph)`` of the original model as
     the model reordered by ``order`` makes them (subgraph-0 nodes move with
     their operators).

@@ -317,7 +317,7 @@ def _headline(sized: Sequence[_Sized]) -> str:
         r = s.size
         out.append(f'<pre class="arena-line" id="arena-line-{_e(t)}">'
                    f"{_e(r.firmware_line())}</pre>")
-        rows = [["kTensorArenaSize (bytes)", r.min_arena_bytes_16],
+        rows: list[list[Any]] = [["kTensorArenaSize (bytes)", r.min_arena_bytes_16],
                 ["exact minimum arena (bytes)", r.min_arena_bytes],
                 ["head: activations + scratch (bytes)", r.head]]
         head = [f"stock TFLM, {t}", "model as it is"]
@@ -331,6 +331,7 @@ def _headline(sized: Sequence[_Sized]) -> str:
             rows[1] += [w.min_arena_bytes, _saving(r.min_arena_bytes, w.min_arena_bytes)]
             rows[2] += [s.opt.head, _saving(r.head, s.opt.head)]
             b = s.opt.best
+            assert b is not None  # improved means a best attempt
             note = (f"Best plan: {b.strategy}"
                     + (" (proven smallest)" if b.optimal else "")
                     + ", written into the model as OfflineMemoryAllocation metadata "
@@ -414,7 +415,8 @@ def _operators_section(m: Model) -> str:
 
 def _strategies_section(runs: Sequence[tuple[str, Plan | None, float, str]],
                         best: Plan) -> str:
-    rows, classes = [], []
+    rows: list[list[Any]] = []
+    classes: list[str] = []
     for s, p, seconds, err in runs:
         if p is None:
             rows.append([s, "", "", "", f"{1000 * seconds:.1f}", "refused: " + err])
@@ -436,7 +438,7 @@ def _strategies_section(runs: Sequence[tuple[str, Plan | None, float, str]],
 
 
 def _size_section(sized: Sequence[_Sized]) -> str:
-    rows = []
+    rows: list[list[Any]] = []
     for s in sized:
         r = s.size
         if r is None:
@@ -477,7 +479,7 @@ def _runtime_section(m: Model) -> str:
                      text_cols=(0,)) + "</section>")
 
 
-def write_report(model: ModelLike, path: str | PathLike, overwrite: bool = False,
+def write_report(model: ModelLike, path: str | PathLike[str], overwrite: bool = False,
                  **kwargs: Any) -> Path:
     """Writes :func:`report_html` of ``model`` to ``path`` atomically (a temp
     file in the same folder, then renamed/linked into place). An existing

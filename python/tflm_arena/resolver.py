@@ -205,7 +205,7 @@ def _cpp_string(text: str) -> str:
     return '"' + "".join(out) + '"'
 
 
-def _custom_param(code: str, taken: set) -> str:
+def _custom_param(code: str, taken: set[str]) -> str:
     base = "custom_" + (re.sub(r"[^A-Za-z0-9_]", "_", code) or "op")
     name, i = base, 2
     while name in taken:
@@ -241,7 +241,7 @@ def tflm_resolver_cpp(*models: ModelLike, name: str = "AddModelOps",
         raise ValueError(f"TFLM's MicroMutableOpResolver has no method for {len(missing)} "
                          f"operator(s): {', '.join(missing)}")
     count = f"k{name[0].upper()}{name[1:]}Count"
-    taken: set = {"resolver"}
+    taken: set[str] = {"resolver"}
     params, calls = [], [f"resolver->{TFLM_METHODS[op]}()" for op in builtins]
     for code in custom:
         if code in TFLM_CUSTOM_METHODS:

@@ -22,6 +22,7 @@ import contextlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from os import PathLike
+from typing import Any
 
 import numpy as np
 
@@ -42,7 +43,7 @@ REFIT_ROUNDS = 3
 _FIXED_FALLBACK = "tflm_greedy"
 
 
-def tflm_scratch_requests(model: Model | str | PathLike | bytes,
+def tflm_scratch_requests(model: Model | str | PathLike[str] | bytes,
                           target: str = DEFAULT_TARGET) -> list[tuple[int, int, int]]:
     """Scratch buffers stock TFLM's kernels request for ``model``:
     ``[(bytes, operator, subgraph), ...]`` in TFLM's order, as
@@ -54,7 +55,8 @@ def tflm_scratch_requests(model: Model | str | PathLike | bytes,
     """
     model = _as_model(model)
     check_target(target)
-    return [tuple(int(v) for v in r) for r in _core.tflm_scratch_requests(model._handle, target)]
+    return [(int(r[0]), int(r[1]), int(r[2]))
+            for r in _core.tflm_scratch_requests(model._handle, target)]
 
 
 @dataclass(frozen=True)
@@ -106,9 +108,9 @@ class TflmPlan:
         return self.original_head - self.predicted_head if self.model is not None else 0
 
 
-def plan_for_tflm(model: Model | str | PathLike | bytes, strategy: str = "greedy_by_size",
+def plan_for_tflm(model: Model | str | PathLike[str] | bytes, strategy: str = "greedy_by_size",
                   target: str = DEFAULT_TARGET, *, also_try: Sequence[str] = ALSO_TRY,
-                  allow_equal: bool = False, **plan_kw) -> TflmPlan:
+                  allow_equal: bool = False, **plan_kw: Any) -> TflmPlan:
     """An offline plan for ``model`` that stock TFLM (``target``) keeps and
     that makes its head smaller, or a result saying none exists.
 
@@ -160,7 +162,7 @@ def plan_for_tflm(model: Model | str | PathLike | bytes, strategy: str = "greedy
     if check.head != best.head:  # the simulation and the full TFLM model disagree
         raise RuntimeError(f"internal error: simulated TFLM head {best.head} but the TFLM "
                            f"model of the written plan says {check.head}")
-    common = dict(original_head=original.head, target=target, scratch=scratch,
+    common: dict[str, Any] = dict(original_head=original.head, target=target, scratch=scratch,
                   candidates=tuple(candidates), original_min_arena=original.min_arena_bytes,
                   predicted_min_arena=check.min_arena_bytes, predicted_head=best.head,
                   strategy=best.strategy, plan=best.plan, lower_bound=best.plan.lower_bound)
@@ -188,7 +190,7 @@ def plan_for_tflm(model: Model | str | PathLike | bytes, strategy: str = "greedy
 
 # --- candidates -------------------------------------------------------------
 
-def _candidates_for(joint: np.ndarray, tensors_only: np.ndarray, strategy: str, kw: dict,
+def _candidates_for(joint: np.ndarray, tensors_only: np.ndarray, strategy: str, kw: dict[str, Any],
                     has_scratch: bool) -> list[Candidate]:
     out: list[Candidate] = []
     p = _plan(joint, strategy=strategy, **kw)
@@ -234,7 +236,7 @@ def simulate_tflm(joint: np.ndarray, offsets: np.ndarray) -> Plan:
     return _plan(rec, strategy="tflm_greedy")
 
 
-def _as_model(model) -> Model:
+def _as_model(model: Model | str | PathLike[str] | bytes) -> Model:
     if isinstance(model, Model):
         return model
     return Model.from_bytes(model) if isinstance(model, (bytes, bytearray)) else Model.load(model)

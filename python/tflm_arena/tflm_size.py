@@ -34,6 +34,7 @@ from __future__ import annotations
 import warnings
 from dataclasses import dataclass, field
 from os import PathLike
+from typing import Any
 
 from . import _core
 from ._core import TflmRefusesModelError
@@ -128,7 +129,7 @@ class TflmArena:
     def firmware_line(self) -> str:
         return f"constexpr int kTensorArenaSize = {self.min_arena_bytes_16};"
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         d = {k: getattr(self, k) for k in (
             "target", "description", "recording", "planner", "min_arena_bytes", "min_arena_bytes_16",
             "head", "tail", "temp_peak", "planned_buffers", "scratch_requests",
@@ -157,7 +158,7 @@ class TflmArena:
         return "\n".join(lines)
 
 
-def tflm_arena(model: Model | str | PathLike | bytes, target: str = DEFAULT_TARGET,
+def tflm_arena(model: Model | str | PathLike[str] | bytes, target: str = DEFAULT_TARGET,
                recording: bool | None = None, planner: str = "tflm_greedy") -> TflmArena:
     """Arena stock TFLM needs for ``model`` (a Model, a path or bytes) on
     ``target`` (see the module doc; ``recording=None`` = the allocator that

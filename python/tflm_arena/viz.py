@@ -93,7 +93,7 @@ def _scaled_locator(scale: int) -> Any:
     return Scaled(nbins="auto", steps=[1, 2, 2.5, 5, 10])
 
 
-def _matplotlib():
+def _matplotlib() -> Any:
     """matplotlib, or ImportError telling how to get it."""
     try:
         import matplotlib
@@ -114,13 +114,13 @@ def _new_axes(ax: Any, figsize: tuple[float, float] = (8.0, 4.5)) -> Any:
     return new
 
 
-def _columns(plan: Any):
+def _columns(plan: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     rec = plan.records
     return (np.asarray(rec["size"], dtype=np.int64), np.asarray(rec["first"], dtype=np.int64),
             np.asarray(rec["last"], dtype=np.int64), np.asarray(plan.offsets, dtype=np.int64))
 
 
-def _live_steps(plan: Any) -> dict:
+def _live_steps(plan: Any) -> dict[str, Any]:
     """The C++ core's live bytes, buffers and peak over steps 0 .. max(last)."""
     from . import _core
 
@@ -137,7 +137,8 @@ def live_bytes(plan: Any) -> np.ndarray:
     >>> live_bytes(ta.plan([16, 32], first=[0, 1], last=[1, 2])).tolist()
     [16, 48, 32]
     """
-    return _live_steps(plan)["bytes"]
+    bytes_live: np.ndarray = _live_steps(plan)["bytes"]
+    return bytes_live
 
 
 def peak_step(plan: Any) -> int:
@@ -404,7 +405,7 @@ def model_html(model: Any) -> str:
         f"<tr><td>{kind}</td><td>{t}</td><td>{html.escape(model.tensors[t].name)}</td>"
         f"<td>{html.escape(model.tensors[t].type)}</td><td>{model.tensors[t].shape}</td></tr>"
         for kind, ts in (("input", model.inputs), ("output", model.outputs)) for t in ts)
-    counts: dict = {}
+    counts: dict[str, int] = {}
     for s in model.subgraphs:
         for op in s.operators:
             counts[op.name] = counts.get(op.name, 0) + 1
