@@ -162,8 +162,10 @@ def test_report_tables_equal_the_api(models_dir, name):
     assert _column(page, "tensors", "shape") == [str(list(t.shape)) for t in every]
     rec = m.usage_records()
     greedy = m.plan("tflm_greedy")
+    # The plan holds the tensors' records first, then the kernel scratch's.
+    assert greedy.records["tensor"][: len(rec)].tolist() == rec["tensor"].tolist()
     want = {(int(r["subgraph"]), int(r["tensor"])): (str(r["first"]), str(r["last"]), f"{o:,}")
-            for r, o in zip(rec, greedy.offsets, strict=True) if r["tensor"] >= 0}
+            for r, o in zip(rec, greedy.offsets[: len(rec)], strict=True) if r["tensor"] >= 0}
     got = {(int(r[0]), int(r[1])): (r[6], r[7], r[8]) for r in rows if r[6] != ""}
     assert got == want and len(want) == len(rec)
 
@@ -317,7 +319,10 @@ def test_report_best_column_is_the_smallest_plan(models_dir):
     best = by_size if by_size.arena_bytes < greedy.arena_bytes else greedy
     col = f"offset ({best.strategy})"
     rec = m.usage_records()
-    offsets = {int(r["tensor"]): f"{o:,}" for r, o in zip(rec, best.offsets, strict=True)}
+    # The plan holds the tensors' records first, then the kernel scratch's.
+    assert best.records["tensor"][: len(rec)].tolist() == rec["tensor"].tolist()
+    offsets = {int(r["tensor"]): f"{o:,}"
+               for r, o in zip(rec, best.offsets[: len(rec)], strict=True)}
     got = {int(r[1]): r[page.heads["tensors"].index(col)] for r in page.tables["tensors"]
            if r[6] != ""}
     assert got == offsets
