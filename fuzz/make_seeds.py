@@ -18,7 +18,6 @@ import pathlib
 import random
 import struct
 import sys
-import types
 
 import numpy as np
 
@@ -28,12 +27,13 @@ HARNESSES = ("fuzz_model_load", "fuzz_offline_plan", "fuzz_lifetimes", "fuzz_pla
 
 
 def load_builder():
-    """Import tflm_arena.builder from this checkout without running the
-    package __init__ (which needs the compiled extension)."""
-    pkg = types.ModuleType("tflm_arena")
-    pkg.__path__ = [str(REPO / "python" / "tflm_arena")]
-    sys.modules.setdefault("tflm_arena", pkg)
-    return importlib.import_module("tflm_arena.builder")
+    """tflm_arena.builder from the installed package (its schema enums come
+    from the compiled extension; .ci/test.sh installs this checkout first)."""
+    try:
+        return importlib.import_module("tflm_arena.builder")
+    except ImportError as e:
+        raise SystemExit(f"make_seeds.py needs the tflm_arena package installed "
+                         f"(bash .ci/install.sh): {e}") from None
 
 
 def builder_models(b) -> dict[str, bytes]:

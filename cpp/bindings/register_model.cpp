@@ -15,6 +15,7 @@
 #include "tflm_arena/model/model.h"
 #include "tflm_arena/model/offline_plan.h"
 #include "tflm_arena/model/offline_plan_writer.h"
+#include "tflm_arena/model/schema_enums.h"
 #include "tflm_arena/model/tensor_type.h"
 
 namespace py = pybind11;
@@ -244,9 +245,25 @@ py::bytes WithOfflinePlan(const ModelHandle& h,
   return py::bytes(reinterpret_cast<const char*>(out.data()), out.size());
 }
 
+// {enum name: {value name: value}} for every enum of model/schema_enums.h,
+// values in ascending order.
+py::dict SchemaEnums() {
+  py::dict out;
+  for (size_t i = 0; i < model::kNumSchemaEnums; ++i) {
+    const auto e = static_cast<model::SchemaEnum>(i);
+    py::dict values;
+    for (int32_t v = 0; v < model::SchemaEnumSize(e); ++v) {
+      values[py::str(model::SchemaEnumValueName(e, v))] = v;
+    }
+    out[py::str(model::SchemaEnumName(e))] = values;
+  }
+  return out;
+}
+
 }  // namespace
 
 void RegisterModel(py::module_& m) {
+  m.def("schema_enums", &SchemaEnums);
   py::class_<ModelHandle, std::shared_ptr<ModelHandle>>(m, "ModelHandle")
       .def(py::init<py::bytes>(), py::arg("data"))
       .def_property_readonly("size", [](const ModelHandle& h) { return h.bytes().size(); })

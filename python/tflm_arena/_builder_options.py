@@ -10,6 +10,7 @@ import numpy as np
 
 from .schema_enums import (
     _FC_WEIGHTS_FORMATS,
+    _NUMPY_OF_TYPE,
     _OPERATOR_NAMES,
     ACTIVATION_FUNCTIONS,
     BUILTIN_OPERATORS,
@@ -19,23 +20,6 @@ from .schema_enums import (
 
 DTypeLike = Union[str, int, np.dtype, type]
 
-# TensorType code -> numpy dtype, for the types numpy can represent directly.
-_NUMPY_OF_TYPE: dict[int, np.dtype] = {
-    0: np.dtype("<f4"),
-    1: np.dtype("<f2"),
-    2: np.dtype("<i4"),
-    3: np.dtype("u1"),
-    4: np.dtype("<i8"),
-    6: np.dtype("?"),
-    7: np.dtype("<i2"),
-    8: np.dtype("<c8"),
-    9: np.dtype("i1"),
-    10: np.dtype("<f8"),
-    11: np.dtype("<c16"),
-    12: np.dtype("<u8"),
-    15: np.dtype("<u4"),
-    16: np.dtype("<u2"),
-}
 _TYPE_OF_NUMPY: dict[np.dtype, int] = {
     dt.newbyteorder("="): code for code, dt in _NUMPY_OF_TYPE.items()
 }

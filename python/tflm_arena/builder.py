@@ -6,8 +6,8 @@ writes the flatbuffer by hand with the low-level :class:`flatbuffers.Builder`,
 following the TFLite schema (``tensorflow/lite/schema/schema.fbs``, file
 identifier ``TFL3``, schema version 3).
 
-This module only depends on ``numpy`` and ``flatbuffers`` and imports nothing
-else from :mod:`tflm_arena`, so it can be loaded on its own.
+This module depends on ``numpy``, ``flatbuffers`` and, for the schema's enum
+tables (:mod:`tflm_arena.schema_enums`), the compiled core.
 
 Example
 -------

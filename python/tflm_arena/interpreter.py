@@ -14,6 +14,7 @@ from . import _core
 from ._plan import STRATEGY_TABLE, Plan
 from ._records import RECORD_DTYPE
 from .model import Model, PathLike
+from .schema_enums import _NUMPY_OF_TYPE, TENSOR_TYPES
 from .tflm_size import DEFAULT_TARGET, TARGETS, _planner_words, tflm_arena
 
 #: Largest arena an Interpreter allocates (TFLM's planner offsets are int32).
@@ -27,13 +28,11 @@ RUNTIME_PLANNERS = tuple(s["name"] for s in STRATEGY_TABLE if s["kind"] == "runt
 #: (one list of names; ``Literal[("a", "b")]`` is ``Literal["a", "b"]``).
 RuntimeStrategy = Literal[RUNTIME_PLANNERS]  # type: ignore[valid-type]
 
-# numpy types of the model's tensor types, as tf.lite reports them.
-_NUMPY_TYPES = {
-    "FLOAT32": np.float32, "FLOAT16": np.float16, "FLOAT64": np.float64, "INT8": np.int8,
-    "UINT8": np.uint8, "INT16": np.int16, "UINT16": np.uint16, "INT32": np.int32,
-    "UINT32": np.uint32, "INT64": np.int64, "UINT64": np.uint64, "BOOL": np.bool_,
-    "COMPLEX64": np.complex64, "COMPLEX128": np.complex128, "STRING": np.bytes_,
-}
+# numpy types of the model's tensor types, as tf.lite reports them (from the
+# schema's one table; numpy has no INT4, BFLOAT16, RESOURCE, ...).
+_NUMPY_TYPES = {name: _NUMPY_OF_TYPE[code].type for name, code in TENSOR_TYPES.items()
+                if code in _NUMPY_OF_TYPE}
+_NUMPY_TYPES["STRING"] = np.bytes_
 
 
 def _index(value: Any, count: int, what: str) -> int:

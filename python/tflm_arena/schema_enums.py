@@ -1,295 +1,60 @@
 """Enum tables of the TFLite flatbuffer schema (facts, used by the builder
-and by inspection code)."""
+and by inspection code), read from the compiled core: the C++ tables
+(``model/schema_enums.h``: the schema subset through flatc, and the
+BuiltinOperator and BuiltinOptions lists) are the one source, so Python
+holds no copy of a name or a value.
+
+Example
+-------
+>>> from tflm_arena.schema_enums import BUILTIN_OPERATORS, TENSOR_TYPES
+>>> BUILTIN_OPERATORS["CONV_2D"], TENSOR_TYPES["INT8"]
+(3, 9)
+"""
 from __future__ import annotations
 
-#: ``TensorType`` enum (byte).
-TENSOR_TYPES: dict[str, int] = {
-    "FLOAT32": 0,
-    "FLOAT16": 1,
-    "INT32": 2,
-    "UINT8": 3,
-    "INT64": 4,
-    "STRING": 5,
-    "BOOL": 6,
-    "INT16": 7,
-    "COMPLEX64": 8,
-    "INT8": 9,
-    "FLOAT64": 10,
-    "COMPLEX128": 11,
-    "UINT64": 12,
-    "RESOURCE": 13,
-    "VARIANT": 14,
-    "UINT32": 15,
-    "UINT16": 16,
-    "INT4": 17,
-    "BFLOAT16": 18,
-    "INT2": 19,
-    "UINT4": 20,
-    "FLOAT8_E4M3FN": 21,
-    "FLOAT8_E5M2": 22,
-}
+import numpy as np
 
-#: ``ActivationFunctionType`` enum (byte).
-ACTIVATION_FUNCTIONS: dict[str, int] = {
-    "NONE": 0,
-    "RELU": 1,
-    "RELU_N1_TO_1": 2,
-    "RELU6": 3,
-    "TANH": 4,
-    "SIGN_BIT": 5,
-}
+from . import _core
+
+_ENUMS: dict[str, dict[str, int]] = _core.schema_enums()
+
+#: ``TensorType`` enum (byte), e.g. ``TENSOR_TYPES["INT8"] == 9``.
+TENSOR_TYPES: dict[str, int] = _ENUMS["TensorType"]
+
+#: ``ActivationFunctionType`` enum (byte), e.g. ``ACTIVATION_FUNCTIONS["RELU6"] == 3``.
+ACTIVATION_FUNCTIONS: dict[str, int] = _ENUMS["ActivationFunctionType"]
+
+#: ``Padding`` enum (byte): ``{"SAME": 0, "VALID": 1}``.
+PADDINGS: dict[str, int] = _ENUMS["Padding"]
 
 #: ``FullyConnectedOptionsWeightsFormat`` enum (byte).
-_FC_WEIGHTS_FORMATS: dict[str, int] = {"DEFAULT": 0, "SHUFFLED4x16INT8": 1}
+_FC_WEIGHTS_FORMATS: dict[str, int] = _ENUMS["FullyConnectedOptionsWeightsFormat"]
 
-#: ``BuiltinOperator`` enum (int32), complete up to STABLEHLO_CASE.
-BUILTIN_OPERATORS: dict[str, int] = {
-    "ADD": 0,
-    "AVERAGE_POOL_2D": 1,
-    "CONCATENATION": 2,
-    "CONV_2D": 3,
-    "DEPTHWISE_CONV_2D": 4,
-    "DEPTH_TO_SPACE": 5,
-    "DEQUANTIZE": 6,
-    "EMBEDDING_LOOKUP": 7,
-    "FLOOR": 8,
-    "FULLY_CONNECTED": 9,
-    "HASHTABLE_LOOKUP": 10,
-    "L2_NORMALIZATION": 11,
-    "L2_POOL_2D": 12,
-    "LOCAL_RESPONSE_NORMALIZATION": 13,
-    "LOGISTIC": 14,
-    "LSH_PROJECTION": 15,
-    "LSTM": 16,
-    "MAX_POOL_2D": 17,
-    "MUL": 18,
-    "RELU": 19,
-    "RELU_N1_TO_1": 20,
-    "RELU6": 21,
-    "RESHAPE": 22,
-    "RESIZE_BILINEAR": 23,
-    "RNN": 24,
-    "SOFTMAX": 25,
-    "SPACE_TO_DEPTH": 26,
-    "SVDF": 27,
-    "TANH": 28,
-    "CONCAT_EMBEDDINGS": 29,
-    "SKIP_GRAM": 30,
-    "CALL": 31,
-    "CUSTOM": 32,
-    "EMBEDDING_LOOKUP_SPARSE": 33,
-    "PAD": 34,
-    "UNIDIRECTIONAL_SEQUENCE_RNN": 35,
-    "GATHER": 36,
-    "BATCH_TO_SPACE_ND": 37,
-    "SPACE_TO_BATCH_ND": 38,
-    "TRANSPOSE": 39,
-    "MEAN": 40,
-    "SUB": 41,
-    "DIV": 42,
-    "SQUEEZE": 43,
-    "UNIDIRECTIONAL_SEQUENCE_LSTM": 44,
-    "STRIDED_SLICE": 45,
-    "BIDIRECTIONAL_SEQUENCE_RNN": 46,
-    "EXP": 47,
-    "TOPK_V2": 48,
-    "SPLIT": 49,
-    "LOG_SOFTMAX": 50,
-    "DELEGATE": 51,
-    "BIDIRECTIONAL_SEQUENCE_LSTM": 52,
-    "CAST": 53,
-    "PRELU": 54,
-    "MAXIMUM": 55,
-    "ARG_MAX": 56,
-    "MINIMUM": 57,
-    "LESS": 58,
-    "NEG": 59,
-    "PADV2": 60,
-    "GREATER": 61,
-    "GREATER_EQUAL": 62,
-    "LESS_EQUAL": 63,
-    "SELECT": 64,
-    "SLICE": 65,
-    "SIN": 66,
-    "TRANSPOSE_CONV": 67,
-    "SPARSE_TO_DENSE": 68,
-    "TILE": 69,
-    "EXPAND_DIMS": 70,
-    "EQUAL": 71,
-    "NOT_EQUAL": 72,
-    "LOG": 73,
-    "SUM": 74,
-    "SQRT": 75,
-    "RSQRT": 76,
-    "SHAPE": 77,
-    "POW": 78,
-    "ARG_MIN": 79,
-    "FAKE_QUANT": 80,
-    "REDUCE_PROD": 81,
-    "REDUCE_MAX": 82,
-    "PACK": 83,
-    "LOGICAL_OR": 84,
-    "ONE_HOT": 85,
-    "LOGICAL_AND": 86,
-    "LOGICAL_NOT": 87,
-    "UNPACK": 88,
-    "REDUCE_MIN": 89,
-    "FLOOR_DIV": 90,
-    "REDUCE_ANY": 91,
-    "SQUARE": 92,
-    "ZEROS_LIKE": 93,
-    "FILL": 94,
-    "FLOOR_MOD": 95,
-    "RANGE": 96,
-    "RESIZE_NEAREST_NEIGHBOR": 97,
-    "LEAKY_RELU": 98,
-    "SQUARED_DIFFERENCE": 99,
-    "MIRROR_PAD": 100,
-    "ABS": 101,
-    "SPLIT_V": 102,
-    "UNIQUE": 103,
-    "CEIL": 104,
-    "REVERSE_V2": 105,
-    "ADD_N": 106,
-    "GATHER_ND": 107,
-    "COS": 108,
-    "WHERE": 109,
-    "RANK": 110,
-    "ELU": 111,
-    "REVERSE_SEQUENCE": 112,
-    "MATRIX_DIAG": 113,
-    "QUANTIZE": 114,
-    "MATRIX_SET_DIAG": 115,
-    "ROUND": 116,
-    "HARD_SWISH": 117,
-    "IF": 118,
-    "WHILE": 119,
-    "NON_MAX_SUPPRESSION_V4": 120,
-    "NON_MAX_SUPPRESSION_V5": 121,
-    "SCATTER_ND": 122,
-    "SELECT_V2": 123,
-    "DENSIFY": 124,
-    "SEGMENT_SUM": 125,
-    "BATCH_MATMUL": 126,
-    "PLACEHOLDER_FOR_GREATER_OP_CODES": 127,
-    "CUMSUM": 128,
-    "CALL_ONCE": 129,
-    "BROADCAST_TO": 130,
-    "RFFT2D": 131,
-    "CONV_3D": 132,
-    "IMAG": 133,
-    "REAL": 134,
-    "COMPLEX_ABS": 135,
-    "HASHTABLE": 136,
-    "HASHTABLE_FIND": 137,
-    "HASHTABLE_IMPORT": 138,
-    "HASHTABLE_SIZE": 139,
-    "REDUCE_ALL": 140,
-    "CONV_3D_TRANSPOSE": 141,
-    "VAR_HANDLE": 142,
-    "READ_VARIABLE": 143,
-    "ASSIGN_VARIABLE": 144,
-    "BROADCAST_ARGS": 145,
-    "RANDOM_STANDARD_NORMAL": 146,
-    "BUCKETIZE": 147,
-    "RANDOM_UNIFORM": 148,
-    "MULTINOMIAL": 149,
-    "GELU": 150,
-    "DYNAMIC_UPDATE_SLICE": 151,
-    "RELU_0_TO_1": 152,
-    "UNSORTED_SEGMENT_PROD": 153,
-    "UNSORTED_SEGMENT_MAX": 154,
-    "UNSORTED_SEGMENT_SUM": 155,
-    "ATAN2": 156,
-    "UNSORTED_SEGMENT_MIN": 157,
-    "SIGN": 158,
-    "BITCAST": 159,
-    "BITWISE_XOR": 160,
-    "RIGHT_SHIFT": 161,
-    "STABLEHLO_LOGISTIC": 162,
-    "STABLEHLO_ADD": 163,
-    "STABLEHLO_DIVIDE": 164,
-    "STABLEHLO_MULTIPLY": 165,
-    "STABLEHLO_MAXIMUM": 166,
-    "STABLEHLO_RESHAPE": 167,
-    "STABLEHLO_CLAMP": 168,
-    "STABLEHLO_CONCATENATE": 169,
-    "STABLEHLO_BROADCAST_IN_DIM": 170,
-    "STABLEHLO_CONVOLUTION": 171,
-    "STABLEHLO_SLICE": 172,
-    "STABLEHLO_CUSTOM_CALL": 173,
-    "STABLEHLO_REDUCE": 174,
-    "STABLEHLO_ABS": 175,
-    "STABLEHLO_AND": 176,
-    "STABLEHLO_COSINE": 177,
-    "STABLEHLO_EXPONENTIAL": 178,
-    "STABLEHLO_FLOOR": 179,
-    "STABLEHLO_LOG": 180,
-    "STABLEHLO_MINIMUM": 181,
-    "STABLEHLO_NEGATE": 182,
-    "STABLEHLO_OR": 183,
-    "STABLEHLO_POWER": 184,
-    "STABLEHLO_REMAINDER": 185,
-    "STABLEHLO_RSQRT": 186,
-    "STABLEHLO_SELECT": 187,
-    "STABLEHLO_SUBTRACT": 188,
-    "STABLEHLO_TANH": 189,
-    "STABLEHLO_SCATTER": 190,
-    "STABLEHLO_COMPARE": 191,
-    "STABLEHLO_CONVERT": 192,
-    "STABLEHLO_DYNAMIC_SLICE": 193,
-    "STABLEHLO_DYNAMIC_UPDATE_SLICE": 194,
-    "STABLEHLO_PAD": 195,
-    "STABLEHLO_IOTA": 196,
-    "STABLEHLO_DOT_GENERAL": 197,
-    "STABLEHLO_REDUCE_WINDOW": 198,
-    "STABLEHLO_SORT": 199,
-    "STABLEHLO_WHILE": 200,
-    "STABLEHLO_GATHER": 201,
-    "STABLEHLO_TRANSPOSE": 202,
-    "DILATE": 203,
-    "STABLEHLO_RNG_BIT_GENERATOR": 204,
-    "REDUCE_WINDOW": 205,
-    "STABLEHLO_COMPOSITE": 206,
-    "STABLEHLO_SHIFT_LEFT": 207,
-    "STABLEHLO_CBRT": 208,
-    "STABLEHLO_CASE": 209,
-}
+#: ``BuiltinOperator`` enum (int32), every code of the format up to
+#: STABLEHLO_CASE, e.g. ``BUILTIN_OPERATORS["CONV_2D"] == 3``.
+BUILTIN_OPERATORS: dict[str, int] = _ENUMS["BuiltinOperator"]
 _OPERATOR_NAMES: dict[int, str] = {v: k for k, v in BUILTIN_OPERATORS.items()}
 
 #: Largest value the legacy byte field ``deprecated_builtin_code`` holds.
-_PLACEHOLDER_FOR_GREATER_OP_CODES = 127
+_PLACEHOLDER_FOR_GREATER_OP_CODES = BUILTIN_OPERATORS["PLACEHOLDER_FOR_GREATER_OP_CODES"]
 _CUSTOM = BUILTIN_OPERATORS["CUSTOM"]
 
-#: ``BuiltinOptions`` union type numbers for the option tables written here.
-BUILTIN_OPTIONS_TYPES: dict[str, int] = {
-    "NONE": 0,
-    "Conv2DOptions": 1,
-    "DepthwiseConv2DOptions": 2,
-    "Pool2DOptions": 5,
-    "SVDFOptions": 6,
-    "FullyConnectedOptions": 8,
-    "SoftmaxOptions": 9,
-    "ConcatenationOptions": 10,
-    "AddOptions": 11,
-    "ReshapeOptions": 17,
-    "MulOptions": 21,
-    "GatherOptions": 23,
-    "ReducerOptions": 27,
-    "SubOptions": 28,
-    "DivOptions": 29,
-    "SqueezeOptions": 30,
-    "StridedSliceOptions": 32,
-    "SplitOptions": 35,
-    "CastOptions": 37,
-    "TransposeConvOptions": 49,
-    "PackOptions": 59,
-    "UnpackOptions": 64,
-    "UnidirectionalSequenceLSTMOptions": 71,
-    "LeakyReluOptions": 75,
-    "IfOptions": 92,
-    "WhileOptions": 93,
-    "BatchMatMulOptions": 101,
-    "CallOnceOptions": 103,
-}
+#: ``BuiltinOptions`` union type numbers (every member of the format's
+#: union; ``"NONE"`` is 0), e.g. ``BUILTIN_OPTIONS_TYPES["Conv2DOptions"] == 1``.
+BUILTIN_OPTIONS_TYPES: dict[str, int] = _ENUMS["BuiltinOptions"]
 
+#: TensorType code -> numpy dtype (little-endian, as the format stores
+#: data) for the types numpy represents directly: the type's schema name,
+#: lower-cased, is numpy's own name for it (``INT8`` -> ``int8``). STRING has
+#: no fixed-size dtype and is left out.
+_NUMPY_OF_TYPE: dict[int, np.dtype] = {}
+for _name, _code in TENSOR_TYPES.items():
+    if _name == "STRING":
+        continue
+    try:
+        _dtype = np.dtype(_name.lower())
+    except TypeError:  # INT4, BFLOAT16, RESOURCE, ...: numpy has no such type
+        continue
+    if _dtype.isbuiltin == 1:  # not a type another package registered
+        _NUMPY_OF_TYPE[_code] = _dtype.newbyteorder("<")
+del _name, _code, _dtype

@@ -1,9 +1,10 @@
-// Name tables and element sizes: facts of the format and of TFLM (T-4).
+// Name tables and element sizes: facts of the format and of TFLM (memory_helpers.cc).
 #include <gtest/gtest.h>
 
 #include <cstring>
 
 #include "tflm_arena/model/builtin_ops.h"
+#include "tflm_arena/model/schema_enums.h"
 #include "tflm_arena/model/tensor_type.h"
 
 namespace tflm_arena {
@@ -73,6 +74,40 @@ TEST(TensorTypes, Names) {
   EXPECT_STREQ(TensorTypeName(TensorType::kFloat8E5m2), "FLOAT8_E5M2");
   EXPECT_STREQ(TensorTypeName(static_cast<TensorType>(99)), "UNKNOWN");
   EXPECT_STREQ(TensorTypeName(static_cast<TensorType>(-3)), "UNKNOWN");
+}
+
+TEST(SchemaEnums, TablesAreDenseAndNamed) {
+  for (size_t i = 0; i < kNumSchemaEnums; ++i) {
+    const auto e = static_cast<SchemaEnum>(i);
+    ASSERT_GT(SchemaEnumSize(e), 1) << SchemaEnumName(e);
+    for (int32_t v = 0; v < SchemaEnumSize(e); ++v) {
+      ASSERT_NE(SchemaEnumValueName(e, v), nullptr) << SchemaEnumName(e) << " " << v;
+      EXPECT_GT(std::strlen(SchemaEnumValueName(e, v)), 0u);
+    }
+    EXPECT_EQ(SchemaEnumValueName(e, -1), nullptr);
+    EXPECT_EQ(SchemaEnumValueName(e, SchemaEnumSize(e)), nullptr);
+  }
+}
+
+TEST(SchemaEnums, ValuesOfTheFormat) {
+  EXPECT_STREQ(SchemaEnumName(SchemaEnum::kTensorType), "TensorType");
+  EXPECT_EQ(SchemaEnumSize(SchemaEnum::kTensorType), 23);
+  EXPECT_STREQ(SchemaEnumValueName(SchemaEnum::kTensorType, 9), "INT8");
+  EXPECT_STREQ(SchemaEnumValueName(SchemaEnum::kTensorType, 22), "FLOAT8_E5M2");
+  EXPECT_EQ(SchemaEnumSize(SchemaEnum::kPadding), 2);
+  EXPECT_STREQ(SchemaEnumValueName(SchemaEnum::kPadding, 1), "VALID");
+  EXPECT_EQ(SchemaEnumSize(SchemaEnum::kActivationFunctionType), 6);
+  EXPECT_STREQ(SchemaEnumValueName(SchemaEnum::kActivationFunctionType, 3), "RELU6");
+  EXPECT_STREQ(SchemaEnumValueName(SchemaEnum::kFullyConnectedOptionsWeightsFormat, 1),
+               "SHUFFLED4x16INT8");
+  EXPECT_EQ(SchemaEnumSize(SchemaEnum::kBuiltinOperator), 210);
+  EXPECT_STREQ(SchemaEnumValueName(SchemaEnum::kBuiltinOperator, 3), "CONV_2D");
+  EXPECT_EQ(SchemaEnumSize(SchemaEnum::kBuiltinOptions), 127);
+  EXPECT_STREQ(SchemaEnumValueName(SchemaEnum::kBuiltinOptions, 5), "Pool2DOptions");
+  // The C++ enums agree with the schema's names.
+  EXPECT_STREQ(SchemaEnumValueName(SchemaEnum::kTensorType,
+                                   static_cast<int32_t>(TensorType::kInt4)),
+               TensorTypeName(TensorType::kInt4));
 }
 
 }  // namespace

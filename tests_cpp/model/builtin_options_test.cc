@@ -13,11 +13,33 @@ namespace tflm_arena {
 namespace model {
 namespace {
 
-// BuiltinOptions union ordinals (format values).
-constexpr OptionsType kConv2DOptions = 1;
-constexpr OptionsType kDepthwiseConv2DOptions = 2;
-constexpr OptionsType kPool2DOptions = 5;
-constexpr OptionsType kSoftmaxOptions = 9;
+// The union's ordinals as the format fixes them (schema.fbs, union
+// BuiltinOptions): builtin_options_list.h must give these values.
+TEST(BuiltinOptions, ConstantsAreTheFormatsOrdinals) {
+  EXPECT_EQ(kNoOptions, 0);
+  EXPECT_EQ(kConv2DOptions, 1);
+  EXPECT_EQ(kDepthwiseConv2DOptions, 2);
+  EXPECT_EQ(kPool2DOptions, 5);
+  EXPECT_EQ(kSVDFOptions, 6);
+  EXPECT_EQ(kSoftmaxOptions, 9);
+  EXPECT_EQ(kReshapeOptions, 17);
+  EXPECT_EQ(kUnidirectionalSequenceLSTMOptions, 71);
+  EXPECT_EQ(kLeakyReluOptions, 75);
+  EXPECT_EQ(kBatchMatMulOptions, 101);
+  EXPECT_EQ(kCallOnceOptions, 103);
+  EXPECT_EQ(kRightShiftOptions, 126);
+  EXPECT_EQ(kNumOptionsTypes, 127);
+}
+
+TEST(BuiltinOptions, NamesAreTheSchemas) {
+  EXPECT_STREQ(OptionsTypeName(kNoOptions), "NONE");
+  EXPECT_STREQ(OptionsTypeName(kConv2DOptions), "Conv2DOptions");
+  EXPECT_STREQ(OptionsTypeName(75), "LeakyReluOptions");
+  EXPECT_STREQ(OptionsTypeName(126), "RightShiftOptions");
+  EXPECT_EQ(OptionsTypeName(127), nullptr);
+  EXPECT_EQ(OptionsTypeName(255), nullptr);
+  static_assert(OptionsTypeName(kPool2DOptions)[0] == 'P', "usable in constant expressions");
+}
 
 TEST(BuiltinOptions, PersonDetectOptionsMatchOperators) {
   std::vector<uint8_t> bytes;

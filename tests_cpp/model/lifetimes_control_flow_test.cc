@@ -1,5 +1,5 @@
-// Lifetimes through IF / WHILE / CALL_ONCE (tflm_facts T-18..T-20, TL-3..
-// TL-5): recursion order, repeated and unreachable subgraphs, scratch of
+// Lifetimes through IF / WHILE / CALL_ONCE (TFLM's micro_allocation_info.cc
+// and the IF cases of its micro_allocation_info_test.cc): recursion order, repeated and unreachable subgraphs, scratch of
 // control-flow operators, global offline indexing, and the bounds we add
 // (cycles, nesting depth, work).
 #include "lifetimes_test_util.h"
@@ -31,7 +31,7 @@ TEST(Lifetimes, TL5_IfFollowedByAnotherOp) {
   EXPECT_EQ(e[10].index, 2u);
 }
 
-// T-26: one running index over all subgraphs' tensors.
+// One running index over all subgraphs' tensors.
 TEST(Lifetimes, OfflineOffsetsAreGlobalAcrossSubgraphs) {
   TModel t = IfModel(true, false);
   std::vector<int32_t> offsets;
@@ -87,7 +87,7 @@ TEST(Lifetimes, SubgraphCalledTwiceIsExtendedAndUnreachableStaysUnset) {
   TModel t = IfModel(true, false);
   t.subgraphs[0].ops[0].sub_b = 1;  // IF(then=1, else=1); subgraph 2 unused
   std::vector<AllocationEntry> e = Compute(t, {{16, 0, 2}});
-  // then pass at 2..3, else pass at 4..5 (T-20)
+  // then pass at 2..3, else pass at 4..5
   EXPECT_EQ(Range(e[4].first_created, e[4].last_used), Range(2, 5));
   EXPECT_EQ(Range(e[6].first_created, e[6].last_used), Range(3, 5));
   for (size_t i = 7; i <= 10; ++i) {  // subgraph 2 tensors, its scratch

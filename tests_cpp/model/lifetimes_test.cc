@@ -1,6 +1,6 @@
-// Lifetimes against TFLM's reference cases (tflm_facts 3.7 TL-1, TL-2, 3.8
-// TP-1), scratch buffers, the needs-allocating rules, the planner input,
-// and the failure paths. Control flow: lifetimes_control_flow_test.cc.
+// Lifetimes against TFLM's reference cases (micro_allocation_info_test.cc,
+// and micro_allocator_test.cc's placement tests), scratch buffers, the
+// needs-allocating rules, the planner input, and the failure paths. Control flow: lifetimes_control_flow_test.cc.
 #include "lifetimes_test_util.h"
 
 namespace tflm_arena {
@@ -92,7 +92,7 @@ TEST(Lifetimes, VariablesAndOfflineOffsets) {
   t.subgraphs[0].tensors[1].is_variable = true;
   t.subgraphs[0].tensors[2].is_variable = true;
   std::vector<AllocationEntry> e = Compute(t);
-  EXPECT_FALSE(e[1].needs_allocating);  // variables live in the tail (T-7)
+  EXPECT_FALSE(e[1].needs_allocating);  // variables live in the tail
   EXPECT_FALSE(e[2].needs_allocating);
   testing::AddOfflinePlan(&t, {-1, 96, -1, -1});
   e = Compute(t);
@@ -107,9 +107,9 @@ TEST(Lifetimes, UnreferencedAndUnproducedTensors) {
   t.subgraphs[0].tensors.push_back(t.subgraphs[0].tensors[0]);  // t5: read only
   t.subgraphs[0].ops[2].inputs.push_back(5);
   std::vector<AllocationEntry> e = Compute(t);
-  EXPECT_EQ(Range(e[4].first_created, e[4].last_used), Range(-1, -1));  // T-16
+  EXPECT_EQ(Range(e[4].first_created, e[4].last_used), Range(-1, -1));  // unreferenced
   EXPECT_TRUE(e[4].needs_allocating);
-  EXPECT_EQ(Range(e[5].first_created, e[5].last_used), Range(-1, 3));  // T-15
+  EXPECT_EQ(Range(e[5].first_created, e[5].last_used), Range(-1, 3));  // read, never produced
   EXPECT_TRUE(e[5].needs_allocating);
 }
 

@@ -1,5 +1,5 @@
 // Shared helpers of the lifetimes tests: run the computation on a built
-// model and compare ranges; the reference models of tflm_facts 3.7 / 3.8.
+// model and compare ranges; the reference models of TFLM's micro_allocation_info_test.cc and micro_allocator_test.cc.
 #ifndef TFLM_ARENA_TESTS_MODEL_LIFETIMES_TEST_UTIL_H_
 #define TFLM_ARENA_TESTS_MODEL_LIFETIMES_TEST_UTIL_H_
 
@@ -72,7 +72,7 @@ inline TTensor Int32(std::vector<int32_t> shape = {1}) {
   return t;
 }
 
-// TL-1: SimpleMockModel.
+// micro_allocation_info_test.cc's SimpleMockModel.
 inline TModel MockModel() {
   TModel t;
   t.opcodes = {testing::Builtin(0)};
@@ -98,7 +98,7 @@ inline TSubgraph AddBranch(bool with_op) {
   return g;
 }
 
-// TL-3 / TL-4 / TL-5: IF(then=1, else=2) in subgraph 0.
+// The IF cases of micro_allocation_info_test.cc: IF(then=1, else=2) in subgraph 0.
 inline TModel IfModel(bool else_has_op, bool op_after_if) {
   TModel t;
   t.opcodes = {testing::Builtin(0), testing::Builtin(kBuiltinIf)};
@@ -117,7 +117,7 @@ inline TModel IfModel(bool else_has_op, bool op_after_if) {
   return t;
 }
 
-inline TModel BranchModel() {  // TP-1: float32[2,2,3] = 48 bytes each
+inline TModel BranchModel() {  // micro_allocator_test.cc's tensors: float32[2,2,3] = 48 bytes each
   TModel t;
   t.opcodes = {testing::Builtin(0)};
   TSubgraph g;

@@ -178,7 +178,7 @@ TEST(RealModels, HelloWorldSignature) {
   EXPECT_EQ(m.signature_tensor(1, false, 0, &t).code(), StatusCode::kOutOfRange);
 }
 
-// tflm_facts R-26: the keyword model has 54 tensors, 7 SVDF ops that each
+// Measured with TFLM: the keyword model has 54 tensors, 7 SVDF ops that each
 // request 2 scratch buffers, 16 planned tensors + 14 scratch = 30 planner
 // buffers, 7 variable (tail) tensors; its input is the only buffer alive at
 // step 0 and its output lives only at the last step. (Planned with TFLM's

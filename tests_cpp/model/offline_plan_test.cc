@@ -1,4 +1,4 @@
-// OfflineMemoryAllocation decoding: layout (T-22, T-23), our stricter
+// OfflineMemoryAllocation decoding: layout (name "OfflineMemoryAllocation"; words version, subgraphs, N, N offsets), our stricter
 // validation, and the exact-name rule.
 #include <gtest/gtest.h>
 

@@ -170,7 +170,7 @@ TEST(ArenaSizeRequired, SmallModelSweepWithOfflinePlanAndPreallocation) {
 TEST(ArenaSizeRequired, RequiredIsThePeakNotTheFinalUse) {
   // Planning temp (allocation info + planner scratch) exceeds the final head
   // for a long chain of small tensors: used_bytes() after allocation is not
-  // enough (TFLM's A-37), required_arena_bytes() is.
+  // enough (in TFLM the planning temp can exceed the final head), required_arena_bytes() is.
   Config() = TestKernelConfig();
   Loaded l = BuildAndLoad(ChainModel({kReshapeCode}, 40, 1));
   TestResolver r;
@@ -295,7 +295,7 @@ INSTANTIATE_TEST_SUITE_P(
     });
 
 // With kernels making TFLM's SVDF scratch requests, the head is TFLM's
-// measured 672 bytes over 30 planned buffers (facts R-26).
+// measured 672 bytes over 30 planned buffers (measured with TFLM).
 TEST(RealModelTflm, KeywordHeadWithSvdfScratchIsTflms) {
   std::vector<uint8_t> bytes;
   TFLM_ARENA_LOAD_SHARED_OR_SKIP("keyword_scrambled.tflite", bytes);

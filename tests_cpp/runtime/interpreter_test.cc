@@ -322,7 +322,7 @@ TEST_F(InterpreterTest, OptionsLiveInTheTail) {
   };
   static Seen seen[3];
   runtime::KernelRegistration fc = NopKernel(kFcCode);
-  fc.options = runtime::MakeOptionsParser<FcTestOptions>(8, "FullyConnectedOptions",
+  fc.options = runtime::MakeOptionsParser<FcTestOptions>(model::kFullyConnectedOptions,
                                                           ParseFcTestOptions);
   fc.prepare = [](runtime::KernelContext&, runtime::Node& node) {
     seen[node.index].data = node.builtin_data;
@@ -366,7 +366,7 @@ TEST_F(InterpreterTest, KernelWithoutParserGetsNoOptions) {
   };
   TestResolver plain;
   plain.Add(fc);
-  fc.options = runtime::MakeOptionsParser<FcTestOptions>(8, "FullyConnectedOptions",
+  fc.options = runtime::MakeOptionsParser<FcTestOptions>(model::kFullyConnectedOptions,
                                                           ParseFcTestOptions);
   TestResolver parsing;
   parsing.Add(fc);
@@ -387,7 +387,7 @@ TEST_F(InterpreterTest, ForeignOptionsTableIsRejected) {
   TFLM_ARENA_LOAD_SHARED_OR_SKIP("hello_world_int8.tflite", bytes);
   model::Model m = MustLoad(bytes);
   runtime::KernelRegistration fc = NopKernel(kFcCode);
-  fc.options = runtime::MakeOptionsParser<FcTestOptions>(75, "LeakyReluOptions",
+  fc.options = runtime::MakeOptionsParser<FcTestOptions>(model::kLeakyReluOptions,
                                                           ParseFcTestOptions);
   TestResolver r;
   r.Add(fc);

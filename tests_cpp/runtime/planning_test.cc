@@ -24,7 +24,7 @@ class PlanningTest : public ::testing::Test {
 // float[2,2,3] = 48 B tensors (facts 3.8).
 TTensor F48() { return Float({2, 2, 3}); }
 
-// TP-3: chain t0 -> t1 -> t2 -> t3 with offsets {0, 48, 0, 48}.
+// micro_allocator_test.cc's offline-plan chain t0 -> t1 -> t2 -> t3 with offsets {0, 48, 0, 48}.
 TEST_F(PlanningTest, OfflinePlanIsHonoured) {
   TModel t = ChainModel({kReshapeCode}, 3, 12);
   AddOfflinePlan(&t, {0, 48, 0, 48});
@@ -41,7 +41,7 @@ TEST_F(PlanningTest, OfflinePlanIsHonoured) {
   EXPECT_EQ(it.head_bytes(), 96u);
 }
 
-// TP-5: op0 {t0,t1} -> t2, op1 t2 -> {t3,t4}; offsets {0,48,-1,0,-1}.
+// micro_allocator_test.cc's mixed offline/online plan: op0 {t0,t1} -> t2, op1 t2 -> {t3,t4}; offsets {0,48,-1,0,-1}.
 TEST_F(PlanningTest, OfflineAndOnlineMix) {
   TModel t;
   t.opcodes = {Builtin(kAddCode), Builtin(kReshapeCode)};

@@ -13,6 +13,45 @@ namespace model {
 
 namespace fb = internal::fb;
 
+namespace {
+// builtin_options.h's enums and ordinals must be the schema's: tflite_subset.fbs
+// declares the members the verifier checks, and a drift would make a kernel
+// decode another operator's table.
+constexpr bool Same(OptionsType ours, fb::BuiltinOptions schema) {
+  return ours == static_cast<OptionsType>(schema);
+}
+static_assert(Same(kNoOptions, fb::BuiltinOptions::NONE), "");
+static_assert(Same(kConv2DOptions, fb::BuiltinOptions::Conv2DOptions), "");
+static_assert(Same(kDepthwiseConv2DOptions, fb::BuiltinOptions::DepthwiseConv2DOptions), "");
+static_assert(Same(kPool2DOptions, fb::BuiltinOptions::Pool2DOptions), "");
+static_assert(Same(kFullyConnectedOptions, fb::BuiltinOptions::FullyConnectedOptions), "");
+static_assert(Same(kSoftmaxOptions, fb::BuiltinOptions::SoftmaxOptions), "");
+static_assert(Same(kAddOptions, fb::BuiltinOptions::AddOptions), "");
+static_assert(Same(kReshapeOptions, fb::BuiltinOptions::ReshapeOptions), "");
+static_assert(Same(kIfOptions, fb::BuiltinOptions::IfOptions), "");
+static_assert(Same(kWhileOptions, fb::BuiltinOptions::WhileOptions), "");
+static_assert(Same(kCallOnceOptions, fb::BuiltinOptions::CallOnceOptions), "");
+// The last union member of the format (the union is frozen at 126 members).
+static_assert(kRightShiftOptions == 126 && kNumOptionsTypes == 127,
+              "builtin_options_list.h is out of order");
+
+static_assert(static_cast<int>(Padding::kSame) == static_cast<int>(fb::Padding::SAME) &&
+                  static_cast<int>(Padding::kValid) == static_cast<int>(fb::Padding::VALID) &&
+                  static_cast<int>(fb::Padding::MAX) == 1,
+              "Padding disagrees with the schema");
+constexpr bool Same(Activation ours, fb::ActivationFunctionType schema) {
+  return static_cast<int>(ours) == static_cast<int>(schema);
+}
+static_assert(Same(Activation::kNone, fb::ActivationFunctionType::NONE) &&
+                  Same(Activation::kRelu, fb::ActivationFunctionType::RELU) &&
+                  Same(Activation::kReluN1To1, fb::ActivationFunctionType::RELU_N1_TO_1) &&
+                  Same(Activation::kRelu6, fb::ActivationFunctionType::RELU6) &&
+                  Same(Activation::kTanh, fb::ActivationFunctionType::TANH) &&
+                  Same(Activation::kSignBit, fb::ActivationFunctionType::SIGN_BIT) &&
+                  static_cast<int>(fb::ActivationFunctionType::MAX) == 5,
+              "Activation disagrees with the schema");
+}  // namespace
+
 template <typename T>
 T OptionsTable::Read(size_t pos, T def) {
   if (!ok_ || pos > size_ || sizeof(T) > size_ - pos) {

@@ -16,11 +16,14 @@
 #include <cstdint>
 
 #include "tflm_arena/core/span.h"
+#include "tflm_arena/model/builtin_options_list.h"
 
 namespace tflm_arena {
 namespace model {
 
-// Values fixed by the format (enum Padding, enum ActivationFunctionType).
+// Values fixed by the format (enum Padding, enum ActivationFunctionType of
+// tflite_subset.fbs; builtin_options.cc checks them against the generated
+// code, and Python reads the schema's tables through the bindings).
 enum class Padding : uint8_t { kSame = 0, kValid = 1 };
 enum class Activation : uint8_t {
   kNone = 0, kRelu = 1, kReluN1To1 = 2, kRelu6 = 3, kTanh = 4, kSignBit = 5
@@ -29,6 +32,46 @@ enum class Activation : uint8_t {
 // The BuiltinOptions union ordinal of a table (format values, e.g.
 // Conv2DOptions = 1); 0 = no table.
 using OptionsType = uint8_t;
+
+namespace internal {
+// Position in builtin_options_list.h = the format's ordinal (NONE is 0).
+enum OptionsIndex : OptionsType {
+  kOptionsIndexNONE,
+#define TFLM_ARENA_OPTIONS_INDEX(name) kOptionsIndex##name,
+  TFLM_ARENA_BUILTIN_OPTIONS(TFLM_ARENA_OPTIONS_INDEX)
+#undef TFLM_ARENA_OPTIONS_INDEX
+  kOptionsIndexCount
+};
+}  // namespace internal
+
+// One constant per member of the union (kConv2DOptions = 1, kPool2DOptions
+// = 5, kLeakyReluOptions = 75, ...). Kernels use these, never literals.
+constexpr OptionsType kNoOptions = internal::kOptionsIndexNONE;
+#define TFLM_ARENA_OPTIONS_CONSTANT(name) \
+  constexpr OptionsType k##name = internal::kOptionsIndex##name;
+TFLM_ARENA_BUILTIN_OPTIONS(TFLM_ARENA_OPTIONS_CONSTANT)
+#undef TFLM_ARENA_OPTIONS_CONSTANT
+
+// Number of ordinals in the list (0 .. kNumOptionsTypes-1, NONE included).
+constexpr OptionsType kNumOptionsTypes = internal::kOptionsIndexCount;
+
+namespace internal {
+inline constexpr const char* kOptionsTypeNames[] = {
+    "NONE",
+#define TFLM_ARENA_OPTIONS_NAME(name) #name,
+    TFLM_ARENA_BUILTIN_OPTIONS(TFLM_ARENA_OPTIONS_NAME)
+#undef TFLM_ARENA_OPTIONS_NAME
+};
+static_assert(sizeof(kOptionsTypeNames) / sizeof(kOptionsTypeNames[0]) == kNumOptionsTypes,
+              "name table and kNumOptionsTypes disagree");
+}  // namespace internal
+
+// Schema name of an ordinal ("Conv2DOptions"; "NONE" for 0), nullptr when
+// newer than the list. constexpr, so a kernel registration that names its
+// table this way stores only the one string it uses.
+constexpr const char* OptionsTypeName(OptionsType type) {
+  return type < kNumOptionsTypes ? internal::kOptionsTypeNames[type] : nullptr;
+}
 
 class OptionsTable {
  public:

@@ -18,7 +18,9 @@ const char* OpName(BuiltinCode code) {
   return name == nullptr ? "?" : name;
 }
 
-// The recursive "mark subgraph" walk of T-13 / T-19.
+// The recursive "mark subgraph" walk of TFLM's micro_allocation_info.cc
+// (MarkSubgraphLifetimesIfNecessary): a scope counter per operator, and
+// scope += 1 before each subgraph an IF / WHILE / CALL_ONCE invokes.
 class Marker {
  public:
   Marker(const Model& model, Span<const ScratchRequest> scratch,
@@ -160,7 +162,8 @@ Status CheckScratch(const Model& model, Span<const ScratchRequest> scratch) {
   return Status::Ok();
 }
 
-// T-10: operator intermediates must be empty.
+// TFLM's ValidateSubgraph rejects an operator intermediate with non-zero
+// bytes ("Does not support intermediate tensor with non-zero size").
 Status CheckIntermediates(const Model& model, size_t sg) {
   for (size_t i = 0; i < model.num_operators(sg); ++i) {
     OperatorInfo op;
@@ -203,7 +206,8 @@ Status InitTensors(const Model& model, const OfflinePlanView* offline,
           !info.has_constant_data && !info.is_variable && e.bytes != 0;
       if (offline != nullptr) {
         e.offline_offset = offline->offset(global);
-        // T-7: an offline-placed variable goes into the head plan.
+        // An offline-placed variable goes into the head plan (TFLM forces
+        // needs_allocating for a variable with an offline offset).
         if (info.is_variable && e.offline_offset != kOfflinePlanOnline) {
           e.needs_allocating = true;
         }
@@ -243,7 +247,7 @@ Status ComputeAllocationInfo(const Model& model,
   TFLM_ARENA_RETURN_IF_ERROR(CheckScratch(model, scratch));
   TFLM_ARENA_RETURN_IF_ERROR(InitTensors(model, offline, out));
   for (size_t j = 0; j < scratch.size(); ++j) {
-    AllocationEntry e;  // T-8: always planned, online
+    AllocationEntry e;  // scratch: always planned, online
     e.bytes = scratch[j].bytes;
     e.needs_allocating = true;
     e.is_scratch = true;

@@ -1,9 +1,9 @@
 // Tensor lifetimes exactly as TFLM's AllocationInfoBuilder computes them
-// (tflm_facts section 3), plus the planner input derived from them.
+// (TFLM's micro_allocation_info.cc, AllocationInfoBuilder), plus the planner input derived from them.
 //
-// One entry per tensor of every subgraph (subgraph 0's first, T-2), then one
+// One entry per tensor of every subgraph (subgraph 0's first), then one
 // per scratch-buffer request. Lifetimes use TFLM's "allocation scope"
-// counter (T-11..T-20):
+// counter (micro_allocation_info.cc):
 //  - scope starts at 0 and only grows; unset lifetimes are -1;
 //  - marking subgraph S: its inputs get first = last = scope; each operator
 //    i does scope += 1, sets first of its outputs, remembers start = scope,
@@ -13,12 +13,12 @@
 //    requests (node i, subgraph S) first = start, last = scope; finally the
 //    subgraph outputs get first (if unset) = last = scope;
 //  - first is only set while unset, last is always overwritten.
-// needs_allocating (T-5, T-7): no constant data, not variable, bytes != 0;
+// needs_allocating (micro_allocation_info.cc): no constant data, not variable, bytes != 0;
 // a variable tensor with an offline offset is forced to true. Scratch
-// entries always need allocating and are online (T-8).
+// entries always need allocating and are online.
 //
 // Where we are stricter than TFLM (all documented failures, never crashes):
-//  - an operator intermediate with non-zero bytes fails (T-10, as TFLM);
+//  - an operator intermediate with non-zero bytes fails (as TFLM's ValidateSubgraph);
 //  - a tensor whose type has no element size fails (as TFLM);
 //  - a control-flow cycle (a subgraph invoking itself, directly or not)
 //    fails; TFLM would recurse until the stack overflows;
@@ -51,7 +51,7 @@ constexpr size_t kMaxControlFlowDepth = 64;
 constexpr uint64_t kMaxLifetimeWork = uint64_t{1} << 24;
 constexpr Step kUninitializedLifetime = -1;
 
-// TFLM's ScratchBufferRequest (T-31): made by a kernel during Prepare.
+// TFLM's ScratchBufferRequest (micro_allocator.h): made by a kernel during Prepare.
 struct ScratchRequest {
   size_t bytes = 0;
   int32_t node_idx = 0;      // operator index within its subgraph
@@ -60,7 +60,7 @@ struct ScratchRequest {
 
 // TFLM's AllocationInfo plus where the entry came from.
 struct AllocationEntry {
-  size_t bytes = 0;            // unaligned; tensors per T-4
+  size_t bytes = 0;            // unaligned; tensors as Model::tensor_bytes
   Step first_created = kUninitializedLifetime;
   Step last_used = kUninitializedLifetime;
   int32_t offline_offset = kOfflinePlanOnline;  // -1 = online
@@ -90,7 +90,7 @@ Status ComputeModelAllocationInfo(const Model& model,
 // Number of entries with needs_allocating (planner buffers).
 size_t PlannedBufferCount(Span<const AllocationEntry> entries);
 
-// Planner input in CreatePlan order (T-9): for each entry that needs
+// Planner input in CreatePlan order (micro_allocation_info.cc, AddBuffer per entry that needs allocating): for each entry that needs
 // allocating, in array order, one record with size aligned up to 16,
 // its lifetime and fixed_offset = offline offset (kOnlineOffset if -1).
 // `records` must hold PlannedBufferCount(entries); `record_to_entry`

@@ -308,7 +308,7 @@ Status Model::op(size_t subgraph, size_t op, OperatorInfo* out) const {
   out->outputs = SpanField<int32_t>(o, fb::Operator::VT_OUTPUTS);
   out->intermediates = SpanField<int32_t>(o, fb::Operator::VT_INTERMEDIATES);
   out->custom_options = SpanField<uint8_t>(o, fb::Operator::VT_CUSTOM_OPTIONS);
-  // Control flow (T-18): validation checked each carries its options table.
+  // Control flow (IF: then/else, WHILE: cond/body, CALL_ONCE: init): validation checked each carries its options table.
   CalledSubgraphs& called = out->called;
   called = CalledSubgraphs();
   const Table options = RefField(o, fb::Operator::VT_BUILTIN_OPTIONS);

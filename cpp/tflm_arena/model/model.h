@@ -66,7 +66,7 @@ struct SubgraphInfo {
   const char* name = "";             // never null; "" when absent
   size_t num_tensors = 0;
   size_t num_operators = 0;
-  size_t first_tensor = 0;           // global index of its tensor 0 (T-2)
+  size_t first_tensor = 0;           // global index of its tensor 0 (subgraphs' tensors in order, as TFLM numbers them)
   Span<const int32_t> inputs;        // tensor indices, all in range
   Span<const int32_t> outputs;       // tensor indices, all in range
 };
@@ -80,7 +80,7 @@ struct TensorInfo {
   uint32_t buffer = 0;               // index into buffers, in range
   bool is_variable = false;
   bool has_rank = false;
-  // TFLM's "constant" test (T-6): the buffer's inline data vector is
+  // TFLM's "constant" test (micro_allocator.cc, GetFlatbufferTensorBuffer): the buffer's inline data vector is
   // non-empty. Data stored outside the flatbuffer does NOT count (TFLM
   // cannot read it); see uses_external_buffer.
   bool has_constant_data = false;
@@ -91,7 +91,7 @@ struct TensorInfo {
   int32_t quantized_dimension = 0;
 };
 
-// Subgraphs an operator runs (T-18): IF then/else, WHILE cond/body,
+// Subgraphs an operator runs (from its builtin options): IF then/else, WHILE cond/body,
 // CALL_ONCE init. Always in range once the model is loaded.
 struct CalledSubgraphs {
   int32_t index[2] = {-1, -1};
@@ -190,7 +190,7 @@ class Model {
   // O(subgraph): it sums the earlier subgraphs' tensor counts.
   Status subgraph(size_t subgraph, SubgraphInfo* out) const;
   Status tensor(size_t subgraph, size_t tensor, TensorInfo* out) const;
-  // Arena bytes of a tensor (T-4: elements x ElementByteSize). Types without
+  // Arena bytes of a tensor (elements x ElementByteSize, as TFLM's memory_helpers.cc). Types without
   // an element size (string, variant, ...) give kInvalidArgument.
   Status tensor_bytes(size_t subgraph, size_t tensor, size_t* bytes) const;
   Status op(size_t subgraph, size_t op, OperatorInfo* out) const;

@@ -186,18 +186,18 @@ struct OptionsOwner {
   fb::BuiltinOptions type;
 };
 constexpr OptionsOwner kOptionsOwners[] = {
-    {0, fb::BuiltinOptions::AddOptions},           // ADD
-    {1, fb::BuiltinOptions::Pool2DOptions},        // AVERAGE_POOL_2D
-    {3, fb::BuiltinOptions::Conv2DOptions},        // CONV_2D
-    {4, fb::BuiltinOptions::DepthwiseConv2DOptions},  // DEPTHWISE_CONV_2D
-    {9, fb::BuiltinOptions::FullyConnectedOptions},   // FULLY_CONNECTED
-    {12, fb::BuiltinOptions::Pool2DOptions},       // L2_POOL_2D
-    {17, fb::BuiltinOptions::Pool2DOptions},       // MAX_POOL_2D
-    {22, fb::BuiltinOptions::ReshapeOptions},      // RESHAPE
-    {25, fb::BuiltinOptions::SoftmaxOptions},      // SOFTMAX
-    {118, fb::BuiltinOptions::IfOptions},          // IF
-    {119, fb::BuiltinOptions::WhileOptions},       // WHILE
-    {129, fb::BuiltinOptions::CallOnceOptions},    // CALL_ONCE
+    {kBuiltinAdd, fb::BuiltinOptions::AddOptions},
+    {kBuiltinAveragePool2D, fb::BuiltinOptions::Pool2DOptions},
+    {kBuiltinConv2D, fb::BuiltinOptions::Conv2DOptions},
+    {kBuiltinDepthwiseConv2D, fb::BuiltinOptions::DepthwiseConv2DOptions},
+    {kBuiltinFullyConnected, fb::BuiltinOptions::FullyConnectedOptions},
+    {kBuiltinL2Pool2D, fb::BuiltinOptions::Pool2DOptions},
+    {kBuiltinMaxPool2D, fb::BuiltinOptions::Pool2DOptions},
+    {kBuiltinReshape, fb::BuiltinOptions::ReshapeOptions},
+    {kBuiltinSoftmax, fb::BuiltinOptions::SoftmaxOptions},
+    {kBuiltinIf, fb::BuiltinOptions::IfOptions},
+    {kBuiltinWhile, fb::BuiltinOptions::WhileOptions},
+    {kBuiltinCallOnce, fb::BuiltinOptions::CallOnceOptions},
 };
 
 const char* OptionsTypeName(fb::BuiltinOptions type) {

@@ -93,7 +93,7 @@ Status DecodeOfflinePlan(const Model& model, OfflinePlanView* out,
   for (size_t i = 0; i < model.num_metadata(); ++i) {
     MetadataInfo m;
     TFLM_ARENA_RETURN_IF_ERROR(model.metadata(i, &m));
-    // Same length and same bytes (T-22): a name with an embedded NUL or a
+    // Same length and same bytes (TFLM's micro_allocator.cc compares the name exactly): a name with an embedded NUL or a
     // longer name does not match.
     if (m.name_length != sizeof(kOfflinePlanMetadataName) - 1) continue;
     size_t same = 0;  // by hand: memcmp would link ~100 bytes on Cortex-M

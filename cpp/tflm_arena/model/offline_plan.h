@@ -1,11 +1,11 @@
-// Decoding of the "OfflineMemoryAllocation" metadata (tflm_facts 3.5): a
+// Decoding of the "OfflineMemoryAllocation" metadata (TFLM's micro_allocator.cc): a
 // plan made ahead of time that pins tensors to fixed arena-head offsets.
 //
 // Layout: little-endian int32 words [version, num_subgraphs, N,
 // offset_0 .. offset_{N-1}], one offset per tensor over ALL subgraphs
-// (subgraph 0's tensors first, T-26); -1 = let the online planner choose.
+// (subgraph 0's tensors first, all subgraphs consumed with one running index, as TFLM's InitializeAllocationInfo does); -1 = let the online planner choose.
 //
-// We are stricter than TFLM, which only checks N (T-24, T-25, T-28). Here
+// We are stricter than TFLM, which only checks N against the total tensor count and ignores words 0 and 1, the buffer's size and the offsets' bounds (micro_allocation_info.cc). Here
 // the buffer must be a whole number of words, hold the 3-word header, be
 // exactly 4*(3+N) bytes, version must be 0, num_subgraphs must match the
 // model, N must equal the total tensor count, every offset must be -1 or

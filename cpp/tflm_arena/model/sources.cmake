@@ -55,6 +55,7 @@ target_include_directories(tflm_arena_model PUBLIC ${TFLM_ARENA_MODEL_GEN_DIR})
 # Host tools: rewriting models (standard library allowed).
 tflm_arena_host_library(tflm_arena_model_host
   SOURCES ${TFLM_ARENA_SRC}/model/offline_plan_writer.cc
+    ${TFLM_ARENA_SRC}/model/schema_enums.cc
     ${TFLM_ARENA_SRC}/model/operator_graph.cc
     ${TFLM_ARENA_SRC}/model/operator_order_writer.cc
   DEPS tflm_arena_model tflm_arena_plan)

@@ -36,6 +36,9 @@ static_assert(Same(TensorType::kUint4, fb::TensorType::UINT4), "");
 static_assert(Same(TensorType::kFloat8E4m3fn,
                    fb::TensorType::FLOAT8_E4M3FN), "");
 static_assert(Same(TensorType::kFloat8E5m2, fb::TensorType::FLOAT8_E5M2), "");
+// ... and list every type of the schema (a new one must be added here).
+static_assert(Same(TensorType::kFloat8E5m2, fb::TensorType::MAX),
+              "tflite_subset.fbs has a TensorType this enum lacks");
 
 }  // namespace
 

@@ -43,7 +43,7 @@ enum class TensorType : int8_t {
 const char* TensorTypeName(TensorType type) TFLM_ARENA_PURE;
 
 // Bytes per element as TFLM counts them when sizing arena buffers
-// (memory_helpers.cc, tflm_facts T-4): 2 for float16/bfloat16/int16/uint16,
+// (TFLM's memory_helpers.cc, TfLiteTypeSizeOf): 2 for float16/bfloat16/int16/uint16,
 // 4 for float32/int32/uint32/resource, 8 for float64/int64/uint64/complex64,
 // 16 for complex128, 1 for uint8/int8/bool/int4 (int4 is NOT packed).
 // 0 for every other type (string, variant, int2, uint4, float8, unknown):

@@ -145,7 +145,7 @@ Status Interpreter::PrepareNodes() {
   });
 }
 
-// TFLM's FinishPrepareNodeAllocations (T-33).
+// TFLM's FinishPrepareNodeAllocations (micro_allocator.cc).
 Status Interpreter::FinishPrepareNode(const Node& node) {
   Status s = arena_.ResetTemp();
   if (!s.ok()) {

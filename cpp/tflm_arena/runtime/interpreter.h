@@ -43,7 +43,7 @@
 //  - Our Node (80 B on 64-bit) is larger than TFLM's NodeAndRegistration
 //    (64 B): its input/output lists are spans (pointer + size) into the model.
 //  - The planner gets exactly the scratch it needs, not all free memory, and
-//    no allocation can overwrite another (TFLM's A-35 crash cannot happen).
+//    no allocation can overwrite another (in TFLM a tail allocation is checked against the head only, not temp, so variables can overwrite the planning arrays; that cannot happen here).
 //  - The arena's usable size is rounded DOWN to a multiple of 16 (as TFLM does
 //    for the persistent arena in two-arena mode). With a 16-aligned start the
 //    allocation sequence is then identical for every arena size, so
@@ -56,7 +56,7 @@
 //  - A constant stored misaligned for its element type is copied to an
 //    aligned tail buffer (TFLM reads it misaligned).
 //  - Variable tensors of subgraphs > 0 read their own offline offsets (TFLM
-//    indexes the offline plan with the subgraph-local index, T-27).
+//    indexes the offline plan with the subgraph-local index in AllocateVariables).
 //
 // Failure is sticky: after an error AllocateTensors() and Invoke() return
 // that same error, and the tensor accessors return nullptr. Build a new

@@ -140,7 +140,17 @@ struct OptionsParser {
 };
 
 // The OptionsParser of options struct T (trivially destructible: the arena
-// never runs destructors).
+// never runs destructors) for union member `table_type` (a constant of
+// builtin_options.h, e.g. model::kConv2DOptions), named as the schema names it.
+template <typename T>
+constexpr OptionsParser MakeOptionsParser(model::OptionsType table_type,
+                                          Status (*parse)(model::OptionsTable&, void*)) {
+  return OptionsParser{table_type, model::OptionsTypeName(table_type), sizeof(T), alignof(T),
+                       parse};
+}
+
+// The same with a name given by the caller, for tables outside the format's
+// union (test kernels).
 template <typename T>
 constexpr OptionsParser MakeOptionsParser(model::OptionsType table_type,
                                           const char* table_name,

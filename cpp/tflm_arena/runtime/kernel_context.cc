@@ -1,5 +1,5 @@
 // KernelContext: what kernels may ask of the interpreter, with TFLM's phase
-// rules enforced as errors instead of debug checks.
+// rules (TFLM's MicroInterpreter states Init, Prepare, Invoke; its DCHECKs) enforced as errors instead of debug checks.
 #include <new>
 
 #include "tflm_arena/core/align.h"
@@ -135,7 +135,7 @@ Status KernelContext::RequestScratchBufferInArena(size_t bytes,
   model::ScratchRequest* r = new (it.requests() + it.request_count_)
       model::ScratchRequest();
   r->bytes = bytes;
-  r->node_idx = -1;  // stamped after the node's prepare (T-31, T-33)
+  r->node_idx = -1;  // stamped after the node's prepare (TFLM's FinishPrepareNodeAllocations)
   r->subgraph_idx = static_cast<int32_t>(node->subgraph);
   *buffer_index = static_cast<int>(it.request_count_++);
   return Status::Ok();

@@ -1,6 +1,6 @@
 // FinishModelAllocation: scratch handles, variable tensors, lifetimes, the
 // memory plan and its commit (TFLM's FinishModelAllocation +
-// CommitStaticMemoryPlan, facts A-20..A-26).
+// CommitStaticMemoryPlan in TFLM's micro_allocator.cc).
 //
 // Arena use while planning, in order (peak = all of them at once):
 //   tail  scratch handles          request_count x sizeof(uint8_t*)
@@ -67,7 +67,7 @@ Status Interpreter::FinishModelAllocation() {
   TFLM_ARENA_RETURN_IF_ERROR(model::DecodeOfflinePlan(model_, &offline, &has_offline));
   const model::OfflinePlanView* plan = has_offline ? &offline : nullptr;
 
-  // Temp: the allocation-info array (T-3).
+  // Temp: the allocation-info array (TFLM allocates it as temp and frees it after planning).
   const size_t n = model::AllocationInfoCount(model_, request_count_);
   uint8_t* entries_memory = nullptr;
   Status s = arena_.AllocateTemp(n * sizeof(AllocationEntry),
@@ -89,7 +89,7 @@ Status Interpreter::FinishModelAllocation() {
   TFLM_ARENA_RETURN_IF_ERROR(model::ComputeAllocationInfo(
       model_, Span<const model::ScratchRequest>(requests(), request_count_),
       plan, span));
-  // T-5: a tensor whose data is already set (preallocated, or set by a
+  // As TFLM's needs_allocating: a tensor whose data is already set (preallocated, or set by a
   // kernel in prepare) is not planned.
   for (AllocationEntry& e : span) {
     if (!e.needs_allocating || e.is_scratch) continue;
@@ -148,7 +148,7 @@ Status Interpreter::CheckOfflineAliases(Span<const AllocationEntry> entries) con
       static_cast<int>(alias.last_common));
 }
 
-// Variable tensors without an offline offset live in the tail, one
+// Variable tensors without an offline offset live in the tail (TFLM's AllocateVariables), one
 // 16-aligned allocation each. A variable with constant data gets a tail
 // buffer too (its model bytes are never written); a preallocated one keeps
 // the application's buffer.
@@ -160,7 +160,7 @@ Status Interpreter::AllocateVariables(const model::OfflinePlanView* offline) {
       if (!e.variable || e.preallocated) continue;
       if (offline != nullptr &&
           offline->offset(global) != model::kOfflinePlanOnline) {
-        continue;  // planned in the head at its offline offset (T-7)
+        continue;  // planned in the head at its offline offset (as TFLM)
       }
       size_t bytes = 0;
       TFLM_ARENA_RETURN_IF_ERROR(model_.tensor_bytes(sg, t, &bytes));
@@ -218,7 +218,7 @@ Status Interpreter::PlanAndCommit(Span<AllocationEntry> entries,
 }
 
 // TFLM's CreatePlan: entries in order, sizes aligned to 16, offline entries
-// through the 4-argument AddBuffer (T-9).
+// through the 4-argument AddBuffer (as TFLM's CreatePlan).
 Status Interpreter::AddToPlanner(MemoryPlanner* planner,
                                  Span<const AllocationEntry> entries) {
   for (const AllocationEntry& e : entries) {

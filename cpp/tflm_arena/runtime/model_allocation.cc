@@ -1,7 +1,7 @@
 // StartModelAllocation: kernel lookup, the scratch-request records in the
 // head, and the per-subgraph tensor and node arrays plus the operators'
 // decoded options in the tail (TFLM's MicroAllocator::StartModelAllocation
-// and node setup, facts A-14..A-16).
+// and node setup in TFLM's micro_allocator.cc).
 #include <cinttypes>
 #include <new>
 
@@ -61,7 +61,7 @@ Status Interpreter::StartModelAllocation() {
           AllocateBuiltinData(sg, i, &subgraphs_[sg].nodes[i]));
     }
   }
-  // Preallocated tensors get their buffers now, so planning skips them (T-5).
+  // Preallocated tensors get their buffers now, so planning skips them.
   for (size_t k = 0; k < preallocated_count_; ++k) {
     EvalTensor& t = subgraphs_[0].tensors[preallocated_[k].tensor];
     t.data = preallocated_[k].buffer;
@@ -205,7 +205,7 @@ Status Interpreter::AllocateNodes(size_t sg) {
 }
 
 // The operator's kernel decodes its own options (KernelRegistration::options)
-// into a struct in the tail; uncategorised, as in TFLM. Nothing is
+// into a struct in the tail; uncategorised, as in TFLM's RecordingMicroAllocator (option structs are in no category). Nothing is
 // allocated when the operator carries no table or the kernel reads none.
 Status Interpreter::AllocateBuiltinData(size_t sg, size_t op, Node* node) {
   node->builtin_data = nullptr;

@@ -1,7 +1,7 @@
 // RegisterPreallocatedTensor: the RFC's application-owned tensor buffers
 // (facts section 7). The registrations wait in a small table inside the
 // Interpreter object (no arena bytes) until StartModelAllocation sets the
-// tensors' data pointers, which keeps them out of the plan (T-5).
+// tensors' data pointers, which keeps them out of the plan (TFLM plans only tensors whose data pointer is null).
 #include <cinttypes>
 
 #include "tflm_arena/core/align.h"
@@ -51,7 +51,7 @@ Status Interpreter::RegisterPreallocatedTensor(int tensor_index,
   bool has_offline = false;
   TFLM_ARENA_RETURN_IF_ERROR(
       model::DecodeOfflinePlan(model_, &offline, &has_offline));
-  // Subgraph 0's tensors come first in the offline plan (T-26).
+  // Subgraph 0's tensors come first in the offline plan.
   if (has_offline && offline.offset(static_cast<size_t>(tensor_index)) !=
                          model::kOfflinePlanOnline) {
     return Status::Error(StatusCode::kInvalidArgument,

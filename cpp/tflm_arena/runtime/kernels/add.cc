@@ -123,7 +123,7 @@ Status ParseAdd(model::OptionsTable& table, void* out) {
 const KernelRegistration& Register_ADD() {
   static const KernelRegistration registration = {
       model::kBuiltinAdd, kOp, InitOpData<AddParams>, AddPrepare, AddInvoke, nullptr,
-      MakeOptionsParser<AddOptions>(11, "AddOptions", ParseAdd)};
+      MakeOptionsParser<AddOptions>(model::kAddOptions, ParseAdd)};
   return registration;
 }
 

@@ -136,7 +136,7 @@ const KernelRegistration& Register_BATCH_MATMUL() {
   static const KernelRegistration r = {
       model::kBuiltinBatchMatmul, kOp, InitOpData<BatchMatMulOpData>, BatchMatMulPrepare,
       BatchMatMulInvoke, nullptr,
-      MakeOptionsParser<BatchMatMulOptions>(101, "BatchMatMulOptions", ParseBatchMatMul)};
+      MakeOptionsParser<BatchMatMulOptions>(model::kBatchMatMulOptions, ParseBatchMatMul)};
   return r;
 }
 

@@ -67,7 +67,7 @@ Status CastInvoke(KernelContext& context, Node& node) {
 const KernelRegistration& Register_CAST() {
   static const KernelRegistration r = {
       model::kBuiltinCast, kOp, nullptr, CastPrepare, CastInvoke, nullptr,
-      MakeOptionsParser<CastOptions>(37, "CastOptions", ParseCast)};
+      MakeOptionsParser<CastOptions>(model::kCastOptions, ParseCast)};
   return r;
 }
 

@@ -106,7 +106,7 @@ const KernelRegistration& Register_CONCATENATION() {
   static const KernelRegistration r = {
       model::kBuiltinConcatenation, kOp, InitOpData<ConcatenationOpData>, ConcatenationPrepare,
       ConcatenationInvoke, nullptr,
-      MakeOptionsParser<ConcatenationOptions>(10, "ConcatenationOptions", ParseConcatenation)};
+      MakeOptionsParser<ConcatenationOptions>(model::kConcatenationOptions, ParseConcatenation)};
   return r;
 }
 

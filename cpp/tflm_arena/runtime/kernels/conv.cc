@@ -20,8 +20,9 @@ namespace {
 constexpr const char* kOp = "CONV_2D";
 
 Status ConvPrepare(KernelContext& context, Node& node) {
-  return PrepareConvNode<ConvOptions>(context, node, kOp, "Conv2DOptions", PrepareConv,
-                                             ConvOutputChannels, ConvMultipliers);
+  return PrepareConvNode<ConvOptions>(context, node, kOp,
+                                      model::OptionsTypeName(model::kConv2DOptions), PrepareConv,
+                                      ConvOutputChannels, ConvMultipliers);
 }
 
 Status ConvInvoke(KernelContext& context, Node& node) {
@@ -49,7 +50,7 @@ Status ParseConv(model::OptionsTable& table, void* out) {
 const KernelRegistration& Register_CONV_2D() {
   static const KernelRegistration registration = {
       model::kBuiltinConv2D, kOp, InitOpData<ConvOpData>, ConvPrepare, ConvInvoke, nullptr,
-      MakeOptionsParser<ConvOptions>(1, "Conv2DOptions", ParseConv)};
+      MakeOptionsParser<ConvOptions>(model::kConv2DOptions, ParseConv)};
   return registration;
 }
 

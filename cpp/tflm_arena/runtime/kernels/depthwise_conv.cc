@@ -24,8 +24,8 @@ constexpr const char* kOp = "DEPTHWISE_CONV_2D";
 // are exactly the int8 ones.
 Status DepthwisePrepare(KernelContext& context, Node& node) {
   return PrepareConvNode<DepthwiseConvOptions>(
-      context, node, kOp, "DepthwiseConv2DOptions", PrepareDepthwiseConv,
-      DepthwiseOutputChannels, DepthwiseConvMultipliers);
+      context, node, kOp, model::OptionsTypeName(model::kDepthwiseConv2DOptions),
+      PrepareDepthwiseConv, DepthwiseOutputChannels, DepthwiseConvMultipliers);
 }
 
 Status DepthwiseInvoke(KernelContext& context, Node& node) {
@@ -55,7 +55,7 @@ const KernelRegistration& Register_DEPTHWISE_CONV_2D() {
   static const KernelRegistration registration = {
       model::kBuiltinDepthwiseConv2D, kOp, InitOpData<ConvOpData>, DepthwisePrepare,
       DepthwiseInvoke, nullptr,
-      MakeOptionsParser<DepthwiseConvOptions>(2, "DepthwiseConv2DOptions", ParseDepthwiseConv)};
+      MakeOptionsParser<DepthwiseConvOptions>(model::kDepthwiseConv2DOptions, ParseDepthwiseConv)};
   return registration;
 }
 

@@ -52,7 +52,7 @@ Status DivInvoke(KernelContext& context, Node& node) {
 const KernelRegistration& Register_DIV() {
   static const KernelRegistration r = {
       model::kBuiltinDiv, kOp, InitOpData<DivOpData>, DivPrepare, DivInvoke, nullptr,
-      MakeOptionsParser<DivOptions>(29, "DivOptions", ParseDiv)};
+      MakeOptionsParser<DivOptions>(model::kDivOptions, ParseDiv)};
   return r;
 }
 

@@ -90,7 +90,7 @@ const KernelRegistration& Register_FULLY_CONNECTED() {
   static const KernelRegistration registration = {
       model::kBuiltinFullyConnected, kOp, InitOpData<FullyConnectedOpData>,
       FullyConnectedPrepare, FullyConnectedInvoke, nullptr,
-      MakeOptionsParser<FullyConnectedOptions>(8, "FullyConnectedOptions", ParseFullyConnected)};
+      MakeOptionsParser<FullyConnectedOptions>(model::kFullyConnectedOptions, ParseFullyConnected)};
   return registration;
 }
 

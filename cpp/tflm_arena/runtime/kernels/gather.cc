@@ -96,7 +96,7 @@ Status GatherInvoke(KernelContext& context, Node& node) {
 const KernelRegistration& Register_GATHER() {
   static const KernelRegistration r = {
       model::kBuiltinGather, kOp, nullptr, GatherPrepare, GatherInvoke, nullptr,
-      MakeOptionsParser<GatherOptions>(23, "GatherOptions", ParseGather)};
+      MakeOptionsParser<GatherOptions>(model::kGatherOptions, ParseGather)};
   return r;
 }
 

@@ -69,7 +69,7 @@ const KernelRegistration& Register_LEAKY_RELU() {
   static const KernelRegistration r = {
       model::kBuiltinLeakyRelu, kOp, InitOpData<LeakyReluOpData>, LeakyReluPrepare,
       LeakyReluInvoke, nullptr,
-      MakeOptionsParser<LeakyReluOptions>(75, "LeakyReluOptions", ParseLeakyRelu)};
+      MakeOptionsParser<LeakyReluOptions>(model::kLeakyReluOptions, ParseLeakyRelu)};
   return r;
 }
 

@@ -153,7 +153,7 @@ Status MeanInvoke(KernelContext& context, Node& node) {
 const KernelRegistration& Register_MEAN() {
   static const KernelRegistration r = {
       model::kBuiltinMean, kOp, InitOpData<MeanOpData>, MeanPrepare, MeanInvoke, nullptr,
-      MakeOptionsParser<ReducerOptions>(27, "ReducerOptions", ParseReducer)};
+      MakeOptionsParser<ReducerOptions>(model::kReducerOptions, ParseReducer)};
   return r;
 }
 

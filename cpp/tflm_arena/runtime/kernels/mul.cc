@@ -55,7 +55,7 @@ Status MulInvoke(KernelContext& context, Node& node) {
 const KernelRegistration& Register_MUL() {
   static const KernelRegistration r = {
       model::kBuiltinMul, kOp, InitOpData<MulOpData>, MulPrepare, MulInvoke, nullptr,
-      MakeOptionsParser<MulOptions>(21, "MulOptions", ParseMul)};
+      MakeOptionsParser<MulOptions>(model::kMulOptions, ParseMul)};
   return r;
 }
 

@@ -90,8 +90,8 @@ Status PackInvoke(KernelContext& context, Node& node) {
 const KernelRegistration& Register_PACK() {
   static const KernelRegistration r = {model::kBuiltinPack, kOp, nullptr, PackPrepare,
                                        PackInvoke, nullptr,
-                                       MakeOptionsParser<PackOptions>(59, "PackOptions",
-                                                                      ParsePack)};
+                                       MakeOptionsParser<PackOptions>(
+                                           model::kPackOptions, ParsePack)};
   return r;
 }
 

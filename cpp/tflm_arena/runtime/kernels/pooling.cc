@@ -207,7 +207,7 @@ Status ParsePool(model::OptionsTable& table, void* out) {
   return Status::Ok();
 }
 constexpr OptionsParser kPoolOptions =
-    MakeOptionsParser<PoolOptions>(5, "Pool2DOptions", ParsePool);
+    MakeOptionsParser<PoolOptions>(model::kPool2DOptions, ParsePool);
 
 }  // namespace
 

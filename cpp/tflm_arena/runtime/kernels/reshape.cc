@@ -101,7 +101,7 @@ const KernelRegistration& Register_RESHAPE() {
   static const KernelRegistration r = {model::kBuiltinReshape, kOp, nullptr, ReshapePrepare,
                                        ReshapeInvoke, nullptr,
                                        MakeOptionsParser<ReshapeOptions>(
-                                           17, "ReshapeOptions", ParseReshape)};
+                                           model::kReshapeOptions, ParseReshape)};
   return r;
 }
 

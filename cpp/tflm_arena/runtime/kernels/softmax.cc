@@ -182,7 +182,7 @@ const KernelRegistration& Register_SOFTMAX() {
   static const KernelRegistration r = {
       model::kBuiltinSoftmax, kOp, InitOpData<SoftmaxOpData>,
       SoftmaxPrepare, SoftmaxInvoke, nullptr,
-      MakeOptionsParser<SoftmaxOptions>(9, "SoftmaxOptions", ParseSoftmax)};
+      MakeOptionsParser<SoftmaxOptions>(model::kSoftmaxOptions, ParseSoftmax)};
   return r;
 }
 

@@ -87,8 +87,8 @@ Status SplitInvoke(KernelContext& context, Node& node) {
 const KernelRegistration& Register_SPLIT() {
   static const KernelRegistration r = {model::kBuiltinSplit, kOp, nullptr, SplitPrepare,
                                        SplitInvoke, nullptr,
-                                       MakeOptionsParser<SplitOptions>(35, "SplitOptions",
-                                                                       ParseSplit)};
+                                       MakeOptionsParser<SplitOptions>(
+                                           model::kSplitOptions, ParseSplit)};
   return r;
 }
 

@@ -66,7 +66,7 @@ Status SqueezeInvoke(KernelContext& context, Node& node) {
 const KernelRegistration& Register_SQUEEZE() {
   static const KernelRegistration r = {
       model::kBuiltinSqueeze, kOp, nullptr, SqueezePrepare, SqueezeInvoke, nullptr,
-      MakeOptionsParser<SqueezeOptions>(30, "SqueezeOptions", ParseSqueeze)};
+      MakeOptionsParser<SqueezeOptions>(model::kSqueezeOptions, ParseSqueeze)};
   return r;
 }
 

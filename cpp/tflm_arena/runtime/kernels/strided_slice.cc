@@ -81,7 +81,7 @@ const KernelRegistration& Register_STRIDED_SLICE() {
   static const KernelRegistration r = {
       model::kBuiltinStridedSlice, kOp, InitOpData<StridedSliceOpData>, StridedSlicePrepare,
       StridedSliceInvoke, nullptr,
-      MakeOptionsParser<StridedSliceOptions>(32, "StridedSliceOptions", ParseStridedSlice)};
+      MakeOptionsParser<StridedSliceOptions>(model::kStridedSliceOptions, ParseStridedSlice)};
   return r;
 }
 

@@ -56,7 +56,7 @@ Status SubInvoke(KernelContext& context, Node& node) {
 const KernelRegistration& Register_SUB() {
   static const KernelRegistration r = {
       model::kBuiltinSub, kOp, InitOpData<SubOpData>, SubPrepare, SubInvoke, nullptr,
-      MakeOptionsParser<SubOptions>(28, "SubOptions", ParseSub)};
+      MakeOptionsParser<SubOptions>(model::kSubOptions, ParseSub)};
   return r;
 }
 

@@ -136,7 +136,7 @@ Status SvdfInvoke(KernelContext& context, Node& node) {
 const KernelRegistration& Register_SVDF() {
   static const KernelRegistration r = {
       model::kBuiltinSvdf, kOp, InitOpData<SvdfOpData>, SvdfPrepare, SvdfInvoke, nullptr,
-      MakeOptionsParser<SvdfOptions>(6, "SVDFOptions", ParseSvdf)};
+      MakeOptionsParser<SvdfOptions>(model::kSVDFOptions, ParseSvdf)};
   return r;
 }
 

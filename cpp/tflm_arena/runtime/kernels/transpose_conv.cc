@@ -38,7 +38,7 @@ Status TransposeConvPrepare(KernelContext& context, Node& node) {
   if (node.user_data == nullptr) return NodeNotPrepared(kOp);
   if (node.builtin_data == nullptr) {
     return Status::Error(StatusCode::kInvalidArgument, "%s: operator %u has no %s", kOp,
-                         node.index, "TransposeConvOptions");
+                         node.index, model::OptionsTypeName(model::kTransposeConvOptions));
   }
   if ((node.inputs.size() != 3 && node.inputs.size() != 4) || node.outputs.size() != 1) {
     return Status::Error(StatusCode::kInvalidArgument,
@@ -155,7 +155,7 @@ const KernelRegistration& Register_TRANSPOSE_CONV() {
   static const KernelRegistration r = {
       model::kBuiltinTransposeConv, kOp, InitOpData<TransposeConvOpData>, TransposeConvPrepare,
       TransposeConvInvoke, nullptr,
-      MakeOptionsParser<TransposeConvOptions>(49, "TransposeConvOptions", ParseTransposeConv)};
+      MakeOptionsParser<TransposeConvOptions>(model::kTransposeConvOptions, ParseTransposeConv)};
   return r;
 }
 

@@ -129,7 +129,7 @@ const KernelRegistration& Register_UNIDIRECTIONAL_SEQUENCE_LSTM() {
   static const KernelRegistration r = {
       model::kBuiltinUnidirectionalSequenceLstm, kOp, InitOpData<LstmOpData>, LstmPrepare,
       LstmInvoke, nullptr,
-      MakeOptionsParser<LstmOptions>(71, "UnidirectionalSequenceLSTMOptions", ParseLstm)};
+      MakeOptionsParser<LstmOptions>(model::kUnidirectionalSequenceLSTMOptions, ParseLstm)};
   return r;
 }
 

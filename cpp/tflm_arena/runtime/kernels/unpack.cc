@@ -86,8 +86,8 @@ Status UnpackInvoke(KernelContext& context, Node& node) {
 const KernelRegistration& Register_UNPACK() {
   static const KernelRegistration r = {model::kBuiltinUnpack, kOp, nullptr, UnpackPrepare,
                                        UnpackInvoke, nullptr,
-                                       MakeOptionsParser<UnpackOptions>(64, "UnpackOptions",
-                                                                        ParseUnpack)};
+                                       MakeOptionsParser<UnpackOptions>(
+                                           model::kUnpackOptions, ParseUnpack)};
   return r;
 }
 
