@@ -7,8 +7,8 @@ from __future__ import annotations
 import re
 
 import numpy as np
-
 from conftest import REPO, require_tflite_micro
+
 from tflm_arena import _core, builder, schema_enums
 
 
@@ -25,12 +25,12 @@ def test_python_tables_are_the_cpp_tables():
     assert set(cpp) == {"TensorType", "Padding", "ActivationFunctionType",
                         "FullyConnectedOptionsWeightsFormat", "BuiltinOperator",
                         "BuiltinOptions"}
-    assert schema_enums.TENSOR_TYPES == cpp["TensorType"]
-    assert schema_enums.PADDINGS == cpp["Padding"]
-    assert schema_enums.ACTIVATION_FUNCTIONS == cpp["ActivationFunctionType"]
-    assert schema_enums._FC_WEIGHTS_FORMATS == cpp["FullyConnectedOptionsWeightsFormat"]
-    assert schema_enums.BUILTIN_OPERATORS == cpp["BuiltinOperator"]
-    assert schema_enums.BUILTIN_OPTIONS_TYPES == cpp["BuiltinOptions"]
+    assert cpp["TensorType"] == schema_enums.TENSOR_TYPES
+    assert cpp["Padding"] == schema_enums.PADDINGS
+    assert cpp["ActivationFunctionType"] == schema_enums.ACTIVATION_FUNCTIONS
+    assert cpp["FullyConnectedOptionsWeightsFormat"] == schema_enums._FC_WEIGHTS_FORMATS
+    assert cpp["BuiltinOperator"] == schema_enums.BUILTIN_OPERATORS
+    assert cpp["BuiltinOptions"] == schema_enums.BUILTIN_OPTIONS_TYPES
     # The builder re-exports the same objects.
     assert builder.BUILTIN_OPERATORS is schema_enums.BUILTIN_OPERATORS
     assert builder.TENSOR_TYPES is schema_enums.TENSOR_TYPES

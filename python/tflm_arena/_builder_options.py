@@ -2,8 +2,9 @@
 takes, their normalisation, and how they are written into the flatbuffer."""
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Mapping, Optional, Sequence, Union
+from typing import Any
 
 import flatbuffers
 import numpy as np
@@ -18,7 +19,7 @@ from .schema_enums import (
     TENSOR_TYPES,
 )
 
-DTypeLike = Union[str, int, np.dtype, type]
+DTypeLike = str | int | np.dtype | type
 
 _TYPE_OF_NUMPY: dict[np.dtype, int] = {
     dt.newbyteorder("="): code for code, dt in _NUMPY_OF_TYPE.items()
@@ -34,7 +35,7 @@ _TYPE_OF_NUMPY: dict[np.dtype, int] = {
 
 
 def _int32_vector(b: flatbuffers.Builder, values: Sequence[int]) -> int:
-    return b.CreateNumpyVector(np.asarray(list(values), dtype="<i4").reshape(-1))
+    return int(b.CreateNumpyVector(np.asarray(list(values), dtype="<i4").reshape(-1)))
 
 
 
@@ -56,10 +57,10 @@ def _tensor_type(dtype: DTypeLike) -> int:
         npdt = np.dtype(dtype)
     except TypeError as exc:
         raise ValueError(f"unknown tensor type {dtype!r}") from exc
-    code = _TYPE_OF_NUMPY.get(npdt.newbyteorder("="))
-    if code is None:
+    found = _TYPE_OF_NUMPY.get(npdt.newbyteorder("="))
+    if found is None:
         raise ValueError(f"numpy dtype {npdt} has no TFLite TensorType")
-    return code
+    return found
 
 
 
@@ -324,7 +325,7 @@ _SUBGRAPH_KEYS = (
 )
 
 
-def _normalize_options(code: int, options: Optional[Mapping[str, Any]]) -> Optional[dict[str, Any]]:
+def _normalize_options(code: int, options: Mapping[str, Any] | None) -> dict[str, Any] | None:
     spec = _OPTIONS.get(code)
     if spec is None:
         if options:

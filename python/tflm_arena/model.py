@@ -5,9 +5,10 @@ import os
 import re
 import stat
 import warnings
+from collections.abc import Sequence
 from dataclasses import dataclass, fields
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Dict, Optional, Sequence, Tuple, Union
+from typing import TYPE_CHECKING, Any, Union
 
 import numpy as np
 
@@ -81,12 +82,12 @@ class Tensor:
     index: int
     name: str
     type: str
-    shape: Tuple[int, ...]
-    shape_signature: Optional[Tuple[int, ...]]
+    shape: tuple[int, ...]
+    shape_signature: tuple[int, ...] | None
     buffer: int
     is_variable: bool
     is_constant: bool
-    bytes: Optional[int]  # None for types without an element size (e.g. STRING)
+    bytes: int | None  # None for types without an element size (e.g. STRING)
     scale: np.ndarray
     zero_point: np.ndarray
     quantized_dimension: int
@@ -95,14 +96,14 @@ class Tensor:
         object.__setattr__(self, "scale", _frozen_array(self.scale, np.float32))
         object.__setattr__(self, "zero_point", _frozen_array(self.zero_point, np.int64))
 
-    def _key(self) -> Tuple[Any, ...]:
+    def _key(self) -> tuple[Any, ...]:
         return tuple(tuple(v.tolist()) if isinstance(v, np.ndarray) else v
                      for v in (getattr(self, f.name) for f in fields(self)))
 
     def __eq__(self, other: object) -> bool:
         if other.__class__ is not self.__class__:
             return NotImplemented
-        return self._key() == other._key()  # type: ignore[attr-defined]
+        return self._key() == other._key()
 
     def __hash__(self) -> int:
         return hash(self._key())
@@ -123,10 +124,10 @@ class Operator:
     builtin_code: int
     custom_code: str
     version: int
-    inputs: Tuple[int, ...]  # -1 = omitted optional input
-    outputs: Tuple[int, ...]
-    intermediates: Tuple[int, ...]
-    called_subgraphs: Tuple[int, ...]
+    inputs: tuple[int, ...]  # -1 = omitted optional input
+    outputs: tuple[int, ...]
+    intermediates: tuple[int, ...]
+    called_subgraphs: tuple[int, ...]
 
 
 @dataclass(frozen=True)
@@ -140,10 +141,10 @@ class Subgraph:
 
     index: int
     name: str
-    inputs: Tuple[int, ...]
-    outputs: Tuple[int, ...]
-    tensors: Tuple[Tensor, ...]
-    operators: Tuple[Operator, ...]
+    inputs: tuple[int, ...]
+    outputs: tuple[int, ...]
+    tensors: tuple[Tensor, ...]
+    operators: tuple[Operator, ...]
 
     def __repr__(self) -> str:
         return (f"Subgraph(index={self.index}, name={self.name!r}, inputs={self.inputs}, "
@@ -151,7 +152,7 @@ class Subgraph:
                 f"{len(self.operators)} operators)")
 
 
-def _tensor(s: int, d: dict) -> Tensor:
+def _tensor(s: int, d: dict[str, Any]) -> Tensor:
     sig = d["shape_signature"]
     return Tensor(
         subgraph=s, index=d["index"], name=d["name"], type=d["type"], shape=tuple(d["shape"]),
@@ -162,7 +163,7 @@ def _tensor(s: int, d: dict) -> Tensor:
     )
 
 
-def _operator(s: int, d: dict) -> Operator:
+def _operator(s: int, d: dict[str, Any]) -> Operator:
     return Operator(
         subgraph=s, index=d["index"], name=d["name"], builtin_code=d["builtin_code"],
         custom_code=d["custom_code"], version=d["version"], inputs=tuple(d["inputs"]),
@@ -183,15 +184,15 @@ class Model:
     (10, (0,), (9,))
     """
 
-    def __init__(self, data: bytes, *, path: Optional[Path] = None) -> None:
+    def __init__(self, data: bytes, *, path: Path | None = None) -> None:
         self._data = bytes(data)
         self._handle = _core.ModelHandle(self._data)
         self.path = path
-        self._subgraphs: Optional[Tuple[Subgraph, ...]] = None
+        self._subgraphs: tuple[Subgraph, ...] | None = None
 
     # --- construction -------------------------------------------------
     @classmethod
-    def load(cls, path: PathLike, *, max_bytes: int = MAX_MODEL_BYTES) -> "Model":
+    def load(cls, path: PathLike, *, max_bytes: int = MAX_MODEL_BYTES) -> Model:
         """Reads and verifies a .tflite file. Only regular files of at most
         ``max_bytes`` are read (a device such as /dev/zero, a pipe or a
         larger file raises ValueError instead of filling memory). A missing
@@ -220,7 +221,7 @@ class Model:
         return cls(data, path=p)
 
     @classmethod
-    def from_bytes(cls, data: Union[bytes, bytearray, memoryview]) -> "Model":
+    def from_bytes(cls, data: bytes | bytearray | memoryview) -> Model:
         return cls(bytes(data))
 
     # --- contents -----------------------------------------------------
@@ -238,7 +239,7 @@ class Model:
         return self._handle.version
 
     @property
-    def subgraphs(self) -> Tuple[Subgraph, ...]:
+    def subgraphs(self) -> tuple[Subgraph, ...]:
         if self._subgraphs is None:
             h = self._handle
             out = []
@@ -255,33 +256,33 @@ class Model:
         return self._subgraphs
 
     @property
-    def tensors(self) -> Tuple[Tensor, ...]:
+    def tensors(self) -> tuple[Tensor, ...]:
         """Tensors of subgraph 0."""
         return self.subgraphs[0].tensors
 
     @property
-    def operators(self) -> Tuple[Operator, ...]:
+    def operators(self) -> tuple[Operator, ...]:
         """Operators of subgraph 0, in execution order."""
         return self.subgraphs[0].operators
 
     @property
-    def inputs(self) -> Tuple[int, ...]:
+    def inputs(self) -> tuple[int, ...]:
         return self.subgraphs[0].inputs
 
     @property
-    def outputs(self) -> Tuple[int, ...]:
+    def outputs(self) -> tuple[int, ...]:
         return self.subgraphs[0].outputs
 
     @property
-    def metadata(self) -> Dict[str, bytes]:
+    def metadata(self) -> dict[str, bytes]:
         """Metadata entries by name (the first entry wins on duplicate names)."""
-        out: Dict[str, bytes] = {}
+        out: dict[str, bytes] = {}
         for name, _buffer, data in self._handle.metadata():
             out.setdefault(name, data)
         return out
 
     @property
-    def signatures(self) -> Dict[str, Dict[str, Any]]:
+    def signatures(self) -> dict[str, dict[str, Any]]:
         """The model's SignatureDefs in file order: signature key ->
         ``{"subgraph": int, "inputs": {name: tensor index},
         "outputs": {name: tensor index}}`` (tensor indices of that subgraph;
@@ -292,15 +293,15 @@ class Model:
 
         >>> Model.load("hello_world_int8.tflite").signatures
         {'serving_default': {'subgraph': 0, 'inputs': {'dense_input': 0}, 'outputs': {'dense_2': 9}}}
-        """
-        out: Dict[str, Dict[str, Any]] = {}
+        """  # noqa: E501 (a doctest's expected output is one line)
+        out: dict[str, dict[str, Any]] = {}
         for sig in self._handle.signatures():
             key = sig["key"]
             if key in out:
                 raise ValueError(f"model has two SignatureDefs with the key {key!r}")
-            entry: Dict[str, Any] = {"subgraph": sig["subgraph"]}
+            entry: dict[str, Any] = {"subgraph": sig["subgraph"]}
             for side in ("inputs", "outputs"):
-                names: Dict[str, int] = {}
+                names: dict[str, int] = {}
                 for name, tensor in sig[side]:
                     if name in names:
                         raise ValueError(f"SignatureDef {key!r} names two {side} {name!r}")
@@ -314,7 +315,7 @@ class Model:
         return self._handle.total_tensors
 
     # --- memory -------------------------------------------------------
-    def usage_records(self, scratch: Sequence[Tuple[int, int, int]] = ()) -> np.ndarray:
+    def usage_records(self, scratch: Sequence[tuple[int, int, int]] = ()) -> np.ndarray:
         """TFLM's planner input for this model (MODEL_RECORD_DTYPE).
 
         One record per buffer TFLM plans, in TFLM's order: tensors that need
@@ -323,13 +324,13 @@ class Model:
         lifetimes follow TFLM's allocation scopes; ``fixed_offset`` comes from
         the model's own offline plan (-1 = planned online).
         """
-        cols = self._handle.usage_records([tuple(int(v) for v in s) for s in scratch])
+        cols = self._handle.usage_records([(int(s[0]), int(s[1]), int(s[2])) for s in scratch])
         rec = np.empty(len(cols["size"]), dtype=MODEL_RECORD_DTYPE)
-        for name in MODEL_RECORD_DTYPE.names:
+        for name in MODEL_RECORD_DTYPE.names or ():
             rec[name] = cols[name]
         return rec
 
-    def offline_plan(self) -> Optional[np.ndarray]:
+    def offline_plan(self) -> np.ndarray | None:
         """Offsets of the model's OfflineMemoryAllocation metadata, one per
         tensor of all subgraphs (-1 = planned online), or None if absent.
 
@@ -350,12 +351,12 @@ class Model:
                 raise ValueError(f"OfflineMemoryAllocation metadata: {self._name_buffers(e, rec)}") from None
         return offsets
 
-    def offline_plan_aliases(self) -> list:
+    def offline_plan_aliases(self) -> list[dict[str, Any]]:
         """Pairs of offline-planned tensors that share arena bytes while both
         are live, one dict each: ``subgraphs``, ``tensors``, ``names``,
         ``offsets``, ``shared_bytes`` [begin, end) and ``steps`` (first, last
         common step). Empty without an offline plan or aliases."""
-        out = []
+        out: list[dict[str, Any]] = []
         for d in self._handle.offline_plan_aliases():
             (sa, sb), (ta, tb) = d["subgraphs"], d["tensors"]
             d["names"] = (self.subgraphs[sa].tensors[ta].name, self.subgraphs[sb].tensors[tb].name)
@@ -375,7 +376,7 @@ class Model:
                              + (f" of subgraph {sg}" if sg else ""))
         return msg + (f" ({'; '.join(names)})" if names else "")
 
-    def plan(self, strategy: str = "tflm_greedy", **kwargs: Any) -> "Plan":
+    def plan(self, strategy: str = "tflm_greedy", **kwargs: Any) -> Plan:
         """Plans this model (see :func:`tflm_arena.plan`; keywords such as
         ``target``, ``scratch`` and ``time_limit`` are passed on). By default
         the records include the scratch buffers stock TFLM's kernels request
@@ -390,8 +391,8 @@ class Model:
 
         return _plan(self, strategy=strategy, **kwargs)
 
-    def with_offline_plan(self, plan: "Plan", *, target: Optional[str] = None,
-                          allow_larger_head: bool = False) -> "Model":
+    def with_offline_plan(self, plan: Plan, *, target: str | None = None,
+                          allow_larger_head: bool = False) -> Model:
         """A new Model whose OfflineMemoryAllocation metadata holds ``plan``.
 
         ``plan`` must be a :class:`Plan` made from this model's usage records,
@@ -421,7 +422,7 @@ class Model:
         Traceback (most recent call last):
         ...
         TypeError: with_offline_plan takes a Plan made from this model (ta.plan(model) or model.plan()), not list
-        """
+        """  # noqa: E501 (a doctest's expected output is one line)
         from .tflm_size import DEFAULT_TARGET, tflm_arena
 
         new = self._with_offline_plan(plan)
@@ -445,7 +446,7 @@ class Model:
             warnings.warn(what, UserWarning, stacklevel=2)
         return new
 
-    def _with_offline_plan(self, plan: "Plan") -> "Model":
+    def _with_offline_plan(self, plan: Plan) -> Model:
         """with_offline_plan without the TFLM head check, for callers that
         judge the head themselves (plan_for_tflm, optimize)."""
         from ._plan import Plan
