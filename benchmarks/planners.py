@@ -15,6 +15,7 @@ a note in its cell instead.
     python benchmarks/planners.py [--time-limit 1] [--instances 10] [--fine 0]
                                   [--models-dir DIR] [--strategies a,b,...]
 """
+
 from __future__ import annotations
 
 import argparse
@@ -54,8 +55,9 @@ def _short(note: str) -> str:
     return "rejected"
 
 
-def _table(title: str, names: list[str], rows: dict[str, dict[str, Cell]],
-           strategies: list[str], out) -> None:
+def _table(
+    title: str, names: list[str], rows: dict[str, dict[str, Cell]], strategies: list[str], out
+) -> None:
     width = max(12, max(len(s) for s in strategies) + 1)
     name_w = max(len(n) for n in names + ["median gap"]) + 1
     out.write(f"\n## {title}: arena above the lower bound (* = proven optimal)\n")
@@ -103,8 +105,7 @@ def main(argv=None, out=None) -> int:
     sets = []
     models = sorted(args.models_dir.glob("*.tflite")) if args.models_dir.is_dir() else []
     if models:
-        sets.append(("shared models", [(p.stem, ta.Model.load(p).usage_records())
-                                       for p in models]))
+        sets.append(("shared models", [(p.stem, ta.Model.load(p).usage_records()) for p in models]))
     else:
         out.write(f"note: no models under {args.models_dir}\n")
 
@@ -112,19 +113,33 @@ def main(argv=None, out=None) -> int:
         return ta.make_records(inst["sizes"], inst["first"], inst["last"], None)
 
     if args.instances:
-        sets.append((f"hard instances ({args.instances}, optimum = bound = 1,048,576)",
-                     [(f"hard{i['seed']} n={len(i['sizes'])}", inst_records(i))
-                      for i in hard_instances(args.instances)]))
+        sets.append(
+            (
+                f"hard instances ({args.instances}, optimum = bound = 1,048,576)",
+                [
+                    (f"hard{i['seed']} n={len(i['sizes'])}", inst_records(i))
+                    for i in hard_instances(args.instances)
+                ],
+            )
+        )
     if args.fine:
-        sets.append((f"fine hard instances ({args.fine}, optimum = bound = 1,048,576)",
-                     [(f"fine{i['seed']} n={len(i['sizes'])}", inst_records(i))
-                      for i in hard_instances(args.fine, fine=True)]))
+        sets.append(
+            (
+                f"fine hard instances ({args.fine}, optimum = bound = 1,048,576)",
+                [
+                    (f"fine{i['seed']} n={len(i['sizes'])}", inst_records(i))
+                    for i in hard_instances(args.fine, fine=True)
+                ],
+            )
+        )
 
-    out.write(f"strategies: {', '.join(strategies)}; optimal with time_limit="
-              f"{args.time_limit:g} s\n")
+    out.write(
+        f"strategies: {', '.join(strategies)}; optimal with time_limit={args.time_limit:g} s\n"
+    )
     for title, inputs in sets:
-        rows = {name: {s: _run(rec, s, args.time_limit) for s in strategies}
-                for name, rec in inputs}
+        rows = {
+            name: {s: _run(rec, s, args.time_limit) for s in strategies} for name, rec in inputs
+        }
         _table(title, [n for n, _ in inputs], rows, strategies, out)
     return 0
 

@@ -1,5 +1,6 @@
 """Shared fixtures: the real models live outside the repository (never
 copied into it); see the models_dir fixture."""
+
 from __future__ import annotations
 
 import os

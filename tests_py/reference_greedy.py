@@ -4,6 +4,7 @@ online ones by size descending, ties to the higher index; each placed at
 the lowest offset that fits beside the buffers alive at the same time;
 the arena is the largest end offset), written for cross-checking only: quadratic, no
 cleverness."""
+
 from __future__ import annotations
 
 from collections.abc import Sequence

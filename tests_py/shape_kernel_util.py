@@ -3,6 +3,7 @@
 Interpreter and in the tflite_micro wheel on the same random inputs and
 compare every output (integers bit for bit, float32 within 1e-5 relative),
 and read the memory both report."""
+
 from __future__ import annotations
 
 import numpy as np

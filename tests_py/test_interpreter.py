@@ -1,5 +1,6 @@
 """The arena-only interpreter against the real TFLM (tflite-micro on PyPI):
 identical int8 outputs, identical heads, no larger tails, exact arena sizes."""
+
 from __future__ import annotations
 
 import gc
@@ -100,9 +101,16 @@ def test_dense_sample_of_arena_sizes_large_models(name, loaded):
     m = loaded[name]
     need = ta.Interpreter(m).required_arena_size()
     rng = np.random.default_rng(7)
-    sizes = np.unique(np.concatenate([
-        np.arange(0, need, max(1, need // 300)), need - np.arange(1, 64), rng.integers(0, need, 100),
-        [need, need + 1]]))
+    sizes = np.unique(
+        np.concatenate(
+            [
+                np.arange(0, need, max(1, need // 300)),
+                need - np.arange(1, 64),
+                rng.integers(0, need, 100),
+                [need, need + 1],
+            ]
+        )
+    )
     _sweep(m, sizes, need)
 
 
@@ -169,7 +177,7 @@ def test_preallocation_errors(loaded, models_dir):
     raw = np.zeros(64, np.uint8)
     start = (-raw.ctypes.data) % 16 + 1  # deliberately misaligned
     it = ta.Interpreter(m)
-    it.register_preallocated(0, raw[start:start + 16])
+    it.register_preallocated(0, raw[start : start + 16])
     with pytest.raises(ValueError, match="align"):
         it.allocate_tensors()
     # An offline-planned tensor cannot be preallocated.
@@ -193,8 +201,10 @@ def test_recording_matches_tflm_categories(loaded):
     assert cats["NodeAndRegistration struct"]["count"] == 3
     assert a["total"] == a["head"] + a["tail"]
     text = it.print_allocations()
-    assert text.splitlines()[0] == (f"tflm_arena runtime: arena {a['total']} bytes used "
-                                    f"(head {a['head']}, tail {a['tail']}); not stock TFLM's figures")
+    assert text.splitlines()[0] == (
+        f"tflm_arena runtime: arena {a['total']} bytes used "
+        f"(head {a['head']}, tail {a['tail']}); not stock TFLM's figures"
+    )
     assert "  TfLiteEvalTensor data: 240 bytes used (240 requested for 10 allocations)" in text
     assert "RecordingMicroAllocator]" not in text  # our figures, never in TFLM's wording
 
@@ -222,6 +232,7 @@ def test_linear_planner_uses_no_reuse(loaded):
 def test_missing_kernel_is_named():
     # An operator no kernel runs (keyword_scrambled's SVDF now has one).
     from tflm_arena.builder import ModelBuilder
+
     mb = ModelBuilder()
     x = mb.add_tensor([1, 4], "float32", "x")
     y = mb.add_tensor([1, 4], "float32", "y")

@@ -1,4 +1,5 @@
 """Model reading and TFLM-exact lifetimes, checked against the real TFLM."""
+
 from __future__ import annotations
 
 import json
@@ -60,7 +61,12 @@ def test_person_detect_contents(models_dir):
     assert inp.zero_point.tolist() == [-1]
     assert m.operators[0].name == "DEPTHWISE_CONV_2D"
     assert {o.name for o in m.operators} == {
-        "AVERAGE_POOL_2D", "CONV_2D", "DEPTHWISE_CONV_2D", "RESHAPE", "SOFTMAX"}
+        "AVERAGE_POOL_2D",
+        "CONV_2D",
+        "DEPTHWISE_CONV_2D",
+        "RESHAPE",
+        "SOFTMAX",
+    }
     assert m.offline_plan() is None
 
 

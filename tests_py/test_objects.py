@@ -1,4 +1,5 @@
 """ta.assign_objects and the GPU-delegate strategies in ta.plan."""
+
 from __future__ import annotations
 
 import numpy as np

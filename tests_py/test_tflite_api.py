@@ -1,6 +1,7 @@
 """Code written for tf.lite.Interpreter runs unchanged on ours: the
 same constructors, details dicts, get_tensor/set_tensor, and
 the outputs of the real TFLM (the tflite_micro wheel)."""
+
 from __future__ import annotations
 
 import warnings
@@ -17,8 +18,16 @@ from tflm_arena.interpreter import RuntimeStrategy
 MODELS = [p.stem for p in shared_models()] or ["hello_world_int8"]
 
 # What tf.lite documents for get_input_details()/get_tensor_details().
-DETAIL_KEYS = {"name", "index", "shape", "shape_signature", "dtype", "quantization",
-               "quantization_parameters", "sparsity_parameters"}
+DETAIL_KEYS = {
+    "name",
+    "index",
+    "shape",
+    "shape_signature",
+    "dtype",
+    "quantization",
+    "quantization_parameters",
+    "sparsity_parameters",
+}
 
 
 def _tflite_style_run(interpreter, xs):
@@ -66,8 +75,9 @@ def test_details_have_tflite_keys_and_types(name, models_dir):
         assert d["dtype"] is w["dtype"]
         np.testing.assert_array_equal(d["shape"], w["shape"])
         for f in ("scales", "zero_points", "quantized_dimension"):
-            np.testing.assert_array_equal(d["quantization_parameters"][f],
-                                          w["quantization_parameters"][f])
+            np.testing.assert_array_equal(
+                d["quantization_parameters"][f], w["quantization_parameters"][f]
+            )
     for d in inp + out + it.get_tensor_details():
         assert set(d) == DETAIL_KEYS
         assert isinstance(d["name"], str) and isinstance(d["index"], int)
@@ -103,9 +113,14 @@ def test_hello_world_details_values(models_dir):
 def test_constructors_agree(models_dir):
     path = models_dir / "hello_world_int8.tflite"
     data = path.read_bytes()
-    its = [ta.Interpreter(ta.Model.load(path)), ta.Interpreter(model_path=path),
-           ta.Interpreter(model_content=data), ta.Interpreter.from_file(str(path)),
-           ta.Interpreter.from_bytes(data, strategy="linear"), ta.Interpreter(data)]
+    its = [
+        ta.Interpreter(ta.Model.load(path)),
+        ta.Interpreter(model_path=path),
+        ta.Interpreter(model_content=data),
+        ta.Interpreter.from_file(str(path)),
+        ta.Interpreter.from_bytes(data, strategy="linear"),
+        ta.Interpreter(data),
+    ]
     x = np.array([[17]], dtype=np.int8)
     outs = []
     for it in its:
@@ -153,8 +168,11 @@ def test_reset_all_variables_zeroes_state(models_dir):
     rng = np.random.default_rng(3)
     for d in it.get_input_details():
         info = np.iinfo(d["dtype"]) if np.issubdtype(d["dtype"], np.integer) else None
-        x = (rng.integers(info.min, info.max, size=d["shape"], endpoint=True) if info
-             else rng.standard_normal(d["shape"]))
+        x = (
+            rng.integers(info.min, info.max, size=d["shape"], endpoint=True)
+            if info
+            else rng.standard_normal(d["shape"])
+        )
         it.set_tensor(d["index"], np.asarray(x, dtype=d["dtype"]))
     it.invoke()
     it.reset_all_variables()

@@ -1,6 +1,7 @@
 """tflm_arena.viz draws what the plan says: read back the
 artists matplotlib holds (Agg backend, nothing shown) and compare them with
 the plan's numbers; the package imports without matplotlib."""
+
 from __future__ import annotations
 
 import doctest
@@ -39,8 +40,11 @@ def vww(models_dir):
 
 
 def _buffers(ax):
-    return [p for p in ax.patches if isinstance(p, Rectangle)
-            and (p.get_gid() or "").startswith(viz.GID_BUFFER + ":")]
+    return [
+        p
+        for p in ax.patches
+        if isinstance(p, Rectangle) and (p.get_gid() or "").startswith(viz.GID_BUFFER + ":")
+    ]
 
 
 def _line(ax, gid):
@@ -64,8 +68,16 @@ def _check_rectangles(ax, plan):
 def _live_by_hand(plan):
     rec = plan.records
     steps = int(rec["last"].max()) + 1
-    return [int(sum(s for s, f, l_ in zip(rec["size"], rec["first"], rec["last"], strict=True)
-                    if f <= t <= l_)) for t in range(steps)]
+    return [
+        int(
+            sum(
+                s
+                for s, f, l_ in zip(rec["size"], rec["first"], rec["last"], strict=True)
+                if f <= t <= l_
+            )
+        )
+        for t in range(steps)
+    ]
 
 
 def test_plan_rectangles_lines_and_peak_match_the_plan(vww):
@@ -235,27 +247,40 @@ _BLOCKED = textwrap.dedent("""
 
 
 def test_package_imports_without_matplotlib():
-    r = subprocess.run([sys.executable, "-c", _BLOCKED], capture_output=True, text=True,
-                       env=os.environ.copy(), timeout=120)
+    r = subprocess.run(
+        [sys.executable, "-c", _BLOCKED],
+        capture_output=True,
+        text=True,
+        env=os.environ.copy(),
+        timeout=120,
+    )
     assert r.returncode == 0, r.stderr
     assert r.stdout.strip() == "ok"
 
 
 def test_importing_the_package_does_not_import_matplotlib():
-    code = ("import sys, tflm_arena; "
-            "print(any(m.split('.')[0] == 'matplotlib' for m in sys.modules))")
-    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                       env=os.environ.copy(), timeout=120)
+    code = (
+        "import sys, tflm_arena; print(any(m.split('.')[0] == 'matplotlib' for m in sys.modules))"
+    )
+    r = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        env=os.environ.copy(),
+        timeout=120,
+    )
     assert r.returncode == 0, r.stderr
     assert r.stdout.strip() == "False"
 
 
-@pytest.mark.parametrize("top, unit", [(4_000, "B"), (73_728, "kB"), (3_005_680, "kB"),
-                                       (48_000_000, "MB")])
+@pytest.mark.parametrize(
+    "top, unit", [(4_000, "B"), (73_728, "kB"), (3_005_680, "kB"), (48_000_000, "MB")]
+)
 def test_byte_axes_in_units_without_offset_text(top, unit):
     """Byte axes say B / kB / MB in their label, ticks are plain numbers of
     that unit with separators (no "1e6" offset text), steps are integers."""
     import matplotlib
+
     matplotlib.use("Agg")
     p = ta.plan([top // 2, top - top // 2], first=[0, 1], last=[1, 2000])
     scale = {"B": 1, "kB": 1000, "MB": 1_000_000}[unit]

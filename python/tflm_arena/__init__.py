@@ -36,6 +36,7 @@ True
 >>> ta.PLAN_DTYPE.names
 ('tensor', 'offset', 'size', 'first', 'last', 'subgraph', 'scratch')
 """
+
 from __future__ import annotations
 
 from importlib.metadata import PackageNotFoundError

@@ -1,6 +1,7 @@
 """One atomic file write for every file the package writes (models,
 reports): a temp file in the destination's folder, fsynced, then linked or
 renamed into place, so a reader sees the old file or the whole new one."""
+
 from __future__ import annotations
 
 import contextlib

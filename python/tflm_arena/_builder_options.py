@@ -1,5 +1,6 @@
 """Builtin option tables for the model builder: which keys each operator
 takes, their normalisation, and how they are written into the flatbuffer."""
+
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -31,12 +32,8 @@ _TYPE_OF_NUMPY: dict[np.dtype, int] = {
 # --------------------------------------------------------------------------
 
 
-
-
-
 def _int32_vector(b: flatbuffers.Builder, values: Sequence[int]) -> int:
     return int(b.CreateNumpyVector(np.asarray(list(values), dtype="<i4").reshape(-1)))
-
 
 
 def _tensor_type(dtype: DTypeLike) -> int:
@@ -63,7 +60,6 @@ def _tensor_type(dtype: DTypeLike) -> int:
     return found
 
 
-
 def _as_int_list(values: Iterable[Any], what: str) -> list[int]:
     out: list[int] = []
     for v in np.asarray(list(values) if not isinstance(values, np.ndarray) else values).reshape(-1):
@@ -71,7 +67,6 @@ def _as_int_list(values: Iterable[Any], what: str) -> list[int]:
             raise TypeError(f"{what}: expected integers, got {v!r}")
         out.append(int(v))
     return out
-
 
 
 def _enum_value(value: Any, table: Mapping[str, int], what: str) -> int:
@@ -84,7 +79,6 @@ def _enum_value(value: Any, table: Mapping[str, int], what: str) -> int:
     if code not in table.values():
         raise ValueError(f"{what}: unknown value {code}")
     return code
-
 
 
 def _norm_activation(v: Any) -> int:
@@ -245,9 +239,7 @@ _OPTIONS: dict[int, _OptionsSpec] = {
         "PackOptions",
         {"values_count": (0, _norm_int, "i32"), "axis": (1, _norm_int, "i32")},
     ),
-    BUILTIN_OPERATORS["SPLIT"]: _OptionsSpec(
-        "SplitOptions", {"num_splits": (0, _norm_int, "i32")}
-    ),
+    BUILTIN_OPERATORS["SPLIT"]: _OptionsSpec("SplitOptions", {"num_splits": (0, _norm_int, "i32")}),
     BUILTIN_OPERATORS["SQUEEZE"]: _OptionsSpec(
         "SqueezeOptions", {"squeeze_dims": (0, _norm_int_list, "ivec")}
     ),
@@ -286,9 +278,7 @@ _OPTIONS: dict[int, _OptionsSpec] = {
         "CastOptions",
         {"in_data_type": (0, _tensor_type, "i8"), "out_data_type": (1, _tensor_type, "i8")},
     ),
-    BUILTIN_OPERATORS["LEAKY_RELU"]: _OptionsSpec(
-        "LeakyReluOptions", {"alpha": (0, float, "f32")}
-    ),
+    BUILTIN_OPERATORS["LEAKY_RELU"]: _OptionsSpec("LeakyReluOptions", {"alpha": (0, float, "f32")}),
     BUILTIN_OPERATORS["SOFTMAX"]: _OptionsSpec(
         "SoftmaxOptions", {"beta": (0, float, "f32")}, defaults={"beta": 1.0}
     ),
@@ -354,9 +344,7 @@ def _write_options(b: flatbuffers.Builder, code: int, opts: dict[str, Any]) -> t
     """Write one options table; returns (union type, table offset)."""
     spec = _OPTIONS[code]
     vectors = {
-        key: _int32_vector(b, value)
-        for key, value in opts.items()
-        if spec.fields[key][2] == "ivec"
+        key: _int32_vector(b, value) for key, value in opts.items() if spec.fields[key][2] == "ivec"
     }
     b.StartObject(max(slot for slot, _, _ in spec.fields.values()) + 1)
     for key, value in opts.items():
@@ -376,5 +364,3 @@ def _write_options(b: flatbuffers.Builder, code: int, opts: dict[str, Any]) -> t
         else:  # pragma: no cover - table above is static
             raise AssertionError(kind)
     return BUILTIN_OPTIONS_TYPES[spec.table], b.EndObject()
-
-

@@ -17,48 +17,81 @@ class TflmRefusesModelError(ValueError):
 
 def strategies() -> list[dict[str, Any]]: ...
 def validate_records(
-    sizes: npt.ArrayLike, first: npt.ArrayLike, last: npt.ArrayLike, fixed: npt.ArrayLike,
+    sizes: npt.ArrayLike,
+    first: npt.ArrayLike,
+    last: npt.ArrayLike,
+    fixed: npt.ArrayLike,
     alignment: int,
 ) -> None: ...
 def live_steps(
-    sizes: npt.ArrayLike, first: npt.ArrayLike, last: npt.ArrayLike,
-    from_step: int | None = None, to_step: int | None = None,
+    sizes: npt.ArrayLike,
+    first: npt.ArrayLike,
+    last: npt.ArrayLike,
+    from_step: int | None = None,
+    to_step: int | None = None,
 ) -> dict[str, Any]: ...  # first_step, bytes, buffers (int64 arrays), peak (int or None)
 def step_operators(model: ModelHandle) -> npt.NDArray[np.int64]: ...  # (steps, 3)
 def check_preallocation_sharing(
-    model: ModelHandle, registered: list[tuple[int, int, int]], candidate: tuple[int, int, int],
+    model: ModelHandle,
+    registered: list[tuple[int, int, int]],
+    candidate: tuple[int, int, int],
 ) -> None: ...
 def fixed_aliases(
-    sizes: npt.ArrayLike, first: npt.ArrayLike, last: npt.ArrayLike, fixed: npt.ArrayLike,
+    sizes: npt.ArrayLike,
+    first: npt.ArrayLike,
+    last: npt.ArrayLike,
+    fixed: npt.ArrayLike,
 ) -> list[tuple[int, int]]: ...
 def plan(
-    sizes: npt.ArrayLike, first: npt.ArrayLike, last: npt.ArrayLike, fixed: npt.ArrayLike,
+    sizes: npt.ArrayLike,
+    first: npt.ArrayLike,
+    last: npt.ArrayLike,
+    fixed: npt.ArrayLike,
     strategy: str,
 ) -> tuple[npt.NDArray[np.int64], int]: ...
 def plan_optimal(
-    sizes: npt.ArrayLike, first: npt.ArrayLike, last: npt.ArrayLike, fixed: npt.ArrayLike,
-    alignment: int, time_limit: float,
+    sizes: npt.ArrayLike,
+    first: npt.ArrayLike,
+    last: npt.ArrayLike,
+    fixed: npt.ArrayLike,
+    alignment: int,
+    time_limit: float,
     progress: Callable[[int, int, float], None] | None = None,
 ) -> tuple[npt.NDArray[np.int64], int, dict[str, Any]]: ...
 def assign_objects(
-    sizes: npt.ArrayLike, first: npt.ArrayLike, last: npt.ArrayLike, fixed: npt.ArrayLike,
+    sizes: npt.ArrayLike,
+    first: npt.ArrayLike,
+    last: npt.ArrayLike,
+    fixed: npt.ArrayLike,
     strategy: str,
 ) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int64], int]: ...
 def positional_max_lower_bound(
-    sizes: npt.ArrayLike, first: npt.ArrayLike, last: npt.ArrayLike, fixed: npt.ArrayLike,
+    sizes: npt.ArrayLike,
+    first: npt.ArrayLike,
+    last: npt.ArrayLike,
+    fixed: npt.ArrayLike,
 ) -> int: ...
 def lower_bound(
-    sizes: npt.ArrayLike, first: npt.ArrayLike, last: npt.ArrayLike, fixed: npt.ArrayLike,
+    sizes: npt.ArrayLike,
+    first: npt.ArrayLike,
+    last: npt.ArrayLike,
+    fixed: npt.ArrayLike,
 ) -> int: ...
 def validate_plan(
-    sizes: npt.ArrayLike, first: npt.ArrayLike, last: npt.ArrayLike, fixed: npt.ArrayLike,
-    offsets: npt.ArrayLike, arena_bytes: int,
+    sizes: npt.ArrayLike,
+    first: npt.ArrayLike,
+    last: npt.ArrayLike,
+    fixed: npt.ArrayLike,
+    offsets: npt.ArrayLike,
+    arena_bytes: int,
 ) -> None: ...
 def render_ascii(
-    sizes: npt.ArrayLike, first: npt.ArrayLike, last: npt.ArrayLike, fixed: npt.ArrayLike,
+    sizes: npt.ArrayLike,
+    first: npt.ArrayLike,
+    last: npt.ArrayLike,
+    fixed: npt.ArrayLike,
     offsets: npt.ArrayLike,
 ) -> str: ...
-
 def schema_enums() -> dict[str, dict[str, int]]: ...
 
 class ModelHandle:
@@ -115,7 +148,6 @@ def tflm_arena_size(
 def tflm_scratch_requests(model: ModelHandle, target: str) -> list[tuple[int, int, int]]: ...
 def tflm_targets() -> list[dict[str, str]]: ...
 def recording_categories() -> list[dict[str, str]]: ...
-
 def reorder_operators(
     model: ModelHandle,
     scratch: list[tuple[int, int, int]],

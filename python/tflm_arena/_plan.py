@@ -1,4 +1,5 @@
 """Plan: buffer offsets in one arena, checked when made."""
+
 from __future__ import annotations
 
 import os
@@ -62,13 +63,18 @@ class OfflinePlanAliasWarning(UserWarning):
 
 def _alias_text(a: dict[str, Any]) -> str:
     """One alias of :attr:`Plan.aliases` in words."""
+
     def who(k: int) -> str:
         if "tensors" not in a or a["tensors"][k] < 0:
             return f"buffer {a['buffers'][k]}"
         sg = a["subgraphs"][k]
         name = a.get("names", (None, None))[k]
-        return (f"tensor {a['tensors'][k]}" + (f" {name!r}" if name is not None else "")
-                + (f" of subgraph {sg}" if sg else ""))
+        return (
+            f"tensor {a['tensors'][k]}"
+            + (f" {name!r}" if name is not None else "")
+            + (f" of subgraph {sg}" if sg else "")
+        )
+
     (b, e), (f, l_) = a["shared_bytes"], a["steps"]
     return f"{who(0)} and {who(1)} share bytes [{b}, {e}) at steps {f}..{l_}"
 
@@ -107,8 +113,7 @@ class Plan:
     tensors_only: bool = False
     #: One name per buffer (the tensor's; None for scratch buffers) when the
     #: plan was made from a Model, else None. Used to name aliased tensors.
-    buffer_names: tuple[str | None, ...] | None = field(default=None, repr=False,
-                                                              compare=False)
+    buffer_names: tuple[str | None, ...] | None = field(default=None, repr=False, compare=False)
     lower_bound: int = field(init=False)
     #: True when arena_bytes is provably the smallest possible: it equals the
     #: lower bound (a true bound also with offline aliases: their shared bytes
@@ -143,13 +148,16 @@ class Plan:
             i, j = int(i), int(j)
             oi, oj = int(fixed[i]), int(fixed[j])  # Python ints: no int64 overflow
             a: dict[str, Any] = {
-                "buffers": (i, j), "offsets": (oi, oj),
+                "buffers": (i, j),
+                "offsets": (oi, oj),
                 "shared_bytes": (max(oi, oj), min(oi + int(size[i]), oj + int(size[j]))),
                 "steps": (int(max(first[i], first[j])), int(min(last[i], last[j]))),
             }
             if "tensor" in names and "subgraph" in names:
-                a["subgraphs"] = (int(self.records["subgraph"][i]),
-                                  int(self.records["subgraph"][j]))
+                a["subgraphs"] = (
+                    int(self.records["subgraph"][i]),
+                    int(self.records["subgraph"][j]),
+                )
                 a["tensors"] = (int(self.records["tensor"][i]), int(self.records["tensor"][j]))
             if self.buffer_names is not None:
                 a["names"] = (self.buffer_names[i], self.buffer_names[j])
@@ -172,9 +180,11 @@ class Plan:
         """  # noqa: E501 (a doctest's expected output is one line)
         _core.validate_plan(*columns(self.records), self.offsets, int(self.arena_bytes))
         if self.aliases and not allow_aliases:
-            raise ValueError("plan aliases live buffers: "
-                             + "; ".join(_alias_text(a) for a in self.aliases)
-                             + " (pass allow_aliases=True to accept deliberate aliases)")
+            raise ValueError(
+                "plan aliases live buffers: "
+                + "; ".join(_alias_text(a) for a in self.aliases)
+                + " (pass allow_aliases=True to accept deliberate aliases)"
+            )
 
     def ascii(self) -> str:
         """The plan drawn exactly like TFLM's ``PrintMemoryPlan``."""
@@ -209,8 +219,13 @@ class Plan:
         return viz.plan_html(self)
 
     def __repr__(self) -> str:
-        what = (f", scratch_target={self.scratch_target!r}" if self.scratch_target is not None
-                else ", tensors only" if self.tensors_only else "")
+        what = (
+            f", scratch_target={self.scratch_target!r}"
+            if self.scratch_target is not None
+            else ", tensors only"
+            if self.tensors_only
+            else ""
+        )
         alias = f", aliases={len(self.aliases)}" if self.aliases else ""
         return (
             f"Plan(strategy={self.strategy!r}, buffers={len(self)}, "
@@ -301,23 +316,36 @@ def _model_records(model: Any, target: str, scratch: bool) -> tuple[np.ndarray, 
         if target not in TARGETS:
             raise ValueError(f"unknown target {target!r} (known: {', '.join(TARGETS)})")
         try:
-            requests = [(int(r[0]), int(r[1]), int(r[2]))
-                        for r in _core.tflm_scratch_requests(model._handle, target)]
+            requests = [
+                (int(r[0]), int(r[1]), int(r[2]))
+                for r in _core.tflm_scratch_requests(model._handle, target)
+            ]
         except NotImplementedError as e:
             raise NotImplementedError(
                 f"cannot include stock TFLM's kernel scratch buffers ({target}): "
                 f"{str(e).splitlines()[0] if str(e) else 'not modelled'}; pass scratch=False "
-                f"(CLI: --tensors-only) for a tensors-only plan") from None
+                f"(CLI: --tensors-only) for a tensors-only plan"
+            ) from None
     rec = model.usage_records(scratch=requests)
-    names = tuple(model.subgraphs[int(sg)].tensors[int(t)].name if t >= 0 else None
-                  for sg, t in zip(rec["subgraph"], rec["tensor"], strict=True))
-    return rec, {"scratch_target": target if scratch else None, "tensors_only": not scratch,
-                 "buffer_names": names}
+    names = tuple(
+        model.subgraphs[int(sg)].tensors[int(t)].name if t >= 0 else None
+        for sg, t in zip(rec["subgraph"], rec["tensor"], strict=True)
+    )
+    return rec, {
+        "scratch_target": target if scratch else None,
+        "tensors_only": not scratch,
+        "buffer_names": names,
+    }
 
 
-def _plan_records(rec: np.ndarray, strategy: str, alignment: int, time_limit: float,
-                  progress: Callable[[int, int, float], None] | None,
-                  meta: dict[str, Any]) -> Plan:
+def _plan_records(
+    rec: np.ndarray,
+    strategy: str,
+    alignment: int,
+    time_limit: float,
+    progress: Callable[[int, int, float], None] | None,
+    meta: dict[str, Any],
+) -> Plan:
     cols = columns(rec)
     _core.validate_records(*cols, alignment)
     if strategy == "best":
@@ -325,20 +353,32 @@ def _plan_records(rec: np.ndarray, strategy: str, alignment: int, time_limit: fl
     elif strategy == "optimal":
         if not time_limit >= 0:
             raise ValueError(f"time_limit must be >= 0 seconds, got {time_limit}")
-        offsets, arena_bytes, info = _core.plan_optimal(*cols, alignment, float(time_limit),
-                                                        progress)
-        p = Plan(records=rec, offsets=offsets, arena_bytes=int(arena_bytes),
-                 strategy=strategy, proven=bool(info["proven_optimal"]), **meta)
+        offsets, arena_bytes, info = _core.plan_optimal(
+            *cols, alignment, float(time_limit), progress
+        )
+        p = Plan(
+            records=rec,
+            offsets=offsets,
+            arena_bytes=int(arena_bytes),
+            strategy=strategy,
+            proven=bool(info["proven_optimal"]),
+            **meta,
+        )
     else:
         offsets, arena_bytes = _core.plan(*cols, strategy)
-        p = Plan(records=rec, offsets=offsets, arena_bytes=int(arena_bytes), strategy=strategy,
-                 **meta)
+        p = Plan(
+            records=rec, offsets=offsets, arena_bytes=int(arena_bytes), strategy=strategy, **meta
+        )
     if p.aliases and "buffer_names" in meta:  # a model whose offline plan aliases tensors
-        warnings.warn(OfflinePlanAliasWarning(
-            "the model's offline plan puts tensors that are live together at the same bytes: "
-            + "; ".join(_alias_text(a) for a in p.aliases)
-            + " (a deliberate alias for an NPU; on a CPU one kernel overwrites what another "
-              "still reads)"), stacklevel=_caller_level())
+        warnings.warn(
+            OfflinePlanAliasWarning(
+                "the model's offline plan puts tensors that are live together at the same bytes: "
+                + "; ".join(_alias_text(a) for a in p.aliases)
+                + " (a deliberate alias for an NPU; on a CPU one kernel overwrites what another "
+                "still reads)"
+            ),
+            stacklevel=_caller_level(),
+        )
     return p
 
 
@@ -353,9 +393,13 @@ def _caller_level() -> int:
     return level
 
 
-def _best(rec: np.ndarray, alignment: int, time_limit: float,
-          progress: Callable[[int, int, float], None] | None,
-          meta: dict[str, Any]) -> Plan:
+def _best(
+    rec: np.ndarray,
+    alignment: int,
+    time_limit: float,
+    progress: Callable[[int, int, float], None] | None,
+    meta: dict[str, Any],
+) -> Plan:
     best: Plan | None = None
     refused = []
     for s in BEST_STRATEGIES:
@@ -367,6 +411,14 @@ def _best(rec: np.ndarray, alignment: int, time_limit: float,
         if best is None or p.arena_bytes < best.arena_bytes:
             best = p
     if best is None:  # tflm_greedy takes every valid input, so this is a bug
-        raise RuntimeError("internal error: no strategy planned these records: " + "; ".join(refused))
-    return Plan(records=best.records, offsets=best.offsets, arena_bytes=best.arena_bytes,
-                strategy=best.strategy, proven=best.proven, **meta)
+        raise RuntimeError(
+            "internal error: no strategy planned these records: " + "; ".join(refused)
+        )
+    return Plan(
+        records=best.records,
+        offsets=best.offsets,
+        arena_bytes=best.arena_bytes,
+        strategy=best.strategy,
+        proven=best.proven,
+        **meta,
+    )

@@ -1,4 +1,5 @@
 """Usage records: the planner's input as one numpy structured array."""
+
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -57,9 +58,7 @@ def make_records(
     else:
         o = _int_column(fixed_offsets, "fixed_offset", "int64")
         if len(o) != len(s):
-            raise ValueError(
-                f"offline_offsets has {len(o)} entries but there are {len(s)} buffers"
-            )
+            raise ValueError(f"offline_offsets has {len(o)} entries but there are {len(s)} buffers")
     rec = np.empty(len(s), dtype=RECORD_DTYPE)
     rec["size"], rec["first"], rec["last"], rec["fixed_offset"] = s, f, l_, o
     return rec
@@ -86,8 +85,12 @@ def as_records(records: Any) -> np.ndarray:
     return out
 
 
-def records_from_args(sizes: Any, first: ArrayLike | None, last: ArrayLike | None,
-                      offline_offsets: ArrayLike | None = None) -> np.ndarray:
+def records_from_args(
+    sizes: Any,
+    first: ArrayLike | None,
+    last: ArrayLike | None,
+    offline_offsets: ArrayLike | None = None,
+) -> np.ndarray:
     """The records of ``plan``/``assign_objects`` style arguments: columns
     ``(sizes, first, last[, offline_offsets])``, one records array, or a
     Model (its usage records)."""

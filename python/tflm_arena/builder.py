@@ -47,6 +47,7 @@ Schema facts used here (table field slots; a union field takes two slots, its
 * ``TensorMap``: name 0, tensor_index:uint 1 (a tensor of the signature's
   subgraph).
 """
+
 from __future__ import annotations
 
 import struct
@@ -233,8 +234,9 @@ class ModelBuilder:
         self._metadata.append((name, index))
         return index
 
-    def add_signature(self, key: str, inputs: Mapping[str, int], outputs: Mapping[str, int],
-                      subgraph: int = 0) -> int:
+    def add_signature(
+        self, key: str, inputs: Mapping[str, int], outputs: Mapping[str, int], subgraph: int = 0
+    ) -> int:
         """Add a SignatureDef ``key`` naming tensors of ``subgraph``:
         ``inputs`` and ``outputs`` map names to tensor indices (checked when
         the model is built). Returns the signature's index.
@@ -269,8 +271,10 @@ class ModelBuilder:
             n = len(self._subgraphs[subgraph].tensors)
             for name, t in [*inputs.items(), *outputs.items()]:
                 if not 0 <= t < n:
-                    raise ValueError(f"signature {key!r}: {name!r} refers to tensor {t}, but "
-                                     f"subgraph {subgraph} has {n} tensors")
+                    raise ValueError(
+                        f"signature {key!r}: {name!r} refers to tensor {t}, but "
+                        f"subgraph {subgraph} has {n} tensors"
+                    )
 
     def _write_signatures(self, b: flatbuffers.Builder) -> int | None:
         """Writes ``Model.signature_defs``; None when there are none."""
@@ -363,17 +367,13 @@ class ModelBuilder:
             else:
                 np_dtype = _NUMPY_OF_TYPE.get(ttype)
                 if np_dtype is None:
-                    raise TypeError(
-                        f"data for type {ttype} must be given as raw bytes"
-                    )
+                    raise TypeError(f"data for type {ttype} must be given as raw bytes")
                 arr = np.asarray(data)
                 if arr.dtype.kind in "iub" and np_dtype.kind in "iu" and arr.size:
                     info = np.iinfo(np_dtype)
                     lo, hi = int(arr.min()), int(arr.max())
                     if lo < info.min or hi > info.max:
-                        raise ValueError(
-                            f"data values [{lo}, {hi}] do not fit {np_dtype.name}"
-                        )
+                        raise ValueError(f"data values [{lo}, {hi}] do not fit {np_dtype.name}")
                 if all(d >= 0 for d in dims) and arr.size != int(np.prod(dims, dtype=np.int64)):
                     raise ValueError(
                         f"data has {arr.size} elements but shape {dims} needs "
@@ -600,8 +600,13 @@ class ModelBuilder:
         for si, sg in enumerate(self._subgraphs):
             n = len(sg.tensors)
 
-            def check(indices: Sequence[int], what: str, allow_absent: bool = False,
-                      si: int = si, n: int = n) -> None:
+            def check(
+                indices: Sequence[int],
+                what: str,
+                allow_absent: bool = False,
+                si: int = si,
+                n: int = n,
+            ) -> None:
                 for t in indices:
                     if allow_absent and t == -1:
                         continue
@@ -657,8 +662,9 @@ class ModelBuilder:
         inputs_vec = _int32_vector(b, op.inputs)
         outputs_vec = _int32_vector(b, op.outputs)
         inter_vec = _int32_vector(b, op.intermediates) if op.intermediates else None
-        custom_vec = (b.CreateByteVector(op.custom_options)
-                      if op.custom_options is not None else None)
+        custom_vec = (
+            b.CreateByteVector(op.custom_options) if op.custom_options is not None else None
+        )
         opt_type, opt_off = 0, None
         if op.options is not None:
             opt_type, opt_off = _write_options(b, op.builtin_code, op.options)

@@ -1,5 +1,6 @@
 """Interpreter: runs a model inside one arena, the way TFLM does on a
 microcontroller, and reports where every byte went."""
+
 from __future__ import annotations
 
 import operator
@@ -30,8 +31,9 @@ RuntimeStrategy = Literal[RUNTIME_PLANNERS]  # type: ignore[valid-type]
 
 # numpy types of the model's tensor types, as tf.lite reports them (from the
 # schema's one table; numpy has no INT4, BFLOAT16, RESOURCE, ...).
-_NUMPY_TYPES = {name: _NUMPY_OF_TYPE[code].type for name, code in TENSOR_TYPES.items()
-                if code in _NUMPY_OF_TYPE}
+_NUMPY_TYPES = {
+    name: _NUMPY_OF_TYPE[code].type for name, code in TENSOR_TYPES.items() if code in _NUMPY_OF_TYPE
+}
 _NUMPY_TYPES["STRING"] = np.bytes_
 
 
@@ -46,17 +48,25 @@ def _index(value: Any, count: int, what: str) -> int:
         raise IndexError(f"{what} index {i} out of range (the model has {count})")
     return i
 
+
 def _aligned_like(array: np.ndarray) -> np.ndarray:
     """A zeroed, 16-byte aligned array with the same dtype and shape."""
     raw = np.zeros(array.nbytes + 16, dtype=np.uint8)
     start = (-raw.ctypes.data) % 16
-    return raw[start:start + array.nbytes].view(array.dtype).reshape(array.shape)
+    return raw[start : start + array.nbytes].view(array.dtype).reshape(array.shape)
 
 
-PLAN_DTYPE = np.dtype([
-    ("tensor", "<i4"), ("offset", "<i8"), ("size", "<i8"), ("first", "<i4"), ("last", "<i4"),
-    ("subgraph", "<i4"), ("scratch", "<i4"),
-])
+PLAN_DTYPE = np.dtype(
+    [
+        ("tensor", "<i4"),
+        ("offset", "<i8"),
+        ("size", "<i8"),
+        ("first", "<i4"),
+        ("last", "<i4"),
+        ("subgraph", "<i4"),
+        ("scratch", "<i4"),
+    ]
+)
 
 
 class Interpreter:
@@ -89,15 +99,23 @@ class Interpreter:
     array([[-43]], dtype=int8)
     """
 
-    def __init__(self, model: Model | PathLike | bytes | None = None,
-                 arena_size: int | None = None, strategy: RuntimeStrategy | None = None,
-                 *, keep_plan: bool = False, model_path: PathLike | None = None,
-                 model_content: bytes | None = None, planner: str | None = None,
-                 experimental_delegates: Any = None, num_threads: int | None = None,
-                 experimental_op_resolver_type: Any = None,
-                 experimental_preserve_all_tensors: bool = False,
-                 experimental_disable_delegate_clustering: bool = False,
-                 experimental_default_delegate_latest_features: bool = False) -> None:
+    def __init__(
+        self,
+        model: Model | PathLike | bytes | None = None,
+        arena_size: int | None = None,
+        strategy: RuntimeStrategy | None = None,
+        *,
+        keep_plan: bool = False,
+        model_path: PathLike | None = None,
+        model_content: bytes | None = None,
+        planner: str | None = None,
+        experimental_delegates: Any = None,
+        num_threads: int | None = None,
+        experimental_op_resolver_type: Any = None,
+        experimental_preserve_all_tensors: bool = False,
+        experimental_disable_delegate_clustering: bool = False,
+        experimental_default_delegate_latest_features: bool = False,
+    ) -> None:
         """``model`` is a :class:`Model`, a path or the model's bytes; as in
         ``tf.lite.Interpreter``, ``model_path=`` or ``model_content=`` may be
         given instead (``Interpreter(None, content)``, TFLite's positional
@@ -130,32 +148,48 @@ class Interpreter:
         ...             experimental_preserve_all_tensors=True).strategy
         'linear'
         """
-        if (model is None and model_content is None
-                and isinstance(arena_size, (bytes, bytearray, memoryview))):
+        if (
+            model is None
+            and model_content is None
+            and isinstance(arena_size, (bytes, bytearray, memoryview))
+        ):
             # TFLite's positional (path, content) form, outside the annotation.
             model_content, arena_size = bytes(arena_size), None  # type: ignore[unreachable]
         model = _one_model(model, model_path, model_content)
         if planner is not None:
-            warnings.warn("Interpreter(planner=...) is deprecated; use strategy=...",
-                          DeprecationWarning, stacklevel=2)
+            warnings.warn(
+                "Interpreter(planner=...) is deprecated; use strategy=...",
+                DeprecationWarning,
+                stacklevel=2,
+            )
             if strategy is None:
                 strategy = planner
         if experimental_preserve_all_tensors:
             if strategy not in (None, "linear"):
                 raise ValueError(
                     f"experimental_preserve_all_tensors=True keeps every tensor in its own "
-                    f"memory, which needs strategy='linear' (got {strategy!r})")
+                    f"memory, which needs strategy='linear' (got {strategy!r})"
+                )
             strategy = "linear"
         if strategy is None:
             strategy = "tflm_greedy"
         if strategy not in RUNTIME_PLANNERS:
-            raise ValueError(f"unknown strategy {strategy!r}; choose one of {', '.join(RUNTIME_PLANNERS)}")
-        if arena_size is not None and (not isinstance(arena_size, (int, float, np.integer))
-                                       or int(arena_size) != arena_size or arena_size < 0):
-            raise ValueError(f"arena_size must be a non-negative integer or None, got {arena_size!r}")
+            raise ValueError(
+                f"unknown strategy {strategy!r}; choose one of {', '.join(RUNTIME_PLANNERS)}"
+            )
+        if arena_size is not None and (
+            not isinstance(arena_size, (int, float, np.integer))
+            or int(arena_size) != arena_size
+            or arena_size < 0
+        ):
+            raise ValueError(
+                f"arena_size must be a non-negative integer or None, got {arena_size!r}"
+            )
         if arena_size is not None and arena_size > MAX_ARENA_BYTES:
-            raise ValueError(f"arena_size {arena_size} is larger than the limit of "
-                             f"{MAX_ARENA_BYTES} bytes (TFLM plans offsets as int32)")
+            raise ValueError(
+                f"arena_size {arena_size} is larger than the limit of "
+                f"{MAX_ARENA_BYTES} bytes (TFLM plans offsets as int32)"
+            )
         _check_num_threads(num_threads)
         _warn_if_delegates(experimental_delegates)
         self.model = model
@@ -214,8 +248,8 @@ class Interpreter:
             return (index, a.__array_interface__["data"][0], a.nbytes)
 
         _core.check_preallocation_sharing(
-            self.model._handle, [buffer(i, a) for i, a in self._pre],
-            buffer(tensor_index, array))
+            self.model._handle, [buffer(i, a) for i, a in self._pre], buffer(tensor_index, array)
+        )
 
     def required_arena_size(self) -> int:
         """The exact arena bytes this model needs (16-aligned arena start)."""
@@ -311,16 +345,20 @@ class Interpreter:
         scales = np.array(t.scale, dtype=np.float32)
         zero_points = np.array(t.zero_point, dtype=np.int32)
         # tf.lite's legacy pair is set only for per-tensor quantization.
-        legacy = ((float(scales[0]), int(zero_points[0])) if len(scales) == 1
-                  else (0.0, 0))
+        legacy = (float(scales[0]), int(zero_points[0])) if len(scales) == 1 else (0.0, 0)
         shape = np.array(t.shape, dtype=np.int32)
         sig = shape if t.shape_signature is None else np.array(t.shape_signature, dtype=np.int32)
         return {
-            "name": t.name, "index": tensor_index, "shape": shape, "shape_signature": sig,
+            "name": t.name,
+            "index": tensor_index,
+            "shape": shape,
+            "shape_signature": sig,
             # Types numpy lacks (INT4, RESOURCE, ...) show as raw bytes.
-            "dtype": _NUMPY_TYPES.get(t.type, np.uint8), "quantization": legacy,
+            "dtype": _NUMPY_TYPES.get(t.type, np.uint8),
+            "quantization": legacy,
             "quantization_parameters": {
-                "scales": scales, "zero_points": zero_points,
+                "scales": scales,
+                "zero_points": zero_points,
                 "quantized_dimension": int(t.quantized_dimension),
             },
             "sparsity_parameters": {},
@@ -368,14 +406,18 @@ class Interpreter:
         name = self.model.tensors[tensor_index].name
         arr = np.asarray(value)
         if arr.dtype != view.dtype:
-            raise ValueError(f"cannot set tensor {tensor_index} ({name}): got {arr.dtype}, "
-                             f"expected {view.dtype}")
+            raise ValueError(
+                f"cannot set tensor {tensor_index} ({name}): got {arr.dtype}, expected {view.dtype}"
+            )
         if arr.shape != view.shape:
-            raise ValueError(f"cannot set tensor {tensor_index} ({name}): got shape "
-                             f"{arr.shape}, expected shape {view.shape}")
+            raise ValueError(
+                f"cannot set tensor {tensor_index} ({name}): got shape "
+                f"{arr.shape}, expected shape {view.shape}"
+            )
         if not view.flags.writeable:
-            raise ValueError(f"cannot set tensor {tensor_index} ({name}): it is a constant "
-                             "of the model")
+            raise ValueError(
+                f"cannot set tensor {tensor_index} ({name}): it is a constant of the model"
+            )
         view[...] = arr
 
     def resize_tensor_input(self, input_index: int, tensor_size: Any, strict: bool = False) -> None:
@@ -407,7 +449,8 @@ class Interpreter:
             f"cannot resize tensor {i} ({t.name}) from {list(t.shape)} to {list(new)}: TFLM "
             "runs the shapes stored in the model and cannot resize tensors; convert the "
             "model again with the shape you need (e.g. a fixed input shape in the "
-            "converter's input signature)")
+            "converter's input signature)"
+        )
 
     # --- signatures -----------------------------------------------------
     def get_signature_list(self) -> dict[str, dict[str, list[str]]]:
@@ -418,8 +461,10 @@ class Interpreter:
         >>> Interpreter(model_path="hello_world_int8.tflite").get_signature_list()
         {'serving_default': {'inputs': ['dense_input'], 'outputs': ['dense_2']}}
         """
-        return {key: {"inputs": sorted(sig["inputs"]), "outputs": sorted(sig["outputs"])}
-                for key, sig in self.model.signatures.items()}
+        return {
+            key: {"inputs": sorted(sig["inputs"]), "outputs": sorted(sig["outputs"])}
+            for key, sig in self.model.signatures.items()
+        }
 
     def get_signature_runner(self, signature_key: str | None = None) -> SignatureRunner:
         """A :class:`SignatureRunner` for ``signature_key`` (``None``: the
@@ -440,16 +485,20 @@ class Interpreter:
             if len(sigs) != 1:
                 raise ValueError(
                     f"SignatureDef signature_key is None and model has {len(sigs)} Signatures. "
-                    "None is only allowed when the model has 1 SignatureDef")
+                    "None is only allowed when the model has 1 SignatureDef"
+                )
             signature_key = next(iter(sigs))
         if signature_key not in sigs:
-            raise ValueError(f"Invalid signature_key provided: {signature_key!r} (the model's "
-                             f"signatures: {list(sigs)})")
+            raise ValueError(
+                f"Invalid signature_key provided: {signature_key!r} (the model's "
+                f"signatures: {list(sigs)})"
+            )
         sig = sigs[signature_key]
         if sig["subgraph"] != 0:
             raise ValueError(
                 f"signature {signature_key!r} runs subgraph {sig['subgraph']}; TFLM (and this "
-                "interpreter) run subgraph 0 only")
+                "interpreter) run subgraph 0 only"
+            )
         return SignatureRunner(self, signature_key, sig["inputs"], sig["outputs"])
 
     # --- operators --------------------------------------------------------
@@ -462,9 +511,12 @@ class Interpreter:
         'FULLY_CONNECTED'
         """
         op = self.model.operators[_index(op_index, len(self.model.operators), "operator")]
-        return {"index": op.index, "op_name": op.name,
-                "inputs": np.array(op.inputs, dtype=np.int32),
-                "outputs": np.array(op.outputs, dtype=np.int32)}
+        return {
+            "index": op.index,
+            "op_name": op.name,
+            "inputs": np.array(op.inputs, dtype=np.int32),
+            "outputs": np.array(op.outputs, dtype=np.int32),
+        }
 
     def _get_ops_details(self) -> list[dict[str, Any]]:
         """:meth:`_get_op_details` of every operator of subgraph 0, in
@@ -476,8 +528,9 @@ class Interpreter:
         return [self._get_op_details(k) for k in range(len(self.model.operators))]
 
     # --- memory ---------------------------------------------------------
-    def allocations(self, target: str = DEFAULT_TARGET,
-                    recording: bool | None = None) -> dict[str, Any]:
+    def allocations(
+        self, target: str = DEFAULT_TARGET, recording: bool | None = None
+    ) -> dict[str, Any]:
         """Where THIS RUNTIME's arena went (tflm_arena's runtime, not stock
         TFLM), next to stock TFLM's need for the same model.
 
@@ -519,16 +572,23 @@ class Interpreter:
             try:
                 r = tflm_arena(self.model, target=target, planner=planner, **kw)
             except (NotImplementedError, ValueError, RuntimeError) as e:
-                self._stock[key] = {"target": target, "recording": recording, "planner": planner,
-                                    "min_arena_bytes": None, "kTensorArenaSize": None,
-                                    "error": f"stock TFLM's arena cannot be predicted: {e}"}
+                self._stock[key] = {
+                    "target": target,
+                    "recording": recording,
+                    "planner": planner,
+                    "min_arena_bytes": None,
+                    "kTensorArenaSize": None,
+                    "error": f"stock TFLM's arena cannot be predicted: {e}",
+                }
             else:
-                self._stock[key] = {**r.as_dict(), "kTensorArenaSize": r.firmware_line(),
-                                    "error": None}
+                self._stock[key] = {
+                    **r.as_dict(),
+                    "kTensorArenaSize": r.firmware_line(),
+                    "error": None,
+                }
         return dict(self._stock[key])
 
-    def print_allocations(self, target: str = DEFAULT_TARGET,
-                          recording: bool | None = None) -> str:
+    def print_allocations(self, target: str = DEFAULT_TARGET, recording: bool | None = None) -> str:
         """Prints (and returns) this runtime's allocations, then stock TFLM's
         arena for the same model (:meth:`allocations`' two parts). The first
         line names the tflm_arena runtime; no line is TFLM's own
@@ -586,14 +646,20 @@ class Interpreter:
         """The head plan as a :class:`Plan` (records keep subgraph, tensor
         and scratch columns so the picture can name the buffers)."""
         mp = self.memory_plan()
-        rec = np.empty(len(mp), dtype=RECORD_DTYPE.descr + [
-            ("subgraph", "<i4"), ("tensor", "<i4"), ("scratch", "<i4")])
+        rec = np.empty(
+            len(mp),
+            dtype=RECORD_DTYPE.descr + [("subgraph", "<i4"), ("tensor", "<i4"), ("scratch", "<i4")],
+        )
         rec["size"], rec["first"], rec["last"] = mp["size"], mp["first"], mp["last"]
         rec["fixed_offset"] = -1
         rec["subgraph"], rec["tensor"], rec["scratch"] = mp["subgraph"], mp["tensor"], mp["scratch"]
         top = int((mp["offset"] + mp["size"]).max()) if len(mp) else 0
-        return Plan(records=rec, offsets=mp["offset"], arena_bytes=top,
-                    strategy=f"interpreter head ({self._planner})")
+        return Plan(
+            records=rec,
+            offsets=mp["offset"],
+            arena_bytes=top,
+            strategy=f"interpreter head ({self._planner})",
+        )
 
 
 def _stock_text(stock: dict[str, Any]) -> str:
@@ -602,10 +668,12 @@ def _stock_text(stock: dict[str, Any]) -> str:
         return f"stock TFLM ({stock['target']}), same model:\n  {stock['error']}\n"
     alloc = "RecordingMicroAllocator" if stock["recording"] else "MicroAllocator"
     planner = _planner_words(stock["planner"])
-    return (f"stock TFLM ({stock['target']}, {alloc}, {planner}), same model:\n"
-            f"  minimum arena {stock['min_arena_bytes']:,} bytes (head {stock['head']:,}, "
-            f"tail {stock['tail']:,})\n"
-            f"  {stock['kTensorArenaSize']}\n")
+    return (
+        f"stock TFLM ({stock['target']}, {alloc}, {planner}), same model:\n"
+        f"  minimum arena {stock['min_arena_bytes']:,} bytes (head {stock['head']:,}, "
+        f"tail {stock['tail']:,})\n"
+        f"  {stock['kTensorArenaSize']}\n"
+    )
 
 
 def _check_num_threads(num_threads: Any) -> None:
@@ -627,9 +695,12 @@ def _warn_if_delegates(delegates: Any) -> None:
     except TypeError:
         n = 1  # a single delegate object
     if n:
-        warnings.warn(f"experimental_delegates ({n} given) are not used: TFLM has no "
-                      "delegates; every operator runs on tflm_arena's kernels",
-                      UserWarning, stacklevel=3)
+        warnings.warn(
+            f"experimental_delegates ({n} given) are not used: TFLM has no "
+            "delegates; every operator runs on tflm_arena's kernels",
+            UserWarning,
+            stacklevel=3,
+        )
 
 
 class SignatureRunner:
@@ -646,8 +717,13 @@ class SignatureRunner:
     array([[-43]], dtype=int8)
     """
 
-    def __init__(self, interpreter: Interpreter, signature_key: str,
-                 inputs: dict[str, int], outputs: dict[str, int]) -> None:
+    def __init__(
+        self,
+        interpreter: Interpreter,
+        signature_key: str,
+        inputs: dict[str, int],
+        outputs: dict[str, int],
+    ) -> None:
         """Use :meth:`Interpreter.get_signature_runner`.
 
         >>> it = Interpreter(model_path="hello_world_int8.tflite")
@@ -663,13 +739,17 @@ class SignatureRunner:
     def __call__(self, **kwargs: Any) -> dict[str, np.ndarray]:
         """Sets the named inputs, invokes, returns the outputs by name."""
         if len(kwargs) != len(self._inputs):
-            raise ValueError("Invalid number of inputs provided for running a SignatureDef, "
-                             f"expected {len(self._inputs)} vs provided {len(kwargs)}")
+            raise ValueError(
+                "Invalid number of inputs provided for running a SignatureDef, "
+                f"expected {len(self._inputs)} vs provided {len(kwargs)}"
+            )
         it = self._interpreter
         for name in kwargs:
             if name not in self._inputs:
-                raise ValueError(f"Invalid Input name ({name}) for SignatureDef "
-                                 f"{self.signature_key!r} (inputs: {list(self._inputs)})")
+                raise ValueError(
+                    f"Invalid Input name ({name}) for SignatureDef "
+                    f"{self.signature_key!r} (inputs: {list(self._inputs)})"
+                )
         for name, value in kwargs.items():
             value = np.asarray(value)
             it.resize_tensor_input(self._inputs[name], value.shape)
@@ -701,8 +781,9 @@ def _one_model(model: Any, model_path: PathLike | None, model_content: bytes | N
     """The Model named by exactly one of the three ways to give it."""
     given = [v for v in (model, model_path, model_content) if v is not None]
     if len(given) != 1:
-        raise ValueError("give exactly one of model, model_path= or model_content= "
-                         f"({len(given)} given)")
+        raise ValueError(
+            f"give exactly one of model, model_path= or model_content= ({len(given)} given)"
+        )
     if model_path is not None:
         return Model.load(model_path)
     if model_content is not None:
@@ -713,4 +794,6 @@ def _one_model(model: Any, model_path: PathLike | None, model_content: bytes | N
         return Model.load(model)
     if isinstance(model, (bytes, bytearray, memoryview)):
         return Model.from_bytes(model)
-    raise ValueError(f"model must be a tflm_arena.Model, a path or bytes, got {type(model).__name__}")
+    raise ValueError(
+        f"model must be a tflm_arena.Model, a path or bytes, got {type(model).__name__}"
+    )

@@ -1,4 +1,5 @@
 """Model: a verified, read-only view of a .tflite file."""
+
 from __future__ import annotations
 
 import os
@@ -97,8 +98,10 @@ class Tensor:
         object.__setattr__(self, "zero_point", _frozen_array(self.zero_point, np.int64))
 
     def _key(self) -> tuple[Any, ...]:
-        return tuple(tuple(v.tolist()) if isinstance(v, np.ndarray) else v
-                     for v in (getattr(self, f.name) for f in fields(self)))
+        return tuple(
+            tuple(v.tolist()) if isinstance(v, np.ndarray) else v
+            for v in (getattr(self, f.name) for f in fields(self))
+        )
 
     def __eq__(self, other: object) -> bool:
         if other.__class__ is not self.__class__:
@@ -147,27 +150,43 @@ class Subgraph:
     operators: tuple[Operator, ...]
 
     def __repr__(self) -> str:
-        return (f"Subgraph(index={self.index}, name={self.name!r}, inputs={self.inputs}, "
-                f"outputs={self.outputs}, {len(self.tensors)} tensors, "
-                f"{len(self.operators)} operators)")
+        return (
+            f"Subgraph(index={self.index}, name={self.name!r}, inputs={self.inputs}, "
+            f"outputs={self.outputs}, {len(self.tensors)} tensors, "
+            f"{len(self.operators)} operators)"
+        )
 
 
 def _tensor(s: int, d: dict[str, Any]) -> Tensor:
     sig = d["shape_signature"]
     return Tensor(
-        subgraph=s, index=d["index"], name=d["name"], type=d["type"], shape=tuple(d["shape"]),
-        shape_signature=None if sig is None else tuple(sig), buffer=d["buffer"],
-        is_variable=d["is_variable"], is_constant=d["is_constant"], bytes=d["bytes"],
-        scale=d["scale"], zero_point=d["zero_point"],
+        subgraph=s,
+        index=d["index"],
+        name=d["name"],
+        type=d["type"],
+        shape=tuple(d["shape"]),
+        shape_signature=None if sig is None else tuple(sig),
+        buffer=d["buffer"],
+        is_variable=d["is_variable"],
+        is_constant=d["is_constant"],
+        bytes=d["bytes"],
+        scale=d["scale"],
+        zero_point=d["zero_point"],
         quantized_dimension=d["quantized_dimension"],
     )
 
 
 def _operator(s: int, d: dict[str, Any]) -> Operator:
     return Operator(
-        subgraph=s, index=d["index"], name=d["name"], builtin_code=d["builtin_code"],
-        custom_code=d["custom_code"], version=d["version"], inputs=tuple(d["inputs"]),
-        outputs=tuple(d["outputs"]), intermediates=tuple(d["intermediates"]),
+        subgraph=s,
+        index=d["index"],
+        name=d["name"],
+        builtin_code=d["builtin_code"],
+        custom_code=d["custom_code"],
+        version=d["version"],
+        inputs=tuple(d["inputs"]),
+        outputs=tuple(d["outputs"]),
+        intermediates=tuple(d["intermediates"]),
         called_subgraphs=tuple(d["called_subgraphs"]),
     )
 
@@ -208,12 +227,15 @@ class Model:
                 if not stat.S_ISREG(st.st_mode):
                     raise ValueError(f"cannot read model {p}: not a regular file")
                 if st.st_size > max_bytes:
-                    raise ValueError(f"cannot read model {p}: {st.st_size} bytes is more than "
-                                     f"the limit of {max_bytes} bytes (max_bytes=)")
+                    raise ValueError(
+                        f"cannot read model {p}: {st.st_size} bytes is more than "
+                        f"the limit of {max_bytes} bytes (max_bytes=)"
+                    )
                 data = f.read(max_bytes + 1)
         except FileNotFoundError as e:
-            raise ModelNotFoundError(e.errno, f"cannot read model {p}: no such file",
-                                     str(p)) from None
+            raise ModelNotFoundError(
+                e.errno, f"cannot read model {p}: no such file", str(p)
+            ) from None
         except OSError as e:
             raise ValueError(f"cannot read model {p}: {e.strerror}") from e
         if len(data) > max_bytes:  # grew while we read it
@@ -245,13 +267,18 @@ class Model:
             out = []
             for s in range(h.num_subgraphs):
                 info = h.subgraph(s)
-                out.append(Subgraph(
-                    index=s, name=info["name"], inputs=tuple(info["inputs"]),
-                    outputs=tuple(info["outputs"]),
-                    tensors=tuple(_tensor(s, h.tensor(s, t)) for t in range(h.num_tensors(s))),
-                    operators=tuple(_operator(s, h.operator(s, o))
-                                    for o in range(h.num_operators(s))),
-                ))
+                out.append(
+                    Subgraph(
+                        index=s,
+                        name=info["name"],
+                        inputs=tuple(info["inputs"]),
+                        outputs=tuple(info["outputs"]),
+                        tensors=tuple(_tensor(s, h.tensor(s, t)) for t in range(h.num_tensors(s))),
+                        operators=tuple(
+                            _operator(s, h.operator(s, o)) for o in range(h.num_operators(s))
+                        ),
+                    )
+                )
             self._subgraphs = tuple(out)
         return self._subgraphs
 
@@ -348,7 +375,9 @@ class Model:
             try:
                 _core.validate_records(*columns(rec), 16)
             except ValueError as e:
-                raise ValueError(f"OfflineMemoryAllocation metadata: {self._name_buffers(e, rec)}") from None
+                raise ValueError(
+                    f"OfflineMemoryAllocation metadata: {self._name_buffers(e, rec)}"
+                ) from None
         return offsets
 
     def offline_plan_aliases(self) -> list[dict[str, Any]]:
@@ -366,14 +395,22 @@ class Model:
     def _name_buffers(self, err: Exception, rec: np.ndarray) -> str:
         """Appends which tensors the planner buffers named in ``err`` are."""
         msg = str(err)
-        ids = sorted({int(n) for pair in re.findall(r"buffers? (\d+)(?: and (\d+))?", msg)
-                      for n in pair if n})
+        ids = sorted(
+            {
+                int(n)
+                for pair in re.findall(r"buffers? (\d+)(?: and (\d+))?", msg)
+                for n in pair
+                if n
+            }
+        )
         names = []
         for i in ids:
             if i < len(rec) and rec["tensor"][i] >= 0:
                 sg, t = int(rec["subgraph"][i]), int(rec["tensor"][i])
-                names.append(f"buffer {i} = tensor {t} '{self.subgraphs[sg].tensors[t].name}'"
-                             + (f" of subgraph {sg}" if sg else ""))
+                names.append(
+                    f"buffer {i} = tensor {t} '{self.subgraphs[sg].tensors[t].name}'"
+                    + (f" of subgraph {sg}" if sg else "")
+                )
         return msg + (f" ({'; '.join(names)})" if names else "")
 
     def plan(self, strategy: str = "tflm_greedy", **kwargs: Any) -> Plan:
@@ -391,8 +428,9 @@ class Model:
 
         return _plan(self, strategy=strategy, **kwargs)
 
-    def with_offline_plan(self, plan: Plan, *, target: str | None = None,
-                          allow_larger_head: bool = False) -> Model:
+    def with_offline_plan(
+        self, plan: Plan, *, target: str | None = None, allow_larger_head: bool = False
+    ) -> Model:
         """A new Model whose OfflineMemoryAllocation metadata holds ``plan``.
 
         ``plan`` must be a :class:`Plan` made from this model's usage records,
@@ -431,18 +469,27 @@ class Model:
             before = tflm_arena(self, target=target).head
             after = tflm_arena(new, target=target).head
         except NotImplementedError as e:
-            warnings.warn(f"stock TFLM's head with this plan was not checked ({target}): "
-                          f"{str(e).splitlines()[0] if str(e) else 'not modelled'}",
-                          UserWarning, stacklevel=2)
+            warnings.warn(
+                f"stock TFLM's head with this plan was not checked ({target}): "
+                f"{str(e).splitlines()[0] if str(e) else 'not modelled'}",
+                UserWarning,
+                stacklevel=2,
+            )
             return new
         if after > before:
-            what = (f"writing this {plan.strategy} plan makes stock TFLM's head larger "
-                    f"({target}): {before} -> {after} bytes, because TFLM places its kernels' "
-                    f"scratch buffers online around the written tensors")
+            what = (
+                f"writing this {plan.strategy} plan makes stock TFLM's head larger "
+                f"({target}): {before} -> {after} bytes, because TFLM places its kernels' "
+                f"scratch buffers online around the written tensors"
+            )
             if not allow_larger_head:
                 raise _LargerHeadError(
                     f"{what}; ta.plan_for_tflm(model) or ta.optimize(model) make plans TFLM "
-                    f"keeps (allow_larger_head=True writes it anyway)", before, after, target)
+                    f"keeps (allow_larger_head=True writes it anyway)",
+                    before,
+                    after,
+                    target,
+                )
             warnings.warn(what, UserWarning, stacklevel=2)
         return new
 
@@ -452,8 +499,10 @@ class Model:
         from ._plan import Plan
 
         if not isinstance(plan, Plan):
-            raise TypeError("with_offline_plan takes a Plan made from this model (ta.plan(model) "
-                            f"or model.plan()), not {type(plan).__name__}")
+            raise TypeError(
+                "with_offline_plan takes a Plan made from this model (ta.plan(model) "
+                f"or model.plan()), not {type(plan).__name__}"
+            )
         rec = plan.records
         if rec.dtype.names is None or "global_tensor" not in rec.dtype.names:
             raise ValueError("plan was not made from a model's usage records")
@@ -461,8 +510,14 @@ class Model:
         is_tensor = rec["scratch"] < 0
         n = len(mine)
         # Tensor rows come first, in this model's order; scratch rows follow.
-        if len(rec) < n or not np.all(is_tensor[:n]) or np.any(is_tensor[n:]) or not all(
-            np.array_equal(mine[f], rec[f][:n]) for f in ("size", "first", "last", "global_tensor")
+        if (
+            len(rec) < n
+            or not np.all(is_tensor[:n])
+            or np.any(is_tensor[n:])
+            or not all(
+                np.array_equal(mine[f], rec[f][:n])
+                for f in ("size", "first", "last", "global_tensor")
+            )
         ):
             raise ValueError("plan was made from another model's usage records")
         offsets = np.full(self.total_tensors, -1, dtype=np.int64)
@@ -491,5 +546,7 @@ class Model:
 
     def __repr__(self) -> str:
         where = f" {self.path}" if self.path else ""
-        return (f"<Model{where}: {self._handle.num_subgraphs} subgraph(s), "
-                f"{self._handle.total_tensors} tensors, {len(self._data)} bytes>")
+        return (
+            f"<Model{where}: {self._handle.num_subgraphs} subgraph(s), "
+            f"{self._handle.total_tensors} tensors, {len(self._data)} bytes>"
+        )

@@ -26,6 +26,7 @@ Elements carry stable ``id`` attributes for tests and links: ``title``,
 >>> 'id="arena-line-cortex-m"' in page                                           # doctest: +SKIP
 True
 """
+
 from __future__ import annotations
 
 import html
@@ -97,8 +98,9 @@ def _wrappable(text: str) -> str:
 def _nowrap(text: str) -> str:
     """Escaped text whose hyphenated words (x86-64, tflite-micro) never
     break at their hyphen."""
-    return " ".join(f'<span class="nw">{_e(w)}</span>' if "-" in w else _e(w)
-                    for w in text.split(" "))
+    return " ".join(
+        f'<span class="nw">{_e(w)}</span>' if "-" in w else _e(w) for w in text.split(" ")
+    )
 
 
 def _n(value: Any) -> str:
@@ -112,8 +114,13 @@ def _pct(part: int, whole: int) -> str:
     return f"{100.0 * part / whole:.1f} %" if whole else "-"
 
 
-def _table(table_id: str, head: Sequence[str], rows: Sequence[Sequence[Any]],
-           text_cols: Sequence[int] = (), row_classes: Sequence[str] | None = None) -> str:
+def _table(
+    table_id: str,
+    head: Sequence[str],
+    rows: Sequence[Sequence[Any]],
+    text_cols: Sequence[int] = (),
+    row_classes: Sequence[str] | None = None,
+) -> str:
     """A <table>: header cells, one <tr> per row in <tbody>; every cell
     escaped, integers with thousands separators."""
     out = [f'<table id="{table_id}"><thead><tr>']
@@ -166,8 +173,9 @@ def _boards_that_fit(target: str, r: TflmArena) -> list[str]:
     return []
 
 
-def _run_strategies(m: Model, strategies: Sequence[str], time_limit: float, scratch: bool = True
-                    ) -> list[tuple[str, Plan | None, float, str]]:
+def _run_strategies(
+    m: Model, strategies: Sequence[str], time_limit: float, scratch: bool = True
+) -> list[tuple[str, Plan | None, float, str]]:
     """(strategy, plan or None, seconds, error) for each strategy; a strategy
     that refuses this model (fixed offsets, too many buffers) is reported,
     not fatal."""
@@ -203,8 +211,9 @@ class _Sized:
             return
         try:
             self.opt = optimize(m, target=target, time_limit=time_limit)
-            self.written = (tflm_arena(self.opt.model, target=target) if self.opt.improved
-                            else self.size)
+            self.written = (
+                tflm_arena(self.opt.model, target=target) if self.opt.improved else self.size
+            )
         except _NOT_SIZED as e:
             self.opt, self.opt_error = None, _one_line(e)
 
@@ -218,14 +227,20 @@ def _figure(fig_or_axes: Any) -> str:
     fig = axes.figure
     try:  # figures made through pyplot stay registered until closed
         import matplotlib.pyplot as plt
+
         plt.close(fig)
     except ImportError:
         pass
     return svg
 
 
-def report_html(model: ModelLike, *, strategies: Sequence[str] | None = None,
-                targets: Sequence[str] | None = None, time_limit: float = 1.0) -> str:
+def report_html(
+    model: ModelLike,
+    *,
+    strategies: Sequence[str] | None = None,
+    targets: Sequence[str] | None = None,
+    time_limit: float = 1.0,
+) -> str:
     """The report on ``model`` (a Model, a path or bytes) as one HTML page.
 
     ``strategies``: the planning strategies to compare (default every name
@@ -285,8 +300,11 @@ def report_html(model: ModelLike, *, strategies: Sequence[str] | None = None,
         _summary(m, rec, greedy, best),
         _size_section(sized),
         '<section id="plan-plot"><h2>Memory plan (tflm_arena\'s planners): TFLM greedy vs '
-        + (f"{_e(best.strategy)} ({greedy.arena_bytes - best.arena_bytes:,} bytes smaller)"
-           if best is not greedy else "tflm_arena (no strategy tried beats TFLM's own plan)")
+        + (
+            f"{_e(best.strategy)} ({greedy.arena_bytes - best.arena_bytes:,} bytes smaller)"
+            if best is not greedy
+            else "tflm_arena (no strategy tried beats TFLM's own plan)"
+        )
         + "</h2><figure>",
         _figure(viz.plot_comparison(greedy, best, model=m)),
         "</figure></section>",
@@ -311,15 +329,17 @@ def _headline(sized: Sequence[_Sized]) -> str:
         out.append(f'<div class="answer" id="answer-{_e(t)}">')
         out.append(f'<p class="whose">{_nowrap(_whose(t, s.size))}</p>')
         if s.size is None:
-            out.append(f'<p class="refused" id="refused-{_e(t)}">not computed: '
-                       f"{_e(s.error)}</p></div>")
+            out.append(
+                f'<p class="refused" id="refused-{_e(t)}">not computed: {_e(s.error)}</p></div>'
+            )
             continue
         r = s.size
-        out.append(f'<pre class="arena-line" id="arena-line-{_e(t)}">'
-                   f"{_e(r.firmware_line())}</pre>")
-        rows: list[list[Any]] = [["kTensorArenaSize (bytes)", r.min_arena_bytes_16],
-                ["exact minimum arena (bytes)", r.min_arena_bytes],
-                ["head: activations + scratch (bytes)", r.head]]
+        out.append(f'<pre class="arena-line" id="arena-line-{_e(t)}">{_e(r.firmware_line())}</pre>')
+        rows: list[list[Any]] = [
+            ["kTensorArenaSize (bytes)", r.min_arena_bytes_16],
+            ["exact minimum arena (bytes)", r.min_arena_bytes],
+            ["head: activations + scratch (bytes)", r.head],
+        ]
         head = [f"stock TFLM, {t}", "model as it is"]
         code = ""  # the firmware line for the model with the plan written
         if s.opt is None:
@@ -332,24 +352,33 @@ def _headline(sized: Sequence[_Sized]) -> str:
             rows[2] += [s.opt.head, _saving(r.head, s.opt.head)]
             b = s.opt.best
             assert b is not None  # improved means a best attempt
-            note = (f"Best plan: {b.strategy}"
-                    + (" (proven smallest)" if b.optimal else "")
-                    + ", written into the model as OfflineMemoryAllocation metadata "
-                    f"(tflm-arena optimize MODEL -o OUT --target {t}); with that model "
-                    "use ")
+            note = (
+                f"Best plan: {b.strategy}"
+                + (" (proven smallest)" if b.optimal else "")
+                + ", written into the model as OfflineMemoryAllocation metadata "
+                f"(tflm-arena optimize MODEL -o OUT --target {t}); with that model "
+                "use "
+            )
             code = w.firmware_line()
         else:
-            note = (f"TFLM's own plan is already the smallest found: no plan tried by "
-                    f"tflm-arena optimize makes stock TFLM's head ({r.head:,} bytes, {t}) "
-                    "smaller.")
+            note = (
+                f"TFLM's own plan is already the smallest found: no plan tried by "
+                f"tflm-arena optimize makes stock TFLM's head ({r.head:,} bytes, {t}) "
+                "smaller."
+            )
         out.append(_table(f"headline-{t}", head, rows, text_cols=(0,)))
-        out.append(f'<p class="note" id="plan-note-{_e(t)}">{_e(note)}'
-                   + (f'<code id="planned-line-{_e(t)}">{_e(code)}</code>' if code else "")
-                   + "</p>")
+        out.append(
+            f'<p class="note" id="plan-note-{_e(t)}">{_e(note)}'
+            + (f'<code id="planned-line-{_e(t)}">{_e(code)}</code>' if code else "")
+            + "</p>"
+        )
         fits = _boards_that_fit(t, r)
         if fits:
-            out.append(f'<ul class="boards" id="boards-{_e(t)}">'
-                       + "".join(f"<li>{_e(x)}</li>" for x in fits) + "</ul>")
+            out.append(
+                f'<ul class="boards" id="boards-{_e(t)}">'
+                + "".join(f"<li>{_e(x)}</li>" for x in fits)
+                + "</ul>"
+            )
         out.append("</div>")
     out.append("</div></section>")
     return "".join(out)
@@ -367,54 +396,88 @@ def _summary(m: Model, rec: np.ndarray, greedy: Plan, best: Plan) -> str:
         f"{len(rec):,} buffers planned in the arena head",
         f"lower bound (most bytes live at once): {greedy.lower_bound:,} bytes",
         f"TFLM greedy plan (TFLM's own planner): {greedy.arena_bytes:,} bytes"
-        + (" (tensors only: TFLM's kernel scratch buffers are not modelled for this model)"
-           if greedy.tensors_only else f" (tensors and {greedy.scratch_target} kernel scratch: "
-                                       "TFLM's head)"),
+        + (
+            " (tensors only: TFLM's kernel scratch buffers are not modelled for this model)"
+            if greedy.tensors_only
+            else f" (tensors and {greedy.scratch_target} kernel scratch: TFLM's head)"
+        ),
         f"smallest plan of tflm_arena's strategies ({best.strategy}): "
         f"{best.arena_bytes:,} bytes" + (f", {saving:,} bytes smaller" if saving > 0 else ""),
     ]
     if m.description:
         items.insert(0, f"description: {m.description}")
-    return ('<section id="summary"><h2>Arena head: plans of the model\'s buffers</h2><ul>'
-            + "".join(f"<li>{_e(i)}</li>" for i in items) + "</ul></section>")
+    return (
+        '<section id="summary"><h2>Arena head: plans of the model\'s buffers</h2><ul>'
+        + "".join(f"<li>{_e(i)}</li>" for i in items)
+        + "</ul></section>"
+    )
 
 
 def _tensors_section(m: Model, rec: np.ndarray, greedy: Plan, best: Plan) -> str:
     where: dict[tuple[int, int], int] = {
-        (int(r["subgraph"]), int(r["tensor"])): i for i, r in enumerate(rec) if r["tensor"] >= 0}
+        (int(r["subgraph"]), int(r["tensor"])): i for i, r in enumerate(rec) if r["tensor"] >= 0
+    }
     rows = []
     for sg in m.subgraphs:
         for t in sg.tensors:
             i = where.get((sg.index, t.index))
-            rows.append([
-                str(sg.index), str(t.index), t.name, t.type, "[" + ", ".join(map(str, t.shape)) + "]",
-                "-" if t.bytes is None else t.bytes,
-                "" if i is None else str(int(rec["first"][i])),
-                "" if i is None else str(int(rec["last"][i])),
-                "" if i is None else int(greedy.offsets[i]),
-            ] + ([] if best is greedy else ["" if i is None else int(best.offsets[i])]))
-    head = ["subgraph", "index", "name", "type", "shape", "bytes", "first", "last",
-            "offset (tflm_greedy)"] + ([] if best is greedy else [f"offset ({best.strategy})"])
-    return ('<section id="tensors-section"><h2>Tensors</h2>'
-            '<details id="tensors-details"><summary>'
-            f"{len(rows):,} tensors: name, type, shape, bytes, lifetime and offset</summary>"
-            '<p class="note">first/last: the steps a tensor is live in the arena head; '
-            "empty for tensors not planned there (constants, variables, unused).</p>"
-            + _table("tensors", head, rows, text_cols=(2, 4)) + "</details></section>")
+            rows.append(
+                [
+                    str(sg.index),
+                    str(t.index),
+                    t.name,
+                    t.type,
+                    "[" + ", ".join(map(str, t.shape)) + "]",
+                    "-" if t.bytes is None else t.bytes,
+                    "" if i is None else str(int(rec["first"][i])),
+                    "" if i is None else str(int(rec["last"][i])),
+                    "" if i is None else int(greedy.offsets[i]),
+                ]
+                + ([] if best is greedy else ["" if i is None else int(best.offsets[i])])
+            )
+    head = [
+        "subgraph",
+        "index",
+        "name",
+        "type",
+        "shape",
+        "bytes",
+        "first",
+        "last",
+        "offset (tflm_greedy)",
+    ] + ([] if best is greedy else [f"offset ({best.strategy})"])
+    return (
+        '<section id="tensors-section"><h2>Tensors</h2>'
+        '<details id="tensors-details"><summary>'
+        f"{len(rows):,} tensors: name, type, shape, bytes, lifetime and offset</summary>"
+        '<p class="note">first/last: the steps a tensor is live in the arena head; '
+        "empty for tensors not planned there (constants, variables, unused).</p>"
+        + _table("tensors", head, rows, text_cols=(2, 4))
+        + "</details></section>"
+    )
 
 
 def _operators_section(m: Model) -> str:
-    rows = [[str(op.subgraph), str(op.index), op.name, list(op.inputs), list(op.outputs)]
-            for sg in m.subgraphs for op in sg.operators]
-    return ('<section id="operators-section"><h2>Operators</h2>'
-            f'<details id="operators-details"><summary>{len(rows):,} operators: name, '
-            "inputs and outputs</summary>"
-            + _table("operators", ["subgraph", "index", "name", "inputs", "outputs"], rows,
-                     text_cols=(2, 3, 4)) + "</details></section>")
+    rows = [
+        [str(op.subgraph), str(op.index), op.name, list(op.inputs), list(op.outputs)]
+        for sg in m.subgraphs
+        for op in sg.operators
+    ]
+    return (
+        '<section id="operators-section"><h2>Operators</h2>'
+        f'<details id="operators-details"><summary>{len(rows):,} operators: name, '
+        "inputs and outputs</summary>"
+        + _table(
+            "operators",
+            ["subgraph", "index", "name", "inputs", "outputs"],
+            rows,
+            text_cols=(2, 3, 4),
+        )
+        + "</details></section>"
+    )
 
 
-def _strategies_section(runs: Sequence[tuple[str, Plan | None, float, str]],
-                        best: Plan) -> str:
+def _strategies_section(runs: Sequence[tuple[str, Plan | None, float, str]], best: Plan) -> str:
     rows: list[list[Any]] = []
     classes: list[str] = []
     for s, p, seconds, err in runs:
@@ -423,18 +486,27 @@ def _strategies_section(runs: Sequence[tuple[str, Plan | None, float, str]],
             classes.append("")
             continue
         made_by = f"plan made by {p.strategy}" if p.strategy != s else ""
-        rows.append([s, p.arena_bytes, p.lower_bound, f"{100 * p.overhead:.1f} %",
-                     f"{1000 * seconds:.1f}",
-                     "; ".join(x for x in ("optimal" if p.optimal else "", made_by) if x)])
+        rows.append(
+            [
+                s,
+                p.arena_bytes,
+                p.lower_bound,
+                f"{100 * p.overhead:.1f} %",
+                f"{1000 * seconds:.1f}",
+                "; ".join(x for x in ("optimal" if p.optimal else "", made_by) if x),
+            ]
+        )
         classes.append("best" if p.arena_bytes == best.arena_bytes else "")
     head = ["strategy", "arena bytes", "lower bound", "above lower bound", "time (ms)", "note"]
-    return ('<section id="strategies-section"><h2>Planning strategies (tflm_arena)</h2>'
-            '<p class="note">Arena head (activations) each of tflm_arena\'s strategies plans '
-            "for the model's buffers, kernel scratch not included; the smallest is "
-            "highlighted. What a written plan changes in stock TFLM is in the box at the "
-            "top.</p>"
-            + _table("strategies", head, rows, text_cols=(0, 5), row_classes=classes)
-            + "</section>")
+    return (
+        '<section id="strategies-section"><h2>Planning strategies (tflm_arena)</h2>'
+        '<p class="note">Arena head (activations) each of tflm_arena\'s strategies plans '
+        "for the model's buffers, kernel scratch not included; the smallest is "
+        "highlighted. What a written plan changes in stock TFLM is in the box at the "
+        "top.</p>"
+        + _table("strategies", head, rows, text_cols=(0, 5), row_classes=classes)
+        + "</section>"
+    )
 
 
 def _size_section(sized: Sequence[_Sized]) -> str:
@@ -444,43 +516,72 @@ def _size_section(sized: Sequence[_Sized]) -> str:
         if r is None:
             rows.append([s.target, "", "", "", "", "", "not computed: " + s.error])
         else:
-            rows.append([s.target, r.min_arena_bytes, r.min_arena_bytes_16, r.head, r.tail,
-                         r.temp_peak, r.limited_by])
-    head = ["target", "minimum arena", "kTensorArenaSize (multiple of 16)", "head", "tail",
-            "temp peak", "one byte less fails at"]
+            rows.append(
+                [
+                    s.target,
+                    r.min_arena_bytes,
+                    r.min_arena_bytes_16,
+                    r.head,
+                    r.tail,
+                    r.temp_peak,
+                    r.limited_by,
+                ]
+            )
+    head = [
+        "target",
+        "minimum arena",
+        "kTensorArenaSize (multiple of 16)",
+        "head",
+        "tail",
+        "temp peak",
+        "one byte less fails at",
+    ]
     words = "; ".join(_whose(s.target, s.size) for s in sized)
-    return ('<section id="tflm-size-section"><h2>Stock TFLM: arena size per target</h2>'
-            f'<p class="note">What stock TFLM needs for this model as it is, in bytes '
-            f"({_e(words)}), from <code>tflm_arena.tflm_arena</code>.</p>"
-            + _table("tflm-size", head, rows, text_cols=(0, 6)) + "</section>")
+    return (
+        '<section id="tflm-size-section"><h2>Stock TFLM: arena size per target</h2>'
+        f'<p class="note">What stock TFLM needs for this model as it is, in bytes '
+        f"({_e(words)}), from <code>tflm_arena.tflm_arena</code>.</p>"
+        + _table("tflm-size", head, rows, text_cols=(0, 6))
+        + "</section>"
+    )
 
 
 def _runtime_section(m: Model) -> str:
     from .interpreter import Interpreter
 
-    title = ('<section id="runtime-section"><h2>tflm_arena runtime (not stock TFLM): '
-             "allocation categories</h2>")
+    title = (
+        '<section id="runtime-section"><h2>tflm_arena runtime (not stock TFLM): '
+        "allocation categories</h2>"
+    )
     try:
         it = Interpreter(m)
         it.allocate_tensors()
         a = it.allocations()
     except (ValueError, RuntimeError, MemoryError, NotImplementedError) as e:
-        return (title + f'<p class="note" id="runtime">not available: {_e(_one_line(e))}</p>'
-                "</section>")
-    rows = [[name, c["requested_bytes"], c["used_bytes"], c["count"]]
-            for name, c in a["categories"].items()]
+        return (
+            title + f'<p class="note" id="runtime">not available: {_e(_one_line(e))}</p></section>'
+        )
+    rows = [
+        [name, c["requested_bytes"], c["used_bytes"], c["count"]]
+        for name, c in a["categories"].items()
+    ]
     totals = ", ".join(f"{k} {a[k]:,} bytes" for k in ("total", "head", "tail") if k in a)
-    return (title + '<p class="note">The arena of tflm_arena\'s own interpreter '
-            f"(tflm_arena.Interpreter(model).allocations(): {_e(totals)}), in the categories "
-            "TFLM's RecordingMicroAllocator uses. These are not stock TFLM's figures: ours "
-            "has a smaller tail (no TfLiteTensor copies, allocator objects outside the "
-            "arena). For firmware built on stock TFLM use the box at the top.</p>"
-            + _table("runtime", ["category", "requested bytes", "used bytes", "count"], rows,
-                     text_cols=(0,)) + "</section>")
+    return (
+        title + '<p class="note">The arena of tflm_arena\'s own interpreter '
+        f"(tflm_arena.Interpreter(model).allocations(): {_e(totals)}), in the categories "
+        "TFLM's RecordingMicroAllocator uses. These are not stock TFLM's figures: ours "
+        "has a smaller tail (no TfLiteTensor copies, allocator objects outside the "
+        "arena). For firmware built on stock TFLM use the box at the top.</p>"
+        + _table(
+            "runtime", ["category", "requested bytes", "used bytes", "count"], rows, text_cols=(0,)
+        )
+        + "</section>"
+    )
 
 
-def write_report(model: ModelLike, path: str | PathLike[str], overwrite: bool = False,
-                 **kwargs: Any) -> Path:
+def write_report(
+    model: ModelLike, path: str | PathLike[str], overwrite: bool = False, **kwargs: Any
+) -> Path:
     """Writes :func:`report_html` of ``model`` to ``path`` atomically (a temp
     file in the same folder, then renamed/linked into place). An existing
     ``path`` is never replaced without ``overwrite`` (FileExistsError).
