@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Runs every test: C++ style and static checks (.ci/lint.sh: clang-format,
-# clang-tidy), rebuilds the Python module from this tree, then the C++
+# Runs every test: rebuilds the Python module from this tree, checks the
+# Python style (ruff) and types (mypy --strict), the C++ style and static
+# checks (.ci/lint.sh: clang-format, clang-tidy), then the C++
 # suite (CTest), the same suite under ASan+UBSan, pytest, pytest again on an
 # ASan+UBSan build of the module, and the fuzzers' regression corpus plus a
 # short fuzzing run (fuzz/run.sh).
@@ -16,11 +17,15 @@ fi
 # shellcheck disable=SC1091
 source .venv/bin/activate
 
+python3 -m pip install -q --no-build-isolation --no-deps .
+
+# Style and types first (fail fast); both configured in pyproject.toml.
+python3 -m ruff check python tests_py benchmarks docs fuzz
+python3 -m ruff format --check python tests_py benchmarks docs fuzz
+python3 -m mypy --strict python/tflm_arena
 # clang-format, then clang-tidy over cpp/ (about 8 minutes at -j2 on a
 # shared 2-core machine, 7 minutes of CPU).
 JOBS="$jobs" bash .ci/lint.sh
-
-python3 -m pip install -q --no-build-isolation --no-deps .
 
 cmake -S . -B build/cpp -DTFLM_ARENA_BUILD_TESTS=ON -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build/cpp -j"$jobs"

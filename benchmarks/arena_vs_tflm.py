@@ -22,6 +22,7 @@ in tflite-micro on 3 random inputs.
     python benchmarks/arena_vs_tflm.py [--models-dir DIR]
         [--time-limit 1.0] [--no-bisect] [--only NAME ...]
 """
+
 from __future__ import annotations
 
 import argparse
@@ -33,13 +34,22 @@ from pathlib import Path
 
 import tflm_arena as ta
 
-MODELS = ["hello_world_int8", "hello_world_float", "simple_add_model",
-          "micro_speech_quantized", "person_detect", "vww_96_int8", "kws_ref_model",
-          "pretrainedResnet_quant", "ad01_int8"]
+MODELS = [
+    "hello_world_int8",
+    "hello_world_float",
+    "simple_add_model",
+    "micro_speech_quantized",
+    "person_detect",
+    "vww_96_int8",
+    "kws_ref_model",
+    "pretrainedResnet_quant",
+    "ad01_int8",
+]
 
 
 def tflm_allocations(data: bytes) -> dict:
     from tflite_micro import runtime
+
     it = runtime.Interpreter.from_bytes(data, arena_size=8 << 20)
     with tempfile.TemporaryFile() as f:  # TFLM prints to the C-level stderr
         saved = os.dup(2)
@@ -54,10 +64,11 @@ def tflm_allocations(data: bytes) -> dict:
     return {k: int(v) for k, v in re.findall(r"Arena allocation (\w+) (\d+) bytes", text)}
 
 
-def _wheel_outputs(model: "ta.Model", seed: int = 0, runs: int = 3) -> list:
+def _wheel_outputs(model: ta.Model, seed: int = 0, runs: int = 3) -> list:
     """Outputs of the real TFLM on `runs` random inputs (same seed -> same inputs)."""
     import numpy as np
     from tflite_micro import runtime
+
     it = runtime.Interpreter.from_bytes(model.data, arena_size=8 << 20)
     rng = np.random.default_rng(seed)
     n_in, n_out = len(model.inputs), len(model.outputs)
@@ -78,11 +89,14 @@ def _wheel_outputs(model: "ta.Model", seed: int = 0, runs: int = 3) -> list:
 
 def _same_outputs(a: list, b: list) -> bool:
     import numpy as np
-    return all(len(x) == len(y) and all(np.array_equal(u, v) for u, v in zip(x, y))
-               for x, y in zip(a, b))
+
+    return len(a) == len(b) and all(
+        len(x) == len(y) and all(np.array_equal(u, v) for u, v in zip(x, y, strict=True))
+        for x, y in zip(a, b, strict=True)
+    )
 
 
-def proof_row(name: str, m: "ta.Model", time_limit: float, bisect: bool) -> dict:
+def proof_row(name: str, m: ta.Model, time_limit: float, bisect: bool) -> dict:
     """The figures of one line of table 2 (see the module docstring)."""
     from tflm_size import wheel_minimum  # benchmarks/tflm_size.py
 
@@ -99,8 +113,12 @@ def proof_row(name: str, m: "ta.Model", time_limit: float, bisect: bool) -> dict
     with tempfile.TemporaryDirectory() as d:
         for key, (model, predicted) in variants.items():
             t = tflm_allocations(model.data)
-            row[key] = {"predicted": predicted, "head": t["head"], "total": t["total"],
-                        "same": None if key == "orig" else _same_outputs(ref, _wheel_outputs(model))}
+            row[key] = {
+                "predicted": predicted,
+                "head": t["head"],
+                "total": t["total"],
+                "same": None if key == "orig" else _same_outputs(ref, _wheel_outputs(model)),
+            }
             if bisect:
                 f = Path(d) / f"{key}.tflite"
                 f.write_bytes(model.data)
@@ -115,8 +133,10 @@ def _cell(row: dict, key: str, field: str) -> str:
 
 
 def print_proof(models_dir: Path, names, time_limit: float, bisect: bool) -> None:
-    print(f"\nTable 2: stock TFLM (tflite-micro wheel, x86-64) with our plans; optimal at "
-          f"{time_limit:g} s")
+    print(
+        f"\nTable 2: stock TFLM (tflite-micro wheel, x86-64) with our plans; optimal at "
+        f"{time_limit:g} s"
+    )
     cols = ["orig", "plan", "reord"]
     head = f"{'model':<26} {'LB':>8} {'peak':>8} {'peak re':>8}"
     for c in cols:
@@ -139,29 +159,39 @@ def print_proof(models_dir: Path, names, time_limit: float, bisect: bool) -> Non
         for c in cols:
             v = row.get(c)
             same = "-" if v is None or v["same"] is None else ("yes" if v["same"] else "NO")
-            line += (f" | {_cell(row, c, 'head'):>11} {_cell(row, c, 'predicted'):>8} "
-                     f"{_cell(row, c, 'total'):>9} {_cell(row, c, 'min_arena'):>9} {same:>4}")
+            line += (
+                f" | {_cell(row, c, 'head'):>11} {_cell(row, c, 'predicted'):>8} "
+                f"{_cell(row, c, 'total'):>9} {_cell(row, c, 'min_arena'):>9} {same:>4}"
+            )
         print(line, flush=True)
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--models-dir", default=str(Path(__file__).resolve().parents[2] / "shared" / "models"))
+    ap.add_argument(
+        "--models-dir", default=str(Path(__file__).resolve().parents[2] / "shared" / "models")
+    )
     ap.add_argument("--time-limit", type=float, default=1.0, help="seconds for the optimal planner")
-    ap.add_argument("--no-bisect", action="store_true", help="skip the wheel's minimum-arena bisection")
+    ap.add_argument(
+        "--no-bisect", action="store_true", help="skip the wheel's minimum-arena bisection"
+    )
     ap.add_argument("--only", nargs="*", help="model names (file stems) for table 2")
     ap.add_argument("--no-table1", action="store_true", help="table 2 only")
     args = ap.parse_args()
-    print(f"{'model':<24} {'TFLM head':>9} {'tail':>6} {'total':>7} | {'ours head':>9} "
-          f"{'tail':>6} {'total':>7} {'required':>8} | {'LB':>6} {'10x guess':>9}")
+    print(
+        f"{'model':<24} {'TFLM head':>9} {'tail':>6} {'total':>7} | {'ours head':>9} "
+        f"{'tail':>6} {'total':>7} {'required':>8} | {'LB':>6} {'10x guess':>9}"
+    )
     for name in [] if args.no_table1 else MODELS:
         m = ta.Model.load(Path(args.models_dir) / f"{name}.tflite")
         t = tflm_allocations(m.data)
         it = ta.Interpreter(m)
         a = it.allocations()
-        print(f"{name:<24} {t['head']:>9} {t['tail']:>6} {t['total']:>7} | {a['head']:>9} "
-              f"{a['tail']:>6} {a['total']:>7} {a['required_bytes']:>8} | "
-              f"{m.plan().lower_bound:>6} {10 * len(m.data):>9}")
+        print(
+            f"{name:<24} {t['head']:>9} {t['tail']:>6} {t['total']:>7} | {a['head']:>9} "
+            f"{a['tail']:>6} {a['total']:>7} {a['required_bytes']:>8} | "
+            f"{m.plan().lower_bound:>6} {10 * len(m.data):>9}"
+        )
     print_proof(Path(args.models_dir), set(args.only or ()), args.time_limit, not args.no_bisect)
 
 

@@ -38,7 +38,6 @@ import shutil
 import subprocess
 import sys
 from dataclasses import dataclass, field
-from typing import Optional
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 SOURCE_DIR = ROOT / "benchmarks" / "code_size"
@@ -81,15 +80,15 @@ class ArchBuild:
         return self.text[f"footprint_kernel_{name}"] - self.text["footprint_framework"]
 
 
-def cross_compiler() -> Optional[str]:
+def cross_compiler() -> str | None:
     return shutil.which("arm-none-eabi-g++")
 
 
-def extra_cmake_args(cli: Optional[list[str]] = None) -> list[str]:
+def extra_cmake_args(cli: list[str] | None = None) -> list[str]:
     return shlex.split(os.environ.get("TFLM_ARENA_FOOTPRINT_CMAKE_ARGS", "")) + list(cli or [])
 
 
-def _cache_value(build_dir: pathlib.Path, name: str) -> Optional[str]:
+def _cache_value(build_dir: pathlib.Path, name: str) -> str | None:
     cache = build_dir / "CMakeCache.txt"
     if not cache.exists():
         return None
@@ -112,11 +111,17 @@ def _run(cmd: list[str], quiet: bool) -> None:
         raise SystemExit(f"command failed ({r.returncode}): {' '.join(cmd)}")
 
 
-def configure_and_build(arch: ArchBuild, cmake_args: list[str], jobs: int = 2,
-                        quiet: bool = True) -> None:
+def configure_and_build(
+    arch: ArchBuild, cmake_args: list[str], jobs: int = 2, quiet: bool = True
+) -> None:
     args = [
-        "cmake", "-S", str(ROOT), "-B", str(arch.build_dir),
-        "-DTFLM_ARENA_BUILD_FOOTPRINT=ON", "-DCMAKE_BUILD_TYPE=MinSizeRel",
+        "cmake",
+        "-S",
+        str(ROOT),
+        "-B",
+        str(arch.build_dir),
+        "-DTFLM_ARENA_BUILD_FOOTPRINT=ON",
+        "-DCMAKE_BUILD_TYPE=MinSizeRel",
         # The device default of core/status.h (the host suites use 1024).
         "-DTFLM_ARENA_STATUS_MESSAGE_BYTES=240",
         f"-DTFLM_ARENA_STRIP_ERROR_STRINGS={'ON' if arch.strip else 'OFF'}",
@@ -129,8 +134,9 @@ def configure_and_build(arch: ArchBuild, cmake_args: list[str], jobs: int = 2,
         # Header-only flatbuffers from the host, but never the host's whole
         # /usr/include (glibc's headers would shadow newlib's): a folder
         # holding just flatbuffers/.
-        host_include = _cache_value(ROOT / "build" / "code_size" / "x86_64",
-                                    "TFLM_ARENA_FLATBUFFERS_INCLUDE")
+        host_include = _cache_value(
+            ROOT / "build" / "code_size" / "x86_64", "TFLM_ARENA_FLATBUFFERS_INCLUDE"
+        )
         if host_include and (pathlib.Path(host_include) / "flatbuffers").is_dir():
             only = arch.build_dir / "flatbuffers_include"
             only.mkdir(parents=True, exist_ok=True)
@@ -143,16 +149,20 @@ def configure_and_build(arch: ArchBuild, cmake_args: list[str], jobs: int = 2,
             args.append(f"-DTFLM_ARENA_FLATC={flatc}")
     _run(args + cmake_args, quiet)
     targets = ["footprint"] if arch.strip else FRAMEWORK_PROGRAMS
-    _run(["cmake", "--build", str(arch.build_dir), "-j", str(jobs), "--target"] + targets,
-         quiet)
+    _run(["cmake", "--build", str(arch.build_dir), "-j", str(jobs), "--target"] + targets, quiet)
 
 
 def measure(arch: ArchBuild) -> None:
     if arch.strip:
         arch.kernels = (arch.programs_dir / "kernels.txt").read_text().split()
     names = FRAMEWORK_PROGRAMS + [f"footprint_kernel_{k}" for k in arch.kernels]
-    out = subprocess.run([arch.size_tool] + [str(arch.program(n)) for n in names],
-                         capture_output=True, text=True, check=True, env=_env()).stdout
+    out = subprocess.run(
+        [arch.size_tool] + [str(arch.program(n)) for n in names],
+        capture_output=True,
+        text=True,
+        check=True,
+        env=_env(),
+    ).stdout
     for line in out.splitlines()[1:]:
         cols = line.split()
         arch.text[pathlib.Path(cols[5]).name] = int(cols[0])
@@ -166,8 +176,15 @@ def arch_builds() -> list[ArchBuild]:
         suffix = "" if strip else "_messages"
         builds.append(ArchBuild("x86_64", base / f"x86_64{suffix}", "size", "nm", strip))
         if cross_compiler():
-            builds.append(ArchBuild("cortex_m", base / f"cortex_m{suffix}",
-                                    "arm-none-eabi-size", "arm-none-eabi-nm", strip))
+            builds.append(
+                ArchBuild(
+                    "cortex_m",
+                    base / f"cortex_m{suffix}",
+                    "arm-none-eabi-size",
+                    "arm-none-eabi-nm",
+                    strip,
+                )
+            )
     return builds
 
 
@@ -188,7 +205,7 @@ def build_all(cmake_args: list[str], build: bool = True, quiet: bool = True) -> 
     return builds
 
 
-def _n(v: Optional[int]) -> str:
+def _n(v: int | None) -> str:
     return "n/a" if v is None else f"{v:,}"
 
 
@@ -199,25 +216,44 @@ def table(builds: list[ArchBuild]) -> str:
     def row(name, get, tflm=(None, None)):
         return (name, get(x86), get(arm) if arm else None, tflm[0], tflm[1])
 
-    rows = [row("baseline program (text)", lambda b: b.text["footprint_baseline"]),
-            row("**framework** (release: no error strings; model trusted, as TFLM)",
-                lambda b: b.framework, (TFLM_FRAMEWORK_X86_64, TFLM_FRAMEWORK_CORTEX_M)),
-            row("+ model verification (`Model::FromBuffer`)", lambda b: b.verification),
-            ("framework with error messages", mx86.framework if mx86 else None,
-             marm.framework if marm else None, None, None),
-            ("+ model verification, with messages", mx86.verification if mx86 else None,
-             marm.verification if marm else None, None, None)]
+    rows = [
+        row("baseline program (text)", lambda b: b.text["footprint_baseline"]),
+        row(
+            "**framework** (release: no error strings; model trusted, as TFLM)",
+            lambda b: b.framework,
+            (TFLM_FRAMEWORK_X86_64, TFLM_FRAMEWORK_CORTEX_M),
+        ),
+        row("+ model verification (`Model::FromBuffer`)", lambda b: b.verification),
+        (
+            "framework with error messages",
+            mx86.framework if mx86 else None,
+            marm.framework if marm else None,
+            None,
+            None,
+        ),
+        (
+            "+ model verification, with messages",
+            mx86.verification if mx86 else None,
+            marm.verification if marm else None,
+            None,
+            None,
+        ),
+    ]
     for k in x86.kernels:
         rows.append(row(f"kernel {k}", lambda b, k=k: b.kernel(k)))
-    lines = ["| bytes of text (`size`) | x86-64 | Cortex-M3 | TFLM x86-64 | TFLM Cortex-M3 |",
-             "|---|---:|---:|---:|---:|"]
+    lines = [
+        "| bytes of text (`size`) | x86-64 | Cortex-M3 | TFLM x86-64 | TFLM Cortex-M3 |",
+        "|---|---:|---:|---:|---:|",
+    ]
     for name, a, b, c, d in rows:
-        lines.append(f"| {name} | {_n(a)} | {_n(b)} | {'' if c is None else _n(c)} "
-                     f"| {'' if d is None else _n(d)} |")
+        lines.append(
+            f"| {name} | {_n(a)} | {_n(b)} | {'' if c is None else _n(c)} "
+            f"| {'' if d is None else _n(d)} |"
+        )
     return "\n".join(lines)
 
 
-def _pair(builds: list[ArchBuild]) -> tuple[Optional[ArchBuild], Optional[ArchBuild]]:
+def _pair(builds: list[ArchBuild]) -> tuple[ArchBuild | None, ArchBuild | None]:
     by_name = {b.name: b for b in builds}
     return by_name.get("x86_64"), by_name.get("cortex_m")
 
@@ -225,23 +261,31 @@ def _pair(builds: list[ArchBuild]) -> tuple[Optional[ArchBuild], Optional[ArchBu
 def summary(builds: list[ArchBuild]) -> str:
     x86, arm = _pair(release(builds))
     return f"framework x86-64 {x86.framework} bytes, cortex-m " + (
-        "n/a" if arm is None else f"{arm.framework} bytes")
+        "n/a" if arm is None else f"{arm.framework} bytes"
+    )
 
 
-def main(argv: Optional[list[str]] = None) -> None:
+def main(argv: list[str] | None = None) -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--no-build", action="store_true", help="measure an existing build")
-    p.add_argument("--cmake-arg", action="append", default=[], metavar="ARG",
-                   help="extra argument for both configure steps (repeatable)")
+    p.add_argument(
+        "--cmake-arg",
+        action="append",
+        default=[],
+        metavar="ARG",
+        help="extra argument for both configure steps (repeatable)",
+    )
     p.add_argument("-v", "--verbose", action="store_true", help="echo the build commands")
     a = p.parse_args(argv)
     builds = build_all(extra_cmake_args(a.cmake_arg), build=not a.no_build, quiet=not a.verbose)
     if _pair(builds)[1] is None:
         print("(arm-none-eabi-g++ not found: no Cortex-M build)")
     print(table(builds))
-    print("TFLM figures: TFLM's published framework sizes (examples/memory_footprint/README.md, "
-          "release build; TFLM publishes no "
-          "per-kernel sizes). Kernels: release configuration.")
+    print(
+        "TFLM figures: TFLM's published framework sizes (examples/memory_footprint/README.md, "
+        "release build; TFLM publishes no "
+        "per-kernel sizes). Kernels: release configuration."
+    )
     print(summary(builds))
 
 

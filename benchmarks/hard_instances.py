@@ -19,12 +19,12 @@ Importable by tests and benchmarks::
     from hard_instances import hard_instance
     inst = hard_instance(seed=3)            # dict: sizes, first, last, capacity, offsets
 """
+
 from __future__ import annotations
 
 import argparse
 import random
 import sys
-from typing import Dict, List
 
 import numpy as np
 
@@ -34,8 +34,9 @@ GRAIN = 1024
 FINE_GRAIN = 16
 
 
-def hard_instance(seed: int, buffers: int = 0, steps: int = 0,
-                  capacity: int = CAPACITY, fine: bool = False) -> Dict[str, object]:
+def hard_instance(
+    seed: int, buffers: int = 0, steps: int = 0, capacity: int = CAPACITY, fine: bool = False
+) -> dict[str, object]:
     """One instance: ``sizes``, ``first``, ``last`` (numpy arrays), the
     ``capacity`` (= lower bound = optimum) and ``offsets`` of the tiling
     (a plan of exactly ``capacity`` bytes). ``buffers`` 0 picks 200..450 from
@@ -43,16 +44,13 @@ def hard_instance(seed: int, buffers: int = 0, steps: int = 0,
     rng = random.Random(seed)
     n = buffers or rng.randint(200, 450)
     grain = FINE_GRAIN if fine else GRAIN
-    if fine:
-        t = steps or max(8, n // 2 + rng.randint(-n // 8, n // 8))
-    else:
-        t = steps or STEPS
+    t = steps or (max(8, n // 2 + rng.randint(-n // 8, n // 8)) if fine else STEPS)
     if capacity % grain or capacity < grain * 2:
         raise ValueError(f"capacity must be a multiple of {grain} and >= {2 * grain}")
     # rectangles: [t0, t1) x [y0, y1), half-open; cut the largest ones first,
     # with a random direction and a random cut point, so shapes vary from
     # wide-and-flat to tall-and-short.
-    rects: List[List[int]] = [[0, t, 0, capacity]]
+    rects: list[list[int]] = [[0, t, 0, capacity]]
     while len(rects) < n:
         weights = [(r[1] - r[0]) * (r[3] - r[2]) for r in rects]
         i = rng.choices(range(len(rects)), weights=weights)[0]
@@ -79,12 +77,19 @@ def hard_instance(seed: int, buffers: int = 0, steps: int = 0,
     first = np.array([r[0] for r in rects], dtype=np.int32)
     last = np.array([r[1] - 1 for r in rects], dtype=np.int32)
     offsets = np.array([r[2] for r in rects], dtype=np.int64)
-    return {"seed": seed, "sizes": sizes, "first": first, "last": last,
-            "capacity": capacity, "offsets": offsets}
+    return {
+        "seed": seed,
+        "sizes": sizes,
+        "first": first,
+        "last": last,
+        "capacity": capacity,
+        "offsets": offsets,
+    }
 
 
-def hard_instances(count: int = 10, first_seed: int = 1,
-                   fine: bool = False) -> List[Dict[str, object]]:
+def hard_instances(
+    count: int = 10, first_seed: int = 1, fine: bool = False
+) -> list[dict[str, object]]:
     """``count`` instances with seeds first_seed, first_seed + 1, ..."""
     return [hard_instance(s, fine=fine) for s in range(first_seed, first_seed + count)]
 
@@ -97,8 +102,10 @@ def _main(argv=None) -> int:
     args = ap.parse_args(argv)
     import tflm_arena as ta
 
-    print(f"{'seed':>4} {'buffers':>7} {'steps':>5} {'bound':>9} {'tflm_greedy':>12} "
-          f"{'gap':>7} {'greedy_by_size':>14} {'gap':>7}")
+    print(
+        f"{'seed':>4} {'buffers':>7} {'steps':>5} {'bound':>9} {'tflm_greedy':>12} "
+        f"{'gap':>7} {'greedy_by_size':>14} {'gap':>7}"
+    )
     gaps = []
     for inst in hard_instances(args.count, args.first_seed, args.fine):
         cols = (inst["sizes"], inst["first"], inst["last"])
@@ -107,8 +114,10 @@ def _main(argv=None) -> int:
         g = ta.plan(*cols, strategy="tflm_greedy").arena_bytes
         s = ta.plan(*cols, strategy="greedy_by_size").arena_bytes
         gaps.append(g / lb - 1)
-        print(f"{inst['seed']:>4} {len(inst['sizes']):>7} {int(inst['last'].max()) + 1:>5} "
-              f"{lb:>9} {g:>12} {100 * (g / lb - 1):>6.1f}% {s:>14} {100 * (s / lb - 1):>6.1f}%")
+        print(
+            f"{inst['seed']:>4} {len(inst['sizes']):>7} {int(inst['last'].max()) + 1:>5} "
+            f"{lb:>9} {g:>12} {100 * (g / lb - 1):>6.1f}% {s:>14} {100 * (s / lb - 1):>6.1f}%"
+        )
     print(f"median tflm_greedy gap {100 * float(np.median(gaps)):.1f} %")
     return 0
 

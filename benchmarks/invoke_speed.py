@@ -32,14 +32,15 @@ Absolute times on a shared machine are noisy; quote the ratios.
     python benchmarks/invoke_speed.py [--models-dir DIR]
         [--rounds 31] [--target-ms 2] [--only NAME ...] [--no-micro] [--no-shared]
 """
+
 from __future__ import annotations
 
 import argparse
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable, List, Optional, Tuple
 
 import numpy as np
 
@@ -54,6 +55,7 @@ def default_models_dir() -> Path:
 
 
 # ---- micro-models (one kernel each) ------------------------------------------
+
 
 def _q(mb, shape, name, scale, zp, dtype="int8"):
     return mb.add_tensor(shape, dtype, name, scale=[scale], zero_point=[zp])
@@ -80,9 +82,15 @@ def _conv(op: str, in_shape, filt_shape, out_shape, opts, per_channel_dim: int) 
     mb = ModelBuilder()
     x = _q(mb, in_shape, "x", 0.05, -3)
     cout = filt_shape[per_channel_dim]
-    w = mb.add_tensor(filt_shape, "int8", "w", data=rng.integers(-127, 128, filt_shape),
-                      scale=list(rng.uniform(0.002, 0.02, cout)), zero_point=[0] * cout,
-                      quantized_dimension=per_channel_dim)
+    w = mb.add_tensor(
+        filt_shape,
+        "int8",
+        "w",
+        data=rng.integers(-127, 128, filt_shape),
+        scale=list(rng.uniform(0.002, 0.02, cout)),
+        zero_point=[0] * cout,
+        quantized_dimension=per_channel_dim,
+    )
     b = mb.add_tensor([cout], "int32", "b", data=rng.integers(-2000, 2000, cout))
     y = _q(mb, out_shape, "y", 0.1, 5)
     mb.add_operator(op, [x, w, b], [y], options=opts)
@@ -94,8 +102,14 @@ def _fc(batch: int, n_in: int, n_out: int) -> bytes:
     rng = np.random.default_rng(2)
     mb = ModelBuilder()
     x = _q(mb, [batch, n_in], "x", 0.03, 1)
-    w = mb.add_tensor([n_out, n_in], "int8", "w", data=rng.integers(-127, 128, (n_out, n_in)),
-                      scale=[0.01], zero_point=[0])
+    w = mb.add_tensor(
+        [n_out, n_in],
+        "int8",
+        "w",
+        data=rng.integers(-127, 128, (n_out, n_in)),
+        scale=[0.01],
+        zero_point=[0],
+    )
     b = mb.add_tensor([n_out], "int32", "b", data=rng.integers(-500, 500, n_out))
     y = _q(mb, [batch, n_out], "y", 0.2, -10)
     mb.add_operator("FULLY_CONNECTED", [x, w, b], [y])
@@ -110,8 +124,18 @@ def _pool(op: str, dtype: str) -> bytes:
     else:
         x = mb.add_tensor([1, 48, 48, 16], dtype, "x")
         y = mb.add_tensor([1, 24, 24, 16], dtype, "y")
-    mb.add_operator(op, [x], [y], options={"padding": "SAME", "stride_w": 2, "stride_h": 2,
-                                           "filter_width": 3, "filter_height": 3})
+    mb.add_operator(
+        op,
+        [x],
+        [y],
+        options={
+            "padding": "SAME",
+            "stride_w": 2,
+            "stride_h": 2,
+            "filter_width": 3,
+            "filter_height": 3,
+        },
+    )
     mb.set_io([x], [y])
     return mb.build()
 
@@ -119,12 +143,20 @@ def _pool(op: str, dtype: str) -> bytes:
 def _unary(op: str, in_dtype: str, out_dtype: str, shape, opts=None) -> bytes:
     mb = ModelBuilder()
     qin = {"int8": (0.05, 3), "int16": (0.001, 0)}
-    qout = {"int8": (1.0 / 256, -128) if op == "SOFTMAX" else (0.04, -2),
-            "int16": (1.0 / 32768, 0) if op == "SOFTMAX" else (0.002, 0)}
-    x = (_q(mb, shape, "x", *qin[in_dtype], in_dtype) if in_dtype in qin
-         else mb.add_tensor(shape, in_dtype, "x"))
-    y = (_q(mb, shape, "y", *qout[out_dtype], out_dtype) if out_dtype in qout
-         else mb.add_tensor(shape, out_dtype, "y"))
+    qout = {
+        "int8": (1.0 / 256, -128) if op == "SOFTMAX" else (0.04, -2),
+        "int16": (1.0 / 32768, 0) if op == "SOFTMAX" else (0.002, 0),
+    }
+    x = (
+        _q(mb, shape, "x", *qin[in_dtype], in_dtype)
+        if in_dtype in qin
+        else mb.add_tensor(shape, in_dtype, "x")
+    )
+    y = (
+        _q(mb, shape, "y", *qout[out_dtype], out_dtype)
+        if out_dtype in qout
+        else mb.add_tensor(shape, out_dtype, "y")
+    )
     mb.add_operator(op, [x], [y], options=opts or {})
     mb.set_io([x], [y])
     return mb.build()
@@ -168,8 +200,9 @@ def _div_int8(shape) -> bytes:
     return _binary("DIV", "int8", shape, const2=d)
 
 
-def _elementwise(op: str, dtype: str, shape, q_in=None, q_out=None, opts=None,
-                 out_dtype: Optional[str] = None) -> bytes:
+def _elementwise(
+    op: str, dtype: str, shape, q_in=None, q_out=None, opts=None, out_dtype: str | None = None
+) -> bytes:
     mb = ModelBuilder()
     x = _t(mb, shape, dtype, "x", q_in if q_in else _QIN.get(dtype))
     od = out_dtype or dtype
@@ -181,7 +214,7 @@ def _elementwise(op: str, dtype: str, shape, q_in=None, q_out=None, opts=None,
 
 def _sigmoid_like(op: str, dtype: str, shape) -> bytes:
     """LOGISTIC / TANH with the output quantization their tests use."""
-    q_out = {"int8": (1.0 / 256, -128), "int16": (2.0 ** -15, 0)}.get(dtype)
+    q_out = {"int8": (1.0 / 256, -128), "int16": (2.0**-15, 0)}.get(dtype)
     return _elementwise(op, dtype, shape, q_out=q_out)
 
 
@@ -227,8 +260,14 @@ def _mean(dtype: str) -> bytes:
 
 def _gather(dtype: str) -> bytes:
     pos = np.random.default_rng(4).integers(0, 4096, 2048)
-    return _one_input("GATHER", dtype, [4096, 256], [2048, 256],
-                      consts=[([2048], pos)], opts={"axis": 0, "batch_dims": 0})
+    return _one_input(
+        "GATHER",
+        dtype,
+        [4096, 256],
+        [2048, 256],
+        consts=[([2048], pos)],
+        opts={"axis": 0, "batch_dims": 0},
+    )
 
 
 def _svdf(dtype: str, batch=2, n_in=256, units=64, rank=2, memory=16) -> bytes:
@@ -237,25 +276,46 @@ def _svdf(dtype: str, batch=2, n_in=256, units=64, rank=2, memory=16) -> bytes:
     mb = ModelBuilder()
     if dtype == "float32":
         x = _t(mb, [batch, n_in], "float32", "x")
-        wf = _t(mb, [filters, n_in], "float32", "wf", None,
-                rng.standard_normal((filters, n_in)) * .3)
-        wt = _t(mb, [filters, memory], "float32", "wt", None,
-                rng.standard_normal((filters, memory)) * .3)
+        wf = _t(
+            mb, [filters, n_in], "float32", "wf", None, rng.standard_normal((filters, n_in)) * 0.3
+        )
+        wt = _t(
+            mb,
+            [filters, memory],
+            "float32",
+            "wt",
+            None,
+            rng.standard_normal((filters, memory)) * 0.3,
+        )
         b = _t(mb, [units], "float32", "b", None, rng.standard_normal(units))
         s = mb.add_tensor([batch, memory * filters], "float32", "state", is_variable=True)
         y = _t(mb, [batch, units], "float32", "y")
     else:  # int8 with an int16 state
         x = _t(mb, [batch, n_in], "int8", "x", (0.05, -10))
-        wf = _t(mb, [filters, n_in], "int8", "wf", (0.01, 0),
-                rng.integers(-127, 128, (filters, n_in)))
-        wt = _t(mb, [filters, memory], "int16", "wt", (0.004, 0),
-                rng.integers(-32767, 32767, (filters, memory)))
+        wf = _t(
+            mb, [filters, n_in], "int8", "wf", (0.01, 0), rng.integers(-127, 128, (filters, n_in))
+        )
+        wt = _t(
+            mb,
+            [filters, memory],
+            "int16",
+            "wt",
+            (0.004, 0),
+            rng.integers(-32767, 32767, (filters, memory)),
+        )
         b = _t(mb, [units], "int32", "b", (0.003 * 0.004, 0), rng.integers(-20000, 20000, units))
-        s = mb.add_tensor([batch, memory * filters], "int16", "state", scale=[0.003],
-                          zero_point=[0], is_variable=True)
+        s = mb.add_tensor(
+            [batch, memory * filters],
+            "int16",
+            "state",
+            scale=[0.003],
+            zero_point=[0],
+            is_variable=True,
+        )
         y = _t(mb, [batch, units], "int8", "y", (0.08, 3))
-    mb.add_operator("SVDF", [x, wf, wt, b, s], [y],
-                    options={"rank": rank, "fused_activation_function": "RELU"})
+    mb.add_operator(
+        "SVDF", [x, wf, wt, b, s], [y], options={"rank": rank, "fused_activation_function": "RELU"}
+    )
     mb.set_io([x], [y])
     return mb.build()
 
@@ -264,16 +324,22 @@ def _lstm(dtype: str, batch=2, time=16, n_in=32, n_state=32) -> bytes:
     rng = np.random.default_rng(6)
     mb = ModelBuilder()
     q = dtype != "float32"
-    in_q, hidden_q = (0.02, 3), (2.0 ** -7, 0)
+    in_q, hidden_q = (0.02, 3), (2.0**-7, 0)
     if dtype == "int16":
-        in_q, hidden_q = (0.02 / 64, 0), (2.0 ** -14, 0)
+        in_q, hidden_q = (0.02 / 64, 0), (2.0**-14, 0)
     bdt = {"float32": "float32", "int8": "int32", "int16": "int64"}[dtype]
 
     def weights(shape, name):
         if not q:
             return _t(mb, shape, "float32", name, None, rng.standard_normal(shape) * 0.4)
-        return _t(mb, shape, "int8", name, (float(rng.uniform(0.004, 0.02)), 0),
-                  rng.integers(-127, 128, shape))
+        return _t(
+            mb,
+            shape,
+            "int8",
+            name,
+            (float(rng.uniform(0.004, 0.02)), 0),
+            rng.integers(-127, 128, shape),
+        )
 
     def bias(name):
         if not q:
@@ -286,19 +352,28 @@ def _lstm(dtype: str, batch=2, time=16, n_in=32, n_state=32) -> bytes:
     ops += [weights([n_state, n_state], f"w_h{g}") for g in range(4)]
     ops += [-1, -1, -1] + [bias(f"b{g}") for g in range(4)] + [-1, -1]
     h = mb.add_tensor([batch, n_state], dtype, "h", is_variable=True, **qa(hidden_q))
-    c = mb.add_tensor([batch, n_state], "int16" if q else "float32", "c", is_variable=True,
-                      **(dict(scale=[2.0 ** -11], zero_point=[0]) if q else {}))
+    c = mb.add_tensor(
+        [batch, n_state],
+        "int16" if q else "float32",
+        "c",
+        is_variable=True,
+        **(dict(scale=[2.0**-11], zero_point=[0]) if q else {}),
+    )
     ops += [h, c, -1, -1, -1, -1]
     y = mb.add_tensor([batch, time, n_state], dtype, "y", **qa(hidden_q))
-    mb.add_operator("UNIDIRECTIONAL_SEQUENCE_LSTM", ops, [y],
-                    options={"fused_activation_function": "TANH", "cell_clip": 0.0,
-                             "time_major": False})
+    mb.add_operator(
+        "UNIDIRECTIONAL_SEQUENCE_LSTM",
+        ops,
+        [y],
+        options={"fused_activation_function": "TANH", "cell_clip": 0.0, "time_major": False},
+    )
     mb.set_io([x], [y])
     return mb.build()
 
 
-def _transpose_conv(dtype: str, in_shape=(1, 16, 16, 16), f_shape=(16, 3, 3, 16),
-                    out_shape=(1, 32, 32, 16)) -> bytes:
+def _transpose_conv(
+    dtype: str, in_shape=(1, 16, 16, 16), f_shape=(16, 3, 3, 16), out_shape=(1, 32, 32, 16)
+) -> bytes:
     rng = np.random.default_rng(7)
     cout = f_shape[0]
     mb = ModelBuilder()
@@ -309,17 +384,37 @@ def _transpose_conv(dtype: str, in_shape=(1, 16, 16, 16), f_shape=(16, 3, 3, 16)
         b = _t(mb, [cout], "float32", "b", None, rng.standard_normal(cout))
     else:
         fs = rng.uniform(0.002, 0.02, cout).tolist()
-        w = mb.add_tensor(list(f_shape), "int8", "w", scale=fs, zero_point=[0] * cout,
-                          quantized_dimension=0,
-                          data=rng.integers(-127, 128, f_shape).astype(np.int8))
+        w = mb.add_tensor(
+            list(f_shape),
+            "int8",
+            "w",
+            scale=fs,
+            zero_point=[0] * cout,
+            quantized_dimension=0,
+            data=rng.integers(-127, 128, f_shape).astype(np.int8),
+        )
         in_q, out_q = ((0.05, 3), (0.1, -7)) if dtype == "int8" else ((0.001, 0), (0.004, 0))
         x, y = _t(mb, in_shape, dtype, "x", in_q), _t(mb, out_shape, dtype, "y", out_q)
         bd = "int32" if dtype == "int8" else "int64"
-        b = mb.add_tensor([cout], bd, "b", scale=[in_q[0] * s for s in fs],
-                          zero_point=[0] * cout, data=rng.integers(-5000, 5000, cout).astype(bd))
-    mb.add_operator("TRANSPOSE_CONV", [os_t, w, x, b], [y],
-                    options={"padding": "SAME", "stride_h": 2, "stride_w": 2,
-                             "fused_activation_function": "NONE"})
+        b = mb.add_tensor(
+            [cout],
+            bd,
+            "b",
+            scale=[in_q[0] * s for s in fs],
+            zero_point=[0] * cout,
+            data=rng.integers(-5000, 5000, cout).astype(bd),
+        )
+    mb.add_operator(
+        "TRANSPOSE_CONV",
+        [os_t, w, x, b],
+        [y],
+        options={
+            "padding": "SAME",
+            "stride_h": 2,
+            "stride_w": 2,
+            "fused_activation_function": "NONE",
+        },
+    )
     mb.set_io([x], [y])
     return mb.build()
 
@@ -337,13 +432,12 @@ def _batch_matmul(dtype: str, lhs=(4, 64, 64), rhs=(4, 64, 64), out=(4, 64, 64))
     return mb.build()
 
 
-def other_kernels() -> List[Tuple[str, Callable[[], bytes]]]:
+def other_kernels() -> list[tuple[str, Callable[[], bytes]]]:
     """One micro-model per remaining kernel and type (int8, float32, int16
     where the kernel takes it), sized for invokes of tens of microseconds or
     more."""
     big = [1, 64, 64, 32]
-    half = [1, 64, 64, 16]
-    rows: List[Tuple[str, Callable[[], bytes]]] = []
+    rows: list[tuple[str, Callable[[], bytes]]] = []
     for op in ("SUB", "MUL"):
         for dt in ("int8", "int16", "float32"):
             rows.append((f"{op.lower()} {dt}", lambda op=op, dt=dt: _binary(op, dt, big)))
@@ -351,11 +445,16 @@ def other_kernels() -> List[Tuple[str, Callable[[], bytes]]]:
     rows.append(("div float32", lambda: _binary("DIV", "float32", big)))
     for op in ("MAXIMUM", "MINIMUM"):
         for dt in ("int8", "int16", "float32"):
-            rows.append((f"{op.lower()} {dt}",
-                         lambda op=op, dt=dt: _binary(op, dt, big, q_same=True)))
+            rows.append(
+                (f"{op.lower()} {dt}", lambda op=op, dt=dt: _binary(op, dt, big, q_same=True))
+            )
     for dt in ("int8", "int16", "float32"):
-        rows.append((f"leaky_relu {dt}",
-                     lambda dt=dt: _elementwise("LEAKY_RELU", dt, big, opts={"alpha": 0.2})))
+        rows.append(
+            (
+                f"leaky_relu {dt}",
+                lambda dt=dt: _elementwise("LEAKY_RELU", dt, big, opts={"alpha": 0.2}),
+            )
+        )
     for op in ("RELU", "RELU6"):
         for dt in ("int8", "int16", "float32"):
             rows.append((f"{op.lower()} {dt}", lambda op=op, dt=dt: _elementwise(op, dt, big)))
@@ -363,42 +462,96 @@ def other_kernels() -> List[Tuple[str, Callable[[], bytes]]]:
         for dt in ("int8", "int16", "float32"):
             rows.append((f"{op.lower()} {dt}", lambda op=op, dt=dt: _sigmoid_like(op, dt, big)))
     for dt in ("int8", "float32"):  # no INT16 HARD_SWISH in TFLM either
-        rows.append((f"hard_swish {dt}", lambda dt=dt: _elementwise(
-            "HARD_SWISH", dt, big, q_out=(0.05, 0) if dt != "float32" else None)))
-    rows.append(("cast int8->float32", lambda: _elementwise(
-        "CAST", "int8", big, out_dtype="float32")))
-    rows.append(("cast float32->int32", lambda: _elementwise(
-        "CAST", "float32", big, out_dtype="int32")))
+        rows.append(
+            (
+                f"hard_swish {dt}",
+                lambda dt=dt: _elementwise(
+                    "HARD_SWISH", dt, big, q_out=(0.05, 0) if dt != "float32" else None
+                ),
+            )
+        )
+    rows.append(
+        ("cast int8->float32", lambda: _elementwise("CAST", "int8", big, out_dtype="float32"))
+    )
+    rows.append(
+        ("cast float32->int32", lambda: _elementwise("CAST", "float32", big, out_dtype="int32"))
+    )
     # Data movement is a few instructions per element: four times the
     # elements, so that the copy, not the call, dominates.
     mov, quarter = [1, 128, 128, 32], [1, 128, 128, 8]
     for dt in ("int8", "float32"):
         rows += [
-            (f"strided_slice {dt}", lambda dt=dt: _one_input(
-                "STRIDED_SLICE", dt, mov, [1, 126, 64, 32],
-                consts=[([4], [0, 1, 0, 0]), ([4], [1, 127, 128, 32]), ([4], [1, 1, 2, 1])])),
-            (f"pad {dt}", lambda dt=dt: _one_input(
-                "PAD", dt, mov, [1, 130, 130, 32],
-                consts=[([4, 2], [[0, 0], [1, 1], [1, 1], [0, 0]])])),
-            (f"padv2 {dt}", lambda dt=dt: _one_input(
-                "PADV2", dt, mov, [1, 130, 130, 32],
-                consts=[([4, 2], [[0, 0], [1, 1], [1, 1], [0, 0]]), ([], [5], dt)])),
-            (f"concatenation {dt}", lambda dt=dt: _many(
-                "CONCATENATION", dt, [[1, 128, 128, 16]] * 2, [mov], {"axis": 3})),
+            (
+                f"strided_slice {dt}",
+                lambda dt=dt: _one_input(
+                    "STRIDED_SLICE",
+                    dt,
+                    mov,
+                    [1, 126, 64, 32],
+                    consts=[([4], [0, 1, 0, 0]), ([4], [1, 127, 128, 32]), ([4], [1, 1, 2, 1])],
+                ),
+            ),
+            (
+                f"pad {dt}",
+                lambda dt=dt: _one_input(
+                    "PAD",
+                    dt,
+                    mov,
+                    [1, 130, 130, 32],
+                    consts=[([4, 2], [[0, 0], [1, 1], [1, 1], [0, 0]])],
+                ),
+            ),
+            (
+                f"padv2 {dt}",
+                lambda dt=dt: _one_input(
+                    "PADV2",
+                    dt,
+                    mov,
+                    [1, 130, 130, 32],
+                    consts=[([4, 2], [[0, 0], [1, 1], [1, 1], [0, 0]]), ([], [5], dt)],
+                ),
+            ),
+            (
+                f"concatenation {dt}",
+                lambda dt=dt: _many(
+                    "CONCATENATION", dt, [[1, 128, 128, 16]] * 2, [mov], {"axis": 3}
+                ),
+            ),
             (f"mean {dt}", lambda dt=dt: _mean(dt)),
-            (f"transpose {dt}", lambda dt=dt: _one_input(
-                "TRANSPOSE", dt, mov, mov, consts=[([4], [0, 2, 1, 3])])),
-            (f"squeeze {dt}", lambda dt=dt: _one_input(
-                "SQUEEZE", dt, mov, mov[1:], opts={"squeeze_dims": [0]})),
-            (f"expand_dims {dt}", lambda dt=dt: _one_input(
-                "EXPAND_DIMS", dt, mov, [1] + mov, consts=[([], [1])])),
-            (f"pack {dt}", lambda dt=dt: _many(
-                "PACK", dt, [[64, 64, 32]] * 4, [[64, 4, 64, 32]],
-                {"values_count": 4, "axis": 1})),
-            (f"unpack {dt}", lambda dt=dt: _many(
-                "UNPACK", dt, [[64, 4, 64, 32]], [[64, 64, 32]] * 4, {"num": 4, "axis": 1})),
-            (f"split {dt}", lambda dt=dt: _many(
-                "SPLIT", dt, [mov], [quarter] * 4, {"num_splits": 4}, lead_const=3)),
+            (
+                f"transpose {dt}",
+                lambda dt=dt: _one_input("TRANSPOSE", dt, mov, mov, consts=[([4], [0, 2, 1, 3])]),
+            ),
+            (
+                f"squeeze {dt}",
+                lambda dt=dt: _one_input("SQUEEZE", dt, mov, mov[1:], opts={"squeeze_dims": [0]}),
+            ),
+            (
+                f"expand_dims {dt}",
+                lambda dt=dt: _one_input("EXPAND_DIMS", dt, mov, [1] + mov, consts=[([], [1])]),
+            ),
+            (
+                f"pack {dt}",
+                lambda dt=dt: _many(
+                    "PACK",
+                    dt,
+                    [[64, 64, 32]] * 4,
+                    [[64, 4, 64, 32]],
+                    {"values_count": 4, "axis": 1},
+                ),
+            ),
+            (
+                f"unpack {dt}",
+                lambda dt=dt: _many(
+                    "UNPACK", dt, [[64, 4, 64, 32]], [[64, 64, 32]] * 4, {"num": 4, "axis": 1}
+                ),
+            ),
+            (
+                f"split {dt}",
+                lambda dt=dt: _many(
+                    "SPLIT", dt, [mov], [quarter] * 4, {"num_splits": 4}, lead_const=3
+                ),
+            ),
             (f"gather {dt}", lambda dt=dt: _gather(dt)),
         ]
     rows += [("svdf int8", lambda: _svdf("int8")), ("svdf float32", lambda: _svdf("float32"))]
@@ -411,7 +564,7 @@ def other_kernels() -> List[Tuple[str, Callable[[], bytes]]]:
     return rows
 
 
-def micro_models() -> List[Tuple[str, Callable[[], bytes]]]:
+def micro_models() -> list[tuple[str, Callable[[], bytes]]]:
     big, row = [1, 64, 64, 32], [1, 1, 1, 32]
     same = {"padding": "SAME"}
     return [
@@ -423,18 +576,30 @@ def micro_models() -> List[Tuple[str, Callable[[], bytes]]]:
         ("add int16 broadcast", lambda: _add("int16", big, row)),
         ("add float32", lambda: _add("float32", big, big)),
         ("add float32 broadcast", lambda: _add("float32", big, row)),
-        ("conv int8 3x3", lambda: _conv("CONV_2D", [1, 24, 24, 16], [16, 3, 3, 16],
-                                        [1, 24, 24, 16], same, 0)),
-        ("depthwise int8 3x3", lambda: _conv("DEPTHWISE_CONV_2D", [1, 48, 48, 32],
-                                             [1, 3, 3, 32], [1, 48, 48, 32],
-                                             {"padding": "SAME", "depth_multiplier": 1}, 3)),
+        (
+            "conv int8 3x3",
+            lambda: _conv("CONV_2D", [1, 24, 24, 16], [16, 3, 3, 16], [1, 24, 24, 16], same, 0),
+        ),
+        (
+            "depthwise int8 3x3",
+            lambda: _conv(
+                "DEPTHWISE_CONV_2D",
+                [1, 48, 48, 32],
+                [1, 3, 3, 32],
+                [1, 48, 48, 32],
+                {"padding": "SAME", "depth_multiplier": 1},
+                3,
+            ),
+        ),
         ("fully_connected int8", lambda: _fc(4, 512, 256)),
         ("max_pool int8", lambda: _pool("MAX_POOL_2D", "int8")),
         ("avg_pool int8", lambda: _pool("AVERAGE_POOL_2D", "int8")),
         ("avg_pool float32", lambda: _pool("AVERAGE_POOL_2D", "float32")),
         ("softmax int8", lambda: _unary("SOFTMAX", "int8", "int8", [64, 256], {"beta": 1.0})),
-        ("softmax float32", lambda: _unary("SOFTMAX", "float32", "float32", [64, 256],
-                                           {"beta": 1.0})),
+        (
+            "softmax float32",
+            lambda: _unary("SOFTMAX", "float32", "float32", [64, 256], {"beta": 1.0}),
+        ),
         ("quantize f32->int8", lambda: _unary("QUANTIZE", "float32", "int8", big)),
         ("dequantize int8->f32", lambda: _unary("DEQUANTIZE", "int8", "float32", big)),
         ("reshape int8", lambda: _reshape()),
@@ -451,6 +616,7 @@ def _reshape() -> bytes:
 
 
 # ---- timing --------------------------------------------------------------------
+
 
 def _inputs(theirs, n: int, rng) -> list:
     xs = []
@@ -480,8 +646,9 @@ def _batch_time(fn: Callable[[], None], k: int) -> float:
     return (time.perf_counter() - t0) / k
 
 
-def interleaved_medians(ours: Callable[[], None], theirs: Callable[[], None], rounds: int,
-                        target_s: float) -> Tuple[float, float]:
+def interleaved_medians(
+    ours: Callable[[], None], theirs: Callable[[], None], rounds: int, target_s: float
+) -> tuple[float, float]:
     """Median seconds per call of each, batches sized to ~target_s, alternating
     which goes first."""
     one = max(_batch_time(ours, 1), _batch_time(theirs, 1), 1e-7)
@@ -507,13 +674,18 @@ def tflm_fixed_cost(rounds: int, target_s: float) -> float:
     mb.add_operator("RESHAPE", [x], [y])
     mb.set_io([x], [y])
     data = mb.build()
-    t, _ = interleaved_medians(lambda: runtime.Interpreter.from_bytes(data, arena_size=TFLM_ARENA),
-                               lambda: None, rounds, target_s)
+    t, _ = interleaved_medians(
+        lambda: runtime.Interpreter.from_bytes(data, arena_size=TFLM_ARENA),
+        lambda: None,
+        rounds,
+        target_s,
+    )
     return t
 
 
-def measure(name: str, data: bytes, rounds: int, target_s: float, alloc_rounds: int,
-            tflm_fixed: float) -> dict:
+def measure(
+    name: str, data: bytes, rounds: int, target_s: float, alloc_rounds: int, tflm_fixed: float
+) -> dict:
     from tflite_micro import runtime
 
     m = ta.Model.from_bytes(data)
@@ -550,11 +722,19 @@ def measure(name: str, data: bytes, rounds: int, target_s: float, alloc_rounds: 
     a_ours, a_theirs = interleaved_medians(alloc_ours, alloc_theirs, alloc_rounds, target_s)
     a_none, a_fixed = interleaved_medians(alloc_ours, alloc_fixed, alloc_rounds, target_s)
     net = a_theirs - tflm_fixed if a_theirs >= 2 * tflm_fixed else 0.0
-    return {"name": name, "same": same, "ours": t_ours, "tflm": t_theirs,
-            "ratio": t_ours / t_theirs, "alloc_ours": a_ours, "alloc_tflm": a_theirs,
-            "alloc_ratio": a_ours / a_theirs,
-            "alloc_net": a_ours / net if net > 0 else float("nan"),
-            "x_fixed": a_none / a_fixed, "arena": exact}
+    return {
+        "name": name,
+        "same": same,
+        "ours": t_ours,
+        "tflm": t_theirs,
+        "ratio": t_ours / t_theirs,
+        "alloc_ours": a_ours,
+        "alloc_tflm": a_theirs,
+        "alloc_ratio": a_ours / a_theirs,
+        "alloc_net": a_ours / net if net > 0 else float("nan"),
+        "x_fixed": a_none / a_fixed,
+        "arena": exact,
+    }
 
 
 def _fmt_s(s: float) -> str:
@@ -565,30 +745,39 @@ def _fmt_ratio(x: float) -> str:
     return "-" if x != x else f"{x:.3f}"  # NaN: not measured
 
 
-def print_table(rows: List[dict]) -> None:
-    print(f"{'model':<34} {'ours':>11} {'TFLM':>11} {'ratio':>6} {'same':>5} | "
-          f"{'alloc ours':>11} {'alloc TFLM':>11} {'ratio':>6} {'net':>6} {'x fixed':>7} "
-          f"{'arena':>10}")
+def print_table(rows: list[dict]) -> None:
+    print(
+        f"{'model':<34} {'ours':>11} {'TFLM':>11} {'ratio':>6} {'same':>5} | "
+        f"{'alloc ours':>11} {'alloc TFLM':>11} {'ratio':>6} {'net':>6} {'x fixed':>7} "
+        f"{'arena':>10}"
+    )
     for r in rows:
         if "skip" in r:
             print(f"{r['name']:<34} skipped: {r['skip']}")
             continue
-        print(f"{r['name']:<34} {_fmt_s(r['ours']):>11} {_fmt_s(r['tflm']):>11} "
-              f"{r['ratio']:>6.3f} {'yes' if r['same'] else 'NO':>5} | "
-              f"{_fmt_s(r['alloc_ours']):>11} {_fmt_s(r['alloc_tflm']):>11} "
-              f"{r['alloc_ratio']:>6.3f} {_fmt_ratio(r['alloc_net']):>6} {r['x_fixed']:>7.2f} "
-              f"{r['arena']:>10,}")
+        print(
+            f"{r['name']:<34} {_fmt_s(r['ours']):>11} {_fmt_s(r['tflm']):>11} "
+            f"{r['ratio']:>6.3f} {'yes' if r['same'] else 'NO':>5} | "
+            f"{_fmt_s(r['alloc_ours']):>11} {_fmt_s(r['alloc_tflm']):>11} "
+            f"{r['alloc_ratio']:>6.3f} {_fmt_ratio(r['alloc_net']):>6} {r['x_fixed']:>7.2f} "
+            f"{r['arena']:>10,}"
+        )
     done = [r for r in rows if "skip" not in r]
     if done:
         gm = float(np.exp(np.mean(np.log([r["ratio"] for r in done]))))
         ga = float(np.exp(np.mean(np.log([r["alloc_ratio"] for r in done]))))
-        print(f"geometric mean ratio: invoke {gm:.3f}, allocation {ga:.3f} "
-              f"(max: invoke {max(r['ratio'] for r in done):.3f}, allocation "
-              f"{max(r['alloc_ratio'] for r in done):.3f}, net "
-              f"{_fmt_ratio(max((r['alloc_net'] for r in done if r['alloc_net'] == r['alloc_net']), default=float('nan')))})")
+        # r == r drops NaN (a run without a net figure).
+        net = max(
+            (r["alloc_net"] for r in done if r["alloc_net"] == r["alloc_net"]), default=float("nan")
+        )
+        print(
+            f"geometric mean ratio: invoke {gm:.3f}, allocation {ga:.3f} "
+            f"(max: invoke {max(r['ratio'] for r in done):.3f}, allocation "
+            f"{max(r['alloc_ratio'] for r in done):.3f}, net {_fmt_ratio(net)})"
+        )
 
 
-def main(argv: Optional[List[str]] = None) -> None:
+def main(argv: list[str] | None = None) -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--models-dir", type=Path, default=default_models_dir())
     p.add_argument("--rounds", type=int, default=31, help="interleaved invoke rounds")
@@ -599,7 +788,7 @@ def main(argv: Optional[List[str]] = None) -> None:
     p.add_argument("--no-shared", action="store_true")
     args = p.parse_args(argv)
     target = args.target_ms / 1e3
-    work: List[Tuple[str, Callable[[], bytes]]] = []
+    work: list[tuple[str, Callable[[], bytes]]] = []
     if not args.no_shared:
         for f in sorted(args.models_dir.glob("*.tflite")):
             work.append((f.stem, f.read_bytes))

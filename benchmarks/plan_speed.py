@@ -11,6 +11,7 @@ to quote (absolute times on shared machines are noisy).
     python benchmarks/plan_speed.py [--sizes 1000 10000 100000] [--all-live 200 400]
                                     [--live-250 160000 1000000] [--quadratic-max 30000]
 """
+
 from __future__ import annotations
 
 import argparse
@@ -68,41 +69,70 @@ def row(shape: str, rec: np.ndarray, quadratic_max: int) -> None:
     t_fast = best_time(lambda: _core.plan(*cols, "tflm_greedy"), repeats)
     if n <= quadratic_max:
         slow = ta.plan(rec, strategy="tflm_greedy_runtime")
-        t_slow = best_time(lambda: _core.plan(*cols, "tflm_greedy_runtime"),
-                           max(1, repeats // 5) if n > 1000 else repeats)
+        t_slow = best_time(
+            lambda: _core.plan(*cols, "tflm_greedy_runtime"),
+            max(1, repeats // 5) if n > 1000 else repeats,
+        )
         same = "yes" if np.array_equal(fast.offsets, slow.offsets) else "NO"
         slow_ms, ratio = f"{t_slow * 1e3:.2f}", f"{t_slow / t_fast:.1f}x"
     else:
         slow_ms, ratio, same = "skipped*", "-", "-"
-    print(f"{shape:>10} {n:>8} {t_fast * 1e3:>10.2f} {slow_ms:>14} {ratio:>9} "
-          f"{fast.arena_bytes:>11} {fast.lower_bound:>12} "
-          f"{fast.arena_bytes / fast.lower_bound:>9.3f} {same:>9}")
+    print(
+        f"{shape:>10} {n:>8} {t_fast * 1e3:>10.2f} {slow_ms:>14} {ratio:>9} "
+        f"{fast.arena_bytes:>11} {fast.lower_bound:>12} "
+        f"{fast.arena_bytes / fast.lower_bound:>9.3f} {same:>9}"
+    )
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--sizes", type=int, nargs="*", default=[1000, 10000, 100000],
-                    help="buffer counts of the realistic rows")
-    ap.add_argument("--all-live", type=int, nargs="*", default=[200, 400],
-                    help="buffer counts of the all-live rows")
-    ap.add_argument("--live-250", type=int, nargs="*", default=[160000, 1000000],
-                    help="buffer counts of the ~250-live rows")
-    ap.add_argument("--quadratic-max", type=int, default=30000,
-                    help="largest n for the quadratic planner (it needs minutes beyond)")
+    ap.add_argument(
+        "--sizes",
+        type=int,
+        nargs="*",
+        default=[1000, 10000, 100000],
+        help="buffer counts of the realistic rows",
+    )
+    ap.add_argument(
+        "--all-live",
+        type=int,
+        nargs="*",
+        default=[200, 400],
+        help="buffer counts of the all-live rows",
+    )
+    ap.add_argument(
+        "--live-250",
+        type=int,
+        nargs="*",
+        default=[160000, 1000000],
+        help="buffer counts of the ~250-live rows",
+    )
+    ap.add_argument(
+        "--quadratic-max",
+        type=int,
+        default=30000,
+        help="largest n for the quadratic planner (it needs minutes beyond)",
+    )
     args = ap.parse_args()
 
-    print(f"{'shape':>10} {'buffers':>8} {'ours ms':>10} {'tflm-style ms':>14} "
-          f"{'speed-up':>9} {'arena':>11} {'lower bound':>12} {'arena/LB':>9} {'identical':>9}")
+    print(
+        f"{'shape':>10} {'buffers':>8} {'ours ms':>10} {'tflm-style ms':>14} "
+        f"{'speed-up':>9} {'arena':>11} {'lower bound':>12} {'arena/LB':>9} {'identical':>9}"
+    )
     for n in args.sizes:
         row("realistic", realistic_records(n), args.quadratic_max)
     for n in args.all_live:
         row("all-live", all_live_records(n), args.quadratic_max)
     for n in args.live_250:
         row("live-250", live_250_records(n), args.quadratic_max)
-    print("times: planning alone in the C++ core (records in, offsets out), best of "
-          "50/5/3/1 repeats by size; each plan was also validated, untimed")
-    print(f"* skipped: the quadratic planner takes minutes beyond {args.quadratic_max} "
-          "buffers (raise --quadratic-max to run it)")
+    print(
+        "times: planning alone in the C++ core (records in, offsets out), best of "
+        "50/5/3/1 repeats by size; each plan was also validated, untimed"
+    )
+    print(
+        f"* skipped: the quadratic planner takes minutes beyond {args.quadratic_max} "
+        "buffers (raise --quadratic-max to run it)"
+    )
 
 
 if __name__ == "__main__":

@@ -15,6 +15,7 @@ a note in its cell instead.
     python benchmarks/planners.py [--time-limit 1] [--instances 10] [--fine 0]
                                   [--models-dir DIR] [--strategies a,b,...]
 """
+
 from __future__ import annotations
 
 import argparse
@@ -22,16 +23,15 @@ import statistics
 import sys
 import time
 from pathlib import Path
-from typing import Dict, List, Optional, Tuple
 
 import tflm_arena as ta
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from hard_instances import hard_instances  # noqa: E402
+from hard_instances import hard_instances
 
 DEFAULT_MODELS = Path(__file__).resolve().parents[2] / "shared" / "models"
 
-Cell = Tuple[Optional[float], float, bool, str]  # gap, seconds, proven, note
+Cell = tuple[float | None, float, bool, str]  # gap, seconds, proven, note
 
 
 def _run(records, strategy: str, time_limit: float) -> Cell:
@@ -55,13 +55,14 @@ def _short(note: str) -> str:
     return "rejected"
 
 
-def _table(title: str, names: List[str], rows: Dict[str, Dict[str, Cell]],
-           strategies: List[str], out) -> None:
+def _table(
+    title: str, names: list[str], rows: dict[str, dict[str, Cell]], strategies: list[str], out
+) -> None:
     width = max(12, max(len(s) for s in strategies) + 1)
     name_w = max(len(n) for n in names + ["median gap"]) + 1
     out.write(f"\n## {title}: arena above the lower bound (* = proven optimal)\n")
     out.write(f"{'input':<{name_w}}" + "".join(f"{s:>{width}}" for s in strategies) + "\n")
-    gaps: Dict[str, List[float]] = {s: [] for s in strategies}
+    gaps: dict[str, list[float]] = {s: [] for s in strategies}
     for name in names:
         line = f"{name:<{name_w}}"
         for s in strategies:
@@ -104,8 +105,7 @@ def main(argv=None, out=None) -> int:
     sets = []
     models = sorted(args.models_dir.glob("*.tflite")) if args.models_dir.is_dir() else []
     if models:
-        sets.append(("shared models", [(p.stem, ta.Model.load(p).usage_records())
-                                       for p in models]))
+        sets.append(("shared models", [(p.stem, ta.Model.load(p).usage_records()) for p in models]))
     else:
         out.write(f"note: no models under {args.models_dir}\n")
 
@@ -113,19 +113,33 @@ def main(argv=None, out=None) -> int:
         return ta.make_records(inst["sizes"], inst["first"], inst["last"], None)
 
     if args.instances:
-        sets.append((f"hard instances ({args.instances}, optimum = bound = 1,048,576)",
-                     [(f"hard{i['seed']} n={len(i['sizes'])}", inst_records(i))
-                      for i in hard_instances(args.instances)]))
+        sets.append(
+            (
+                f"hard instances ({args.instances}, optimum = bound = 1,048,576)",
+                [
+                    (f"hard{i['seed']} n={len(i['sizes'])}", inst_records(i))
+                    for i in hard_instances(args.instances)
+                ],
+            )
+        )
     if args.fine:
-        sets.append((f"fine hard instances ({args.fine}, optimum = bound = 1,048,576)",
-                     [(f"fine{i['seed']} n={len(i['sizes'])}", inst_records(i))
-                      for i in hard_instances(args.fine, fine=True)]))
+        sets.append(
+            (
+                f"fine hard instances ({args.fine}, optimum = bound = 1,048,576)",
+                [
+                    (f"fine{i['seed']} n={len(i['sizes'])}", inst_records(i))
+                    for i in hard_instances(args.fine, fine=True)
+                ],
+            )
+        )
 
-    out.write(f"strategies: {', '.join(strategies)}; optimal with time_limit="
-              f"{args.time_limit:g} s\n")
+    out.write(
+        f"strategies: {', '.join(strategies)}; optimal with time_limit={args.time_limit:g} s\n"
+    )
     for title, inputs in sets:
-        rows = {name: {s: _run(rec, s, args.time_limit) for s in strategies}
-                for name, rec in inputs}
+        rows = {
+            name: {s: _run(rec, s, args.time_limit) for s in strategies} for name, rec in inputs
+        }
         _table(title, [n for n, _ in inputs], rows, strategies, out)
     return 0
 

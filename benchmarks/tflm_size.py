@@ -12,6 +12,7 @@ kernel's Prepare.
 
 The functions are reused by tests_py/test_tflm_size.py.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -21,7 +22,6 @@ import re
 import subprocess
 import sys
 from pathlib import Path
-from typing import Dict, Optional, Tuple
 
 # The child: build an interpreter on `size` bytes, fill inputs with zeros,
 # invoke, print the allocations (recording mode), report on stdout.
@@ -55,10 +55,11 @@ print(json.dumps({"ok": True, "log": err.read().decode(errors="replace")}))
 
 _TOTALS = re.compile(r"Arena allocation (\w+) (\d+) bytes")
 _CATEGORY = re.compile(
-    r"'([^']+)' used (\d+) bytes with alignment overhead \(requested (\d+) bytes for (\d+) ")
+    r"'([^']+)' used (\d+) bytes with alignment overhead \(requested (\d+) bytes for (\d+) "
+)
 
 
-def wheel_try(path, size: int, linear: bool = False, timeout: float = 60.0) -> Optional[dict]:
+def wheel_try(path, size: int, linear: bool = False, timeout: float = 60.0) -> dict | None:
     """The wheel's figures at `size` bytes, or None when it fails (any way:
     an error, a crash, or no answer within `timeout`; just below its need
     TFLM can also loop on a corrupted arena; docs/tflm_behaviour.md, section
@@ -66,24 +67,33 @@ def wheel_try(path, size: int, linear: bool = False, timeout: float = 60.0) -> O
 
     The child gets the environment without LD_PRELOAD/ASAN_OPTIONS, so the
     wheel runs the same whether or not the caller is the ASan test run."""
-    env = {k: v for k, v in os.environ.items()
-           if k not in ("LD_PRELOAD", "ASAN_OPTIONS", "UBSAN_OPTIONS")}
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("LD_PRELOAD", "ASAN_OPTIONS", "UBSAN_OPTIONS")
+    }
     try:
-        p = subprocess.run([sys.executable, "-c", _CHILD, str(path), str(size),
-                            "1" if linear else "0"],
-                           capture_output=True, text=True, timeout=timeout, env=env)
+        p = subprocess.run(
+            [sys.executable, "-c", _CHILD, str(path), str(size), "1" if linear else "0"],
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            env=env,
+        )
     except subprocess.TimeoutExpired:
         return None
     if p.returncode != 0 or not p.stdout.strip():
         return None
     log = json.loads(p.stdout.strip().splitlines()[-1])["log"]
     out = {k: int(v) for k, v in _TOTALS.findall(log)}
-    out["categories"] = {name: {"used": int(u), "requested": int(r), "count": int(c)}
-                         for name, u, r, c in _CATEGORY.findall(log)}
+    out["categories"] = {
+        name: {"used": int(u), "requested": int(r), "count": int(c)}
+        for name, u, r, c in _CATEGORY.findall(log)
+    }
     return out
 
 
-def wheel_minimum(path, linear: bool = False, hint: Optional[int] = None) -> Tuple[int, dict]:
+def wheel_minimum(path, linear: bool = False, hint: int | None = None) -> tuple[int, dict]:
     """Byte-exact smallest arena the wheel accepts (bisection, one subprocess
     per try) and its figures at that size. `hint` only seeds the bracket;
     the answer does not depend on it."""
@@ -108,15 +118,18 @@ def main(argv=None) -> int:
     import tflm_arena as ta
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--models-dir", default=str(Path(__file__).resolve().parents[2]
-                                                / "shared" / "models"))
+    ap.add_argument(
+        "--models-dir", default=str(Path(__file__).resolve().parents[2] / "shared" / "models")
+    )
     ap.add_argument("--linear", action="store_true", help="also bisect the linear planner")
     ap.add_argument("--json", help="write the bisected figures here")
     args = ap.parse_args(argv)
 
-    fixture: Dict[str, dict] = {}
-    print(f"{'model':<26}{'ours':>9}{'wheel':>9}{'used@min':>10}{'10x':>10}"
-          f"{'lin ours':>10}{'lin wheel':>10}")
+    fixture: dict[str, dict] = {}
+    print(
+        f"{'model':<26}{'ours':>9}{'wheel':>9}{'used@min':>10}{'10x':>10}"
+        f"{'lin ours':>10}{'lin wheel':>10}"
+    )
     for path in sorted(Path(args.models_dir).glob("*.tflite")):
         try:
             ours = ta.tflm_arena(path, target="x86-64", recording=True)
@@ -129,8 +142,10 @@ def main(argv=None) -> int:
             print(f"{path.stem:<26} wheel cannot allocate it: {e}")
             continue
         entry = {"min_arena_bytes": wmin, **figs}
-        line = (f"{path.stem:<26}{ours.min_arena_bytes:>9}{wmin:>9}{figs.get('total', 0):>10}"
-                f"{10 * path.stat().st_size:>10}")
+        line = (
+            f"{path.stem:<26}{ours.min_arena_bytes:>9}{wmin:>9}{figs.get('total', 0):>10}"
+            f"{10 * path.stat().st_size:>10}"
+        )
         if args.linear:
             lo = ta.tflm_arena(path, target="x86-64", recording=False, planner="linear")
             lmin, _ = wheel_minimum(path, linear=True, hint=lo.min_arena_bytes)

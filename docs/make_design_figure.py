@@ -5,6 +5,7 @@ libraries (the ``DEPS`` of every ``tflm_arena_runtime_library`` /
 files they include), so the picture is redrawn true from the build.
 tests_py/test_design_doc.py uses the same reader to check DESIGN.md's ASCII
 diagram. Run from anywhere: python docs/make_design_figure.py"""
+
 from __future__ import annotations
 
 import re
@@ -20,7 +21,7 @@ _VAR = re.compile(r"\$\{(\w+)\}")
 
 def short(name: str) -> str:
     """A library's name without the common prefix: tflm_arena_plan -> plan."""
-    return name[len(PREFIX):] if name.startswith(PREFIX) else name
+    return name[len(PREFIX) :] if name.startswith(PREFIX) else name
 
 
 def _tokens(args: str) -> list:
@@ -31,8 +32,8 @@ def _expand(tokens, variables):
     out = []
     for t in tokens:
         names = _VAR.findall(t)
-        if len(names) == 1 and t == "${%s}" % names[0]:
-            out.extend(variables.get(names[0], [t]))    # a list variable
+        if len(names) == 1 and t == "${" + names[0] + "}":
+            out.extend(variables.get(names[0], [t]))  # a list variable
         else:
             out.append(_VAR.sub(lambda m: (variables.get(m.group(1)) or [m.group(0)])[0], t))
     return out
@@ -46,11 +47,11 @@ def _read(path: Path, variables: dict, libraries: dict, layer: str) -> None:
             variables[tokens[0]] = tokens[1:]
         elif command == "file" and tokens[:1] == ["GLOB"]:
             patterns = [t for t in tokens[2:] if t != "CONFIGURE_DEPENDS"]
-            variables[tokens[1]] = sorted(str(p) for pat in patterns
-                                          for p in Path(pat).parent.glob(Path(pat).name))
+            variables[tokens[1]] = sorted(
+                str(p) for pat in patterns for p in Path(pat).parent.glob(Path(pat).name)
+            )
         elif command == "list" and tokens[:1] == ["REMOVE_ITEM"]:
-            variables[tokens[1]] = [t for t in variables.get(tokens[1], [])
-                                    if t not in tokens[2:]]
+            variables[tokens[1]] = [t for t in variables.get(tokens[1], []) if t not in tokens[2:]]
         elif command == "include" and tokens and tokens[0].endswith("sources.cmake"):
             _read(Path(tokens[0]), variables, libraries, layer)
         elif command in ("tflm_arena_runtime_library", "tflm_arena_host_library"):
@@ -106,16 +107,21 @@ def depth(libraries: dict) -> dict:
     return memo
 
 
-def main(out: Path = Path(__file__).resolve().parent / "design_layers.png") -> None:
+DEFAULT_OUT = Path(__file__).resolve().parent / "design_layers.png"
+
+
+def main(out: Path = DEFAULT_OUT) -> None:
     import matplotlib
+
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     from matplotlib.patches import FancyBboxPatch
 
     libs = cmake_libraries()
     level = depth(libs)
-    nodes = sorted(level, key=lambda n: (level[n], LAYERS.index(libs[n]["layer"])
-                                        if n in libs else -1, n))
+    nodes = sorted(
+        level, key=lambda n: (level[n], LAYERS.index(libs[n]["layer"]) if n in libs else -1, n)
+    )
     rows: dict = {}
     for n in nodes:
         rows.setdefault(level[n], []).append(n)
@@ -132,12 +138,18 @@ def main(out: Path = Path(__file__).resolve().parent / "design_layers.png") -> N
     dependents = {n: [m for m in libs if n in libs[m]["deps"]] for n in level}
     for lv in sorted(rows):
         if lv:
-            rows[lv].sort(key=lambda n: sum(pos[d][0] for d in libs[n]["deps"])
-                          / len(libs[n]["deps"]))
+            rows[lv].sort(
+                key=lambda n: sum(pos[d][0] for d in libs[n]["deps"]) / len(libs[n]["deps"])
+            )
         place(lv)
     for lv in sorted(rows, reverse=True)[1:]:
-        rows[lv].sort(key=lambda n: sum(pos[u][0] for u in dependents[n])
-                      / max(len(dependents[n]), 1) if dependents[n] else pos[n][0])
+        rows[lv].sort(
+            key=lambda n: (
+                sum(pos[u][0] for u in dependents[n]) / max(len(dependents[n]), 1)
+                if dependents[n]
+                else pos[n][0]
+            )
+        )
         place(lv)
     pos["_core"] = (5.0, top * 1.3)
 
@@ -146,11 +158,25 @@ def main(out: Path = Path(__file__).resolve().parent / "design_layers.png") -> N
     edges = [(n, d) for n in libs for d in libs[n]["deps"]]
     for a, b in edges:
         (x0, y0), (x1, y1) = pos[a], pos[b]
-        ax.annotate("", xy=(x1, y1 + 0.22), xytext=(x0, y0 - 0.22),
-                    arrowprops=dict(arrowstyle="-|>", color="#555", lw=1,
-                                    shrinkA=0, shrinkB=0, connectionstyle="arc3,rad=0.06"))
-    ax.annotate("", xy=(5.0, (top - 1) * 1.3 + 0.45), xytext=(5.0, top * 1.3 - 0.22),
-                arrowprops=dict(arrowstyle="-|>", color="#555", lw=1.6, ls="--"))
+        ax.annotate(
+            "",
+            xy=(x1, y1 + 0.22),
+            xytext=(x0, y0 - 0.22),
+            arrowprops=dict(
+                arrowstyle="-|>",
+                color="#555",
+                lw=1,
+                shrinkA=0,
+                shrinkB=0,
+                connectionstyle="arc3,rad=0.06",
+            ),
+        )
+    ax.annotate(
+        "",
+        xy=(5.0, (top - 1) * 1.3 + 0.45),
+        xytext=(5.0, top * 1.3 - 0.22),
+        arrowprops=dict(arrowstyle="-|>", color="#555", lw=1.6, ls="--"),
+    )
     for n, (x, y) in pos.items():
         lib = libs.get(n)
         kind = lib["kind"] if lib else None
@@ -160,17 +186,31 @@ def main(out: Path = Path(__file__).resolve().parent / "design_layers.png") -> N
         elif n != "_core":
             label += "\n(external headers)"
         w = 0.36 + 0.085 * max(len(s) for s in label.split("\n"))
-        ax.add_patch(FancyBboxPatch((x - w / 2, y - 0.22), w, 0.44,
-                                    boxstyle="round,pad=0.02", fc=colours[kind], ec="#333"))
+        ax.add_patch(
+            FancyBboxPatch(
+                (x - w / 2, y - 0.22),
+                w,
+                0.44,
+                boxstyle="round,pad=0.02",
+                fc=colours[kind],
+                ec="#333",
+            )
+        )
         ax.text(x, y, label, ha="center", va="center", fontsize=8)
-    ax.text(0.0, -0.75, "green: runtime library (-fno-exceptions -fno-rtti, no heap after "
-            "construction)   orange: host library (standard library)   "
-            "arrow: CMake DEPS (A -> B: A links B)", fontsize=7.5)
+    ax.text(
+        0.0,
+        -0.75,
+        "green: runtime library (-fno-exceptions -fno-rtti, no heap after "
+        "construction)   orange: host library (standard library)   "
+        "arrow: CMake DEPS (A -> B: A links B)",
+        fontsize=7.5,
+    )
     ax.set_xlim(-0.4, 10.4)
     ax.set_ylim(-1.0, top * 1.3 + 0.5)
     ax.axis("off")
-    ax.set_title("tflm_arena C++ libraries, dependencies as in cpp/tflm_arena/*/sources.cmake",
-                 fontsize=10)
+    ax.set_title(
+        "tflm_arena C++ libraries, dependencies as in cpp/tflm_arena/*/sources.cmake", fontsize=10
+    )
     fig.tight_layout()
     fig.savefig(out, dpi=90)
     print(out, len(libs), "libraries,", len(edges), "edges")

@@ -10,6 +10,7 @@ Usage: make_seeds.py OUT_DIR [--models DIR]
 Needs numpy and flatbuffers (the builder's only dependencies); the compiled
 tflm_arena._core module is NOT needed.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -22,8 +23,13 @@ import sys
 import numpy as np
 
 REPO = pathlib.Path(__file__).resolve().parent.parent
-HARNESSES = ("fuzz_model_load", "fuzz_offline_plan", "fuzz_lifetimes", "fuzz_planners",
-             "fuzz_interpreter")
+HARNESSES = (
+    "fuzz_model_load",
+    "fuzz_offline_plan",
+    "fuzz_lifetimes",
+    "fuzz_planners",
+    "fuzz_interpreter",
+)
 
 
 def load_builder():
@@ -32,8 +38,9 @@ def load_builder():
     try:
         return importlib.import_module("tflm_arena.builder")
     except ImportError as e:
-        raise SystemExit(f"make_seeds.py needs the tflm_arena package installed "
-                         f"(bash .ci/install.sh): {e}") from None
+        raise SystemExit(
+            f"make_seeds.py needs the tflm_arena package installed (bash .ci/install.sh): {e}"
+        ) from None
 
 
 def builder_models(b) -> dict[str, bytes]:
@@ -47,17 +54,31 @@ def builder_models(b) -> dict[str, bytes]:
 
     # CONV_2D and DEPTHWISE_CONV_2D, int8 per channel.
     for op, filt, qdim, opts in (
-        ("CONV_2D", [4, 3, 3, 2], 0, {"padding": "SAME", "stride_w": 2, "stride_h": 2,
-                                     "fused_activation_function": "RELU6"}),
-        ("DEPTHWISE_CONV_2D", [1, 3, 3, 4], 3, {"padding": "VALID", "depth_multiplier": 2,
-                                               "dilation_w_factor": 2}),
+        (
+            "CONV_2D",
+            [4, 3, 3, 2],
+            0,
+            {"padding": "SAME", "stride_w": 2, "stride_h": 2, "fused_activation_function": "RELU6"},
+        ),
+        (
+            "DEPTHWISE_CONV_2D",
+            [1, 3, 3, 4],
+            3,
+            {"padding": "VALID", "depth_multiplier": 2, "dilation_w_factor": 2},
+        ),
     ):
         mb = MB()
         x = q(mb, [1, 6, 6, 2], "x", 0.05, -3)
         cout = filt[qdim]
-        w = mb.add_tensor(filt, "int8", "w", data=rng.integers(-127, 128, filt),
-                          scale=list(rng.uniform(0.002, 0.02, cout)), zero_point=[0] * cout,
-                          quantized_dimension=qdim)
+        w = mb.add_tensor(
+            filt,
+            "int8",
+            "w",
+            data=rng.integers(-127, 128, filt),
+            scale=list(rng.uniform(0.002, 0.02, cout)),
+            zero_point=[0] * cout,
+            quantized_dimension=qdim,
+        )
         bias = mb.add_tensor([cout], "int32", "b", data=rng.integers(-500, 500, cout))
         out_hw = [3, 3] if op == "CONV_2D" else [4, 2]  # depthwise: dilation 1 x 2
         y = q(mb, [1, *out_hw, cout], "y", 0.1, 5)
@@ -83,10 +104,19 @@ def builder_models(b) -> dict[str, bytes]:
             else:
                 x = mb.add_tensor([1, 5, 5, 2], dtype, "x")
                 y = mb.add_tensor([1, 3, 3, 2], dtype, "y")
-            mb.add_operator(op, [x], [y], options={"padding": "SAME", "stride_w": 2,
-                                                   "stride_h": 2, "filter_width": 3,
-                                                   "filter_height": 3,
-                                                   "fused_activation_function": "RELU"})
+            mb.add_operator(
+                op,
+                [x],
+                [y],
+                options={
+                    "padding": "SAME",
+                    "stride_w": 2,
+                    "stride_h": 2,
+                    "filter_width": 3,
+                    "filter_height": 3,
+                    "fused_activation_function": "RELU",
+                },
+            )
             mb.set_io([x], [y])
             out[f"{op.lower()}_{dtype}"] = mb.build()
 
@@ -94,8 +124,9 @@ def builder_models(b) -> dict[str, bytes]:
     mb = MB()
     x = mb.add_tensor([2, 8], "float32", "x")
     qx = q(mb, [2, 8], "q", 0.03, 1)
-    w = mb.add_tensor([4, 8], "int8", "w", data=rng.integers(-127, 128, (4, 8)),
-                      scale=[0.01], zero_point=[0])
+    w = mb.add_tensor(
+        [4, 8], "int8", "w", data=rng.integers(-127, 128, (4, 8)), scale=[0.01], zero_point=[0]
+    )
     bias = mb.add_tensor([4], "int32", "b", data=rng.integers(-100, 100, 4))
     f = q(mb, [2, 4], "fc", 0.2, -10)
     s = q(mb, [2, 4], "softmax", 1.0 / 256, -128)
@@ -113,8 +144,9 @@ def builder_models(b) -> dict[str, bytes]:
     w = mb.add_tensor([3, 6], "float32", "w", data=rng.standard_normal((3, 6)))
     f = mb.add_tensor([1, 3], "float32", "f")
     y = mb.add_tensor([1, 3], "float32", "y")
-    mb.add_operator("FULLY_CONNECTED", [x, w, -1], [f],
-                    options={"fused_activation_function": "RELU"})
+    mb.add_operator(
+        "FULLY_CONNECTED", [x, w, -1], [f], options={"fused_activation_function": "RELU"}
+    )
     mb.add_operator("SOFTMAX", [f], [y], options={"beta": 0.5})
     mb.set_io([x], [y])
     out["fc_softmax_float"] = mb.build()
@@ -140,8 +172,7 @@ def builder_models(b) -> dict[str, bytes]:
     y = mb.add_tensor([1, 4], "float32", "y")
     mb.add_operator("ADD", [x, v], [y])
     mb.set_io([x], [y])
-    mb.add_metadata(b.OFFLINE_PLAN_METADATA_NAME,
-                    b.offline_plan_metadata([0, 16, 32]))
+    mb.add_metadata(b.OFFLINE_PLAN_METADATA_NAME, b.offline_plan_metadata([0, 16, 32]))
     out["variable_offline_plan"] = mb.build()
 
     # Offline plan with online (-1) entries on a chain of ADDs.
@@ -151,8 +182,7 @@ def builder_models(b) -> dict[str, bytes]:
     mb.add_operator("ADD", [t[1], t[0]], [t[2]])
     mb.add_operator("ADD", [t[2], t[1]], [t[3]])
     mb.set_io([t[0]], [t[3]])
-    mb.add_metadata(b.OFFLINE_PLAN_METADATA_NAME,
-                    b.offline_plan_metadata([0, -1, 64, -1]))
+    mb.add_metadata(b.OFFLINE_PLAN_METADATA_NAME, b.offline_plan_metadata([0, -1, 64, -1]))
     out["add_chain_partial_offline_plan"] = mb.build()
 
     # Control flow (lifetimes only; no shipped kernel): IF, WHILE, CALL_ONCE.
@@ -160,8 +190,9 @@ def builder_models(b) -> dict[str, bytes]:
     cond = mb.add_tensor([1], "bool", "cond")
     x = mb.add_tensor([1, 4], "float32", "x")
     y = mb.add_tensor([1, 4], "float32", "y")
-    then_sg, else_sg, body_sg, init_sg = (mb.add_subgraph(n) for n in
-                                          ("then", "else", "body", "init"))
+    then_sg, else_sg, body_sg, init_sg = (
+        mb.add_subgraph(n) for n in ("then", "else", "body", "init")
+    )
     for sg in (then_sg, else_sg, body_sg):
         a = mb.add_tensor([1, 4], "float32", "a", subgraph=sg)
         c = mb.add_tensor([1, 4], "float32", "c", subgraph=sg)
@@ -170,10 +201,15 @@ def builder_models(b) -> dict[str, bytes]:
     mb.set_io([], [], subgraph=init_sg)
     z = mb.add_tensor([1, 4], "float32", "z")
     mb.add_operator("CALL_ONCE", [], [], options={"init_subgraph_index": init_sg})
-    mb.add_operator("IF", [cond, x], [z], options={"then_subgraph_index": then_sg,
-                                                   "else_subgraph_index": else_sg})
-    mb.add_operator("WHILE", [z], [y], options={"cond_subgraph_index": then_sg,
-                                                "body_subgraph_index": body_sg})
+    mb.add_operator(
+        "IF",
+        [cond, x],
+        [z],
+        options={"then_subgraph_index": then_sg, "else_subgraph_index": else_sg},
+    )
+    mb.add_operator(
+        "WHILE", [z], [y], options={"cond_subgraph_index": then_sg, "body_subgraph_index": body_sg}
+    )
     mb.set_io([cond, x], [y])
     out["control_flow"] = mb.build()
 
@@ -196,8 +232,10 @@ def planner_seeds() -> dict[str, bytes]:
     """Byte strings the planner harness decodes into records (its first byte
     allows fixed offsets when odd); random ones are as good a start as any."""
     r = random.Random(7)
-    seeds = {f"records_{i}": bytes(r.randrange(256) for _ in range(n))
-             for i, n in enumerate((16, 64, 256, 1024, 4096))}
+    seeds = {
+        f"records_{i}": bytes(r.randrange(256) for _ in range(n))
+        for i, n in enumerate((16, 64, 256, 1024, 4096))
+    }
     seeds["empty"] = b""
     return seeds
 
@@ -224,9 +262,13 @@ def main() -> int:
         for name, data in models.items():
             (dirs[h] / f"{name}.tflite").write_bytes(data)
     # Raw offline-plan words: valid, wrong version, short, negative offsets.
-    for name, words in {"plan_valid": [0, 1, 3, 0, -1, 16], "plan_version1": [1, 1, 1, 0],
-                        "plan_header_only": [0, 1, 0], "plan_bad_offset": [0, 2, 2, -5, 7],
-                        "plan_short": [0, 1]}.items():
+    for name, words in {
+        "plan_valid": [0, 1, 3, 0, -1, 16],
+        "plan_version1": [1, 1, 1, 0],
+        "plan_header_only": [0, 1, 0],
+        "plan_bad_offset": [0, 2, 2, -5, 7],
+        "plan_short": [0, 1],
+    }.items():
         (dirs["fuzz_offline_plan"] / name).write_bytes(plan_words(words))
     for name, data in planner_seeds().items():
         (dirs["fuzz_planners"] / name).write_bytes(data)

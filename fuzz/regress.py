@@ -18,6 +18,7 @@ from builder models or from nothing) is stored as raw bytes.
       rebuild every reproducer into OUT_DIR/HARNESS/NAME (run.sh replays
       these); a .delta whose base model is missing or changed is an error
 """
+
 from __future__ import annotations
 
 import argparse
@@ -59,7 +60,7 @@ def runs_of_changes(base: bytes, data: bytes) -> list[list]:
     s = 0
     while s < min(len(base), len(data)) - p and base[-1 - s] == data[-1 - s]:
         s += 1
-    return [[p, len(base) - p - s, data[p:len(data) - s].hex()]]
+    return [[p, len(base) - p - s, data[p : len(data) - s].hex()]]
 
 
 def apply(base: bytes, edits: list[list]) -> bytes:
@@ -88,8 +89,13 @@ def closest_model(data: bytes, models: pathlib.Path):
 def failure_site(binary: str, data: bytes, scratch: pathlib.Path):
     """Where the harness fails on data (first sanitizer / check line), or None."""
     scratch.write_bytes(data)
-    r = subprocess.run([binary, str(scratch)], capture_output=True, text=True,
-                       env={"UBSAN_OPTIONS": "print_stacktrace=1"}, timeout=60)
+    r = subprocess.run(
+        [binary, str(scratch)],
+        capture_output=True,
+        text=True,
+        env={"UBSAN_OPTIONS": "print_stacktrace=1"},
+        timeout=60,
+    )
     if r.returncode == 0:
         return None
     for line in r.stderr.splitlines():
@@ -102,7 +108,7 @@ def failure_site(binary: str, data: bytes, scratch: pathlib.Path):
             return m.group(1) + (" " + frames[0] if frames else "")
         if "FUZZ_CHECK failed at" in line:
             return line.split(": ", 1)[0]
-    return "exit %d" % r.returncode
+    return f"exit {r.returncode}"
 
 
 def shrink(args) -> int:
@@ -123,7 +129,7 @@ def shrink(args) -> int:
     def build(es):
         out = bytearray(base)
         for o, b in es:
-            out[o:o + len(b)] = b
+            out[o : o + len(b)] = b
         return bytes(out)
 
     tries, changed = 0, True
@@ -131,7 +137,7 @@ def shrink(args) -> int:
         changed = False
         i = 0
         while i < len(edits) and tries < args.max_tries:
-            trial = edits[:i] + edits[i + 1:]
+            trial = edits[:i] + edits[i + 1 :]
             tries += 1
             if failure_site(args.binary, build(trial), scratch) == site:
                 edits, changed = trial, True
@@ -139,7 +145,7 @@ def shrink(args) -> int:
             o, b = edits[i]
             if len(b) > 1:  # keep it, but try each half on its own next round
                 h = len(b) // 2
-                edits[i:i + 1] = [(o, b[:h]), (o + h, b[h:])]
+                edits[i : i + 1] = [(o, b[:h]), (o + h, b[h:])]
                 changed = True
                 i += 2
                 continue
@@ -165,8 +171,7 @@ def save(args) -> int:
         return 0
     changed, name, base, edits = best
     assert apply(base, edits) == data
-    delta = {"base": name, "base_sha256": sha256(base), "sha256": sha256(data),
-             "edits": edits}
+    delta = {"base": name, "base_sha256": sha256(base), "sha256": sha256(data), "edits": edits}
     path = out_dir / (args.name + ".delta")
     lines = ",\n  ".join(json.dumps(e) for e in edits)
     head = json.dumps({k: v for k, v in delta.items() if k != "edits"})[:-1]

@@ -1,5 +1,6 @@
 """Shared fixtures: the real models live outside the repository (never
 copied into it); see the models_dir fixture."""
+
 from __future__ import annotations
 
 import os
@@ -50,7 +51,7 @@ def require_tflite_micro():
     """The real TFLM (``tflite_micro``); under CI its absence is a failure,
     elsewhere a skip that says so."""
     try:
-        import tflite_micro  # noqa: F401
+        import tflite_micro
     except ImportError:
         if os.environ.get("CI", "").lower() == "true":
             pytest.fail("tflite-micro is missing under CI (pip install -r .ci/requirements.txt)")

@@ -4,15 +4,15 @@ built with our builder, run in our Interpreter and in the real TFLM
 (tflite_micro wheel), compared bit for bit (integers) or within 1e-5
 relative (float32); TFLM's persistent request and head for the memory
 checks."""
-from __future__ import annotations
 
+from __future__ import annotations
 
 import numpy as np
 import pytest
+import tflm_reference as ref
 
 import tflm_arena as ta
 from tflm_arena.builder import ModelBuilder
-import tflm_reference as ref
 
 
 def tensor(mb, shape, dtype, name, q=None, data=None):
@@ -25,8 +25,9 @@ def tensor(mb, shape, dtype, name, q=None, data=None):
     return mb.add_tensor(shape, dtype, name, **kw)
 
 
-def binary_model(op, dtype, s1, s2, so, q1=None, q2=None, qo=None, options=None,
-                 const2=None, out_dtype=None) -> bytes:
+def binary_model(
+    op, dtype, s1, s2, so, q1=None, q2=None, qo=None, options=None, const2=None, out_dtype=None
+) -> bytes:
     """in1 (s1) op in2 (s2) -> out (so); in2 constant when `const2` is given."""
     mb = ModelBuilder()
     a = tensor(mb, s1, dtype, "a", q1)
@@ -37,8 +38,7 @@ def binary_model(op, dtype, s1, s2, so, q1=None, q2=None, qo=None, options=None,
     return mb.build()
 
 
-def unary_model(op, dtype, shape, q_in=None, q_out=None, options=None,
-                out_dtype=None) -> bytes:
+def unary_model(op, dtype, shape, q_in=None, q_out=None, options=None, out_dtype=None) -> bytes:
     mb = ModelBuilder()
     x = tensor(mb, shape, dtype, "x", q_in)
     y = tensor(mb, shape, out_dtype or dtype, "y", q_out)
@@ -71,8 +71,9 @@ def compare(data: bytes, n_runs=6, seed=0, make_inputs=None):
     """Runs both interpreters on `n_runs` inputs (`make_inputs(details, rng)`,
     by default random_like) and asserts identical outputs (float32 within
     1e-5 relative); returns (ours, theirs)."""
-    return ref.compare_runs(data, n_runs, seed, atol=0,
-                            make_inputs=make_inputs or _random_like_inputs)
+    return ref.compare_runs(
+        data, n_runs, seed, atol=0, make_inputs=make_inputs or _random_like_inputs
+    )
 
 
 def tflm_persistent_requested(theirs, n_io: int) -> int:

@@ -4,14 +4,15 @@ online ones by size descending, ties to the higher index; each placed at
 the lowest offset that fits beside the buffers alive at the same time;
 the arena is the largest end offset), written for cross-checking only: quadratic, no
 cleverness."""
+
 from __future__ import annotations
 
-from typing import List, Sequence, Tuple
+from collections.abc import Sequence
 
 
 def reference_greedy(
     sizes: Sequence[int], first: Sequence[int], last: Sequence[int], fixed: Sequence[int]
-) -> Tuple[List[int], int]:
+) -> tuple[list[int], int]:
     n = len(sizes)
     offline = [i for i in range(n) if fixed[i] != -1]  # index order, unsorted
     online = [i for i in reversed(range(n)) if fixed[i] == -1]  # descending index
@@ -20,7 +21,7 @@ def reference_greedy(
     order = offline + online
 
     offsets = [-1] * n
-    placed: List[int] = []  # ids kept sorted by offset; equal offsets: newer after
+    placed: list[int] = []  # ids kept sorted by offset; equal offsets: newer after
     for b in order:
         if fixed[b] != -1:
             off = fixed[b]

@@ -3,15 +3,17 @@
 Interpreter and in the tflite_micro wheel on the same random inputs and
 compare every output (integers bit for bit, float32 within 1e-5 relative),
 and read the memory both report."""
+
 from __future__ import annotations
 
-
 import numpy as np
-
 import tflm_reference as ref
+
 # Re-exported for the data-movement tests: one implementation of each check.
+from elementwise_parity import assert_refused, shared_model_matches  # noqa: F401
 from elementwise_parity import (  # noqa: F401
-    assert_refused, assert_run_memory_matches as assert_memory_matches, shared_model_matches)
+    assert_run_memory_matches as assert_memory_matches,
+)
 
 
 def random_input(dtype, shape, rng):

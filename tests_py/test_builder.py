@@ -1,5 +1,6 @@
 """Tests for tflm_arena.builder: models are checked by running them in the
 real TFLM interpreter (``tflite_micro``) and by reading the bytes back."""
+
 from __future__ import annotations
 
 import struct
@@ -7,12 +8,11 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
 from conftest import require_tflite_micro
 
-REPO = Path(__file__).resolve().parents[1]
-
 from tflm_arena import builder as B
+
+REPO = Path(__file__).resolve().parents[1]
 
 ModelBuilder = B.ModelBuilder
 
@@ -122,9 +122,7 @@ def test_int8_fully_connected_per_channel_without_bias(tflm):
     w_scales = np.array([0.5, 1.0, 0.25])
     mb = ModelBuilder()
     x = mb.add_tensor([1, 4], "int8", "x", scale=0.5, zero_point=0)
-    w = mb.add_tensor(
-        [3, 4], "int8", "w", W, scale=w_scales, zero_point=0, quantized_dimension=0
-    )
+    w = mb.add_tensor([3, 4], "int8", "w", W, scale=w_scales, zero_point=0, quantized_dimension=0)
     y = mb.add_tensor([1, 3], "int8", "y", scale=0.25, zero_point=0)
     mb.add_operator("FULLY_CONNECTED", [x, w, -1], [y])  # -1: no bias
     mb.set_io([x], [y])
@@ -277,13 +275,20 @@ def test_structure_round_trip(tflm):
     mb = ModelBuilder(description="unit test")
     x = mb.add_tensor([1, 4], "int8", "x", scale=0.5, zero_point=-3)
     w = mb.add_tensor(
-        [3, 4], "int8", "w", np.ones((3, 4), np.int8), scale=[0.5, 1.0, 0.25],
+        [3, 4],
+        "int8",
+        "w",
+        np.ones((3, 4), np.int8),
+        scale=[0.5, 1.0, 0.25],
         quantized_dimension=0,
     )
     v = mb.add_tensor([2], "float32", "state", is_variable=True)
     y = mb.add_tensor([1, 3], "int8", "y", scale=0.25, zero_point=2, shape_signature=[-1, 3])
     mb.add_operator(
-        "FULLY_CONNECTED", [x, w, -1], [y], intermediates=[v],
+        "FULLY_CONNECTED",
+        [x, w, -1],
+        [y],
+        intermediates=[v],
         options={"fused_activation_function": "RELU", "keep_num_dims": True},
     )
     mb.add_operator("CUSTOM", [x], [y], custom_code="MyOp", version=2)
@@ -306,8 +311,9 @@ def test_structure_round_trip(tflm):
     assert [(m.name, m.buffer) for m in M.metadata] == [(b"foo", 2)]
     assert M.buffers[2].data.tobytes() == b"abc"
 
-    codes = [(c.deprecatedBuiltinCode, c.builtinCode, c.version, c.customCode)
-             for c in M.operatorCodes]
+    codes = [
+        (c.deprecatedBuiltinCode, c.builtinCode, c.version, c.customCode) for c in M.operatorCodes
+    ]
     assert codes == [(9, 9, 1, None), (32, 32, 2, b"MyOp"), (9, 9, 3, None)]
 
     sg = M.subgraphs[0]
@@ -342,7 +348,10 @@ def test_options_union_types_and_fields(tflm):
     M = _read(tflm, _if_model())
     (if_op,) = M.subgraphs[0].operators
     assert if_op.builtinOptionsType == 92
-    assert (if_op.builtinOptions.thenSubgraphIndex, if_op.builtinOptions.elseSubgraphIndex) == (1, 2)
+    assert (if_op.builtinOptions.thenSubgraphIndex, if_op.builtinOptions.elseSubgraphIndex) == (
+        1,
+        2,
+    )
     assert M.operatorCodes[if_op.opcodeIndex].builtinCode == 118
     add_op = M.subgraphs[1].operators[0]
     assert add_op.builtinOptionsType == 11  # AddOptions written by default

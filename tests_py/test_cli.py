@@ -2,9 +2,13 @@ from __future__ import annotations
 
 import io
 import json
+import os
+import subprocess
+import sys
 
 import tflm_arena as ta
-from tflm_arena.cli import main
+from tflm_arena.builder import ModelBuilder
+from tflm_arena.cli import EXIT_CLOSED_PIPE, _parser, main
 
 
 def run(argv):
@@ -25,7 +29,7 @@ def test_inspect_lists_tensors_operators_and_lifetimes(models_dir):
     code, text = run(["inspect", str(models_dir / "hello_world_int8.tflite")])
     assert code == 0
     assert "FULLY_CONNECTED [0, 6, 5] -> [7]" in text
-    lines = [l for l in text.splitlines() if l.strip().startswith("9 INT8")]
+    lines = [ln for ln in text.splitlines() if ln.strip().startswith("9 INT8")]
     assert lines and "arena" in lines[0] and "3     3" in lines[0]
 
 
@@ -46,7 +50,9 @@ def test_plan_ascii(models_dir):
 
 def test_write_plan_then_replan(models_dir, tmp_path):
     out = tmp_path / "planned.tflite"
-    code, text = run(["write-plan", str(models_dir / "micro_speech_quantized.tflite"), "-o", str(out)])
+    code, text = run(
+        ["write-plan", str(models_dir / "micro_speech_quantized.tflite"), "-o", str(out)]
+    )
     assert code == 0 and "arena 5968 bytes" in text
     assert ta.Model.load(out).offline_plan() is not None
     # Writing onto the source needs --overwrite.
@@ -68,15 +74,6 @@ def test_errors_are_one_line_and_nonzero(tmp_path, capsys):
 
 # --- names, peak step, fixed buffers ---------------------------------------
 
-import os
-import subprocess
-import sys
-
-import pytest
-
-from tflm_arena.builder import ModelBuilder
-from tflm_arena.cli import EXIT_CLOSED_PIPE, _parser
-
 HELLO_FC = "sequential/dense/MatMul;sequential/dense/Relu;sequential/dense/BiasAdd"
 
 
@@ -87,7 +84,7 @@ def test_plan_text_names_tensors_operators_model_and_peak(models_dir):
     lines = text.splitlines()
     assert lines[0] == f"model: {path}"
     # Buffer 1 is tensor 7, named, planned online at offset 0.
-    row = next(l for l in lines if l.split()[:1] == ["1"])
+    row = next(ln for ln in lines if ln.split()[:1] == ["1"])
     assert row.split()[1:6] == ["16", "1", "2", "0", "-"] and row.endswith(f"0:7 {HELLO_FC}")
     assert "fixed (offline-planned) buffers: none" in lines
     # One row per step with the operator that runs then; the peak marked.
@@ -105,13 +102,17 @@ def test_plan_json_has_model_names_peak_steps_and_fixed(models_dir):
     m = ta.Model.load(path)
     assert data["model"] == str(path)
     assert [b["name"] for b in data["buffers"]] == [
-        m.subgraphs[0].tensors[t].name for t in m.usage_records()["tensor"]]
+        m.subgraphs[0].tensors[t].name for t in m.usage_records()["tensor"]
+    ]
     assert data["fixed_buffers"] == [] and not any(b["fixed"] for b in data["buffers"])
     # The peak is the step with most live bytes; it equals the lower bound.
     peak = data["peak"]
     assert peak["live_bytes"] == data["lower_bound"] == 55296
     assert peak["step"] == 3 and peak["operator"] == {
-        "subgraph": 0, "index": 2, "name": m.subgraphs[0].operators[2].name}
+        "subgraph": 0,
+        "index": 2,
+        "name": m.subgraphs[0].operators[2].name,
+    }
     assert max(s["live_bytes"] for s in data["steps"]) == 55296
     assert [s["step"] for s in data["steps"]] == list(range(len(m.operators) + 1))
     assert data["steps"][0]["operator"] is None
@@ -121,8 +122,10 @@ def test_plan_json_has_model_names_peak_steps_and_fixed(models_dir):
 
 def test_plan_shows_offline_planned_buffers_as_fixed(models_dir, tmp_path):
     out = tmp_path / "planned.tflite"
-    assert run(["write-plan", str(models_dir / "micro_speech_quantized.tflite"),
-                "-o", str(out)])[0] == 0
+    assert (
+        run(["write-plan", str(models_dir / "micro_speech_quantized.tflite"), "-o", str(out)])[0]
+        == 0
+    )
     code, text = run(["plan", str(out)])
     rec = ta.Model.load(out).usage_records()
     n = len(rec)
@@ -160,11 +163,24 @@ def test_inspect_json(models_dir):
     sg = data["subgraphs"][0]
     assert sg["inputs"] == [0] and sg["outputs"] == [9]
     t7 = sg["tensors"][7]
-    assert t7 == {"index": 7, "name": HELLO_FC, "type": "INT8", "shape": [1, 16], "bytes": 16,
-                  "kind": "arena", "first": 1, "last": 2}
+    assert t7 == {
+        "index": 7,
+        "name": HELLO_FC,
+        "type": "INT8",
+        "shape": [1, 16],
+        "bytes": 16,
+        "kind": "arena",
+        "first": 1,
+        "last": 2,
+    }
     assert sg["tensors"][6]["kind"] == "const" and sg["tensors"][6]["first"] is None
-    assert sg["operators"][2] == {"index": 2, "name": "FULLY_CONNECTED", "steps": [3],
-                                  "inputs": [8, 2, 1], "outputs": [9]}
+    assert sg["operators"][2] == {
+        "index": 2,
+        "name": "FULLY_CONNECTED",
+        "steps": [3],
+        "inputs": [8, 2, 1],
+        "outputs": [9],
+    }
 
 
 def _if_model() -> bytes:
@@ -181,8 +197,12 @@ def _if_model() -> bytes:
         to = mb.add_tensor([1, 2], "float32", f"sum{sg}", subgraph=sg)
         mb.add_operator("ADD", [ta_, tb], [to], subgraph=sg)
         mb.set_io([ta_, tb], [to], subgraph=sg)
-    mb.add_operator("IF", [c, a, b], [o], options={"then_subgraph_index": branches[0],
-                                                 "else_subgraph_index": branches[1]})
+    mb.add_operator(
+        "IF",
+        [c, a, b],
+        [o],
+        options={"then_subgraph_index": branches[0], "else_subgraph_index": branches[1]},
+    )
     mb.set_io([c, a, b], [o])
     return mb.build()
 
@@ -210,12 +230,13 @@ def test_steps_follow_tflm_scopes_through_called_subgraphs(tmp_path):
     assert ops[5] == {"subgraph": 2, "index": 0, "name": "ADD"}
     names = {b["name"] for b in plan["buffers"]}
     assert {"sum1", "sum2", "out"} <= names
-    code, text = run(["plan", "--tensors-only", str(path)])
+    _code, text = run(["plan", "--tensors-only", str(path)])
     assert "operator 0 ADD of subgraph 2" in text
     assert "contents: tensors only: stock TFLM's kernel scratch buffers are not included" in text
 
 
 # --- version, help, errors, closed pipe ----------------------------------
+
 
 def test_version(capsys):
     assert main(["--version"]) == 0
@@ -230,8 +251,16 @@ def _subparsers():
 
 def test_every_option_and_command_has_help_without_rest(capsys):
     ap, sub = _subparsers()
-    assert set(sub.choices) == {"demo", "inspect", "plan", "size", "write-plan", "optimize",
-                                "report", "resolver"}
+    assert set(sub.choices) == {
+        "demo",
+        "inspect",
+        "plan",
+        "size",
+        "write-plan",
+        "optimize",
+        "report",
+        "resolver",
+    }
     helped = {a.dest: a.help for a in sub._choices_actions}
     assert all(helped.get(name) for name in sub.choices)
     for parser in [ap, *sub.choices.values()]:
@@ -280,8 +309,12 @@ def test_piped_into_head_is_quiet(models_dir):
     # `python -m tflm_arena inspect MODEL | head -1`: whether the child meets
     # the closed pipe depends on timing; either way no traceback, status 0 or 141.
     model = models_dir / "vww_96_int8.tflite"
-    p = subprocess.Popen([sys.executable, "-m", "tflm_arena", "inspect", str(model)],
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=_child_env())
+    p = subprocess.Popen(
+        [sys.executable, "-m", "tflm_arena", "inspect", str(model)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=_child_env(),
+    )
     first = p.stdout.readline()
     p.stdout.close()
     err = p.stderr.read()
@@ -312,16 +345,22 @@ def test_ctrl_c_exits_130_without_traceback(models_dir, monkeypatch, capsys):
 def test_real_sigint_exits_130(models_dir):
     # A real Ctrl-C: SIGINT to a child busy inside a command.
     import signal
-    child = ("import sys, time\n"
-             "import tflm_arena.cli as c\n"
-             "def busy(args, out):\n"
-             "    print('busy', flush=True)\n"
-             "    time.sleep(60)\n"
-             "c._cmd_inspect = busy\n"
-             "sys.exit(c.main(sys.argv[1:]))\n")
-    p = subprocess.Popen([sys.executable, "-c", child, "inspect",
-                          str(models_dir / "hello_world_int8.tflite")],
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=_child_env())
+
+    child = (
+        "import sys, time\n"
+        "import tflm_arena.cli as c\n"
+        "def busy(args, out):\n"
+        "    print('busy', flush=True)\n"
+        "    time.sleep(60)\n"
+        "c._cmd_inspect = busy\n"
+        "sys.exit(c.main(sys.argv[1:]))\n"
+    )
+    p = subprocess.Popen(
+        [sys.executable, "-c", child, "inspect", str(models_dir / "hello_world_int8.tflite")],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=_child_env(),
+    )
     assert p.stdout.readline() == b"busy\n"
     p.send_signal(signal.SIGINT)
     err = p.stderr.read()
@@ -331,8 +370,12 @@ def test_real_sigint_exits_130(models_dir):
 
 def test_closed_stderr_keeps_the_exit_status(tmp_path):
     # An error with stderr closed: status 1, no traceback (nowhere to print one).
-    p = subprocess.Popen([sys.executable, "-m", "tflm_arena", "inspect", str(tmp_path / "missing.tflite")],
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=_child_env())
+    p = subprocess.Popen(
+        [sys.executable, "-m", "tflm_arena", "inspect", str(tmp_path / "missing.tflite")],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=_child_env(),
+    )
     p.stderr.close()
     p.stdout.read()
     assert p.wait(timeout=120) == 1
@@ -340,8 +383,12 @@ def test_closed_stderr_keeps_the_exit_status(tmp_path):
 
 def test_help_into_closed_pipe_is_quiet():
     # argparse ignores OSError when it prints help, so this exits 0; a guard.
-    p = subprocess.Popen([sys.executable, "-m", "tflm_arena", "--help"],
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=_child_env())
+    p = subprocess.Popen(
+        [sys.executable, "-m", "tflm_arena", "--help"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=_child_env(),
+    )
     p.stdout.close()
     err = p.stderr.read()
     assert p.wait(timeout=120) in (0, EXIT_CLOSED_PIPE) and err == b""
@@ -366,6 +413,7 @@ def test_step_minus_one_for_tensors_no_operator_produces(tmp_path):
 
 # --- what a plan holds: TFLM's kernel scratch, or tensors only ---------------
 
+
 def test_plan_includes_the_targets_kernel_scratch_or_says_tensors_only(models_dir):
     path = str(models_dir / "keyword_scrambled.tflite")  # SVDF requests scratch
     head = ta.tflm_arena(path, target="x86-64", recording=True).head
@@ -377,8 +425,10 @@ def test_plan_includes_the_targets_kernel_scratch_or_says_tensors_only(models_di
         assert sum(b["scratch"] for b in data["buffers"]) == n > 0
     code, text = run(["plan", path])
     assert code == 0
-    assert "contents: tensors and the kernel scratch buffers stock TFLM requests on " \
-           "cortex-m (14)" in text
+    assert (
+        "contents: tensors and the kernel scratch buffers stock TFLM requests on "
+        "cortex-m (14)" in text
+    )
     assert "strategy tflm_greedy: arena 672 bytes, lower bound 672 bytes (0.0 % above)" in text
     assert "scratch (operator 1 SVDF)" in text
     only = json.loads(run(["plan", path, "--json", "--tensors-only"])[1])
@@ -399,8 +449,7 @@ def test_write_plan_refuses_a_plan_that_grows_tflms_head(models_dir, tmp_path, c
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "672 -> 800 bytes" in err and "--allow-larger-head" in err
     assert not out.exists()
-    code, text = run(["write-plan", src, "-o", str(out), "--tensors-only",
-                      "--allow-larger-head"])
+    code, text = run(["write-plan", src, "-o", str(out), "--tensors-only", "--allow-larger-head"])
     assert code == 0 and "warning: " in text and "672 -> 800 bytes" in text
     assert "tensors only" in text
     assert ta.tflm_arena(str(out), target="cortex-m").head == 800

@@ -4,6 +4,7 @@ docs/make_design_figure.py, which also draws docs/design_layers.png), the
 dependencies are one way, every #include in cpp/tflm_arena stays inside
 what its library depends on (violations are listed in DESIGN.md's "Known
 include violations"), and the document names only files that exist."""
+
 from __future__ import annotations
 
 import re
@@ -36,8 +37,10 @@ def _diagram_edges():
     out = {}
     for name, kind, deps in _EDGE.findall(_layer_diagram()):
         assert name not in out, f"{name} drawn twice"
-        out[name] = (kind, set() if deps.strip() == "nothing"
-                     else {d.strip() for d in deps.split(",")})
+        out[name] = (
+            kind,
+            set() if deps.strip() == "nothing" else {d.strip() for d in deps.split(",")},
+        )
     return out
 
 
@@ -76,8 +79,9 @@ def test_diagram_edges_and_kinds_equal_cmake_deps(libs):
     drawn = _diagram_edges()
     bindings = drawn.pop("_core")
     assert bindings == ("host", {"every library"})
-    built = {fig.short(n): (lib["kind"], {fig.short(d) for d in lib["deps"]})
-             for n, lib in libs.items()}
+    built = {
+        fig.short(n): (lib["kind"], {fig.short(d) for d in lib["deps"]}) for n, lib in libs.items()
+    }
     assert drawn == built
 
 
@@ -91,7 +95,7 @@ def test_bindings_link_every_library():
 
 
 def test_dependencies_are_one_way(libs):
-    levels = fig.depth(libs)          # raises ValueError on a library cycle
+    levels = fig.depth(libs)  # raises ValueError on a library cycle
     assert levels["tflm_arena_core"] == 0
     for name, lib in libs.items():
         assert all(levels[d] < levels[name] for d in lib["deps"])
@@ -124,8 +128,9 @@ def _owners(libs, path: Path):
     found = set()
     for cc in path.parent.glob(path.stem + "*.cc"):
         cc = cc.resolve()
-        own = cc.stem == path.stem or (cc.stem.startswith(path.stem + "_")
-                                       and not cc.with_suffix(".h").exists())
+        own = cc.stem == path.stem or (
+            cc.stem.startswith(path.stem + "_") and not cc.with_suffix(".h").exists()
+        )
         if own and cc in by_source:
             found.add(by_source[cc])
     if not found:
@@ -163,33 +168,45 @@ def test_includes_follow_cmake_deps(libs):
     assert found == _documented_violations(), (
         "#include crossing a layer against its DEPS; list it in DESIGN.md "
         "'Known include violations' as - `file` includes `header`:\n"
-        + "\n".join(f"- `{f}` includes `{h}`" for f, h in found))
+        + "\n".join(f"- `{f}` includes `{h}`" for f, h in found)
+    )
 
 
 def test_include_check_catches_crossings(libs):
-    bad = [("model/model.cc", "plan/plan.h"),                  # model does not link plan
-           ("runtime/interpreter.cc", "tflm/kernel_table.h"),  # nor runtime tflm
-           ("model/lifetimes.cc", "model/operator_graph.h"),   # runtime lib -> model_host
-           ("plan/greedy_planner.cc", "plan/reorder.h")]       # plan_runtime -> plan
-    fine = [("runtime/interpreter.cc", "model/model.h"),
-            ("tflm/kernel_table.cc", "plan/plan.h"),
-            ("runtime/kernels/add.cc", "runtime/kernels/add.h")]
-    assert include_violations(libs, bad + fine)[-len(bad):] == bad
+    bad = [
+        ("model/model.cc", "plan/plan.h"),  # model does not link plan
+        ("runtime/interpreter.cc", "tflm/kernel_table.h"),  # nor runtime tflm
+        ("model/lifetimes.cc", "model/operator_graph.h"),  # runtime lib -> model_host
+        ("plan/greedy_planner.cc", "plan/reorder.h"),
+    ]  # plan_runtime -> plan
+    fine = [
+        ("runtime/interpreter.cc", "model/model.h"),
+        ("tflm/kernel_table.cc", "plan/plan.h"),
+        ("runtime/kernels/add.cc", "runtime/kernels/add.h"),
+    ]
+    assert include_violations(libs, bad + fine)[-len(bad) :] == bad
     assert not set(include_violations(libs, fine)) & set(fine)
 
 
 def test_doc_names_only_files_in_the_repository():
     doc = _doc()
-    paths = set(re.findall(r"`((?:docs|cpp|python|tests_py|tests_cpp|benchmarks|fuzz|"
-                           r"notebooks)/[^`\s]*|README\.md|CMakeLists\.txt)`", doc))
+    paths = set(
+        re.findall(
+            r"`((?:docs|cpp|python|tests_py|tests_cpp|benchmarks|fuzz|"
+            r"notebooks)/[^`\s]*|README\.md|CMakeLists\.txt)`",
+            doc,
+        )
+    )
     assert len(paths) > 20
     missing = []
     for p in paths:
         p = p.split(" ")[0]
-        if "{" in p:        # tests_cpp/{arena,plan,runtime}/noheap_test.cc
+        if "{" in p:  # tests_cpp/{arena,plan,runtime}/noheap_test.cc
             head, rest = p.split("{", 1)
             alts, tail = rest.split("}", 1)
-            missing += [head + a + tail for a in alts.split(",") if not (REPO / (head + a + tail)).exists()]
+            missing += [
+                head + a + tail for a in alts.split(",") if not (REPO / (head + a + tail)).exists()
+            ]
         elif "<" not in p and not (REPO / p).exists():
             missing.append(p)
     assert missing == []
@@ -201,7 +218,7 @@ def test_doc_names_only_files_in_the_repository():
 
 def test_doc_cites_no_fact_ids_issues_or_outside_files():
     doc = _doc()
-    assert not re.search(r"\b[A-Z]{1,2}-\d+\b", doc)        # fact IDs
+    assert not re.search(r"\b[A-Z]{1,2}-\d+\b", doc)  # fact IDs
     assert not re.search(r"(?i)\bissue\s*#?\d+|#\d+\b|tflm_fact[s]", doc)
     assert "../" not in doc and "/work/" not in doc
 

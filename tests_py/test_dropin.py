@@ -2,8 +2,10 @@
 keywords, tensor() callables, signatures, resize_tensor_input, op details),
 a TFLite-style script run unchanged against the real TFLM, and allocations
 that say whose figures they are (ours next to stock TFLM's)."""
+
 from __future__ import annotations
 
+import itertools
 import json
 import subprocess
 import sys
@@ -12,10 +14,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
-import tflm_arena as ta
 import tflm_reference as ref
 from conftest import shared_models
+
+import tflm_arena as ta
 from tflm_arena import interpreter as interpreter_module
 from tflm_arena.builder import ModelBuilder
 from tflm_arena.tflm_size import DEFAULT_TARGET
@@ -54,25 +56,40 @@ def test_allocations_label_ours_and_give_stock_tflm(name, models_dir):
     assert stock["kTensorArenaSize"] == want.firmware_line() and stock["error"] is None
     # The wheel's configuration: its measured figures.
     wheel = it.allocations(target="x86-64", recording=True)["stock_tflm"]
-    assert wheel == {**ta.tflm_arena(m, target="x86-64", recording=True).as_dict(),
-                     "kTensorArenaSize": wheel["kTensorArenaSize"], "error": None}
+    assert wheel == {
+        **ta.tflm_arena(m, target="x86-64", recording=True).as_dict(),
+        "kTensorArenaSize": wheel["kTensorArenaSize"],
+        "error": None,
+    }
     fixture = WHEEL[name]
     assert (wheel["min_arena_bytes"], wheel["head"], wheel["tail"]) == (
-        fixture["min_arena_bytes"], fixture["head"], fixture["tail"])
-    printed = {c["name"]: {"count": c["count"], "requested": c["requested"], "used": c["used"]}
-               for c in wheel["categories"].values() if c["used"] or c["requested"]}
+        fixture["min_arena_bytes"],
+        fixture["head"],
+        fixture["tail"],
+    )
+    printed = {
+        c["name"]: {"count": c["count"], "requested": c["requested"], "used": c["used"]}
+        for c in wheel["categories"].values()
+        if c["used"] or c["requested"]
+    }
     assert printed == fixture["categories"]
     # Our own runtime's figures are not TFLM's: never worded as TFLM's.
     text = it.print_allocations(target="x86-64", recording=True)
     lines = text.splitlines()
     assert lines[0].startswith("tflm_arena runtime: arena") and "not stock TFLM" in lines[0]
     assert f"head {a['head']}, tail {a['tail']}" in lines[0]
-    assert not any("RecordingMicroAllocator]" in line or "Arena allocation" in line
-                   for line in lines)
+    assert not any(
+        "RecordingMicroAllocator]" in line or "Arena allocation" in line for line in lines
+    )
     block = lines.index("stock TFLM (x86-64, RecordingMicroAllocator, greedy planner), same model:")
-    assert lines[block + 1] == (f"  minimum arena {fixture['min_arena_bytes']:,} bytes "
-                                f"(head {fixture['head']:,}, tail {fixture['tail']:,})")
-    assert lines[block + 2] == f"  constexpr int kTensorArenaSize = {-(-fixture['min_arena_bytes'] // 16) * 16};"
+    assert lines[block + 1] == (
+        f"  minimum arena {fixture['min_arena_bytes']:,} bytes "
+        f"(head {fixture['head']:,}, tail {fixture['tail']:,})"
+    )
+    assert (
+        lines[block + 2]
+        == f"  constexpr int kTensorArenaSize = {-(-fixture['min_arena_bytes'] // 16) * 16};"
+    )
 
 
 def test_print_allocations_default_target_and_our_categories(models_dir, capsys):
@@ -82,11 +99,15 @@ def test_print_allocations_default_target_and_our_categories(models_dir, capsys)
     a = it.allocations()
     cortex = ta.tflm_arena(it.model, target="cortex-m")
     lines = text.splitlines()
-    assert lines[0] == (f"tflm_arena runtime: arena {a['total']} bytes used (head {a['head']}, "
-                        f"tail {a['tail']}); not stock TFLM's figures")
+    assert lines[0] == (
+        f"tflm_arena runtime: arena {a['total']} bytes used (head {a['head']}, "
+        f"tail {a['tail']}); not stock TFLM's figures"
+    )
     e = a["categories"]["TfLiteEvalTensor data"]
-    assert lines[1] == (f"  TfLiteEvalTensor data: {e['used_bytes']} bytes used "
-                        f"({e['requested_bytes']} requested for {e['count']} allocations)")
+    assert lines[1] == (
+        f"  TfLiteEvalTensor data: {e['used_bytes']} bytes used "
+        f"({e['requested_bytes']} requested for {e['count']} allocations)"
+    )
     assert "stock TFLM (cortex-m, MicroAllocator, greedy planner), same model:" in lines
     assert lines[-1] == "  " + cortex.firmware_line()
 
@@ -121,10 +142,14 @@ def test_tflite_constructor_keywords(models_dir):
     path = str(models_dir / "hello_world_int8.tflite")
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        it = ta.Interpreter(model_path=path, num_threads=4, experimental_delegates=[],
-                            experimental_op_resolver_type=1,
-                            experimental_disable_delegate_clustering=True,
-                            experimental_default_delegate_latest_features=True)
+        it = ta.Interpreter(
+            model_path=path,
+            num_threads=4,
+            experimental_delegates=[],
+            experimental_op_resolver_type=1,
+            experimental_disable_delegate_clustering=True,
+            experimental_default_delegate_latest_features=True,
+        )
         assert ta.Interpreter(model_path=path, num_threads=-1).strategy == "tflm_greedy"
     with pytest.warns(UserWarning, match="delegates .* not used: TFLM has no delegates"):
         ta.Interpreter(model_path=path, experimental_delegates=[object()])
@@ -155,12 +180,13 @@ def test_preserve_all_tensors_keeps_intermediates(models_dir):
         (out,) = op["outputs"]
         assert not np.all(keep.get_tensor(int(out)) == 0)
     with pytest.raises(ValueError, match="strategy='linear'"):
-        ta.Interpreter(model_path=path, strategy="tflm_greedy",
-                       experimental_preserve_all_tensors=True)
+        ta.Interpreter(
+            model_path=path, strategy="tflm_greedy", experimental_preserve_all_tensors=True
+        )
     # The greedy plan reuses an intermediate's bytes; linear never does.
     plan = keep.memory_plan()
-    spans = sorted((int(o), int(o + s)) for o, s in zip(plan["offset"], plan["size"]))
-    assert all(a[1] <= b[0] for a, b in zip(spans, spans[1:]))
+    spans = sorted((int(o), int(o + s)) for o, s in zip(plan["offset"], plan["size"], strict=True))
+    assert all(a[1] <= b[0] for a, b in itertools.pairwise(spans))
 
 
 def test_tensor_returns_a_function_giving_a_view(models_dir):
@@ -184,8 +210,11 @@ def test_resize_tensor_input_same_shape_only(models_dir):
     it.resize_tensor_input(0, [1, 1])
     it.resize_tensor_input(0, np.array([1, 1], np.int32), strict=True)
     it.allocate_tensors()
-    with pytest.raises(ValueError, match=r"from \[1, 1\] to \[4, 1\]: TFLM runs the shapes "
-                                         r"stored in the model .* convert the model again"):
+    with pytest.raises(
+        ValueError,
+        match=r"from \[1, 1\] to \[4, 1\]: TFLM runs the shapes "
+        r"stored in the model .* convert the model again",
+    ):
         it.resize_tensor_input(0, [4, 1])
     with pytest.raises(ValueError, match="list of integers"):
         it.resize_tensor_input(0, [1.5, 1])
@@ -211,11 +240,13 @@ def test_missing_tflite_names_stay_attribute_errors(models_dir):
 
 def test_signatures_of_a_builder_model():
     m = ta.Model.from_bytes(_signature_model())
-    assert m.signatures == {"combine": {"subgraph": 0, "inputs": {"y": 0, "x": 1},
-                                        "outputs": {"total": 2, "prod": 3}}}
+    assert m.signatures == {
+        "combine": {"subgraph": 0, "inputs": {"y": 0, "x": 1}, "outputs": {"total": 2, "prod": 3}}
+    }
     it = ta.Interpreter(m)
-    assert it.get_signature_list() == {"combine": {"inputs": ["x", "y"],
-                                                   "outputs": ["prod", "total"]}}
+    assert it.get_signature_list() == {
+        "combine": {"inputs": ["x", "y"], "outputs": ["prod", "total"]}
+    }
     run = it.get_signature_runner()
     assert run is not None and it.get_signature_runner("combine").signature_key == "combine"
     assert list(run.get_input_details()) == ["x", "y"]
@@ -227,7 +258,7 @@ def test_signatures_of_a_builder_model():
     assert list(out) == ["prod", "total"]
     np.testing.assert_array_equal(out["total"], x + y)
     np.testing.assert_array_equal(out["prod"], (x + y) * x)
-    with pytest.raises(ValueError, match="Invalid number of inputs .* expected 2 vs provided 1"):
+    with pytest.raises(ValueError, match=r"Invalid number of inputs .* expected 2 vs provided 1"):
         run(x=x)
     with pytest.raises(ValueError, match=r"Invalid Input name \(z\)"):
         run(x=x, z=y)
@@ -259,7 +290,7 @@ def test_signature_of_another_subgraph_and_two_signatures():
     mb.add_signature("side", {"b": b}, {"z": z}, subgraph=sg)
     it = ta.Interpreter(mb.build())
     assert it.model.signatures["side"]["subgraph"] == 1
-    with pytest.raises(ValueError, match="runs subgraph 1; TFLM .* run subgraph 0 only"):
+    with pytest.raises(ValueError, match=r"runs subgraph 1; TFLM .* run subgraph 0 only"):
         it.get_signature_runner("side")
     with pytest.raises(ValueError, match="model has 2 Signatures"):
         it.get_signature_runner()
@@ -274,11 +305,22 @@ class _Unchecked(ModelBuilder):
         pass
 
 
-@pytest.mark.parametrize("inputs, subgraph, message", [
-    ({"a": 5}, 0, r"signature 0 \('s'\) input 0 \('a'\): tensor index 5 out of range "
-                  r"\(subgraph 0 has 2 tensors\)"),
-    ({"a": 0}, 3, r"signature 0 \('s'\): subgraph index 3 out of range \(model has 1 subgraphs\)"),
-])
+@pytest.mark.parametrize(
+    "inputs, subgraph, message",
+    [
+        (
+            {"a": 5},
+            0,
+            r"signature 0 \('s'\) input 0 \('a'\): tensor index 5 out of range "
+            r"\(subgraph 0 has 2 tensors\)",
+        ),
+        (
+            {"a": 0},
+            3,
+            r"signature 0 \('s'\): subgraph index 3 out of range \(model has 1 subgraphs\)",
+        ),
+    ],
+)
 def test_bad_signature_indices_are_refused_at_load(inputs, subgraph, message):
     mb = _Unchecked()
     a = mb.add_tensor([1, 4], "float32", "a")
@@ -310,19 +352,29 @@ def test_duplicate_signature_names_raise_on_access():
     mb._signatures += [("s", {"a": a}, {"y": y}, 0), ("s", {"a": a}, {"y": y}, 0)]
     m = ta.Model.from_bytes(mb.build())
     with pytest.raises(ValueError, match="two SignatureDefs with the key 's'"):
-        m.signatures
+        _ = m.signatures
     with pytest.raises(ValueError, match="already used"):
         _with_signature(ModelBuilder(), {"a": 0}).add_signature("s", {}, {})
 
 
 # --- a TFLite-style script, unchanged, against the real TFLM -----------------
-SCRIPT_MODELS = ["hello_world_int8", "hello_world_float", "simple_add_model",
-                 "trained_lstm_int8", "person_detect", "kws_ref_model"]
+SCRIPT_MODELS = [
+    "hello_world_int8",
+    "hello_world_float",
+    "simple_add_model",
+    "trained_lstm_int8",
+    "person_detect",
+    "kws_ref_model",
+]
 
 
 def _run_script(model_path: Path, out: Path) -> dict:
-    done = subprocess.run([sys.executable, str(SCRIPT), str(model_path), str(out)],
-                          capture_output=True, text=True, timeout=300)
+    done = subprocess.run(
+        [sys.executable, str(SCRIPT), str(model_path), str(out)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert done.returncode == 0, done.stderr
     with np.load(out) as z:
         return {k: z[k] for k in z.files}
@@ -334,11 +386,12 @@ def _check_against_wheel(data: bytes, saved: dict) -> None:
     xs = [saved[f"input{k}"] for k in range(len(m.inputs))]
     want = ref.run(theirs, xs, len(m.outputs))
     got = [saved[f"output{k}"] for k in range(len(m.outputs))]
-    by_index = dict(zip(m.outputs, want))
-    signature_outputs = [(int(k.rsplit("/", 1)[1]), v) for k, v in saved.items()
-                         if k.startswith("signature/")]
+    by_index = dict(zip(m.outputs, want, strict=True))
+    signature_outputs = [
+        (int(k.rsplit("/", 1)[1]), v) for k, v in saved.items() if k.startswith("signature/")
+    ]
     assert len(signature_outputs) == sum(len(s["outputs"]) for s in m.signatures.values())
-    for g, y in [*zip(got, want), *((v, by_index[i]) for i, v in signature_outputs)]:
+    for g, y in [*zip(got, want, strict=True), *((v, by_index[i]) for i, v in signature_outputs)]:
         assert g.dtype == y.dtype and g.shape == y.shape
         if y.dtype.kind == "f":
             np.testing.assert_allclose(g, y, rtol=1e-5, atol=1e-6)
@@ -361,7 +414,9 @@ def test_tflite_style_script_on_a_builder_model_with_signatures(tmp_path):
     path.write_bytes(data)
     saved = _run_script(path, tmp_path / "out.npz")
     assert sorted(k for k in saved if k.startswith("signature/")) == [
-        "signature/combine/prod/3", "signature/combine/total/2"]
+        "signature/combine/prod/3",
+        "signature/combine/total/2",
+    ]
     _check_against_wheel(data, saved)
 
 
@@ -370,7 +425,14 @@ def test_script_uses_only_tflite_api():
     # method tf.lite.Interpreter lacks.
     text = SCRIPT.read_text()
     assert "tflm_arena" in text and text.count("import tflm_arena") == 0
-    for ours in ("tensor_view", "allocations", "set_input", "get_output(", "strategy",
-                 "arena_size", "memory_plan"):
+    for ours in (
+        "tensor_view",
+        "allocations",
+        "set_input",
+        "get_output(",
+        "strategy",
+        "arena_size",
+        "memory_plan",
+    ):
         assert ours not in text
     assert interpreter_module.Interpreter is ta.Interpreter

@@ -34,19 +34,26 @@ pytestmark = pytest.mark.skipif(shutil.which("cmake") is None, reason="needs cma
 FORBIDDEN = {
     "heap": re.compile(
         r"^_*(malloc|free|calloc|realloc|reallocf|memalign|posix_memalign|aligned_alloc|"
-        r"valloc|pvalloc|malloc_r|free_r|calloc_r|realloc_r|memalign_r)$"),
+        r"valloc|pvalloc|malloc_r|free_r|calloc_r|realloc_r|memalign_r)$"
+    ),
     "operator new/delete": re.compile(r"^_Z(nw|na|dl|da)"),
     # C names only: a C++ method called Printf is mangled (_Z...).
     "printf family": re.compile(r"^(?!_Z).*printf"),
     "exceptions/unwind": re.compile(
-        r"^(__cxa_|_Unwind_|__gxx_personality|__aeabi_unwind_cpp_pr|__cxa_pure_virtual)"),
+        r"^(__cxa_|_Unwind_|__gxx_personality|__aeabi_unwind_cpp_pr|__cxa_pure_virtual)"
+    ),
 }
 
 
 def forbidden_symbols(nm_tool: str, program: pathlib.Path) -> dict[str, set[str]]:
     """Every defined or undefined symbol of each forbidden family."""
-    out = subprocess.run([nm_tool, "--no-sort", str(program)], capture_output=True, text=True,
-                         check=True, env=code_size._env()).stdout
+    out = subprocess.run(
+        [nm_tool, "--no-sort", str(program)],
+        capture_output=True,
+        text=True,
+        check=True,
+        env=code_size._env(),
+    ).stdout
     found: dict[str, set[str]] = {family: set() for family in FORBIDDEN}
     for line in out.splitlines():
         name = line.split()[-1].split("@")[0]  # drop glibc's @VERSION
@@ -59,8 +66,10 @@ def forbidden_symbols(nm_tool: str, program: pathlib.Path) -> dict[str, set[str]
 @pytest.fixture(scope="module")
 def builds():
     if code_size.cross_compiler() is None and os.environ.get("CI") == "true":
-        pytest.fail("arm-none-eabi-g++ missing under CI=true (.ci/install.sh installs "
-                    "gcc-arm-none-eabi and libnewlib-arm-none-eabi)")
+        pytest.fail(
+            "arm-none-eabi-g++ missing under CI=true (.ci/install.sh installs "
+            "gcc-arm-none-eabi and libnewlib-arm-none-eabi)"
+        )
     return code_size.build_all(code_size.extra_cmake_args())
 
 
@@ -74,7 +83,8 @@ def test_families_catch_what_they_should():
     assert FORBIDDEN["heap"].search("_malloc_r")
     assert FORBIDDEN["exceptions/unwind"].search("__cxa_guard_acquire")
     assert not FORBIDDEN["printf family"].search(
-        "_ZN10tflm_arena9plan_text10TextWriter6PrintfEPKcz")
+        "_ZN10tflm_arena9plan_text10TextWriter6PrintfEPKcz"
+    )
     assert not FORBIDDEN["heap"].search("freelist")
 
 
@@ -90,7 +100,8 @@ def test_no_heap_printf_or_exceptions_beyond_the_baseline(builds):
     for arch in builds:
         baseline = forbidden_symbols(arch.nm_tool, arch.program("footprint_baseline"))
         programs = code_size.FRAMEWORK_PROGRAMS[1:] + [
-            f"footprint_kernel_{k}" for k in arch.kernels]
+            f"footprint_kernel_{k}" for k in arch.kernels
+        ]
         extra = {}
         for name in programs:
             found = forbidden_symbols(arch.nm_tool, arch.program(name))
@@ -156,7 +167,13 @@ def test_release_programs_link_no_formatter(builds):
     # framework nor any kernel may link it.
     for arch in code_size.release(builds):
         for name in code_size.FRAMEWORK_PROGRAMS[1:] + [
-                f"footprint_kernel_{k}" for k in arch.kernels]:
-            out = subprocess.run([arch.nm_tool, str(arch.program(name))], capture_output=True,
-                                 text=True, check=True, env=code_size._env()).stdout
+            f"footprint_kernel_{k}" for k in arch.kernels
+        ]:
+            out = subprocess.run(
+                [arch.nm_tool, str(arch.program(name))],
+                capture_output=True,
+                text=True,
+                check=True,
+                env=code_size._env(),
+            ).stdout
             assert "FormatV" not in out, (arch.name, name)

@@ -4,14 +4,15 @@ our interpreter must raise ValueError/RuntimeError naming the operator and the
 problem, never crash; where the model is legal but extreme (int32 overflow
 that TFLM wraps), our outputs must equal the real tflite-micro's bit for bit.
 The C++ twin is tests_cpp/runtime/kernel_hostile_test.cc."""
+
 from __future__ import annotations
 
 import numpy as np
 import pytest
+import tflm_reference as ref
 
 import tflm_arena as ta
 from tflm_arena.builder import ModelBuilder
-import tflm_reference as ref
 
 I32_MAX = np.iinfo(np.int32).max
 
@@ -53,8 +54,9 @@ def test_quantize_element_count_mismatch():
     mb = ModelBuilder()
     x = mb.add_tensor([16], "float32", "x")
     y = _q(mb, [4], "y", 0.5, 0)
-    _expect_rejected(_one_op("QUANTIZE", [x], [y], mb=mb),
-                     "QUANTIZE: input has 16 elements but output has 4")
+    _expect_rejected(
+        _one_op("QUANTIZE", [x], [y], mb=mb), "QUANTIZE: input has 16 elements but output has 4"
+    )
 
 
 def test_quantize_absurd_scale():
@@ -68,16 +70,19 @@ def test_dequantize_element_count_mismatch():
     mb = ModelBuilder()
     x = _q(mb, [16], "x", 0.5, 0)
     y = mb.add_tensor([4], "float32", "y")
-    _expect_rejected(_one_op("DEQUANTIZE", [x], [y], mb=mb),
-                     "DEQUANTIZE: input has 16 elements but output has 4")
+    _expect_rejected(
+        _one_op("DEQUANTIZE", [x], [y], mb=mb), "DEQUANTIZE: input has 16 elements but output has 4"
+    )
 
 
 def test_softmax_output_shape_lies():
     mb = ModelBuilder()
     x = mb.add_tensor([2, 4], "float32", "x")
     y = mb.add_tensor([1, 4], "float32", "y")
-    _expect_rejected(_one_op("SOFTMAX", [x], [y], {"beta": 1.0}, mb=mb),
-                     r"SOFTMAX: output shape \[1, 4\] differs from input shape \[2, 4\]")
+    _expect_rejected(
+        _one_op("SOFTMAX", [x], [y], {"beta": 1.0}, mb=mb),
+        r"SOFTMAX: output shape \[1, 4\] differs from input shape \[2, 4\]",
+    )
 
 
 def test_reshape_legacy_scalar_output():
@@ -101,23 +106,25 @@ def test_pool_output_shape_lies(op):
     mb = ModelBuilder()
     x = mb.add_tensor([1, 4, 4, 1], "float32", "x")
     y = mb.add_tensor([1, 4, 4, 1], "float32", "y")
-    opts = {"padding": "VALID", "stride_w": 2, "stride_h": 2, "filter_width": 2,
-            "filter_height": 2}
-    _expect_rejected(_one_op(op, [x], [y], opts, mb=mb),
-                     op + r": output shape \[1, 4, 4, 1\] differs from the computed \[1, 2, 2, 1\]")
+    opts = {"padding": "VALID", "stride_w": 2, "stride_h": 2, "filter_width": 2, "filter_height": 2}
+    _expect_rejected(
+        _one_op(op, [x], [y], opts, mb=mb),
+        op + r": output shape \[1, 4, 4, 1\] differs from the computed \[1, 2, 2, 1\]",
+    )
 
 
-def _conv(op, out_scale=1.0, bias=0, out_shape=(1, 2, 2, 2), dtype="int8",
-          bias_dtype="int32"):
+def _conv(op, out_scale=1.0, bias=0, out_shape=(1, 2, 2, 2), dtype="int8", bias_dtype="int32"):
     mb = ModelBuilder()
     x = mb.add_tensor([1, 4, 4, 2], dtype, "x", scale=[1.0], zero_point=[0])
     if op == "CONV_2D":
-        w = mb.add_tensor([2, 3, 3, 2], "int8", "w", data=np.ones([2, 3, 3, 2]),
-                          scale=[1.0], zero_point=[0])
+        w = mb.add_tensor(
+            [2, 3, 3, 2], "int8", "w", data=np.ones([2, 3, 3, 2]), scale=[1.0], zero_point=[0]
+        )
         opts = {"padding": "VALID", "stride_w": 1, "stride_h": 1}
     else:
-        w = mb.add_tensor([1, 3, 3, 2], "int8", "w", data=np.ones([1, 3, 3, 2]),
-                          scale=[1.0], zero_point=[0])
+        w = mb.add_tensor(
+            [1, 3, 3, 2], "int8", "w", data=np.ones([1, 3, 3, 2]), scale=[1.0], zero_point=[0]
+        )
         opts = {"padding": "VALID", "stride_w": 1, "stride_h": 1, "depth_multiplier": 1}
     b = mb.add_tensor([2], bias_dtype, "b", data=[bias, bias])
     y = mb.add_tensor(list(out_shape), dtype, "y", scale=[out_scale], zero_point=[0])
@@ -133,8 +140,10 @@ def test_conv_absurd_output_scale(op):
 
 @pytest.mark.parametrize("op", ["CONV_2D", "DEPTHWISE_CONV_2D"])
 def test_conv_output_shape_lies(op):
-    _expect_rejected(_conv(op, out_shape=(1, 4, 4, 2)),
-                     op + ": output height x width 4 x 4 differs from the computed 2 x 2")
+    _expect_rejected(
+        _conv(op, out_shape=(1, 4, 4, 2)),
+        op + ": output height x width 4 x 4 differs from the computed 2 x 2",
+    )
 
 
 def _fc(out_zp=0, out_scale=1.0, bias=0):
@@ -149,8 +158,9 @@ def _fc(out_zp=0, out_scale=1.0, bias=0):
 
 
 def test_fully_connected_output_zero_point_out_of_range():
-    _expect_rejected(_fc(out_zp=-129),
-                     r"FULLY_CONNECTED: output tensor 'y' zero_point\[0\] = -129 is outside")
+    _expect_rejected(
+        _fc(out_zp=-129), r"FULLY_CONNECTED: output tensor 'y' zero_point\[0\] = -129 is outside"
+    )
 
 
 # ---------------------------------------------------------------- legal, extreme

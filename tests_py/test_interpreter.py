@@ -1,15 +1,16 @@
 """The arena-only interpreter against the real TFLM (tflite-micro on PyPI):
 identical int8 outputs, identical heads, no larger tails, exact arena sizes."""
+
 from __future__ import annotations
 
 import gc
 
 import numpy as np
 import pytest
-
-import tflm_arena as ta
 import tflm_reference as ref
 from conftest import shared_models
+
+import tflm_arena as ta
 
 # Every shared model runs; without the folder, `loaded` skips
 # (fails under CI) through the models_dir fixture.
@@ -100,9 +101,16 @@ def test_dense_sample_of_arena_sizes_large_models(name, loaded):
     m = loaded[name]
     need = ta.Interpreter(m).required_arena_size()
     rng = np.random.default_rng(7)
-    sizes = np.unique(np.concatenate([
-        np.arange(0, need, max(1, need // 300)), need - np.arange(1, 64), rng.integers(0, need, 100),
-        [need, need + 1]]))
+    sizes = np.unique(
+        np.concatenate(
+            [
+                np.arange(0, need, max(1, need // 300)),
+                need - np.arange(1, 64),
+                rng.integers(0, need, 100),
+                [need, need + 1],
+            ]
+        )
+    )
     _sweep(m, sizes, need)
 
 
@@ -156,7 +164,7 @@ def test_preallocated_input_saves_head_on_a_real_model(loaded):
 
 def test_preallocation_errors(loaded, models_dir):
     m = loaded["hello_world_int8"]
-    weight = [t.index for t in m.tensors if t.is_constant][0]
+    weight = next(t.index for t in m.tensors if t.is_constant)
     for index, array, message in [
         (weight, np.zeros(16, np.int8), "constant"),
         (0, np.zeros(0, np.int8), "bytes|small"),
@@ -169,7 +177,7 @@ def test_preallocation_errors(loaded, models_dir):
     raw = np.zeros(64, np.uint8)
     start = (-raw.ctypes.data) % 16 + 1  # deliberately misaligned
     it = ta.Interpreter(m)
-    it.register_preallocated(0, raw[start:start + 16])
+    it.register_preallocated(0, raw[start : start + 16])
     with pytest.raises(ValueError, match="align"):
         it.allocate_tensors()
     # An offline-planned tensor cannot be preallocated.
@@ -193,8 +201,10 @@ def test_recording_matches_tflm_categories(loaded):
     assert cats["NodeAndRegistration struct"]["count"] == 3
     assert a["total"] == a["head"] + a["tail"]
     text = it.print_allocations()
-    assert text.splitlines()[0] == (f"tflm_arena runtime: arena {a['total']} bytes used "
-                                    f"(head {a['head']}, tail {a['tail']}); not stock TFLM's figures")
+    assert text.splitlines()[0] == (
+        f"tflm_arena runtime: arena {a['total']} bytes used "
+        f"(head {a['head']}, tail {a['tail']}); not stock TFLM's figures"
+    )
     assert "  TfLiteEvalTensor data: 240 bytes used (240 requested for 10 allocations)" in text
     assert "RecordingMicroAllocator]" not in text  # our figures, never in TFLM's wording
 
@@ -205,8 +215,8 @@ def test_memory_plan_is_the_planner_output(loaded):
     mp = it.memory_plan()
     p = m.plan()
     rec = m.usage_records()
-    by_tensor = {int(t): int(o) for t, o in zip(rec["tensor"], p.offsets)}
-    assert {int(t): int(o) for t, o in zip(mp["tensor"], mp["offset"])} == by_tensor
+    by_tensor = {int(t): int(o) for t, o in zip(rec["tensor"], p.offsets, strict=True)}
+    assert {int(t): int(o) for t, o in zip(mp["tensor"], mp["offset"], strict=True)} == by_tensor
     assert int((mp["offset"] + mp["size"]).max()) == it.allocations()["head"]
     kept = ta.Interpreter(m, keep_plan=True)
     np.testing.assert_array_equal(kept.memory_plan(), mp)
@@ -222,6 +232,7 @@ def test_linear_planner_uses_no_reuse(loaded):
 def test_missing_kernel_is_named():
     # An operator no kernel runs (keyword_scrambled's SVDF now has one).
     from tflm_arena.builder import ModelBuilder
+
     mb = ModelBuilder()
     x = mb.add_tensor([1, 4], "float32", "x")
     y = mb.add_tensor([1, 4], "float32", "y")

@@ -5,24 +5,33 @@ broadcasting, adj_x / adj_y, a constant rhs (transposed once) and zero
 points. Also the memory (TFLM's persistent requests: OpData, quantization
 data, transposed copies, output dims; the same head) and hostile nodes
 refused by name."""
+
 from __future__ import annotations
 
 import numpy as np
 import pytest
+import tflm_reference as ref
 
 import tflm_arena as ta
 from tflm_arena.builder import ModelBuilder
-import tflm_reference as ref
 
 
-def _model(dtype, lhs_shape, rhs_shape, out_shape, adj_x=False, adj_y=False, const_rhs=False,
-           qs=((0.05, 3), (0.02, -7), (0.3, 10)), seed=0):
+def _model(
+    dtype,
+    lhs_shape,
+    rhs_shape,
+    out_shape,
+    adj_x=False,
+    adj_y=False,
+    const_rhs=False,
+    qs=((0.05, 3), (0.02, -7), (0.3, 10)),
+    seed=0,
+):
     rng = np.random.default_rng(seed)
     mb = ModelBuilder()
     if dtype == "int16":
         qs = tuple((s / 100, 0) for s, _ in qs)
-    qa = (lambda q: dict(scale=[q[0]], zero_point=[q[1]])) if dtype != "float32" else (
-        lambda q: {})
+    qa = (lambda q: dict(scale=[q[0]], zero_point=[q[1]])) if dtype != "float32" else (lambda q: {})
     a = mb.add_tensor(lhs_shape, dtype, "a", **qa(qs[0]))
     if const_rhs:
         if dtype == "float32":
@@ -53,7 +62,7 @@ CASES = [
     ([2, 4, 3], [2, 4, 5], [2, 3, 5], True, False),
     ([2, 3, 4], [2, 5, 4], [2, 3, 5], False, True),
     ([2, 4, 3], [1, 5, 4], [2, 3, 5], True, True),
-    ([3, 2, 3, 4], [1, 4, 6], [3, 2, 3, 6], False, False),   # rhs batch broadcast
+    ([3, 2, 3, 4], [1, 4, 6], [3, 2, 3, 6], False, False),  # rhs batch broadcast
     ([1, 2, 3, 4], [3, 1, 4, 2], [3, 2, 3, 2], False, False),  # both broadcast
     ([2, 1, 2, 3, 4], [1, 2, 1, 4, 2], [2, 2, 2, 3, 2], False, False),
 ]
@@ -61,10 +70,10 @@ CASES = [
 
 @pytest.mark.parametrize("dtype", ["float32", "int8", "int16"])
 def test_parity(dtype):
-    for i, (l, r, o, ax, ay) in enumerate(CASES):
-        _compare(_model(dtype, l, r, o, ax, ay, seed=i), seed=i)
+    for i, (lhs, rhs, o, ax, ay) in enumerate(CASES):
+        _compare(_model(dtype, lhs, rhs, o, ax, ay, seed=i), seed=i)
         if i % 3 == 0:  # a constant rhs is transposed once, then reused
-            _compare(_model(dtype, l, r, o, ax, ay, const_rhs=True, seed=i), seed=i)
+            _compare(_model(dtype, lhs, rhs, o, ax, ay, const_rhs=True, seed=i), seed=i)
 
 
 def test_int8_zero_points_at_the_extremes():
@@ -72,17 +81,20 @@ def test_int8_zero_points_at_the_extremes():
     _compare(_model("int8", [2, 3, 8], [2, 8, 4], [2, 3, 4], qs=qs))
 
 
-@pytest.mark.parametrize("adj_x,adj_y,dtype,want", [
-    # OpData 32 (+ quantization 28) + transposed copies (24 + dims + data)
-    # + the output's dims (4 + 4 x rank); lhs [2, 3, 4], rhs [2, 4, 5].
-    (False, False, "float32", 32 + (24 + 16 + 160) + 16),
-    (True, True, "int8", 32 + 28 + (24 + 16 + 24) + 16),
-    (False, True, "int16", 32 + 28 + 16),
-])
+@pytest.mark.parametrize(
+    "adj_x,adj_y,dtype,want",
+    [
+        # OpData 32 (+ quantization 28) + transposed copies (24 + dims + data)
+        # + the output's dims (4 + 4 x rank); lhs [2, 3, 4], rhs [2, 4, 5].
+        (False, False, "float32", 32 + (24 + 16 + 160) + 16),
+        (True, True, "int8", 32 + 28 + (24 + 16 + 24) + 16),
+        (False, True, "int16", 32 + 28 + 16),
+    ],
+)
 def test_memory_requests_match_tflm(adj_x, adj_y, dtype, want):
-    l = [2, 4, 3] if adj_x else [2, 3, 4]
-    r = [2, 5, 4] if adj_y else [2, 4, 5]
-    ours, theirs = _compare(_model(dtype, l, r, [2, 3, 5], adj_x, adj_y), n_runs=1)
+    lhs = [2, 4, 3] if adj_x else [2, 3, 4]
+    rhs = [2, 5, 4] if adj_y else [2, 4, 5]
+    ours, _theirs = _compare(_model(dtype, lhs, rhs, [2, 3, 5], adj_x, adj_y), n_runs=1)
     persistent = ours.allocations()["categories"]["Persistent buffer data"]
     assert persistent["requested_bytes"] == want
 
@@ -115,9 +127,9 @@ def test_hostile_nodes_are_refused_by_name():
         (([3, 4], [4, 5], [3, 6]), r"BATCH_MATMUL: output 'y' has shape \[3, 6\]"),
         (([4], [4, 5], [5]), "BATCH_MATMUL: lhs and rhs ranks must be 2 to 5"),
     ]
-    for (l, r, o), message in cases:
+    for (lhs, rhs, o), message in cases:
         with pytest.raises(Exception, match=message):
-            ta.Interpreter(ta.Model.from_bytes(_model("int8", l, r, o))).allocate_tensors()
+            ta.Interpreter(ta.Model.from_bytes(_model("int8", lhs, rhs, o))).allocate_tensors()
     mb = ModelBuilder()
     a = mb.add_tensor([2, 2], "float32", "a")
     b = mb.add_tensor([2, 2], "int8", "b", scale=[0.1], zero_point=[0])

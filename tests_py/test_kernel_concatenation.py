@@ -3,17 +3,19 @@
 int8, int16, int32, int64 and bool, 1 to 10 inputs, every axis (negative
 too), ranks 1-5. Also the memory (TFLM's 80-byte OpData on the wheel, same
 head) and hostile models refused by name."""
+
 from __future__ import annotations
 
 import pytest
+from shape_kernel_util import assert_memory_matches, compare
 
 import tflm_arena as ta
 from tflm_arena.builder import ModelBuilder
-from shape_kernel_util import assert_memory_matches, compare
 
 
-def _model(dtype, shapes, axis, q=None, qs=None, out_shape=None, activation=None,
-           const_input=False) -> bytes:
+def _model(
+    dtype, shapes, axis, q=None, qs=None, out_shape=None, activation=None, const_input=False
+) -> bytes:
     rank = len(shapes[0])
     a = axis % rank
     if out_shape is None:
@@ -74,16 +76,25 @@ def _fails(data: bytes, pattern: str):
 
 def test_hostile_models_are_refused_by_name():
     shapes = [[2, 3], [2, 4]]
-    _fails(_model("float32", shapes, 1, out_shape=[2, 8]),
-           r"CONCATENATION: inputs sum to 7 along axis 1, the output has 8")
-    _fails(_model("float32", [[2, 3], [3, 4]], 1, out_shape=[2, 7]),
-           r"CONCATENATION: input 1 has extent 3 on dimension 0, the output 2")
-    _fails(_model("float32", shapes, 2, out_shape=[2, 7]),
-           r"CONCATENATION: axis 2 outside \[-2, 2\)")
-    _fails(_model("float32", shapes, 1, activation="RELU"),
-           r"CONCATENATION: fused activation 1 not supported")
-    _fails(_model("int8", shapes, 1, q=(0.1, 0), qs=[(0.1, 0), (0.2, 0)]),
-           r"CONCATENATION: input 1 must have the output's scale and zero point")
+    _fails(
+        _model("float32", shapes, 1, out_shape=[2, 8]),
+        r"CONCATENATION: inputs sum to 7 along axis 1, the output has 8",
+    )
+    _fails(
+        _model("float32", [[2, 3], [3, 4]], 1, out_shape=[2, 7]),
+        r"CONCATENATION: input 1 has extent 3 on dimension 0, the output 2",
+    )
+    _fails(
+        _model("float32", shapes, 2, out_shape=[2, 7]), r"CONCATENATION: axis 2 outside \[-2, 2\)"
+    )
+    _fails(
+        _model("float32", shapes, 1, activation="RELU"),
+        r"CONCATENATION: fused activation 1 not supported",
+    )
+    _fails(
+        _model("int8", shapes, 1, q=(0.1, 0), qs=[(0.1, 0), (0.2, 0)]),
+        r"CONCATENATION: input 1 must have the output's scale and zero point",
+    )
     _fails(_model("float32", [[2, 3]] * 11, 0), r"CONCATENATION: needs 1 to 10 inputs, got 11")
     _fails(_model("float64", shapes, 1), r"CONCATENATION: output type FLOAT64 not supported")
     mb = ModelBuilder()

@@ -2,14 +2,15 @@
 int8 ADD input tables (>= 1024 outputs), the int8 softmax exp table (>= 128
 values), pointer-walking pooling windows with padding, and QUANTIZE's
 rounding without std::round (values exactly on .5 included)."""
+
 from __future__ import annotations
 
 import numpy as np
 import pytest
+import tflm_reference as ref
 
 import tflm_arena as ta
 from tflm_arena.builder import ModelBuilder
-import tflm_reference as ref
 
 
 def _q(mb, shape, name, scale, zp, dtype="int8"):
@@ -21,7 +22,7 @@ def _compare(data: bytes, inputs=None, n_runs: int = 4, seed: int = 0) -> None:
     ours = ta.Interpreter(m)
     theirs = ref.interpreter(data)
     rng = np.random.default_rng(seed)
-    for run in range(n_runs):
+    for _ in range(n_runs):
         xs = inputs if inputs is not None else ref.random_inputs(theirs, len(m.inputs), rng)
         want = ref.run(theirs, xs, len(m.outputs))
         for i, x in enumerate(xs):
@@ -38,13 +39,19 @@ def _compare(data: bytes, inputs=None, n_runs: int = 4, seed: int = 0) -> None:
 
 
 @pytest.mark.parametrize("dtype", ["int8", "int16"])
-@pytest.mark.parametrize("shapes", [([1, 16, 16, 8], [1, 16, 16, 8]),   # 2048: table path
-                                    ([1, 16, 16, 8], [1, 1, 1, 8]),     # broadcast, table
-                                    ([2, 1, 40, 16], [1, 3, 1, 16]),    # both broadcast
-                                    ([1, 5, 7], [1, 5, 7])])            # small: no table
-@pytest.mark.parametrize("scales,act", [((0.05, 0.02, 0.06), "NONE"),
-                                        ((0.01, 0.3, 0.25), "RELU"),
-                                        ((0.11, 0.11, 0.05), "RELU6")])
+@pytest.mark.parametrize(
+    "shapes",
+    [
+        ([1, 16, 16, 8], [1, 16, 16, 8]),  # 2048: table path
+        ([1, 16, 16, 8], [1, 1, 1, 8]),  # broadcast, table
+        ([2, 1, 40, 16], [1, 3, 1, 16]),  # both broadcast
+        ([1, 5, 7], [1, 5, 7]),
+    ],
+)  # small: no table
+@pytest.mark.parametrize(
+    "scales,act",
+    [((0.05, 0.02, 0.06), "NONE"), ((0.01, 0.3, 0.25), "RELU"), ((0.11, 0.11, 0.05), "RELU6")],
+)
 def test_add_fast_paths(dtype, shapes, scales, act):
     a_shape, b_shape = shapes
     zps = (0, 0, 0) if dtype == "int16" else (7, -20, -3)
@@ -64,8 +71,11 @@ def test_add_fast_paths(dtype, shapes, scales, act):
 def test_softmax_int8_fast_paths(out_dtype, shape, in_scale, beta):
     mb = ModelBuilder()
     x = _q(mb, shape, "x", in_scale, 5)
-    y = (_q(mb, shape, "y", 1.0 / 256, -128) if out_dtype == "int8"
-         else _q(mb, shape, "y", 1.0 / 65536, -32768, "int16"))
+    y = (
+        _q(mb, shape, "y", 1.0 / 256, -128)
+        if out_dtype == "int8"
+        else _q(mb, shape, "y", 1.0 / 65536, -32768, "int16")
+    )
     mb.add_operator("SOFTMAX", [x], [y], options={"beta": beta})
     mb.set_io([x], [y])
     _compare(mb.build())
@@ -73,8 +83,9 @@ def test_softmax_int8_fast_paths(out_dtype, shape, in_scale, beta):
 
 @pytest.mark.parametrize("op", ["MAX_POOL_2D", "AVERAGE_POOL_2D"])
 @pytest.mark.parametrize("dtype", ["int8", "int16", "float32"])
-@pytest.mark.parametrize("padding,stride,filt", [("SAME", 2, 3), ("VALID", 1, 2),
-                                                 ("SAME", 3, 5), ("VALID", 2, 4)])
+@pytest.mark.parametrize(
+    "padding,stride,filt", [("SAME", 2, 3), ("VALID", 1, 2), ("SAME", 3, 5), ("VALID", 2, 4)]
+)
 def test_pooling_fast_paths(op, dtype, padding, stride, filt):
     in_shape = [2, 11, 9, 5]
 
@@ -88,25 +99,52 @@ def test_pooling_fast_paths(op, dtype, padding, stride, filt):
     else:
         x = _q(mb, in_shape, "x", 0.1, 0 if dtype == "int16" else 2, dtype)
         y = _q(mb, out_shape, "y", 0.1, 0 if dtype == "int16" else 2, dtype)
-    mb.add_operator(op, [x], [y], options={"padding": padding, "stride_w": stride,
-                                           "stride_h": stride, "filter_width": filt,
-                                           "filter_height": filt})
+    mb.add_operator(
+        op,
+        [x],
+        [y],
+        options={
+            "padding": padding,
+            "stride_w": stride,
+            "stride_h": stride,
+            "filter_width": filt,
+            "filter_height": filt,
+        },
+    )
     mb.set_io([x], [y])
     _compare(mb.build())
 
 
-@pytest.mark.parametrize("dtype,scale,zp", [("int8", 0.5, 3), ("int8", 0.1, -7),
-                                            ("int16", 0.25, 0), ("int16", 0.003, 0)])
+@pytest.mark.parametrize(
+    "dtype,scale,zp", [("int8", 0.5, 3), ("int8", 0.1, -7), ("int16", 0.25, 0), ("int16", 0.003, 0)]
+)
 def test_quantize_rounding_on_halves_and_out_of_range(dtype, scale, zp):
     n = 4096
     rng = np.random.default_rng(5)
     halves = (np.arange(n, dtype=np.float32) - n / 2) * np.float32(0.5) * np.float32(scale)
-    values = np.concatenate([
-        halves,                                               # exact .5 quotients
-        rng.standard_normal(n).astype(np.float32) * 40,
-        np.array([0.0, -0.0, 1e30, -1e30, 3e9, -3e9, np.inf, -np.inf, 0.49999997,
-                  -0.49999997, 2.5, -2.5], np.float32),
-    ]).astype(np.float32)
+    values = np.concatenate(
+        [
+            halves,  # exact .5 quotients
+            rng.standard_normal(n).astype(np.float32) * 40,
+            np.array(
+                [
+                    0.0,
+                    -0.0,
+                    1e30,
+                    -1e30,
+                    3e9,
+                    -3e9,
+                    np.inf,
+                    -np.inf,
+                    0.49999997,
+                    -0.49999997,
+                    2.5,
+                    -2.5,
+                ],
+                np.float32,
+            ),
+        ]
+    ).astype(np.float32)
     mb = ModelBuilder()
     x = mb.add_tensor([len(values)], "float32", "x")
     y = _q(mb, [len(values)], "y", scale, zp, dtype)

@@ -4,33 +4,44 @@ and int8, several shapes, axes (negative too), batch_dims, constant and
 runtime positions. Also the memory (TFLM's persistent copy of the output
 dims, 4 + 4 * rank bytes; same head) and hostile models refused by name,
 including out-of-range positions at invoke."""
+
 from __future__ import annotations
 
 import numpy as np
 import pytest
+import tflm_reference as ref
+from shape_kernel_util import assert_memory_matches, assert_same, compare, random_input
 
 import tflm_arena as ta
-import tflm_reference as ref
 from tflm_arena.builder import ModelBuilder
-from shape_kernel_util import assert_memory_matches, assert_same, compare, random_input
 
 
 def _out_shape(shape, pos_shape, axis, batch_dims):
     a = axis % len(shape)
     b = batch_dims % len(pos_shape) if batch_dims < 0 else batch_dims
-    return list(shape[:a]) + list(pos_shape[b:]) + list(shape[a + 1:])
+    return list(shape[:a]) + list(pos_shape[b:]) + list(shape[a + 1 :])
 
 
-def _model(dtype, shape, positions, axis=0, batch_dims=0, out_shape=None, q=None,
-           const_positions=True, pos_dtype="int32") -> bytes:
+def _model(
+    dtype,
+    shape,
+    positions,
+    axis=0,
+    batch_dims=0,
+    out_shape=None,
+    q=None,
+    const_positions=True,
+    pos_dtype="int32",
+) -> bytes:
     positions = np.asarray(positions)
     if out_shape is None:
         out_shape = _out_shape(shape, list(positions.shape), axis, batch_dims)
     mb = ModelBuilder()
     kw = {} if q is None else {"scale": [q[0]], "zero_point": [q[1]]}
     x = mb.add_tensor(shape, dtype, "x", **kw)
-    p = mb.add_tensor(list(positions.shape), pos_dtype, "positions",
-                      data=positions if const_positions else None)
+    p = mb.add_tensor(
+        list(positions.shape), pos_dtype, "positions", data=positions if const_positions else None
+    )
     y = mb.add_tensor(out_shape, dtype, "y", **kw)
     mb.add_operator("GATHER", [x, p], [y], options={"axis": axis, "batch_dims": batch_dims})
     mb.set_io([x] if const_positions else [x, p], [y])
@@ -90,16 +101,26 @@ def _fails(data: bytes, pattern: str):
 
 
 def test_hostile_models_are_refused_by_name():
-    _fails(_model("float32", [10, 4], [3, 10]),
-           r"GATHER: position 10 \(entry 1\) outside \[0, 10\)")
-    _fails(_model("float32", [10, 4], [3, -1]),
-           r"GATHER: position -1 \(entry 1\) outside \[0, 10\)")
-    _fails(_model("float32", [10, 4], [3, 1], axis=2, out_shape=[10, 4]),
-           r"GATHER: axis 2 outside \[-2, 2\)")
-    _fails(_model("float32", [10, 4], [3, 1], out_shape=[2, 5]),
-           r"GATHER: output dimension 1 is 5, the gather's 4")
-    _fails(_model("float32", [10, 4], [3, 1], pos_dtype="int64"),
-           r"GATHER: positions of type INT64 not supported")
+    _fails(
+        _model("float32", [10, 4], [3, 10]), r"GATHER: position 10 \(entry 1\) outside \[0, 10\)"
+    )
+    _fails(
+        _model("float32", [10, 4], [3, -1]), r"GATHER: position -1 \(entry 1\) outside \[0, 10\)"
+    )
+    _fails(
+        _model("float32", [10, 4], [3, 1], axis=2, out_shape=[10, 4]),
+        r"GATHER: axis 2 outside \[-2, 2\)",
+    )
+    _fails(
+        _model("float32", [10, 4], [3, 1], out_shape=[2, 5]),
+        r"GATHER: output dimension 1 is 5, the gather's 4",
+    )
+    _fails(
+        _model("float32", [10, 4], [3, 1], pos_dtype="int64"),
+        r"GATHER: positions of type INT64 not supported",
+    )
     _fails(_model("int16", [10, 4], [3, 1]), r"GATHER: input type INT16 not supported")
-    _fails(_model("float32", [2, 7, 3], [[1, 6], [0, 0]], axis=0, batch_dims=1,
-                  out_shape=[2, 7, 3]), r"GATHER: batch_dims 1 must lie in")
+    _fails(
+        _model("float32", [2, 7, 3], [[1, 6], [0, 0]], axis=0, batch_dims=1, out_shape=[2, 7, 3]),
+        r"GATHER: batch_dims 1 must lie in",
+    )

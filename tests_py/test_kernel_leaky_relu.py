@@ -3,15 +3,15 @@
 int16 bit for bit, float32 within 1e-5 relative, over several shapes, alphas
 (including 0, > 1, negative and absent), scales and zero points. Also the
 memory the kernel asks for: the same persistent bytes and head as TFLM."""
-from __future__ import annotations
 
+from __future__ import annotations
 
 import numpy as np
 import pytest
+import tflm_reference as ref
 
 import tflm_arena as ta
 from tflm_arena.builder import ModelBuilder
-import tflm_reference as ref
 
 
 def _model(dtype, shape, alpha, in_q=None, out_q=None) -> bytes:
@@ -34,8 +34,9 @@ def _inputs(dtype, shape, rng, n):
         xs[0].flat[:3] = [0.0, -0.0, 1e-30]  # the x > 0 boundary
         return xs
     info = np.iinfo(dtype)
-    xs = [rng.integers(info.min, info.max, size=shape, endpoint=True).astype(dtype)
-          for _ in range(n)]
+    xs = [
+        rng.integers(info.min, info.max, size=shape, endpoint=True).astype(dtype) for _ in range(n)
+    ]
     xs[0].flat[:2] = [info.min, info.max]
     return xs
 
@@ -135,8 +136,11 @@ def test_options_of_another_type_are_rejected():
     raw = _retype_first_options(mb.build(), 3)
     m = ta.Model.from_bytes(raw)  # loads and plans
     assert len(m.operators) == 1
-    with pytest.raises(Exception, match=r"LEAKY_RELU carries builtin options of type 3; "
-                                        r"it takes LeakyReluOptions"):
+    with pytest.raises(
+        Exception,
+        match=r"LEAKY_RELU carries builtin options of type 3; "
+        r"it takes LeakyReluOptions",
+    ):
         ta.Interpreter(m).allocate_tensors()
 
 
@@ -153,10 +157,13 @@ def test_options_table_outside_the_buffer_is_rejected():
     good = mb.build()
     table = _first_options_table(good)
     bad = bytearray(good)
-    bad[table:table + 4] = (-(1 << 30)).to_bytes(4, "little", signed=True)
+    bad[table : table + 4] = (-(1 << 30)).to_bytes(4, "little", signed=True)
     m = ta.Model.from_bytes(bytes(bad))  # loads: the reader does not know LEAKY_RELU
-    with pytest.raises(Exception, match=r"LeakyReluOptions lies outside the model buffer; "
-                                        r"subgraph 0 operator 0 \(LEAKY_RELU\)"):
+    with pytest.raises(
+        Exception,
+        match=r"LeakyReluOptions lies outside the model buffer; "
+        r"subgraph 0 operator 0 \(LEAKY_RELU\)",
+    ):
         ta.Interpreter(m).allocate_tensors()
     it = ta.Interpreter(ta.Model.from_bytes(good))
     it.set_input(np.array([-2.0, -1.0, 0.0, 3.0], np.float32), 0)
@@ -183,13 +190,13 @@ def _walk_to_first_operator(data: bytes):
     buf = bytearray(data)
 
     def u32(p):
-        return int.from_bytes(buf[p:p + 4], "little")
+        return int.from_bytes(buf[p : p + 4], "little")
 
     def i32(p):
-        return int.from_bytes(buf[p:p + 4], "little", signed=True)
+        return int.from_bytes(buf[p : p + 4], "little", signed=True)
 
     def u16(p):
-        return int.from_bytes(buf[p:p + 2], "little")
+        return int.from_bytes(buf[p : p + 2], "little")
 
     def field(table, fid):
         vt = table - i32(table)

@@ -4,14 +4,14 @@ int8 and int16 over several shapes, axes (negative, repeated, several,
 all), keep_dims on and off, scales and zero points. Also the memory
 (TFLM's 44-byte OpDataReduce, its scratch requests: the same head) and
 hostile models refused by name."""
+
 from __future__ import annotations
 
-import numpy as np
 import pytest
+from shape_kernel_util import assert_memory_matches, compare
 
 import tflm_arena as ta
 from tflm_arena.builder import ModelBuilder
-from shape_kernel_util import assert_memory_matches, compare
 
 
 def _out_shape(shape, axes, keep_dims):
@@ -22,8 +22,9 @@ def _out_shape(shape, axes, keep_dims):
     return [s for d, s in enumerate(shape) if d not in red]
 
 
-def _model(dtype, shape, axes, keep_dims, in_q=None, out_q=None, out_shape=None,
-           axis_dtype="int32") -> bytes:
+def _model(
+    dtype, shape, axes, keep_dims, in_q=None, out_q=None, out_shape=None, axis_dtype="int32"
+) -> bytes:
     if out_shape is None:
         out_shape = _out_shape(shape, axes, keep_dims)
     mb = ModelBuilder()
@@ -38,7 +39,7 @@ def _model(dtype, shape, axes, keep_dims, in_q=None, out_q=None, out_shape=None,
 
 
 CASES = [
-    ([1, 7, 5, 8], [1, 2], True),   # TFLM's 4D special case
+    ([1, 7, 5, 8], [1, 2], True),  # TFLM's 4D special case
     ([1, 7, 5, 8], [2, 1], False),
     ([2, 6, 4, 3], [-1], True),
     ([2, 6, 4, 3], [0, 3, 0], False),
@@ -56,10 +57,17 @@ def test_float32(case):
 
 
 QUANT = {
-    "int8": [((0.05, -3), (0.04, 5)), ((0.1, 0), (0.1, 0)), ((0.02, 100), (0.5, -128)),
-             ((0.3, -128), (0.01, 0))],
-    "int16": [((0.001, 0), (0.0008, 0)), ((0.0005, 0), (0.002, 0)),
-              ((3.0517578125e-05, 0), (3.0517578125e-05, 0))],
+    "int8": [
+        ((0.05, -3), (0.04, 5)),
+        ((0.1, 0), (0.1, 0)),
+        ((0.02, 100), (0.5, -128)),
+        ((0.3, -128), (0.01, 0)),
+    ],
+    "int16": [
+        ((0.001, 0), (0.0008, 0)),
+        ((0.0005, 0), (0.002, 0)),
+        ((3.0517578125e-05, 0), (3.0517578125e-05, 0)),
+    ],
 }
 
 
@@ -85,12 +93,17 @@ def _fails(data: bytes, pattern: str):
 
 
 def test_hostile_models_are_refused_by_name():
-    _fails(_model("float32", [2, 3, 4], [3], False, out_shape=[2, 3]),
-           r"MEAN: axis 3 outside \[-3, 3\)")
-    _fails(_model("float32", [2, 3, 4], [1], False, out_shape=[2, 5]),
-           r"MEAN: output has 10 elements, the reduction 8")
-    _fails(_model("float32", [2, 3, 4], [1], False, axis_dtype="int64"),
-           r"MEAN: axis tensor is INT64, needs INT32")
-    _fails(_model("int8", [2, 3, 4], [1], False, (0.1, 0), (1e-30, 0)),
-           r"MEAN: .*multiplier")
+    _fails(
+        _model("float32", [2, 3, 4], [3], False, out_shape=[2, 3]),
+        r"MEAN: axis 3 outside \[-3, 3\)",
+    )
+    _fails(
+        _model("float32", [2, 3, 4], [1], False, out_shape=[2, 5]),
+        r"MEAN: output has 10 elements, the reduction 8",
+    )
+    _fails(
+        _model("float32", [2, 3, 4], [1], False, axis_dtype="int64"),
+        r"MEAN: axis tensor is INT64, needs INT32",
+    )
+    _fails(_model("int8", [2, 3, 4], [1], False, (0.1, 0), (1e-30, 0)), r"MEAN: .*multiplier")
     _fails(_model("int32", [2, 3, 4], [1], False), r"MEAN: input type INT32 not supported")

@@ -4,12 +4,12 @@ and zero points (RELU requantizes with multipliers below and above 1; RELU6
 clamps in the input's scale, six beyond the type saturating); the memory
 each asks for (TFLM's 28- and 8-byte OpData, same head); hostile nodes
 refused by name."""
+
 from __future__ import annotations
 
+import elementwise_parity as ep
 import numpy as np
 import pytest
-
-import elementwise_parity as ep
 
 SHAPES = [[1, 6, 6, 3], [33], [2, 1, 7]]
 OPS = ["RELU", "RELU6"]
@@ -21,6 +21,7 @@ def test_float32(op):
         x = (rng.standard_normal(d["shape"]) * 5).astype(np.float32)
         x.flat[:4] = [0.0, -0.0, 6.0, np.nan]
         return x
+
     for shape in SHAPES:
         ep.compare(ep.unary_model(op, "float32", shape), n_runs=3)
     # NaN passes through both (TFLM's comparisons are false for NaN).
@@ -30,8 +31,8 @@ def test_float32(op):
 # (input q, output q): RELU rescales; RELU6 reads only the input's.
 INT8_QUANT = [
     ((0.05, 0), (0.05, 0)),
-    ((0.1, -20), (0.03, -128)),   # multiplier above 1
-    ((0.02, 10), (0.05, 3)),      # below 1
+    ((0.1, -20), (0.03, -128)),  # multiplier above 1
+    ((0.02, 10), (0.05, 3)),  # below 1
     ((0.01, 127), (0.02, -100)),  # six saturates at 127
     ((0.5, -128), (0.25, 0)),
 ]
@@ -70,13 +71,17 @@ def test_hostile_nodes_are_refused_by_name(op):
     mb.add_operator(op, [x], [y])
     mb.set_io([x], [y])
     ep.assert_refused(mb.build(), rf"{op}: input has 4 elements but output has 5")
-    ep.assert_refused(ep.unary_model(op, "float32", [4], out_dtype="int8", q_out=q),
-                      rf"{op}: input FLOAT32, output INT8 not supported")
-    ep.assert_refused(ep.unary_model(op, "int32", [4]),
-                      rf"{op}: input INT32, output INT32 not supported")
+    ep.assert_refused(
+        ep.unary_model(op, "float32", [4], out_dtype="int8", q_out=q),
+        rf"{op}: input FLOAT32, output INT8 not supported",
+    )
+    ep.assert_refused(
+        ep.unary_model(op, "int32", [4]), rf"{op}: input INT32, output INT32 not supported"
+    )
     ep.assert_refused(ep.unary_model(op, "int8", [4], None, q), rf"{op}")
 
 
 def test_relu_int16_needs_zero_points_zero():
-    ep.assert_refused(ep.unary_model("RELU", "int16", [4], (0.01, 3), (0.01, 0)),
-                      r"RELU.*zero point")
+    ep.assert_refused(
+        ep.unary_model("RELU", "int16", [4], (0.01, 3), (0.01, 0)), r"RELU.*zero point"
+    )

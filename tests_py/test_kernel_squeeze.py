@@ -3,13 +3,14 @@ real TFLM (tflite_micro wheel) on one-operator models built with our
 builder: several types, shapes, squeeze_dims lists (empty, negative) and
 axes. Also the memory (nothing persistent, same head) and hostile models
 refused by name."""
+
 from __future__ import annotations
 
 import pytest
+from shape_kernel_util import assert_memory_matches, compare
 
 import tflm_arena as ta
 from tflm_arena.builder import ModelBuilder
-from shape_kernel_util import assert_memory_matches, compare
 
 
 def _squeeze(dtype, shape, dims, out_shape=None, q=None) -> bytes:
@@ -36,16 +37,20 @@ def _expand(dtype, shape, axis, out_shape=None, q=None, axis_shape=(), const_axi
     n = 1
     for d in axis_shape:
         n *= d
-    a_t = mb.add_tensor(list(axis_shape), "int32", "axis",
-                        data=[axis] * n if const_axis else None)
+    a_t = mb.add_tensor(list(axis_shape), "int32", "axis", data=[axis] * n if const_axis else None)
     y = mb.add_tensor(out_shape, dtype, "y", **kw)
     mb.add_operator("EXPAND_DIMS", [x, a_t], [y])
     mb.set_io([x] if const_axis else [x, a_t], [y])
     return mb.build()
 
 
-SQUEEZE_CASES = [([1, 5, 1, 3], []), ([1, 5, 1, 3], [0]), ([1, 5, 1, 3], [-2, 0]),
-                 ([4, 1], [1]), ([1, 1, 1, 7], [])]
+SQUEEZE_CASES = [
+    ([1, 5, 1, 3], []),
+    ([1, 5, 1, 3], [0]),
+    ([1, 5, 1, 3], [-2, 0]),
+    ([4, 1], [1]),
+    ([1, 1, 1, 7], []),
+]
 EXPAND_CASES = [([5, 3], 0), ([5, 3], 1), ([5, 3], -1), ([2, 3, 4], -4), ([9], 1)]
 
 
@@ -76,18 +81,31 @@ def _fails(data: bytes, pattern: str):
 
 
 def test_hostile_models_are_refused_by_name():
-    _fails(_squeeze("float32", [1, 5, 1, 3], [1], out_shape=[1, 1, 3]),
-           r"SQUEEZE: dimension 1 has size 5, not 1")
-    _fails(_squeeze("float32", [1, 5, 1, 3], [4], out_shape=[1, 5, 1, 3]),
-           r"SQUEEZE: squeeze_dims entry 4 outside \[-4, 4\)")
-    _fails(_squeeze("float32", [1, 5, 1, 3], [0], out_shape=[5, 2, 3]),
-           r"SQUEEZE: input has 15 elements but output has 30")
-    _fails(_expand("float32", [5, 3], 0, out_shape=[5, 1, 3]),
-           r"EXPAND_DIMS: output dimension 0 is 5, needs 1")
-    _fails(_expand("float32", [5, 3], 3, out_shape=[5, 3, 1]),
-           r"EXPAND_DIMS: axis 3 outside \[-3, 2\]")
-    _fails(_expand("float32", [5, 3], 0, const_axis=False),
-           r"EXPAND_DIMS: non-constant axis tensor is not supported")
-    _fails(_expand("float32", [5, 3], 0, axis_shape=(2,)),
-           r"EXPAND_DIMS: axis must hold exactly one element")
+    _fails(
+        _squeeze("float32", [1, 5, 1, 3], [1], out_shape=[1, 1, 3]),
+        r"SQUEEZE: dimension 1 has size 5, not 1",
+    )
+    _fails(
+        _squeeze("float32", [1, 5, 1, 3], [4], out_shape=[1, 5, 1, 3]),
+        r"SQUEEZE: squeeze_dims entry 4 outside \[-4, 4\)",
+    )
+    _fails(
+        _squeeze("float32", [1, 5, 1, 3], [0], out_shape=[5, 2, 3]),
+        r"SQUEEZE: input has 15 elements but output has 30",
+    )
+    _fails(
+        _expand("float32", [5, 3], 0, out_shape=[5, 1, 3]),
+        r"EXPAND_DIMS: output dimension 0 is 5, needs 1",
+    )
+    _fails(
+        _expand("float32", [5, 3], 3, out_shape=[5, 3, 1]), r"EXPAND_DIMS: axis 3 outside \[-3, 2\]"
+    )
+    _fails(
+        _expand("float32", [5, 3], 0, const_axis=False),
+        r"EXPAND_DIMS: non-constant axis tensor is not supported",
+    )
+    _fails(
+        _expand("float32", [5, 3], 0, axis_shape=(2,)),
+        r"EXPAND_DIMS: axis must hold exactly one element",
+    )
     _fails(_expand("int32", [5, 3], 0), r"EXPAND_DIMS: input type INT32 not supported")

@@ -4,32 +4,50 @@ type TFLM's kernel takes (float32, int8, int16, int32, bool) over ranks 1-4,
 positive and negative strides, negative indices, begin / end / shrink masks.
 Also the memory (TFLM's 84-byte StridedSliceParams, same head), the shared
 seanet_strided_slice0 model, and hostile models refused by name."""
+
 from __future__ import annotations
 
 import numpy as np
 import pytest
+from shape_kernel_util import assert_memory_matches, assert_refused, compare, shared_model_matches
 
 from tflm_arena.builder import ModelBuilder
-from shape_kernel_util import (assert_memory_matches, assert_refused, compare,
-                               shared_model_matches)
 
 
 def _slice_shape(shape, begin, end, strides, begin_mask=0, end_mask=0, shrink=0):
     index = []
-    for a, (b, e, s) in enumerate(zip(begin, end, strides)):
+    for a, (b, e, s) in enumerate(zip(begin, end, strides, strict=True)):
         if shrink >> a & 1:
             index.append(b)
         else:
-            index.append(slice(None if begin_mask >> a & 1 else b,
-                               None if end_mask >> a & 1 else e, s))
+            index.append(
+                slice(None if begin_mask >> a & 1 else b, None if end_mask >> a & 1 else e, s)
+            )
     return list(np.empty(shape)[tuple(index)].shape)
 
 
-def _model(dtype, shape, begin, end, strides, out_shape=None, q=None, index_dtype="int32",
-           const_begin=True, **masks) -> bytes:
+def _model(
+    dtype,
+    shape,
+    begin,
+    end,
+    strides,
+    out_shape=None,
+    q=None,
+    index_dtype="int32",
+    const_begin=True,
+    **masks,
+) -> bytes:
     if out_shape is None:
-        out_shape = _slice_shape(shape, begin, end, strides, masks.get("begin_mask", 0),
-                                 masks.get("end_mask", 0), masks.get("shrink_axis_mask", 0))
+        out_shape = _slice_shape(
+            shape,
+            begin,
+            end,
+            strides,
+            masks.get("begin_mask", 0),
+            masks.get("end_mask", 0),
+            masks.get("shrink_axis_mask", 0),
+        )
     mb = ModelBuilder()
     kw = {} if q is None else {"scale": [q[0]], "zero_point": [q[1]]}
     x = mb.add_tensor(shape, dtype, "x", **kw)
@@ -73,8 +91,9 @@ def test_other_types(dtype):
 @pytest.mark.parametrize("dtype", ["float32", "int8"])
 def test_memory_requests_match_tflm(dtype):
     q = (0.05, 1) if dtype == "int8" else None
-    ours, theirs = compare(_model(dtype, [1, 8, 8, 3], [0, 1, 2, 0], [1, 7, 8, 3],
-                                  [1, 2, 3, 1], q=q), n_runs=1)
+    ours, theirs = compare(
+        _model(dtype, [1, 8, 8, 3], [0, 1, 2, 0], [1, 7, 8, 3], [1, 2, 3, 1], q=q), n_runs=1
+    )
     assert_memory_matches(ours, theirs, 84)
 
 
@@ -85,20 +104,34 @@ def test_shared_seanet_strided_slice_model_matches_tflm(models_dir):
 
 def test_hostile_models_are_refused_by_name():
     shape = [2, 6, 5]
-    assert_refused(_model("float32", shape, [0, 0, 0], [2, 6, 5], [1, 0, 1], out_shape=[2, 6, 5]),
-           r"STRIDED_SLICE: stride of axis 1 is 0")
-    assert_refused(_model("float32", shape, [0, 0, 0], [2, 6, 5], [1, 1, 1], out_shape=[2, 6, 6]),
-           r"STRIDED_SLICE: output dimension 2 should be 5")
-    assert_refused(_model("float32", shape, [0, 0, 0], [2, 6, 5], [1, 1, 1], out_shape=[2, 6, 5, 1]),
-           r"STRIDED_SLICE: output dimension 3 should be|STRIDED_SLICE: output has rank 4")
-    assert_refused(_model("float32", shape, [0, 0, 0], [2, 6, 5], [1, 1, 1], const_begin=False),
-           r"STRIDED_SLICE: non-constant begin tensor is not supported")
-    assert_refused(_model("float32", shape, [0, 0, 0], [2, 6, 5], [1, 1, 1], index_dtype="int64"),
-           r"STRIDED_SLICE: begin tensor is INT64, needs INT32")
-    assert_refused(_model("float32", [1, 2, 2, 2, 2], [0] * 5, [1, 2, 2, 2, 2], [1] * 5),
-           r"STRIDED_SLICE: input rank 5, at most 4 supported|STRIDED_SLICE: input has rank 5")
-    assert_refused(_model("float64", shape, [0, 0, 0], [2, 6, 5], [1, 1, 1]),
-           r"STRIDED_SLICE: input type FLOAT64 not supported")
+    assert_refused(
+        _model("float32", shape, [0, 0, 0], [2, 6, 5], [1, 0, 1], out_shape=[2, 6, 5]),
+        r"STRIDED_SLICE: stride of axis 1 is 0",
+    )
+    assert_refused(
+        _model("float32", shape, [0, 0, 0], [2, 6, 5], [1, 1, 1], out_shape=[2, 6, 6]),
+        r"STRIDED_SLICE: output dimension 2 should be 5",
+    )
+    assert_refused(
+        _model("float32", shape, [0, 0, 0], [2, 6, 5], [1, 1, 1], out_shape=[2, 6, 5, 1]),
+        r"STRIDED_SLICE: output dimension 3 should be|STRIDED_SLICE: output has rank 4",
+    )
+    assert_refused(
+        _model("float32", shape, [0, 0, 0], [2, 6, 5], [1, 1, 1], const_begin=False),
+        r"STRIDED_SLICE: non-constant begin tensor is not supported",
+    )
+    assert_refused(
+        _model("float32", shape, [0, 0, 0], [2, 6, 5], [1, 1, 1], index_dtype="int64"),
+        r"STRIDED_SLICE: begin tensor is INT64, needs INT32",
+    )
+    assert_refused(
+        _model("float32", [1, 2, 2, 2, 2], [0] * 5, [1, 2, 2, 2, 2], [1] * 5),
+        r"STRIDED_SLICE: input rank 5, at most 4 supported|STRIDED_SLICE: input has rank 5",
+    )
+    assert_refused(
+        _model("float64", shape, [0, 0, 0], [2, 6, 5], [1, 1, 1]),
+        r"STRIDED_SLICE: input type FLOAT64 not supported",
+    )
     # Output type differs from the input's.
     mb = ModelBuilder()
     x = mb.add_tensor([4], "float32", "x")
@@ -125,5 +158,4 @@ def test_hostile_models_are_refused_by_name():
 def test_options_tflm_ignores_are_ignored(masks):
     # TFLM's prepare never copies offset and zeroes ellipsis / new_axis
     # masks: the slice [1:2, 1:3] keeps its plain meaning, as in the wheel.
-    compare(_model("float32", [4, 6], [1, 1], [2, 3], [1, 1], out_shape=[1, 2], **masks),
-            n_runs=2)
+    compare(_model("float32", [4, 6], [1, 1], [2, 3], [1, 1], out_shape=[1, 2], **masks), n_runs=2)

@@ -6,52 +6,111 @@ state is a variable tensor that carries over between invocations in both
 runtimes, so each case compares a sequence of invocations. Also the memory
 (TFLM's 36-byte OpData and scratch: the same head), the shared
 keyword_scrambled model, and hostile nodes refused by name."""
+
 from __future__ import annotations
 
 import numpy as np
 import pytest
+import tflm_reference as ref
 
 import tflm_arena as ta
 from tflm_arena.builder import ModelBuilder
-import tflm_reference as ref
 
 
-def _model(dtype, batch, input_size, units, rank, memory, activation="NONE", bias=True,
-           state_dtype="int16", seed=0, in_q=(0.05, -10), out_q=(0.08, 3), state_zp=0,
-           state_variable=True, out_shape=None):
+def _model(
+    dtype,
+    batch,
+    input_size,
+    units,
+    rank,
+    memory,
+    activation="NONE",
+    bias=True,
+    state_dtype="int16",
+    seed=0,
+    in_q=(0.05, -10),
+    out_q=(0.08, 3),
+    state_zp=0,
+    state_variable=True,
+    out_shape=None,
+):
     rng = np.random.default_rng(seed)
     filters = units * rank
     mb = ModelBuilder()
     if dtype == "float32":
         x = mb.add_tensor([batch, input_size], "float32", "x")
-        wf = mb.add_tensor([filters, input_size], "float32", "wf",
-                           data=rng.standard_normal((filters, input_size)).astype(np.float32) * .3)
-        wt = mb.add_tensor([filters, memory], "float32", "wt",
-                           data=rng.standard_normal((filters, memory)).astype(np.float32) * .3)
-        b = mb.add_tensor([units], "float32", "b",
-                          data=rng.standard_normal(units).astype(np.float32)) if bias else -1
-        s = mb.add_tensor([batch, memory * filters], "float32", "state",
-                          is_variable=state_variable)
+        wf = mb.add_tensor(
+            [filters, input_size],
+            "float32",
+            "wf",
+            data=rng.standard_normal((filters, input_size)).astype(np.float32) * 0.3,
+        )
+        wt = mb.add_tensor(
+            [filters, memory],
+            "float32",
+            "wt",
+            data=rng.standard_normal((filters, memory)).astype(np.float32) * 0.3,
+        )
+        b = (
+            mb.add_tensor(
+                [units], "float32", "b", data=rng.standard_normal(units).astype(np.float32)
+            )
+            if bias
+            else -1
+        )
+        s = mb.add_tensor([batch, memory * filters], "float32", "state", is_variable=state_variable)
         y = mb.add_tensor(out_shape or [batch, units], "float32", "y")
     else:
         wf_s, wt_s, st_s = 0.01, 0.004 if state_dtype == "int16" else 0.02, 0.003
         if state_dtype == "int8":
             st_s = 0.1
         x = mb.add_tensor([batch, input_size], "int8", "x", scale=[in_q[0]], zero_point=[in_q[1]])
-        wf = mb.add_tensor([filters, input_size], "int8", "wf", scale=[wf_s], zero_point=[0],
-                           data=rng.integers(-127, 128, (filters, input_size)).astype(np.int8))
+        wf = mb.add_tensor(
+            [filters, input_size],
+            "int8",
+            "wf",
+            scale=[wf_s],
+            zero_point=[0],
+            data=rng.integers(-127, 128, (filters, input_size)).astype(np.int8),
+        )
         info = np.iinfo(state_dtype)
-        wt = mb.add_tensor([filters, memory], state_dtype, "wt", scale=[wt_s], zero_point=[0],
-                           data=rng.integers(info.min + 1, info.max, (filters, memory))
-                           .astype(state_dtype))
-        b = mb.add_tensor([units], "int32", "b", scale=[st_s * wt_s], zero_point=[0],
-                          data=rng.integers(-20000, 20000, units).astype(np.int32)) if bias else -1
-        s = mb.add_tensor([batch, memory * filters], state_dtype, "state", scale=[st_s],
-                          zero_point=[state_zp], is_variable=state_variable)
-        y = mb.add_tensor(out_shape or [batch, units], "int8", "y", scale=[out_q[0]],
-                          zero_point=[out_q[1]])
-    mb.add_operator("SVDF", [x, wf, wt, b, s], [y],
-                    options={"rank": rank, "fused_activation_function": activation})
+        wt = mb.add_tensor(
+            [filters, memory],
+            state_dtype,
+            "wt",
+            scale=[wt_s],
+            zero_point=[0],
+            data=rng.integers(info.min + 1, info.max, (filters, memory)).astype(state_dtype),
+        )
+        b = (
+            mb.add_tensor(
+                [units],
+                "int32",
+                "b",
+                scale=[st_s * wt_s],
+                zero_point=[0],
+                data=rng.integers(-20000, 20000, units).astype(np.int32),
+            )
+            if bias
+            else -1
+        )
+        s = mb.add_tensor(
+            [batch, memory * filters],
+            state_dtype,
+            "state",
+            scale=[st_s],
+            zero_point=[state_zp],
+            is_variable=state_variable,
+        )
+        y = mb.add_tensor(
+            out_shape or [batch, units], "int8", "y", scale=[out_q[0]], zero_point=[out_q[1]]
+        )
+    mb.add_operator(
+        "SVDF",
+        [x, wf, wt, b, s],
+        [y],
+        options={"rank": rank, "fused_activation_function": activation},
+    )
     # A non-variable state is given as a graph input (else the interpreter's
     # read-before-write check refuses it before the kernel does).
     mb.set_io([x] if state_variable else [x, s], [y])
@@ -81,14 +140,14 @@ def test_int8_int16_state():
     quants = [((0.05, -10), (0.08, 3), 0), ((0.02, 127), (0.3, -128), 0)]
     for i, shp in enumerate(SHAPES):
         for j, (in_q, out_q, zp) in enumerate(quants):
-            _sequence(_model("int8", *shp, seed=i, in_q=in_q, out_q=out_q,
-                             state_zp=zp), seed=i + j)
+            _sequence(_model("int8", *shp, seed=i, in_q=in_q, out_q=out_q, state_zp=zp), seed=i + j)
 
 
 def test_int8_int8_state():
     for i, shp in enumerate(SHAPES):
-        _sequence(_model("int8", *shp, state_dtype="int8", seed=i, state_zp=[0, 4, -3, 0][i]),
-                  seed=i)
+        _sequence(
+            _model("int8", *shp, state_dtype="int8", seed=i, state_zp=[0, 4, -3, 0][i]), seed=i
+        )
 
 
 @pytest.mark.parametrize("dtype", ["float32", "int8"])

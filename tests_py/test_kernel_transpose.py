@@ -2,24 +2,23 @@
 (tflite_micro wheel) on one-operator models built with our builder: float32,
 int8 and int16 over ranks 1-5 and several permutations. Also the memory
 (nothing persistent, same head) and hostile models refused by name."""
+
 from __future__ import annotations
 
 import pytest
+from shape_kernel_util import assert_memory_matches, compare
 
 import tflm_arena as ta
 from tflm_arena.builder import ModelBuilder
-from shape_kernel_util import assert_memory_matches, compare
 
 
-def _model(dtype, shape, perm, q=None, out_shape=None, const_perm=True,
-           perm_shape=None) -> bytes:
+def _model(dtype, shape, perm, q=None, out_shape=None, const_perm=True, perm_shape=None) -> bytes:
     if out_shape is None:
         out_shape = [shape[p] for p in perm]
     mb = ModelBuilder()
     kw = {} if q is None else {"scale": [q[0]], "zero_point": [q[1]]}
     x = mb.add_tensor(shape, dtype, "x", **kw)
-    p = mb.add_tensor(perm_shape or [len(perm)], "int32", "perm",
-                      data=perm if const_perm else None)
+    p = mb.add_tensor(perm_shape or [len(perm)], "int32", "perm", data=perm if const_perm else None)
     y = mb.add_tensor(out_shape, dtype, "y", **kw)
     mb.add_operator("TRANSPOSE", [x, p], [y])
     mb.set_io([x] if const_perm else [x, p], [y])
@@ -57,12 +56,20 @@ def _fails(data: bytes, pattern: str):
 
 def test_hostile_models_are_refused_by_name():
     _fails(_model("float32", [2, 3], [0, 0], out_shape=[2, 2]), r"TRANSPOSE: perm repeats axis 0")
-    _fails(_model("float32", [2, 3], [1, 2], out_shape=[3, 2]),
-           r"TRANSPOSE: perm\[1\] = 2 outside \[0, 2\)")
-    _fails(_model("float32", [2, 3], [1, 0], out_shape=[2, 3]),
-           r"TRANSPOSE: output dimension 0 is 2, input dimension 1 is 3")
-    _fails(_model("float32", [2, 3], [1, 0], const_perm=False),
-           r"TRANSPOSE: non-constant perm tensor is not supported")
+    _fails(
+        _model("float32", [2, 3], [1, 2], out_shape=[3, 2]),
+        r"TRANSPOSE: perm\[1\] = 2 outside \[0, 2\)",
+    )
+    _fails(
+        _model("float32", [2, 3], [1, 0], out_shape=[2, 3]),
+        r"TRANSPOSE: output dimension 0 is 2, input dimension 1 is 3",
+    )
+    _fails(
+        _model("float32", [2, 3], [1, 0], const_perm=False),
+        r"TRANSPOSE: non-constant perm tensor is not supported",
+    )
     _fails(_model("int32", [2, 3], [1, 0]), r"TRANSPOSE: input type INT32 not supported")
-    _fails(_model("float32", [1, 2, 1, 2, 1, 2], [0, 1, 2, 3, 4, 5]),
-           r"TRANSPOSE: input rank 6, at most 5 supported")
+    _fails(
+        _model("float32", [1, 2, 1, 2, 1, 2], [0, 1, 2, 3, 4, 5]),
+        r"TRANSPOSE: input rank 6, at most 5 supported",
+    )

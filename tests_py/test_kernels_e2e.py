@@ -2,14 +2,15 @@
 TFLM on small models built with our builder: int8 bit for bit, float within
 1e-5 relative. (Kernel math is also checked against TFLM golden vectors in
 tests_cpp/runtime/kernels_*_test.cc.)"""
+
 from __future__ import annotations
 
 import numpy as np
 import pytest
+import tflm_reference as ref
 
 import tflm_arena as ta
 from tflm_arena.builder import ModelBuilder
-import tflm_reference as ref
 
 
 def _q(mb, shape, name, scale, zp, dtype="int8"):
@@ -25,9 +26,15 @@ def _conv_int8(op, opts, in_shape, filt_shape, per_channel_dim):
     mb = ModelBuilder()
     x = _q(mb, in_shape, "x", 0.05, -3)
     cout = filt_shape[per_channel_dim]
-    w = mb.add_tensor(filt_shape, "int8", "w", data=rng.integers(-127, 128, filt_shape),
-                      scale=list(rng.uniform(0.002, 0.02, cout)), zero_point=[0] * cout,
-                      quantized_dimension=per_channel_dim)
+    w = mb.add_tensor(
+        filt_shape,
+        "int8",
+        "w",
+        data=rng.integers(-127, 128, filt_shape),
+        scale=list(rng.uniform(0.002, 0.02, cout)),
+        zero_point=[0] * cout,
+        quantized_dimension=per_channel_dim,
+    )
     b = mb.add_tensor([cout], "int32", "b", data=rng.integers(-2000, 2000, cout))
     y_shape = [1, 4, 4, cout]
     y = _q(mb, y_shape, "y", 0.1, 5)
@@ -37,15 +44,27 @@ def _conv_int8(op, opts, in_shape, filt_shape, per_channel_dim):
 
 
 def test_conv_int8_per_channel_same_stride2_relu6():
-    _compare(_conv_int8("CONV_2D", {"padding": "SAME", "stride_w": 2, "stride_h": 2,
-                                    "fused_activation_function": "RELU6"},
-                        [1, 8, 8, 3], [6, 3, 3, 3], 0))
+    _compare(
+        _conv_int8(
+            "CONV_2D",
+            {"padding": "SAME", "stride_w": 2, "stride_h": 2, "fused_activation_function": "RELU6"},
+            [1, 8, 8, 3],
+            [6, 3, 3, 3],
+            0,
+        )
+    )
 
 
 def test_depthwise_int8_multiplier2_same_stride2():
-    _compare(_conv_int8("DEPTHWISE_CONV_2D", {"padding": "SAME", "stride_w": 2, "stride_h": 2,
-                                              "depth_multiplier": 2},
-                        [1, 8, 8, 3], [1, 3, 3, 6], 3))
+    _compare(
+        _conv_int8(
+            "DEPTHWISE_CONV_2D",
+            {"padding": "SAME", "stride_w": 2, "stride_h": 2, "depth_multiplier": 2},
+            [1, 8, 8, 3],
+            [1, 3, 3, 6],
+            3,
+        )
+    )
 
 
 @pytest.mark.parametrize("op", ["MAX_POOL_2D", "AVERAGE_POOL_2D"])
@@ -56,9 +75,19 @@ def test_pooling(op, dtype):
         x, y = _q(mb, [1, 7, 7, 4], "x", 0.1, 2), _q(mb, [1, 4, 4, 4], "y", 0.1, 2)
     else:
         x, y = mb.add_tensor([1, 7, 7, 4], dtype, "x"), mb.add_tensor([1, 4, 4, 4], dtype, "y")
-    mb.add_operator(op, [x], [y], options={"padding": "SAME", "stride_w": 2, "stride_h": 2,
-                                           "filter_width": 3, "filter_height": 3,
-                                           "fused_activation_function": "RELU"})
+    mb.add_operator(
+        op,
+        [x],
+        [y],
+        options={
+            "padding": "SAME",
+            "stride_w": 2,
+            "stride_h": 2,
+            "filter_width": 3,
+            "filter_height": 3,
+            "fused_activation_function": "RELU",
+        },
+    )
     mb.set_io([x], [y])
     _compare(mb.build())
 
@@ -68,8 +97,9 @@ def test_quantize_fc_softmax_dequantize_chain():
     mb = ModelBuilder()
     x = mb.add_tensor([2, 16], "float32", "x")
     q = _q(mb, [2, 16], "q", 0.03, 1)
-    w = mb.add_tensor([10, 16], "int8", "w", data=rng.integers(-127, 128, (10, 16)),
-                      scale=[0.01], zero_point=[0])
+    w = mb.add_tensor(
+        [10, 16], "int8", "w", data=rng.integers(-127, 128, (10, 16)), scale=[0.01], zero_point=[0]
+    )
     b = mb.add_tensor([10], "int32", "b", data=rng.integers(-500, 500, 10))
     f = _q(mb, [2, 10], "fc", 0.2, -10)
     s = _q(mb, [2, 10], "softmax", 1.0 / 256, -128)
@@ -99,8 +129,15 @@ def test_int16_conv_without_bias_follows_quantized_bias_type(bias_type):
     rng = np.random.default_rng(8)
     mb = ModelBuilder()
     x = mb.add_tensor([1, 5, 5, 2], "int16", "x", scale=[0.01], zero_point=[0])
-    w = mb.add_tensor([3, 3, 3, 2], "int8", "w", data=rng.integers(-127, 128, (3, 3, 3, 2)),
-                      scale=[0.02, 0.01, 0.03], zero_point=[0, 0, 0], quantized_dimension=0)
+    w = mb.add_tensor(
+        [3, 3, 3, 2],
+        "int8",
+        "w",
+        data=rng.integers(-127, 128, (3, 3, 3, 2)),
+        scale=[0.02, 0.01, 0.03],
+        zero_point=[0, 0, 0],
+        quantized_dimension=0,
+    )
     y = mb.add_tensor([1, 5, 5, 3], "int16", "y", scale=[0.05], zero_point=[0])
     opts = {"padding": "SAME"}
     if bias_type:
@@ -135,7 +172,7 @@ def test_model_with_unrunnable_operators_loads_plans_and_names_every_missing_one
     assert [o.builtin_code for o in m.operators] == [32, 8, 32, 32, 0]
     records = m.usage_records()
     assert len(records) == 6
-    with pytest.raises(NotImplementedError, match="MyFirstOp.*pass scratch=False"):
+    with pytest.raises(NotImplementedError, match=r"MyFirstOp.*pass scratch=False"):
         m.plan()
     p = m.plan(scratch=False)
     assert p.arena_bytes == 96 and len(p.offsets) == 6 and p.tensors_only
@@ -144,7 +181,8 @@ def test_model_with_unrunnable_operators_loads_plans_and_names_every_missing_one
     assert str(e.value) == (
         "no kernel for 3 operator types: custom 'MyFirstOp' (operator 0 of subgraph 0, "
         "2 uses), FLOOR (operator 1 of subgraph 0), custom 'ethos-u' (operator 2 of "
-        "subgraph 0)")
+        "subgraph 0)"
+    )
     # TFLM's arena for it is not modelled either: said, not guessed.
     with pytest.raises(NotImplementedError, match="custom operator 'MyFirstOp'"):
         ta.tflm_arena(m)

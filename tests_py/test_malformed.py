@@ -1,5 +1,6 @@
 """Bad model bytes always give ValueError naming the problem, never a crash.
 (The exhaustive suite is the C++ model_tests, also run under ASan+UBSan.)"""
+
 from __future__ import annotations
 
 import numpy as np
@@ -19,13 +20,15 @@ def test_random_bytes_and_wrong_identifier():
     rng = np.random.default_rng(5)
     for _ in range(200):
         with pytest.raises(ValueError):
-            ta.Model.from_bytes(rng.integers(0, 256, int(rng.integers(0, 400)), dtype=np.uint8).tobytes())
+            ta.Model.from_bytes(
+                rng.integers(0, 256, int(rng.integers(0, 400)), dtype=np.uint8).tobytes()
+            )
 
 
 def test_wrong_identifier_is_named(models_dir):
     data = bytearray((models_dir / "hello_world_int8.tflite").read_bytes())
     data[4:8] = b"XXXX"
-    with pytest.raises(ValueError, match="identifier|TFL3"):
+    with pytest.raises(ValueError, match=r"identifier|TFL3"):
         ta.Model.from_bytes(bytes(data))
 
 
@@ -43,7 +46,7 @@ def test_bit_flips_never_crash(models_dir):
             continue
         loaded += 1
         try:  # whatever loads must be fully usable or fail cleanly
-            m.subgraphs
+            _ = m.subgraphs
             ta.plan(m)
         except ValueError:
             pass

@@ -1,4 +1,5 @@
 """Model reading and TFLM-exact lifetimes, checked against the real TFLM."""
+
 from __future__ import annotations
 
 import json
@@ -6,10 +7,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import tflm_reference as ref
+from conftest import model_params
 
 import tflm_arena as ta
-from conftest import model_params
-import tflm_reference as ref
 
 # Models whose TFLM kernels request scratch buffers in the arena head (SVDF,
 # TRANSPOSE_CONV int16, UNIDIRECTIONAL_SEQUENCE_LSTM): a tensors-only plan of
@@ -26,7 +27,7 @@ def test_every_shared_model_loads_and_plans_like_tflm(model_path):
     assert len(m.subgraphs) >= 1 and len(m.operators) >= 1
     rec = m.usage_records()
     assert np.all(rec["size"] % 16 == 0) and np.all(rec["first"] <= rec["last"])
-    planned = {(int(s), int(t)) for s, t in zip(rec["subgraph"], rec["tensor"])}
+    planned = {(int(s), int(t)) for s, t in zip(rec["subgraph"], rec["tensor"], strict=True)}
     for t in m.tensors:  # TFLM's rule (micro_allocation_info.cc): plan exactly
         # the non-constant, non-variable, sized tensors
         expect = not t.is_constant and not t.is_variable and bool(t.bytes)
@@ -60,7 +61,12 @@ def test_person_detect_contents(models_dir):
     assert inp.zero_point.tolist() == [-1]
     assert m.operators[0].name == "DEPTHWISE_CONV_2D"
     assert {o.name for o in m.operators} == {
-        "AVERAGE_POOL_2D", "CONV_2D", "DEPTHWISE_CONV_2D", "RESHAPE", "SOFTMAX"}
+        "AVERAGE_POOL_2D",
+        "CONV_2D",
+        "DEPTHWISE_CONV_2D",
+        "RESHAPE",
+        "SOFTMAX",
+    }
     assert m.offline_plan() is None
 
 

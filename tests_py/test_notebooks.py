@@ -5,6 +5,7 @@ TFLM_ARENA_MODEL, and with nothing given (the built-in demo model, which the
 notebook says it uses). The figures the notebooks print equal the
 library's. A model path that does not exist is an error naming it; one
 notebook also runs through ``jupyter nbconvert --execute``."""
+
 from __future__ import annotations
 
 import json
@@ -14,20 +15,23 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
-from typing import List
 
 import numpy as np
 import pytest
+from conftest import REPO, require_tflite_micro
 
 import tflm_arena
 import tflm_arena as ta
-from conftest import REPO, require_tflite_micro
 
 NOTEBOOKS = sorted((REPO / "notebooks").glob("*.ipynb"))
 IDS = [p.stem for p in NOTEBOOKS]
 #: Figures (image or inline SVG outputs) each notebook must show at least.
-FIGURES = {"01_quickstart": 3, "02_smaller_arena": 2, "03_recording_and_preallocation": 3,
-           "arena_tour": 0}
+FIGURES = {
+    "01_quickstart": 3,
+    "02_smaller_arena": 2,
+    "03_recording_and_preallocation": 3,
+    "arena_tour": 0,
+}
 CELL_TIMEOUT = 120  # seconds per cell
 ENV_MODEL = "the environment variable TFLM_ARENA_MODEL"
 DEMO_LINE = "model: the built-in demo model, tflm_arena.examples.demo_model_bytes(), because"
@@ -53,7 +57,7 @@ def _kernel_env(monkeypatch) -> None:
     monkeypatch.setenv("MPLBACKEND", "Agg")  # the notebooks select inline
 
 
-def _model_env(monkeypatch, model: Path = None, models: Path = None) -> None:
+def _model_env(monkeypatch, model: Path | None = None, models: Path | None = None) -> None:
     for name, value in (("TFLM_ARENA_MODEL", model), ("TFLM_ARENA_MODELS", models)):
         if value is None:
             monkeypatch.delenv(name, raising=False)
@@ -69,7 +73,7 @@ def _copy_notebooks(tmp_path: Path) -> Path:
     return dest
 
 
-def _execute(path: Path, cwd: Path, monkeypatch, parameters: str = None):
+def _execute(path: Path, cwd: Path, monkeypatch, parameters: str | None = None):
     """Runs the notebook in a python3 kernel working in ``cwd``; returns it
     with its outputs. ``parameters`` is injected after the cell tagged
     "parameters", as papermill does."""
@@ -82,8 +86,9 @@ def _execute(path: Path, cwd: Path, monkeypatch, parameters: str = None):
     if parameters is not None:
         k = next(i for i, c in enumerate(nb.cells) if "parameters" in c.metadata.get("tags", []))
         nb.cells.insert(k + 1, nbformat.v4.new_code_cell(parameters))
-    NotebookClient(nb, timeout=CELL_TIMEOUT, kernel_name="python3",
-                   resources={"metadata": {"path": str(cwd)}}).execute()
+    NotebookClient(
+        nb, timeout=CELL_TIMEOUT, kernel_name="python3", resources={"metadata": {"path": str(cwd)}}
+    ).execute()
     return nb
 
 
@@ -104,21 +109,26 @@ def _text(nb) -> str:
     return "".join(o.get("text", "") for o in _outputs(nb) if o.get("output_type") == "stream")
 
 
-def _expected(stem: str, model: ta.Model) -> List[str]:
+def _expected(stem: str, model: ta.Model) -> list[str]:
     """Lines each notebook prints, computed here with the library."""
     if stem == "01_quickstart":
         p = ta.plan(model)
         from tflm_arena import viz
-        return [ta.tflm_arena(model, target="cortex-m").firmware_line(),
-                f"peak: {p.lower_bound:,} bytes live at step {viz.peak_step(p)}"]
+
+        return [
+            ta.tflm_arena(model, target="cortex-m").firmware_line(),
+            f"peak: {p.lower_bound:,} bytes live at step {viz.peak_step(p)}",
+        ]
     if stem == "02_smaller_arena":
         best = ta.plan(model, strategy="best", time_limit=2.0)
         planned = model.with_offline_plan(best)
         stock = ta.tflm_arena(model, target="x86-64", recording=True).min_arena_bytes
         ours = ta.tflm_arena(planned, target="x86-64", recording=True).min_arena_bytes
         saving = stock - ours
-        return [f"stock TFLM needs {stock:,} bytes; with the written plan {ours:,}: "
-                f"{saving:,} bytes ({saving / stock:.1%}) saved"]
+        return [
+            f"stock TFLM needs {stock:,} bytes; with the written plan {ours:,}: "
+            f"{saving:,} bytes ({saving / stock:.1%}) saved"
+        ]
     head, pre_head = _heads_with_preallocated_input(model)
     if stem == "03_recording_and_preallocation":
         return [f"head {head:,} -> {pre_head:,} bytes: {head - pre_head:,} saved"]
@@ -130,7 +140,7 @@ def _heads_with_preallocated_input(model: ta.Model):
     it.allocate_tensors()
     raw = np.zeros(it.input(0).nbytes + 16, np.uint8)
     start = (-raw.ctypes.data) % 16
-    buf = raw[start:start + it.input(0).nbytes].view(it.input(0).dtype).reshape(it.input(0).shape)
+    buf = raw[start : start + it.input(0).nbytes].view(it.input(0).dtype).reshape(it.input(0).shape)
     pre = ta.Interpreter(model)
     pre.register_preallocated(model.inputs[0], buf)
     pre.allocate_tensors()
@@ -145,8 +155,9 @@ def _check(nb, stem: str, model: ta.Model) -> str:
         assert line in text, (line, text[-3000:])
     if stem == "arena_tour":  # print_allocations(): our runtime's figures, labelled
         assert "tflm_arena runtime: arena" in text
-        assert f"stock TFLM ({ta.DEFAULT_TARGET}, MicroAllocator, greedy planner), same model:" \
-            in text
+        assert (
+            f"stock TFLM ({ta.DEFAULT_TARGET}, MicroAllocator, greedy planner), same model:" in text
+        )
         assert "[RecordingMicroAllocator]" not in text
     return text
 
@@ -191,8 +202,7 @@ def test_notebook_finds_the_shared_models_from_inside_the_repository(models_dir,
         shutil.rmtree(cwd.parent, ignore_errors=True)
     model_file = models_dir / "vww_96_int8.tflite"
     text = _check(nb, "01_quickstart", ta.Model.load(model_file))
-    assert (f"model: {model_file} (from the shared models folder beside the repository)"
-            in text)
+    assert f"model: {model_file} (from the shared models folder beside the repository)" in text
 
 
 def test_models_folder_variable(models_dir, tmp_path, monkeypatch):
@@ -201,12 +211,13 @@ def test_models_folder_variable(models_dir, tmp_path, monkeypatch):
     nb = _execute(copy / "arena_tour.ipynb", copy, monkeypatch)
     model_file = models_dir / "vww_96_int8.tflite"
     text = _check(nb, "arena_tour", ta.Model.load(model_file))
-    assert (f"model: {model_file} (from the models folder in the environment variable "
-            "TFLM_ARENA_MODELS)") in text
+    assert (
+        f"model: {model_file} (from the models folder in the environment variable "
+        "TFLM_ARENA_MODELS)"
+    ) in text
 
 
-def test_a_model_path_that_does_not_exist_is_an_error_naming_it(models_dir, tmp_path,
-                                                                 monkeypatch):
+def test_a_model_path_that_does_not_exist_is_an_error_naming_it(models_dir, tmp_path, monkeypatch):
     """No silent switch to another model: the parameter (as papermill
     injects it) and the environment variable are each checked."""
     from nbclient.exceptions import CellExecutionError
@@ -215,8 +226,12 @@ def test_a_model_path_that_does_not_exist_is_an_error_naming_it(models_dir, tmp_
     missing = tmp_path / "no such model.tflite"
     _model_env(monkeypatch, model=models_dir / "vww_96_int8.tflite")
     with pytest.raises(CellExecutionError) as e:
-        _execute(copy / "01_quickstart.ipynb", copy, monkeypatch,
-                 parameters=f"MODEL_PATH = {str(missing)!r}")
+        _execute(
+            copy / "01_quickstart.ipynb",
+            copy,
+            monkeypatch,
+            parameters=f"MODEL_PATH = {str(missing)!r}",
+        )
     assert f"model not found: {missing} (from the MODEL_PATH parameter)" in str(e.value)
     _model_env(monkeypatch, model=missing)
     with pytest.raises(CellExecutionError) as e:
@@ -238,12 +253,26 @@ def test_jupyter_nbconvert_executes_a_notebook(models_dir, tmp_path, monkeypatch
     _model_env(monkeypatch, model=model_file)
     copy = _copy_notebooks(tmp_path)
     out = tmp_path / "executed"
-    r = subprocess.run([str(jupyter), "nbconvert", "--to", "notebook", "--execute",
-                        f"--ExecutePreprocessor.timeout={CELL_TIMEOUT}", "--output-dir", str(out),
-                        str(copy / "01_quickstart.ipynb")],
-                       cwd=copy, capture_output=True, text=True, timeout=600)
+    r = subprocess.run(
+        [
+            str(jupyter),
+            "nbconvert",
+            "--to",
+            "notebook",
+            "--execute",
+            f"--ExecutePreprocessor.timeout={CELL_TIMEOUT}",
+            "--output-dir",
+            str(out),
+            str(copy / "01_quickstart.ipynb"),
+        ],
+        cwd=copy,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert r.returncode == 0, r.stderr[-3000:]
     import nbformat
+
     nb = nbformat.read(out / "01_quickstart.ipynb", as_version=4)
     text = _check(nb, "01_quickstart", ta.Model.load(model_file))
     assert f"model: {model_file} (from {ENV_MODEL})" in text
@@ -255,8 +284,11 @@ def test_the_first_code_cell_is_the_tagged_parameters_cell(path):
     assert cells[0]["metadata"].get("tags") == ["parameters"]
     source = "".join(cells[0]["source"])
     assert "\nMODEL_PATH = None" in source
-    assert not any(line.strip() and not line.startswith("#")
-                   for line in source.splitlines() if "MODEL_PATH = None" not in line)
+    assert not any(
+        line.strip() and not line.startswith("#")
+        for line in source.splitlines()
+        if "MODEL_PATH = None" not in line
+    )
     assert all(not c.get("outputs") for c in cells)  # stored without outputs
 
 

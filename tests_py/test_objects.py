@@ -1,11 +1,12 @@
 """ta.assign_objects and the GPU-delegate strategies in ta.plan."""
+
 from __future__ import annotations
 
 import numpy as np
 import pytest
+from conftest import model_params
 
 import tflm_arena as ta
-from conftest import model_params
 
 CHAIN = ([16, 8, 64, 32, 8], [0, 1, 2, 3, 4], [1, 2, 3, 4, 5])
 COMPLEX = (

@@ -1,5 +1,6 @@
 """Offline plans: written into copies of real models, read back, and used by
 the real TFLM with identical outputs; hand-made plans accepted or rejected."""
+
 from __future__ import annotations
 
 import hashlib
@@ -7,11 +8,11 @@ import json
 
 import numpy as np
 import pytest
+import tflm_reference as ref
+from conftest import model_params
 
 import tflm_arena as ta
-from conftest import model_params
 from tflm_arena.builder import ModelBuilder, offline_plan_metadata
-import tflm_reference as ref
 
 
 @pytest.mark.parametrize("model_path", model_params(), indirect=True)
@@ -44,7 +45,9 @@ def test_written_plan_rereads_and_runs_identically_in_tflm(model_path, tmp_path)
     rng = np.random.default_rng(42)
     for _ in range(3):
         xs = ref.random_inputs(it_a, len(m.inputs), rng)
-        for a, b in zip(ref.run(it_a, xs, len(m.outputs)), ref.run(it_b, xs, len(m.outputs))):
+        for a, b in zip(
+            ref.run(it_a, xs, len(m.outputs)), ref.run(it_b, xs, len(m.outputs)), strict=True
+        ):
             np.testing.assert_array_equal(a, b)
     assert ref.allocations(it_b)["head"] == p.arena_bytes  # TFLM used our plan
     assert hashlib.sha256(model_path.read_bytes()).hexdigest() == before  # source untouched
@@ -126,20 +129,26 @@ def test_live_aliases_are_reported_planned_and_refused_only_by_the_interpreter()
     assert m.offline_plan().tolist() == [-1, 0, 32, 64, 0]
     aliases = m.offline_plan_aliases()
     assert [(a["tensors"], a["shared_bytes"], a["steps"]) for a in aliases] == [
-        ((1, 2), (32, 64), (1, 1)), ((2, 3), (64, 96), (2, 2))]
+        ((1, 2), (32, 64), (1, 1)),
+        ((2, 3), (64, 96), (2, 2)),
+    ]
     assert aliases[0]["names"] == ("t0", "t1")
     with pytest.warns(ta.OfflinePlanAliasWarning, match="tensor 1 't0' and tensor 2 't1'"):
         p = m.plan()  # fixed buffers are the caller's: planned as given, with a warning
     assert p.offsets.tolist() == [0, 32, 64, 0] and p.arena_bytes == 128
     assert _core_aliases(p) == [(0, 1), (1, 2)]
-    with pytest.raises(ValueError, match=r"offline plan aliases live tensors: tensor 1 \('t0'\) "
-                                         r"of subgraph 0 and tensor 2 \('t1'\)"):
+    with pytest.raises(
+        ValueError,
+        match=r"offline plan aliases live tensors: tensor 1 \('t0'\) "
+        r"of subgraph 0 and tensor 2 \('t1'\)",
+    ):
         ta.Interpreter(m).allocate_tensors()
 
 
 def _core_aliases(p):
     from tflm_arena import _core
     from tflm_arena._records import columns
+
     return [tuple(a) for a in _core.fixed_aliases(*columns(p.records))]
 
 
@@ -179,6 +188,7 @@ def test_plan_from_another_model_is_refused(models_dir):
 
 # --- offline plans that alias live tensors -----------------------------------
 
+
 def _add_chain(n_ops, offsets, size=16):
     """t0 -> ADD -> t1 -> ... -> t<n_ops> (float32 [1, size], 4 * size bytes)
     with the constant first; ``offsets`` covers every tensor, constant first."""
@@ -205,13 +215,19 @@ ALIAS_CASES = {
     # step 2 holds t1 [48, 112) and the online t2 (64): 128, while the plan
     # must put t2 above 112 (176); chain_of_three step 2 covers [32, 128);
     # vela_style step 1 holds t0 [0, 64) and a [64, 128).
-    "input_with_output": (lambda: _add_chain(1, [-1, 0, 0]),
-                          [((1, 2), (0, 64), (1, 1))], 64, 64),
-    "partial_overlap": (lambda: _add_chain(2, [-1, 0, 48, -1]),
-                        [((1, 2), (48, 64), (1, 1))], 128, 176),
-    "chain_of_three": (lambda: _add_chain(3, [-1, 0, 32, 64, 96]),
-                       [((1, 2), (32, 64), (1, 1)), ((2, 3), (64, 96), (2, 2)),
-                        ((3, 4), (96, 128), (3, 3))], 96, 160),
+    "input_with_output": (lambda: _add_chain(1, [-1, 0, 0]), [((1, 2), (0, 64), (1, 1))], 64, 64),
+    "partial_overlap": (
+        lambda: _add_chain(2, [-1, 0, 48, -1]),
+        [((1, 2), (48, 64), (1, 1))],
+        128,
+        176,
+    ),
+    "chain_of_three": (
+        lambda: _add_chain(3, [-1, 0, 32, 64, 96]),
+        [((1, 2), (32, 64), (1, 1)), ((2, 3), (64, 96), (2, 2)), ((3, 4), (96, 128), (3, 3))],
+        96,
+        160,
+    ),
     "vela_style": (_vela_style, [((3, 4), (0, 64), (3, 3))], 128, 128),
 }
 
@@ -227,21 +243,26 @@ def test_offline_aliases_warn_fail_validate_and_show_in_the_cli(case, tmp_path, 
     text = str(said[0].message)
     for a in found:  # names, indices, shared bytes and steps of every pair
         (i, j), (b, e), (f, l_) = a["tensors"], a["shared_bytes"], a["steps"]
-        assert (f"tensor {i} '{a['names'][0]}' and tensor {j} '{a['names'][1]}' share bytes "
-                f"[{b}, {e}) at steps {f}..{l_}") in text
+        assert (
+            f"tensor {i} '{a['names'][0]}' and tensor {j} '{a['names'][1]}' share bytes "
+            f"[{b}, {e}) at steps {f}..{l_}"
+        ) in text
     # The plan exposes the same pairs, and the bound counts shared bytes once.
     assert [(a["tensors"], a["shared_bytes"], a["steps"], a["names"]) for a in p.aliases] == [
-        (a["tensors"], a["shared_bytes"], a["steps"], a["names"]) for a in found]
+        (a["tensors"], a["shared_bytes"], a["steps"], a["names"]) for a in found
+    ]
     assert (p.lower_bound, p.arena_bytes) == (bound, arena)
     assert 0 <= p.lower_bound <= p.arena_bytes and p.overhead >= 0
     assert p.optimal == (arena == bound)
-    with pytest.raises(ValueError, match=f"tensor {found[0]['tensors'][0]} "
-                                         f"'{found[0]['names'][0]}' and tensor"):
+    with pytest.raises(
+        ValueError, match=f"tensor {found[0]['tensors'][0]} '{found[0]['names'][0]}' and tensor"
+    ):
         p.validate()
     p.validate(allow_aliases=True)
     # A Plan is still constructible from the same records and offsets.
-    again = ta.Plan(records=p.records, offsets=p.offsets, arena_bytes=p.arena_bytes,
-                    strategy="copy")
+    again = ta.Plan(
+        records=p.records, offsets=p.offsets, arena_bytes=p.arena_bytes, strategy="copy"
+    )
     assert len(again.aliases) == len(found)
     with pytest.raises(ValueError, match="aliases live buffers"):
         again.validate()
@@ -251,13 +272,14 @@ def test_offline_aliases_warn_fail_validate_and_show_in_the_cli(case, tmp_path, 
     assert said[0].filename == __file__
 
     from tflm_arena.cli import main
+
     path = tmp_path / f"{case}.tflite"
     path.write_bytes(m.data)
     assert main(["plan", str(path)]) == 0
     out = capsys.readouterr().out
     i, j = found[0]["tensors"]
     assert f"offline plan alias: tensor {i} '{found[0]['names'][0]}' and tensor {j}" in out
-    line = next(l for l in out.splitlines() if l.startswith("strategy tflm_greedy: arena"))
+    line = next(ln for ln in out.splitlines() if ln.startswith("strategy tflm_greedy: arena"))
     pct = float(line.split("(")[-1].split(" %")[0])
     assert pct >= 0 and f"lower bound {bound} bytes" in line
     assert main(["plan", str(path), "--json"]) == 0
@@ -267,7 +289,8 @@ def test_offline_aliases_warn_fail_validate_and_show_in_the_cli(case, tmp_path, 
     assert main(["inspect", str(path), "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert [tuple(a["tensors"]) for a in data["offline_plan_aliases"]] == [
-        a["tensors"] for a in found]
+        a["tensors"] for a in found
+    ]
     assert main(["inspect", str(path)]) == 0
     assert f"tensors {i} '{found[0]['names'][0]}' and {j}" in capsys.readouterr().out
 
@@ -290,7 +313,7 @@ def test_with_offline_plan_warns_when_tflm_head_cannot_be_checked(tmp_path):
     mb.add_operator("CUSTOM", [x], [y], custom_code="mystery")
     mb.set_io([x], [y])
     m = ta.Model.from_bytes(mb.build())
-    with pytest.raises(NotImplementedError, match="mystery.*scratch=False"):
+    with pytest.raises(NotImplementedError, match=r"mystery.*scratch=False"):
         m.plan()
     p = m.plan(scratch=False)
     assert p.tensors_only and "tensors only" in repr(p)

@@ -1,6 +1,7 @@
 """strategy="optimal": proven optimal on every shared model within 1 s, better
 than TFLM greedy where it can be, valid plans on hard instances, bad input ->
 ValueError, Ctrl-C -> KeyboardInterrupt, progress and CLI output."""
+
 from __future__ import annotations
 
 import io
@@ -11,14 +12,13 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import model_params
 
 import tflm_arena as ta
 from tflm_arena.cli import _progress_printer, main
 
-from conftest import model_params
-
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
-from hard_instances import hard_instance  # noqa: E402
+from hard_instances import hard_instance
 
 
 def test_optimal_is_a_strategy():
@@ -88,8 +88,12 @@ def test_hard_instances_plan_validly_and_beat_greedy(seed):
     inst = hard_instance(seed)
     cols = (inst["sizes"], inst["first"], inst["last"])
     # The tiling is a plan of exactly `capacity` bytes: the optimum.
-    tiling = ta.Plan(records=ta.plan(*cols).records, offsets=inst["offsets"],
-                     arena_bytes=inst["capacity"], strategy="tiling")
+    tiling = ta.Plan(
+        records=ta.plan(*cols).records,
+        offsets=inst["offsets"],
+        arena_bytes=inst["capacity"],
+        strategy="tiling",
+    )
     assert tiling.optimal and tiling.lower_bound == inst["capacity"] == 1 << 20
     greedy = ta.plan(*cols, strategy="tflm_greedy")
     assert greedy.arena_bytes > 1.2 * inst["capacity"]  # genuinely hard for greedy
@@ -121,8 +125,14 @@ def test_bad_inputs_raise_value_error_naming_the_buffer():
 def test_progress_reports_best_and_bound():
     inst = hard_instance(3, fine=True)
     seen = []
-    p = ta.plan(inst["sizes"], inst["first"], inst["last"], strategy="optimal",
-                time_limit=0.5, progress=lambda b, lb, s: seen.append((b, lb, s)))
+    p = ta.plan(
+        inst["sizes"],
+        inst["first"],
+        inst["last"],
+        strategy="optimal",
+        time_limit=0.5,
+        progress=lambda b, lb, s: seen.append((b, lb, s)),
+    )
     assert 1 <= len(seen) <= 10
     assert seen[-1][0] == p.arena_bytes
     assert all(b >= lb for b, lb, _ in seen)
@@ -137,8 +147,14 @@ def test_an_exception_from_progress_stops_the_search():
 
     t0 = time.monotonic()
     with pytest.raises(RuntimeError, match="stop here"):
-        ta.plan(inst["sizes"], inst["first"], inst["last"], strategy="optimal",
-                time_limit=20, progress=boom)
+        ta.plan(
+            inst["sizes"],
+            inst["first"],
+            inst["last"],
+            strategy="optimal",
+            time_limit=20,
+            progress=boom,
+        )
     assert time.monotonic() - t0 < 5
 
 
@@ -149,8 +165,7 @@ def test_ctrl_c_raises_keyboard_interrupt():
         signal.setitimer(signal.ITIMER_REAL, 0.3)
         t0 = time.monotonic()
         with pytest.raises(KeyboardInterrupt):
-            ta.plan(inst["sizes"], inst["first"], inst["last"], strategy="optimal",
-                    time_limit=30)
+            ta.plan(inst["sizes"], inst["first"], inst["last"], strategy="optimal", time_limit=30)
         assert time.monotonic() - t0 < 3
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
@@ -159,8 +174,17 @@ def test_ctrl_c_raises_keyboard_interrupt():
 
 def test_cli_plan_optimal_says_proven(models_dir):
     out = io.StringIO()
-    code = main(["plan", str(models_dir / "vww_96_int8.tflite"), "--strategy", "optimal",
-                 "--time-limit", "1"], out=out)
+    code = main(
+        [
+            "plan",
+            str(models_dir / "vww_96_int8.tflite"),
+            "--strategy",
+            "optimal",
+            "--time-limit",
+            "1",
+        ],
+        out=out,
+    )
     text = out.getvalue()
     assert code == 0
     assert "arena 55296 bytes" in text and "proven optimal" in text
@@ -186,8 +210,17 @@ def test_cli_says_not_proven_when_time_runs_out(models_dir, monkeypatch):
     real = ta.Model.plan
     monkeypatch.setattr(ta.Model, "plan", lambda self, strategy, **kw: real(self, "tflm_greedy"))
     out = io.StringIO()
-    code = main(["plan", str(models_dir / "vww_96_int8.tflite"), "--strategy", "optimal",
-                 "--time-limit", "0.5"], out=out)
+    code = main(
+        [
+            "plan",
+            str(models_dir / "vww_96_int8.tflite"),
+            "--strategy",
+            "optimal",
+            "--time-limit",
+            "0.5",
+        ],
+        out=out,
+    )
     assert code == 0
     assert "best found in 0.5 s (not proven)" in out.getvalue()
 

@@ -2,18 +2,18 @@
 the smallest of every strategy, and stock TFLM (the tflite-micro wheel) uses
 it: its head is the predicted one, never larger than TFLM's own, with
 identical outputs; when nothing is better the model is left unchanged."""
+
 from __future__ import annotations
 
 import json
 
-import numpy as np
 import pytest
+import tflm_reference as ref
+from conftest import model_params, shared_models
+from test_reorder import branchy_model, run_same
 
 import tflm_arena as ta
-from conftest import model_params, shared_models
 from tflm_arena.cli import main
-import tflm_reference as ref
-from test_reorder import branchy_model, run_same
 
 
 def _shared(name):
@@ -104,8 +104,22 @@ def test_cli_optimize_writes_the_best_model_and_prints_the_table(tmp_path, capsy
     assert main(["optimize", str(src), "-o", str(src), "--overwrite"]) == 1
     assert "source model" in capsys.readouterr().err
     # JSON
-    assert main(["optimize", str(src), "-o", str(out), "--overwrite", "--json",
-                 "--target", "x86-64", "--reorder"]) == 0
+    assert (
+        main(
+            [
+                "optimize",
+                str(src),
+                "-o",
+                str(out),
+                "--overwrite",
+                "--json",
+                "--target",
+                "x86-64",
+                "--reorder",
+            ]
+        )
+        == 0
+    )
     d = json.loads(capsys.readouterr().out)
     assert d["improved"] and d["head"] == 55296 and d["original_head"] == 73728
     assert {a["strategy"] for a in d["attempts"]} >= set(ta.BEST_STRATEGIES)
@@ -116,7 +130,10 @@ def test_cli_optimize_leaves_a_model_already_at_its_bound_unchanged(tmp_path, ca
     out = tmp_path / "ks.tflite"
     assert main(["optimize", str(src), "-o", str(out), "--target", "x86-64"]) == 0
     text = capsys.readouterr().out
-    assert "no plan beats TFLM's own greedy plan (672 bytes, which already equals the lower bound)" in text
+    assert (
+        "no plan beats TFLM's own greedy plan (672 bytes, which already equals the lower bound)"
+        in text
+    )
     assert out.read_bytes() == src.read_bytes()
 
 
@@ -130,6 +147,8 @@ def test_bad_arguments():
 
 def test_strategy_is_a_literal_of_the_one_list():
     from typing import get_args, get_type_hints
+
     from tflm_arena._plan import Strategy
+
     assert get_args(Strategy) == ta.STRATEGIES
     assert get_type_hints(ta.plan)["strategy"] == Strategy

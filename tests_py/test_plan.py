@@ -1,12 +1,13 @@
 """Planner tests: TFLM reference cases, random cross-checks, bad input."""
+
 from __future__ import annotations
 
 import numpy as np
 import pytest
+from reference_greedy import reference_greedy
 
 import tflm_arena as ta
 from tflm_arena.examples import person_detection_records
-from reference_greedy import reference_greedy
 
 GREEDY = ("tflm_greedy", "tflm_greedy_runtime")
 
@@ -41,8 +42,37 @@ def test_greedy_medium_ascii_matches_tflm_print():
 def test_person_detection_gt4(strategy):
     p = ta.plan(person_detection_records(), strategy=strategy)
     assert p.offsets.tolist() == [
-        55296, 0, 2304, 0, 2304, 0, 4608, 0, 4608, 0, 4608, 0, 4608, 0, 4608, 0,
-        4608, 0, 9216, 0, 9216, 0, 18432, 0, 18432, 0, 36864, 0, 36864, 0]
+        55296,
+        0,
+        2304,
+        0,
+        2304,
+        0,
+        4608,
+        0,
+        4608,
+        0,
+        4608,
+        0,
+        4608,
+        0,
+        4608,
+        0,
+        4608,
+        0,
+        9216,
+        0,
+        9216,
+        0,
+        18432,
+        0,
+        18432,
+        0,
+        36864,
+        0,
+        36864,
+        0,
+    ]
     assert p.arena_bytes == 64512 == p.lower_bound
     assert "(63k)" in p.ascii().splitlines()[30 + 2]
 
@@ -55,8 +85,9 @@ def test_overlap_case_gt5_and_ties_gt7():
 
 
 def test_offline_and_online_gt8():
-    p = ta.plan([100, 30, 40, 10], [0, 0, 0, 2], [1, 1, 1, 3],
-                offline_offsets=[50, -1, -1, -1], alignment=1)
+    p = ta.plan(
+        [100, 30, 40, 10], [0, 0, 0, 2], [1, 1, 1, 3], offline_offsets=[50, -1, -1, -1], alignment=1
+    )
     assert p.offsets.tolist() == [50, 150, 0, 0]
     assert p.arena_bytes == 180
 
@@ -198,6 +229,7 @@ def test_fixed_buffers_may_alias_but_planned_ones_never_overlap_them():
     assert p.offsets.tolist() == [0, 0, 16] and p.arena_bytes == 48
     from tflm_arena import _core
     from tflm_arena._records import columns
+
     assert [tuple(a) for a in _core.fixed_aliases(*columns(p.records))] == [(0, 1)]
     with pytest.raises(ValueError, match="planner-placed buffer 2 holds"):
         _core.validate_plan(*columns(p.records), np.array([0, 0, 0]), 48)
@@ -218,7 +250,7 @@ def test_lower_bound_counts_aliased_fixed_bytes_once_brute_force():
             live = (first <= step) & (step <= last)
             mask = np.zeros(16 * 8 + 16 * 6, bool)
             for i in np.flatnonzero(live & (fixed >= 0)):
-                mask[fixed[i]:fixed[i] + size[i]] = True
+                mask[fixed[i] : fixed[i] + size[i]] = True
             want = max(want, int(mask.sum()) + int(size[live & (fixed < 0)].sum()))
         p = ta.plan(size, first, last, offline_offsets=fixed)
         assert p.lower_bound == want

@@ -2,16 +2,17 @@
 with our written plan, predicted by simulating its online placement of the
 kernel scratch buffers, equals what the real tflite-micro wheel reports, is
 never larger than TFLM's own, and outputs stay identical."""
+
 from __future__ import annotations
 
 import numpy as np
 import pytest
+import tflm_reference as ref
+from conftest import model_params
 
 import tflm_arena as ta
-from conftest import model_params
 from tflm_arena.builder import ModelBuilder
 from tflm_arena.tflm_plan import simulate_tflm
-import tflm_reference as ref
 
 #: Strategies checked against the wheel on every shared model.
 STRATEGIES = ["greedy_by_size", "optimal"]
@@ -26,7 +27,7 @@ def _same_outputs(a: bytes, b: bytes, n_inputs: int, n_outputs: int) -> None:
     rng = np.random.default_rng(7)
     for _ in range(3):
         xs = ref.random_inputs(it_a, n_inputs, rng)
-        for x, y in zip(ref.run(it_a, xs, n_outputs), ref.run(it_b, xs, n_outputs)):
+        for x, y in zip(ref.run(it_a, xs, n_outputs), ref.run(it_b, xs, n_outputs), strict=True):
             np.testing.assert_array_equal(x, y)
 
 
@@ -79,8 +80,11 @@ def test_keyword_scrambled_keeps_672_where_a_tensor_only_plan_gives_800(models_d
     offsets[: len(alone)] = alone.offsets
     assert simulate_tflm(joint, offsets).arena_bytes == 800
     # with_offline_plan refuses to write it, giving both heads...
-    with pytest.raises(ValueError, match=r"head larger \(x86-64\): 672 -> 800 bytes.*"
-                                         r"plan_for_tflm"):
+    with pytest.raises(
+        ValueError,
+        match=r"head larger \(x86-64\): 672 -> 800 bytes.*"
+        r"plan_for_tflm",
+    ):
         m.with_offline_plan(alone, target="x86-64")
     # ... so does the best tensors-only plan (on the default target too) ...
     best = ta.plan(m, strategy="best", scratch=False)
@@ -162,8 +166,9 @@ def _means_model() -> ta.Model:
         return y
 
     def fc(t, n, m):
-        w = mb.add_tensor([m, n], "int8", "w", rng.integers(-3, 4, (m, n)), scale=0.01,
-                          zero_point=0)
+        w = mb.add_tensor(
+            [m, n], "int8", "w", rng.integers(-3, 4, (m, n)), scale=0.01, zero_point=0
+        )
         y = mb.add_tensor([1, m], "int8", "fc", **q)
         mb.add_operator("FULLY_CONNECTED", [t, w, -1], [y])
         return y
@@ -181,8 +186,20 @@ def _means_model() -> ta.Model:
 def test_scratch_aware_plan_beats_tflm_and_a_tensor_only_plan():
     m = _means_model()
     scratch = ta.tflm_scratch_requests(m)
-    assert scratch == [(64, 1, 0), (12, 1, 0), (4, 1, 0), (64, 4, 0), (12, 4, 0), (4, 4, 0),
-                       (64, 8, 0), (12, 8, 0), (4, 8, 0), (16, 11, 0), (12, 11, 0), (4, 11, 0)]
+    assert scratch == [
+        (64, 1, 0),
+        (12, 1, 0),
+        (4, 1, 0),
+        (64, 4, 0),
+        (12, 4, 0),
+        (4, 4, 0),
+        (64, 8, 0),
+        (12, 8, 0),
+        (4, 8, 0),
+        (16, 11, 0),
+        (12, 11, 0),
+        (4, 11, 0),
+    ]
     r = ta.plan_for_tflm(m)
     assert (r.original_head, r.predicted_head, r.lower_bound) == (272, 240, 240)
     assert r.improved and r.strategy == "greedy_by_size"

@@ -1,4 +1,5 @@
 """Planner speed on dense overlaps, and Ctrl-C during a long plan."""
+
 from __future__ import annotations
 
 import os
@@ -13,8 +14,6 @@ import time
 import numpy as np
 
 import tflm_arena as ta
-from tflm_arena import _core
-from tflm_arena._records import columns
 
 
 def window_records(n: int, live: int, seed: int = 0) -> np.ndarray:
@@ -71,9 +70,14 @@ _CHILD = textwrap.dedent(
 
 def test_ctrl_c_interrupts_a_long_plan_promptly():
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
-    child = subprocess.Popen([sys.executable, "-c", _CHILD], stdout=subprocess.PIPE,
-                             stderr=subprocess.PIPE, text=True, env=env)
-    lines: "queue.Queue[str]" = queue.Queue()
+    child = subprocess.Popen(
+        [sys.executable, "-c", _CHILD],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+    lines: queue.Queue[str] = queue.Queue()
     threading.Thread(target=lambda: [lines.put(x) for x in child.stdout], daemon=True).start()
     try:
         assert lines.get(timeout=30).strip() == "planning"

@@ -1,6 +1,7 @@
 """Small public objects behave: immutable model parts that
 compare and hash, short reprs, FileNotFoundError and IndexError with
 messages, and a runnable example in every public name's docstring."""
+
 from __future__ import annotations
 
 import dataclasses
@@ -40,9 +41,21 @@ def test_model_parts_compare_hash_and_are_immutable(hello):
 
 def test_tensor_does_not_freeze_the_callers_array():
     scale = np.array([0.5], dtype=np.float32)
-    t = ta.Tensor(subgraph=0, index=0, name="x", type="INT8", shape=(1,),
-                  shape_signature=None, buffer=0, is_variable=False, is_constant=False,
-                  bytes=1, scale=scale, zero_point=np.array([3]), quantized_dimension=0)
+    t = ta.Tensor(
+        subgraph=0,
+        index=0,
+        name="x",
+        type="INT8",
+        shape=(1,),
+        shape_signature=None,
+        buffer=0,
+        is_variable=False,
+        is_constant=False,
+        bytes=1,
+        scale=scale,
+        zero_point=np.array([3]),
+        quantized_dimension=0,
+    )
     scale[0] = 2.0  # the caller's array stays writable and the tensor unchanged
     assert t.scale[0] == 0.5
     u = dataclasses.replace(t, scale=np.array([0.25], dtype=np.float32))
@@ -56,12 +69,13 @@ def test_subgraphs_repr_is_short(models_dir):
         assert len(text) < 150 * len(m.subgraphs), text
         assert f"{len(m.tensors)} tensors" in text and f"{len(m.operators)} operators" in text
     assert repr(ta.Model.load(models_dir / "hello_world_int8.tflite").subgraphs) == (
-        "(Subgraph(index=0, name='main', inputs=(0,), outputs=(9,), 10 tensors, 3 operators),)")
+        "(Subgraph(index=0, name='main', inputs=(0,), outputs=(9,), 10 tensors, 3 operators),)"
+    )
 
 
 def test_missing_model_raises_file_not_found(tmp_path):
     missing = tmp_path / "missing.tflite"
-    with pytest.raises(FileNotFoundError, match="missing.tflite") as e:
+    with pytest.raises(FileNotFoundError, match=r"missing\.tflite") as e:
         ta.Model.load(missing)
     assert e.value.filename == str(missing)
     assert isinstance(e.value, ValueError)  # older callers caught ValueError
@@ -69,22 +83,25 @@ def test_missing_model_raises_file_not_found(tmp_path):
         ta.Interpreter(model_path=missing)
 
 
-@pytest.mark.parametrize("call, message", [
-    (lambda it: it.tensor(10), "tensor index 10 out of range"),
-    (lambda it: it.tensor(-1), "tensor index -1 out of range"),
-    (lambda it: it.tensor(0, subgraph=1), "subgraph index 1 out of range"),
-    (lambda it: it.tensor_view(10), "tensor index 10 out of range"),
-    (lambda it: it.tensor_view(0, subgraph=1), "subgraph index 1 out of range"),
-    (lambda it: it.input(1), "input index 1 out of range"),
-    (lambda it: it.input(-1), "input index -1 out of range"),
-    (lambda it: it.output(5), "output index 5 out of range"),
-    (lambda it: it.get_output(-2), "output index -2 out of range"),
-    (lambda it: it.set_input(np.zeros((1, 1), np.int8), 3), "input index 3 out of range"),
-    (lambda it: it.get_tensor(99), "tensor index 99 out of range"),
-    (lambda it: it.set_tensor(-5, np.zeros(1)), "tensor index -5 out of range"),
-    (lambda it: it.get_input_details(1), "input index 1 out of range"),
-    (lambda it: it.get_output_details(-1), "output index -1 out of range"),
-])
+@pytest.mark.parametrize(
+    "call, message",
+    [
+        (lambda it: it.tensor(10), "tensor index 10 out of range"),
+        (lambda it: it.tensor(-1), "tensor index -1 out of range"),
+        (lambda it: it.tensor(0, subgraph=1), "subgraph index 1 out of range"),
+        (lambda it: it.tensor_view(10), "tensor index 10 out of range"),
+        (lambda it: it.tensor_view(0, subgraph=1), "subgraph index 1 out of range"),
+        (lambda it: it.input(1), "input index 1 out of range"),
+        (lambda it: it.input(-1), "input index -1 out of range"),
+        (lambda it: it.output(5), "output index 5 out of range"),
+        (lambda it: it.get_output(-2), "output index -2 out of range"),
+        (lambda it: it.set_input(np.zeros((1, 1), np.int8), 3), "input index 3 out of range"),
+        (lambda it: it.get_tensor(99), "tensor index 99 out of range"),
+        (lambda it: it.set_tensor(-5, np.zeros(1)), "tensor index -5 out of range"),
+        (lambda it: it.get_input_details(1), "input index 1 out of range"),
+        (lambda it: it.get_output_details(-1), "output index -1 out of range"),
+    ],
+)
 def test_index_out_of_range_is_an_index_error(hello, call, message):
     it = ta.Interpreter(model_path=hello)
     with pytest.raises(IndexError, match=message):
@@ -117,12 +134,28 @@ def test_docstring_examples_run(models_dir, monkeypatch):
     """Every example of the package's modules runs (from the models folder,
     where the examples' hello_world_int8.tflite lives)."""
     monkeypatch.chdir(models_dir)
-    import tflm_arena._objects, tflm_arena._plan, tflm_arena._records  # noqa: E401
-    import tflm_arena.interpreter, tflm_arena.model, tflm_arena.optimize  # noqa: E401
-    import tflm_arena.reorder, tflm_arena.tflm_plan, tflm_arena.tflm_size  # noqa: E401
-    modules = [ta, tflm_arena._objects, tflm_arena._plan, tflm_arena._records,
-               tflm_arena.interpreter, tflm_arena.model, tflm_arena.optimize,
-               tflm_arena.reorder, tflm_arena.tflm_plan, tflm_arena.tflm_size]
+    import tflm_arena._objects
+    import tflm_arena._plan
+    import tflm_arena._records
+    import tflm_arena.interpreter
+    import tflm_arena.model
+    import tflm_arena.optimize
+    import tflm_arena.reorder
+    import tflm_arena.tflm_plan
+    import tflm_arena.tflm_size
+
+    modules = [
+        ta,
+        tflm_arena._objects,
+        tflm_arena._plan,
+        tflm_arena._records,
+        tflm_arena.interpreter,
+        tflm_arena.model,
+        tflm_arena.optimize,
+        tflm_arena.reorder,
+        tflm_arena.tflm_plan,
+        tflm_arena.tflm_size,
+    ]
     finder = doctest.DocTestFinder()
     runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
     ran = 0

@@ -3,19 +3,20 @@ model (and, where the graph allows one, a different valid order) runs in the
 real TFLM with bit-identical outputs, its records are those of the new order,
 and its peak is never worse; on a branchy model reordering lowers the peak
 and TFLM's own head."""
+
 from __future__ import annotations
 
 import hashlib
 
 import numpy as np
 import pytest
+import tflm_reference as ref
+from conftest import shared_models
 
 import tflm_arena as ta
-from conftest import shared_models
 from tflm_arena import _core
 from tflm_arena.builder import ModelBuilder
 from tflm_arena.examples import branchy_model_bytes
-import tflm_reference as ref
 
 
 def expected_lifetimes(model: ta.Model, order) -> dict:
@@ -61,7 +62,9 @@ def run_same(a: ta.Model, b: ta.Model, seed: int = 0) -> None:
     rng = np.random.default_rng(seed)
     for _ in range(3):
         xs = ref.random_inputs(it_a, len(a.inputs), rng)
-        for x, y in zip(ref.run(it_a, xs, len(a.outputs)), ref.run(it_b, xs, len(b.outputs))):
+        for x, y in zip(
+            ref.run(it_a, xs, len(a.outputs)), ref.run(it_b, xs, len(b.outputs)), strict=True
+        ):
             assert x.dtype == y.dtype and x.shape == y.shape
             assert x.tobytes() == y.tobytes()
 
@@ -73,8 +76,10 @@ def another_valid_order(model: ta.Model, seed: int = 0):
     n = len(ops)
     producer = {t: i for i, op in enumerate(ops) for t in op.outputs}
     inputs = set(model.inputs)
-    preds = [{producer[t] for t in op.inputs if t in producer and t not in inputs} - {i}
-             for i, op in enumerate(ops)]
+    preds = [
+        {producer[t] for t in op.inputs if t in producer and t not in inputs} - {i}
+        for i, op in enumerate(ops)
+    ]
     rng = np.random.default_rng(seed)
     for _ in range(20):
         done, order = set(), []
@@ -113,18 +118,25 @@ def test_every_shared_model_reorders_and_runs_identically_in_tflm():
         run_same(m, r.model)
         alt = another_valid_order(m)
         if alt is not None:  # proves a really permuted model runs the same
-            alt_model = ta.Model(_core.write_operator_order(m._handle, np.asarray(alt, np.int32), False))
+            alt_model = ta.Model(
+                _core.write_operator_order(m._handle, np.asarray(alt, np.int32), False)
+            )
             check_records(alt_model, m, alt)
             run_same(m, alt_model, seed=1)
         assert hashlib.sha256(path.read_bytes()).hexdigest() == digest, "source modified"
-        rows.append((name, len(r.order), r.peak_before, r.peak_after, r.exact,
-                     r.seconds, alt is not None))
+        rows.append(
+            (name, len(r.order), r.peak_before, r.peak_after, r.exact, r.seconds, alt is not None)
+        )
     print()
-    print(f"{'model':30s} {'ops':>4s} {'peak before':>12s} {'peak after':>11s} {'exact':>6s} "
-          f"{'time ms':>8s} {'alt order run':>14s}")
+    print(
+        f"{'model':30s} {'ops':>4s} {'peak before':>12s} {'peak after':>11s} {'exact':>6s} "
+        f"{'time ms':>8s} {'alt order run':>14s}"
+    )
     for name, n, before, after, exact, sec, alt in rows:
-        print(f"{name:30s} {n:4d} {before:12d} {after:11d} {str(exact):>6s} {sec * 1e3:8.1f} "
-              f"{str(alt):>14s}")
+        print(
+            f"{name:30s} {n:4d} {before:12d} {after:11d} {exact!s:>6s} {sec * 1e3:8.1f} "
+            f"{alt!s:>14s}"
+        )
     assert all(row[4] for row in rows)  # small models: proven optimal
 
 
@@ -149,7 +161,10 @@ def test_branchy_model_gets_a_lower_peak_proven_in_tflm(tmp_path):
     head_before = ref.allocations(ref.interpreter(m.data))["head"]
     head_after = ref.allocations(ref.interpreter(r.model.data))["head"]
     assert head_after < head_before
-    assert (head_before, head_after) == (r.greedy_before, r.greedy_after)  # TFLM's greedy, as predicted
+    assert (head_before, head_after) == (
+        r.greedy_before,
+        r.greedy_after,
+    )  # TFLM's greedy, as predicted
     saved = r.model.save(tmp_path / "reordered.tflite")
     assert ta.Model.load(saved).data == r.model.data
     again = ta.reorder(m, time_limit=0.5)
@@ -200,7 +215,9 @@ def test_control_flow_and_bad_orders_are_refused():
     body = mb.add_subgraph("branch")
     bx = mb.add_tensor([1], "float32", "bx", subgraph=body)
     mb.set_io([bx], [bx], subgraph=body)
-    mb.add_operator("IF", [cond, x], [y], options={"then_subgraph_index": 1, "else_subgraph_index": 1})
+    mb.add_operator(
+        "IF", [cond, x], [y], options={"then_subgraph_index": 1, "else_subgraph_index": 1}
+    )
     mb.set_io([cond, x], [y])
     with pytest.raises(NotImplementedError, match=r"operator 0 \(IF\) invokes subgraph 1"):
         ta.reorder(ta.Model.from_bytes(mb.build()))

@@ -3,6 +3,7 @@ the saving of a written plan, equal to ta.tflm_arena and ta.optimize),
 structure and values equal the API's, byte figures with separators, untrusted
 names escaped, the CLI's conventions, and a real browser (headless Chromium)
 that draws the plot and the tables and shows the answer above the fold."""
+
 from __future__ import annotations
 
 import html as html_lib
@@ -16,17 +17,15 @@ import subprocess
 import zlib
 from html.parser import HTMLParser
 from pathlib import Path
-from typing import Dict, List, Optional
 
 import numpy as np
 import pytest
+from conftest import REPO
 
 import tflm_arena as ta
 from tflm_arena.builder import ModelBuilder
 from tflm_arena.cli import _parser, main
 from tflm_arena.tflm_size import DEFAULT_TARGET, TARGETS
-
-from conftest import REPO
 
 #: The targets in the order the report lists them by default.
 REPORT_TARGETS = [DEFAULT_TARGET] + [t for t in TARGETS if t != DEFAULT_TARGET]
@@ -39,30 +38,32 @@ UNDER_CI = os.environ.get("CI", "").lower() == "true"
 @pytest.fixture(autouse=True)
 def _need_matplotlib():
     try:
-        import matplotlib  # noqa: F401
+        import matplotlib
     except ImportError:
         if UNDER_CI:
             pytest.fail("matplotlib is missing under CI (the report's plots need it)")
         pytest.skip("matplotlib is not installed (the report's plots need it)")
     import matplotlib
+
     matplotlib.use("Agg")
 
 
 # --- reading the page -------------------------------------------------------
+
 
 class Page(HTMLParser):
     """Ids, start-tag counts, and every table's body rows as cell texts."""
 
     def __init__(self, text: str) -> None:
         super().__init__(convert_charrefs=True)
-        self.ids: Dict[str, str] = {}  # id -> tag
-        self.tags: Dict[str, int] = {}
-        self.tables: Dict[str, List[List[str]]] = {}
-        self.heads: Dict[str, List[str]] = {}
-        self.texts: List[str] = []
-        self._table: Optional[str] = None
+        self.ids: dict[str, str] = {}  # id -> tag
+        self.tags: dict[str, int] = {}
+        self.tables: dict[str, list[list[str]]] = {}
+        self.heads: dict[str, list[str]] = {}
+        self.texts: list[str] = []
+        self._table: str | None = None
         self._in_body = False
-        self._cell: Optional[List[str]] = None
+        self._cell: list[str] | None = None
         self._svg = 0
         self.feed(text)
         self.close()
@@ -108,7 +109,7 @@ class Page(HTMLParser):
             self._cell.append(data)
 
 
-def _column(page: Page, table: str, head: str) -> List[str]:
+def _column(page: Page, table: str, head: str) -> list[str]:
     k = page.heads[table].index(head)
     return [row[k] for row in page.tables[table]]
 
@@ -128,7 +129,7 @@ def _by_id(text: str, element_id: str) -> str:
 
 def _hostile_model() -> bytes:
     """Names no page may run: in a tensor, a custom operator, the description."""
-    mb = ModelBuilder(description=HOSTILE + " & \"quoted\" -->")
+    mb = ModelBuilder(description=HOSTILE + ' & "quoted" -->')
     a = mb.add_tensor([1, 4], "float32", HOSTILE)
     b = mb.add_tensor([1, 4], "float32", 'b"><b>bold</b> & -->')
     y = mb.add_tensor([1, 4], "float32", "y")
@@ -141,13 +142,25 @@ def _hostile_model() -> bytes:
 
 # --- structure and values ---------------------------------------------------
 
+
 @pytest.mark.parametrize("name", ["hello_world_int8", "keyword_scrambled"])
 def test_report_tables_equal_the_api(models_dir, name):
     path = models_dir / f"{name}.tflite"
     page = Page(ta.report_html(path, time_limit=0.2))
     m = ta.Model.load(path)
-    for i in ("title", "headline", "summary", "plan-plot", "live-bytes", "tensors",
-              "operators", "strategies", "tflm-size", "runtime-section", "runtime"):
+    for i in (
+        "title",
+        "headline",
+        "summary",
+        "plan-plot",
+        "live-bytes",
+        "tensors",
+        "operators",
+        "strategies",
+        "tflm-size",
+        "runtime-section",
+        "runtime",
+    ):
         assert i in page.ids, i
     assert page.ids["tensors"] == "table" and page.ids["plan-plot"] == "section"
     assert str(path) in "".join(page.texts)
@@ -160,12 +173,18 @@ def test_report_tables_equal_the_api(models_dir, name):
     assert _column(page, "tensors", "name") == [t.name for t in every]
     assert _column(page, "tensors", "type") == [t.type for t in every]
     assert _column(page, "tensors", "bytes") == [
-        "-" if t.bytes is None else f"{t.bytes:,}" for t in every]
+        "-" if t.bytes is None else f"{t.bytes:,}" for t in every
+    ]
     assert _column(page, "tensors", "shape") == [str(list(t.shape)) for t in every]
     rec = m.usage_records()
     greedy = m.plan("tflm_greedy")
-    want = {(int(r["subgraph"]), int(r["tensor"])): (str(r["first"]), str(r["last"]), f"{o:,}")
-            for r, o in zip(rec, greedy.offsets) if r["tensor"] >= 0}
+    # The plan holds the tensors' records first, then the kernel scratch's.
+    assert greedy.records["tensor"][: len(rec)].tolist() == rec["tensor"].tolist()
+    want = {
+        (int(r["subgraph"]), int(r["tensor"])): (str(r["first"]), str(r["last"]), f"{o:,}")
+        for r, o in zip(rec, greedy.offsets[: len(rec)], strict=True)
+        if r["tensor"] >= 0
+    }
     got = {(int(r[0]), int(r[1])): (r[6], r[7], r[8]) for r in rows if r[6] != ""}
     assert got == want and len(want) == len(rec)
 
@@ -198,13 +217,19 @@ def test_report_tables_equal_the_api(models_dir, name):
     for r in size:
         a = ta.tflm_arena(m, target=r[0])
         assert tuple(_int(c) for c in r[1:6]) == (
-            a.min_arena_bytes, a.min_arena_bytes_16, a.head, a.tail, a.temp_peak)
+            a.min_arena_bytes,
+            a.min_arena_bytes_16,
+            a.head,
+            a.tail,
+            a.temp_peak,
+        )
 
     # Our runtime's categories: the Interpreter's allocations() table.
     cats = ta.Interpreter(m).allocations()["categories"]
     assert [r[0] for r in page.tables["runtime"]] == list(cats)
     assert [(_int(r[1]), _int(r[2]), _int(r[3])) for r in page.tables["runtime"]] == [
-        (c["requested_bytes"], c["used_bytes"], c["count"]) for c in cats.values()]
+        (c["requested_bytes"], c["used_bytes"], c["count"]) for c in cats.values()
+    ]
     assert best <= greedy.arena_bytes
 
 
@@ -247,10 +272,12 @@ def test_headline_equals_tflm_arena_and_optimize(models_dir, name):
             assert _int(rows["head: activations + scratch (bytes)"][1]) == o.head
             saved = a.min_arena_bytes - w.min_arena_bytes
             assert rows["exact minimum arena (bytes)"][2] == (
-                f"{saved:,} ({100 * saved / a.min_arena_bytes:.1f} %)")
+                f"{saved:,} ({100 * saved / a.min_arena_bytes:.1f} %)"
+            )
             saved = a.head - o.head
             assert rows["head: activations + scratch (bytes)"][2] == (
-                f"{saved:,} ({100 * saved / a.head:.1f} %)")
+                f"{saved:,} ({100 * saved / a.head:.1f} %)"
+            )
             assert note.startswith(f"Best plan: {o.best.strategy}")
             assert _by_id(text, f"planned-line-{t}") == w.firmware_line()
         else:
@@ -275,8 +302,12 @@ def test_byte_figures_have_thousands_separators(models_dir):
     cells += [c for r in page.tables["tflm-size"] for c in r[1:6]]
     cells += [c for r in page.tables["strategies"] for c in r[1:3]]
     cells += [c for r in page.tables["runtime"] for c in r[1:3]]
-    cells += [c for c in _column(page, "tensors", "bytes") + _column(
-        page, "tensors", "offset (tflm_greedy)") if c not in ("", "-")]
+    cells += [
+        c
+        for c in _column(page, "tensors", "bytes")
+        + _column(page, "tensors", "offset (tflm_greedy)")
+        if c not in ("", "-")
+    ]
     values = [_int(c) for c in cells]  # each matches d{1,3}(,ddd)*
     assert sum(v >= 1000 for v in values) > 40
     summary = _by_id(text, "summary")
@@ -299,29 +330,36 @@ def test_tables_are_collapsed_and_our_runtime_has_its_own_section(models_dir):
     assert order.index("runtime-section") > order.index("tflm-size-section") + 1
     title = dict(heads)["runtime-section"]
     assert title.startswith("tflm_arena runtime (not stock TFLM)")
-    runtime = text[text.index('<section id="runtime-section">'):]
+    runtime = text[text.index('<section id="runtime-section">') :]
     assert runtime.count("<h2>") == 1 and '<table id="runtime">' in runtime
-    size = text[text.index('<section id="tflm-size-section">'):]
-    size = size[:size.index("</section>")]
+    size = text[text.index('<section id="tflm-size-section">') :]
+    size = size[: size.index("</section>")]
     assert 'id="runtime"' not in size
 
 
 def test_report_best_column_is_the_smallest_plan(models_dir):
     path = models_dir / "person_detect.tflite"
-    page = Page(ta.report_html(path, strategies=["tflm_greedy", "greedy_by_size", "linear"],
-                               targets=["x86-64"]))
+    page = Page(
+        ta.report_html(
+            path, strategies=["tflm_greedy", "greedy_by_size", "linear"], targets=["x86-64"]
+        )
+    )
     m = ta.Model.load(path)
     by_size, greedy = m.plan("greedy_by_size"), m.plan("tflm_greedy")
-    assert [r[0] for r in page.tables["strategies"]] == ["tflm_greedy", "greedy_by_size",
-                                                         "linear"]
+    assert [r[0] for r in page.tables["strategies"]] == ["tflm_greedy", "greedy_by_size", "linear"]
     assert [r[0] for r in page.tables["tflm-size"]] == ["x86-64"]
     # Whichever is smaller is shown (ties: TFLM's own greedy).
     best = by_size if by_size.arena_bytes < greedy.arena_bytes else greedy
     col = f"offset ({best.strategy})"
     rec = m.usage_records()
-    offsets = {int(r["tensor"]): f"{o:,}" for r, o in zip(rec, best.offsets)}
-    got = {int(r[1]): r[page.heads["tensors"].index(col)] for r in page.tables["tensors"]
-           if r[6] != ""}
+    # The plan holds the tensors' records first, then the kernel scratch's.
+    assert best.records["tensor"][: len(rec)].tolist() == rec["tensor"].tolist()
+    offsets = {
+        int(r["tensor"]): f"{o:,}" for r, o in zip(rec, best.offsets[: len(rec)], strict=True)
+    }
+    got = {
+        int(r[1]): r[page.heads["tensors"].index(col)] for r in page.tables["tensors"] if r[6] != ""
+    }
     assert got == offsets
     highlighted = [r for r in page.tables["strategies"] if _int(r[1]) == best.arena_bytes]
     assert highlighted
@@ -345,13 +383,15 @@ def test_untrusted_names_are_escaped():
     # A custom operator stock TFLM and our runtime cannot run: said, not fatal.
     assert [r[0] for r in page.tables["tflm-size"]] == REPORT_TARGETS
     for r in page.tables["tflm-size"]:
-        assert r[1] == "" and r[6].startswith("not computed: NotImplementedError: custom "
-                                              f"operator '{HOSTILE_OP}'"), r
+        assert r[1] == "" and r[6].startswith(
+            f"not computed: NotImplementedError: custom operator '{HOSTILE_OP}'"
+        ), r
     # ... and the headline says so for every target, with the error's message.
     for t in REPORT_TARGETS:
         assert f"arena-line-{t}" not in page.ids
         assert _by_id(text, f"refused-{t}").startswith(
-            f"not computed: NotImplementedError: custom operator '{HOSTILE_OP}'")
+            f"not computed: NotImplementedError: custom operator '{HOSTILE_OP}'"
+        )
     assert page.ids["runtime"] == "p" and "runtime" not in page.tables
     assert any(t.startswith("not available: NotImplementedError: no kernel") for t in page.texts)
 
@@ -361,9 +401,13 @@ def test_page_is_self_contained(models_dir):
     assert text.startswith("<!DOCTYPE html>")
     # Only XML namespace names may look like URLs; nothing is fetched.
     urls = set(re.findall(r"(?:https?:)?//[\w.-]+[^\s\"'<>)]*", text))
-    assert urls <= {"http://www.w3.org/2000/svg", "http://www.w3.org/1999/xlink",
-                    "http://purl.org/dc/elements/1.1/", "http://creativecommons.org/ns#",
-                    "http://www.w3.org/1999/02/22-rdf-syntax-ns#"}, urls
+    assert urls <= {
+        "http://www.w3.org/2000/svg",
+        "http://www.w3.org/1999/xlink",
+        "http://purl.org/dc/elements/1.1/",
+        "http://creativecommons.org/ns#",
+        "http://www.w3.org/1999/02/22-rdf-syntax-ns#",
+    }, urls
     assert not re.search(r"<(script|link|img|iframe|object|embed)\b", text, flags=re.I)
     assert "@import" not in text and "url(" not in text.replace("url(#", "")
     assert text.count("<svg") == 2
@@ -371,13 +415,14 @@ def test_page_is_self_contained(models_dir):
 
 # --- write_report and the CLI -------------------------------------------------
 
+
 def test_write_report_refuses_to_overwrite(models_dir, tmp_path):
     path = models_dir / "hello_world_int8.tflite"
     out = tmp_path / "r.html"
     assert ta.write_report(path, out, strategies=["linear"]) == out
     first = out.read_bytes()
     assert first.startswith(b"<!DOCTYPE html>")
-    with pytest.raises(FileExistsError, match="r.html exists"):
+    with pytest.raises(FileExistsError, match=r"r\.html exists"):
         ta.write_report(path, out, strategies=["tflm_greedy"])
     assert out.read_bytes() == first
     ta.write_report(path, out, overwrite=True, strategies=["tflm_greedy"])
@@ -394,8 +439,20 @@ def test_cli_report_writes_refuses_and_overwrites(models_dir, tmp_path, capsys):
     model = models_dir / "micro_speech_quantized.tflite"
     before = model.read_bytes()
     out = tmp_path / "report.html"
-    code, text = run(["report", str(model), "-o", str(out), "--strategy", "tflm_greedy",
-                      "--strategy", "greedy_by_size", "--target", "cortex-m"])
+    code, text = run(
+        [
+            "report",
+            str(model),
+            "-o",
+            str(out),
+            "--strategy",
+            "tflm_greedy",
+            "--strategy",
+            "greedy_by_size",
+            "--target",
+            "cortex-m",
+        ]
+    )
     assert code == 0, capsys.readouterr().err
     assert text.startswith(f"wrote {out}: report on {model}")
     page = Page(out.read_text(encoding="utf-8"))
@@ -420,8 +477,10 @@ def test_cli_report_writes_refuses_and_overwrites(models_dir, tmp_path, capsys):
     assert model.read_bytes() == before
 
     # Usage errors: exit 2.
-    assert run(["report", str(model), "-o", str(tmp_path / "x.html"),
-                "--strategy", "nonsense"])[0] == 2
+    assert (
+        run(["report", str(model), "-o", str(tmp_path / "x.html"), "--strategy", "nonsense"])[0]
+        == 2
+    )
     assert run(["report", str(model)])[0] == 2  # -o is required
     assert not (tmp_path / "x.html").exists()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["report.html"]
@@ -432,12 +491,18 @@ def test_cli_report_help_describes_every_option():
     for action in sub._actions:
         assert action.help and "``" not in action.help, action.dest
     text = sub.format_help()
-    for opt in ("-o OUTPUT, --output OUTPUT", "--overwrite", "--strategy STRATEGY",
-                "--target", "--time-limit S"):
+    for opt in (
+        "-o OUTPUT, --output OUTPUT",
+        "--overwrite",
+        "--strategy STRATEGY",
+        "--target",
+        "--time-limit S",
+    ):
         assert opt in text, opt
 
 
 # --- a real browser -------------------------------------------------------------
+
 
 def _chromium() -> str:
     for name in ("chromium", "chromium-browser"):
@@ -449,16 +514,28 @@ def _chromium() -> str:
     pytest.skip("chromium is not installed (apt-get install chromium) for the browser test")
 
 
-def _browser(args: List[str], profile: Path, timeout: float = 120) -> subprocess.CompletedProcess:
-    cmd = [_chromium(), "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
-           "--no-first-run", f"--user-data-dir={profile}", *args]
+def _browser(args: list[str], profile: Path, timeout: float = 120) -> subprocess.CompletedProcess:
+    cmd = [
+        _chromium(),
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--hide-scrollbars",
+        "--no-first-run",
+        f"--user-data-dir={profile}",
+        *args,
+    ]
     # Not the sanitizer preload of an ASan run of this suite (.ci/test.sh):
     # Chromium is not instrumented and exits at once with libasan preloaded.
-    env = {k: v for k, v in os.environ.items()
-           if k not in ("LD_PRELOAD", "ASAN_OPTIONS", "UBSAN_OPTIONS")}
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("LD_PRELOAD", "ASAN_OPTIONS", "UBSAN_OPTIONS")
+    }
     try:
-        return subprocess.run(cmd, capture_output=True, text=True, timeout=timeout,
-                              env={**env, "HOME": str(profile)})
+        return subprocess.run(
+            cmd, capture_output=True, text=True, timeout=timeout, env={**env, "HOME": str(profile)}
+        )
     except subprocess.TimeoutExpired:  # e.g. an alert() dialog waits for a click forever
         pytest.fail(f"chromium did not finish in {timeout} s (a script dialog on the page?)")
 
@@ -470,8 +547,8 @@ def read_png(path: Path) -> np.ndarray:
     assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
     pos, idat, header = 8, [], None
     while pos < len(data):
-        n, kind = struct.unpack(">I4s", data[pos:pos + 8])
-        body = data[pos + 8:pos + 8 + n]
+        n, kind = struct.unpack(">I4s", data[pos : pos + 8])
+        body = data[pos + 8 : pos + 8 + n]
         if kind == b"IHDR":
             header = struct.unpack(">IIBBBBB", body)
         elif kind == b"IDAT":
@@ -501,7 +578,7 @@ def read_png(path: Path) -> np.ndarray:
     return out.reshape(h, w, ch)[:, :, :3]
 
 
-def _average_or_paeth(f: int, line: List[int], prev: List[int], ch: int) -> np.ndarray:
+def _average_or_paeth(f: int, line: list[int], prev: list[int], ch: int) -> np.ndarray:
     cur = [0] * len(line)
     for x, v in enumerate(line):
         a = cur[x - ch] if x >= ch else 0
@@ -574,8 +651,9 @@ def _measure(html_path: Path, profile: Path, width: int, height: int) -> dict:
     """Chromium's layout of the page at width x height (CSS pixels)."""
     probe = profile.parent / (html_path.stem + "-measure.html")
     text = html_path.read_text(encoding="utf-8")
-    probe.write_text(text.replace("</body>", f"<script>{_MEASURE_JS}</script></body>"),
-                     encoding="utf-8")
+    probe.write_text(
+        text.replace("</body>", f"<script>{_MEASURE_JS}</script></body>"), encoding="utf-8"
+    )
     r = _browser(["--dump-dom", f"--window-size={width},{height}", probe.as_uri()], profile)
     m = re.search(r'<body[^>]*data-measure="([^"]*)"', r.stdout)
     assert m, f"chromium ran no measuring script: {r.stderr[-2000:]}"
@@ -604,13 +682,15 @@ def test_first_screen_shows_the_arena_size(models_dir, tmp_path, name):
     m = ta.Model.load(models_dir / f"{name}.tflite")
     for t in REPORT_TARGETS:
         line = got["boxes"][f"arena-line-{t}"]
-        assert 0 <= line["top"] and line["bottom"] <= 900, (t, line)
+        assert line["top"] >= 0 and line["bottom"] <= 900, (t, line)
         assert got["text"][f"arena-line-{t}"] == ta.tflm_arena(m, target=t).firmware_line()
     assert got["scrollWidth"] <= 1400
     assert got["title"]["scrollWidth"] <= got["title"]["clientWidth"]
     assert not got["tensorsShown"] and not got["detailsOpen"]
-    r = _browser([f"--screenshot={png}", "--window-size=1400,900", html_path.as_uri()],
-                 tmp_path / "profile-shot")
+    r = _browser(
+        [f"--screenshot={png}", "--window-size=1400,900", html_path.as_uri()],
+        tmp_path / "profile-shot",
+    )
     assert png.is_file(), r.stderr[-2000:]
     assert read_png(png).shape[:2] == (900, 1400)
 
@@ -620,9 +700,31 @@ def test_long_model_name_wraps_between_words(models_dir, tmp_path):
     after a separator (_ - . / or a space), never inside a word, and
     nothing overflows."""
     _chromium()
-    words = ["visual", "wake", "words", "person", "detection", "mobilenet", "v1", "025",
-             "96x96", "grayscale", "int8", "quantized", "trained", "on", "coco", "2014",
-             "minival", "split", "with", "an", "offline", "memory", "plan"]
+    words = [
+        "visual",
+        "wake",
+        "words",
+        "person",
+        "detection",
+        "mobilenet",
+        "v1",
+        "025",
+        "96x96",
+        "grayscale",
+        "int8",
+        "quantized",
+        "trained",
+        "on",
+        "coco",
+        "2014",
+        "minival",
+        "split",
+        "with",
+        "an",
+        "offline",
+        "memory",
+        "plan",
+    ]
     model = tmp_path / ("_".join(words) + ".tflite")  # 150 characters
     assert len(model.name) > 140
     shutil.copyfile(models_dir / "hello_world_int8.tflite", model)
@@ -660,7 +762,7 @@ def test_report_in_headless_chromium(models_dir, tmp_path):
     assert "<body" in dom, r.stderr[-2000:]
     page = Page(dom)
     assert dom.count("<svg") == 2 and dom.count("viewBox=") >= 2 and "viewbox=" not in dom
-    plot = dom[dom.index('id="plan-plot"'):dom.index('id="live-bytes"')]
+    plot = dom[dom.index('id="plan-plot"') : dom.index('id="live-bytes"')]
     assert plot.count("<path") > 2 * len(m.usage_records())  # a rectangle per buffer, + axes
     assert len(page.tables["tensors"]) == len(m.tensors)
     assert len(page.tables["operators"]) == len(m.operators)
@@ -679,7 +781,7 @@ def test_report_in_headless_chromium(models_dir, tmp_path):
     rows = top + np.flatnonzero(colours[top:bottom] >= 3)
     assert len(rows) > 200, "no coloured plot drawn"
     assert rows[0] <= top + 120, (rows[0], box)
-    plot_band = img[rows[0]:rows[0] + 300]
+    plot_band = img[rows[0] : rows[0] + 300]
     px = plot_band.reshape(-1, 3).astype(np.int16)
     sat = px[(px.max(axis=1) - px.min(axis=1)) > 60]
     assert len(np.unique(sat, axis=0)) >= 20, "the plot region has few colours"
@@ -697,8 +799,9 @@ def test_hostile_names_stay_text_in_chromium(tmp_path):
     _chromium()
     OUTPUT_DIR.mkdir(parents=True, exist_ok=True)
     html_path = OUTPUT_DIR / "report_hostile_names.html"
-    ta.write_report(_hostile_model(), html_path, overwrite=True,
-                    strategies=["tflm_greedy", "linear"])
+    ta.write_report(
+        _hostile_model(), html_path, overwrite=True, strategies=["tflm_greedy", "linear"]
+    )
     print(f"\nreport: {html_path}")
     r = _browser(["--dump-dom", html_path.as_uri()], tmp_path / "profile", timeout=30)
     assert "<body" in r.stdout, r.stderr[-2000:]
@@ -710,6 +813,7 @@ def test_hostile_names_stay_text_in_chromium(tmp_path):
 
 
 # --- tflm-arena optimize: the firmware line for the written model -------------
+
 
 def test_cli_optimize_prints_the_firmware_line_and_the_saving(models_dir, tmp_path, capsys):
     """Stock TFLM's minimum arena for the written model (the line to paste,
@@ -723,19 +827,37 @@ def test_cli_optimize_prints_the_firmware_line_and_the_saving(models_dir, tmp_pa
     after = ta.tflm_arena(ta.Model.load(out), target="cortex-m")
     saved = before.min_arena_bytes - after.min_arena_bytes
     assert saved > 0
-    assert (f"{out}:\n  {after.firmware_line()}  // stock TFLM, cortex-m, MicroAllocator: "
-            f"exact minimum {after.min_arena_bytes:,} bytes\n") in text
-    assert (f"  {saved:,} bytes ({100 * saved / before.min_arena_bytes:.1f} %) less than the "
-            f"original model needs ({before.min_arena_bytes:,} bytes, "
-            f"{before.firmware_line()})") in text
-    code, text = run(["optimize", str(src), "-o", str(out), "--overwrite", "--json",
-                      "--target", "x86-64", "--quiet"])
+    assert (
+        f"{out}:\n  {after.firmware_line()}  // stock TFLM, cortex-m, MicroAllocator: "
+        f"exact minimum {after.min_arena_bytes:,} bytes\n"
+    ) in text
+    assert (
+        f"  {saved:,} bytes ({100 * saved / before.min_arena_bytes:.1f} %) less than the "
+        f"original model needs ({before.min_arena_bytes:,} bytes, "
+        f"{before.firmware_line()})"
+    ) in text
+    code, text = run(
+        [
+            "optimize",
+            str(src),
+            "-o",
+            str(out),
+            "--overwrite",
+            "--json",
+            "--target",
+            "x86-64",
+            "--quiet",
+        ]
+    )
     d = json.loads(text)
     assert code == 0 and d["improved"]
-    assert d["min_arena_bytes"] == ta.tflm_arena(ta.Model.load(out),
-                                                 target="x86-64").min_arena_bytes
-    assert d["original_min_arena_bytes"] == ta.tflm_arena(ta.Model.load(src),
-                                                          target="x86-64").min_arena_bytes
+    assert (
+        d["min_arena_bytes"] == ta.tflm_arena(ta.Model.load(out), target="x86-64").min_arena_bytes
+    )
+    assert (
+        d["original_min_arena_bytes"]
+        == ta.tflm_arena(ta.Model.load(src), target="x86-64").min_arena_bytes
+    )
     assert d["min_arena_bytes"] < d["original_min_arena_bytes"]
 
 

@@ -2,6 +2,7 @@
 TFLM's MicroMutableOpResolver and for our runtime, the CLI, and a program
 built with the generated resolver of our runtime that runs a model, then
 fails clearly when one operator is left out."""
+
 from __future__ import annotations
 
 import doctest
@@ -15,13 +16,12 @@ import time
 from pathlib import Path
 
 import pytest
+from conftest import REPO, model_params, require_tflite_micro
 
 import tflm_arena as ta
 from tflm_arena import cli, resolver
 from tflm_arena.builder import ModelBuilder
 from tflm_arena.schema_enums import BUILTIN_OPERATORS
-
-from conftest import REPO, model_params, require_tflite_micro
 
 # Every Add* method of tflite::MicroMutableOpResolver, with the operator it
 # registers: builtins by their BuiltinOperator_ name, custom operators by the
@@ -30,52 +30,125 @@ from conftest import REPO, model_params, require_tflite_micro
 # 90b983c2b3f1480642e040bbd2ddb37b998f3424 (2026-08-20), read with the fetch
 # tool (AddBuiltin and AddCustom themselves take the operator as arguments).
 TFLM_HEADER_BUILTIN_METHODS = {
-    "AddAbs": "ABS", "AddAdd": "ADD", "AddAddN": "ADD_N", "AddArgMax": "ARG_MAX",
-    "AddArgMin": "ARG_MIN", "AddAssignVariable": "ASSIGN_VARIABLE",
-    "AddAveragePool2D": "AVERAGE_POOL_2D", "AddBatchMatMul": "BATCH_MATMUL",
-    "AddBatchToSpaceNd": "BATCH_TO_SPACE_ND", "AddBroadcastArgs": "BROADCAST_ARGS",
-    "AddBroadcastTo": "BROADCAST_TO", "AddCallOnce": "CALL_ONCE", "AddCast": "CAST",
-    "AddCeil": "CEIL", "AddConcatenation": "CONCATENATION", "AddConv2D": "CONV_2D",
-    "AddCos": "COS", "AddCumSum": "CUMSUM", "AddDepthToSpace": "DEPTH_TO_SPACE",
-    "AddDepthwiseConv2D": "DEPTHWISE_CONV_2D", "AddDequantize": "DEQUANTIZE",
-    "AddDiv": "DIV", "AddDynamicUpdateSlice": "DYNAMIC_UPDATE_SLICE",
-    "AddEmbeddingLookup": "EMBEDDING_LOOKUP", "AddElu": "ELU", "AddEqual": "EQUAL",
-    "AddExp": "EXP", "AddExpandDims": "EXPAND_DIMS", "AddFill": "FILL", "AddFloor": "FLOOR",
-    "AddFloorDiv": "FLOOR_DIV", "AddFloorMod": "FLOOR_MOD",
-    "AddFullyConnected": "FULLY_CONNECTED", "AddGather": "GATHER", "AddGatherNd": "GATHER_ND",
-    "AddGreater": "GREATER", "AddGreaterEqual": "GREATER_EQUAL", "AddHardSwish": "HARD_SWISH",
-    "AddIf": "IF", "AddL2Normalization": "L2_NORMALIZATION", "AddL2Pool2D": "L2_POOL_2D",
-    "AddLeakyRelu": "LEAKY_RELU", "AddLess": "LESS", "AddLessEqual": "LESS_EQUAL",
-    "AddLog": "LOG", "AddLogicalAnd": "LOGICAL_AND", "AddLogicalNot": "LOGICAL_NOT",
-    "AddLogicalOr": "LOGICAL_OR", "AddLogistic": "LOGISTIC", "AddLogSoftmax": "LOG_SOFTMAX",
-    "AddMaximum": "MAXIMUM", "AddMaxPool2D": "MAX_POOL_2D", "AddMirrorPad": "MIRROR_PAD",
-    "AddMean": "MEAN", "AddMinimum": "MINIMUM", "AddMul": "MUL", "AddNeg": "NEG",
-    "AddNotEqual": "NOT_EQUAL", "AddPack": "PACK", "AddPad": "PAD", "AddPadV2": "PADV2",
-    "AddPrelu": "PRELU", "AddQuantize": "QUANTIZE", "AddReadVariable": "READ_VARIABLE",
-    "AddReduceAll": "REDUCE_ALL", "AddReduceMax": "REDUCE_MAX", "AddReduceMin": "REDUCE_MIN",
-    "AddRelu": "RELU", "AddRelu6": "RELU6", "AddReshape": "RESHAPE",
+    "AddAbs": "ABS",
+    "AddAdd": "ADD",
+    "AddAddN": "ADD_N",
+    "AddArgMax": "ARG_MAX",
+    "AddArgMin": "ARG_MIN",
+    "AddAssignVariable": "ASSIGN_VARIABLE",
+    "AddAveragePool2D": "AVERAGE_POOL_2D",
+    "AddBatchMatMul": "BATCH_MATMUL",
+    "AddBatchToSpaceNd": "BATCH_TO_SPACE_ND",
+    "AddBroadcastArgs": "BROADCAST_ARGS",
+    "AddBroadcastTo": "BROADCAST_TO",
+    "AddCallOnce": "CALL_ONCE",
+    "AddCast": "CAST",
+    "AddCeil": "CEIL",
+    "AddConcatenation": "CONCATENATION",
+    "AddConv2D": "CONV_2D",
+    "AddCos": "COS",
+    "AddCumSum": "CUMSUM",
+    "AddDepthToSpace": "DEPTH_TO_SPACE",
+    "AddDepthwiseConv2D": "DEPTHWISE_CONV_2D",
+    "AddDequantize": "DEQUANTIZE",
+    "AddDiv": "DIV",
+    "AddDynamicUpdateSlice": "DYNAMIC_UPDATE_SLICE",
+    "AddEmbeddingLookup": "EMBEDDING_LOOKUP",
+    "AddElu": "ELU",
+    "AddEqual": "EQUAL",
+    "AddExp": "EXP",
+    "AddExpandDims": "EXPAND_DIMS",
+    "AddFill": "FILL",
+    "AddFloor": "FLOOR",
+    "AddFloorDiv": "FLOOR_DIV",
+    "AddFloorMod": "FLOOR_MOD",
+    "AddFullyConnected": "FULLY_CONNECTED",
+    "AddGather": "GATHER",
+    "AddGatherNd": "GATHER_ND",
+    "AddGreater": "GREATER",
+    "AddGreaterEqual": "GREATER_EQUAL",
+    "AddHardSwish": "HARD_SWISH",
+    "AddIf": "IF",
+    "AddL2Normalization": "L2_NORMALIZATION",
+    "AddL2Pool2D": "L2_POOL_2D",
+    "AddLeakyRelu": "LEAKY_RELU",
+    "AddLess": "LESS",
+    "AddLessEqual": "LESS_EQUAL",
+    "AddLog": "LOG",
+    "AddLogicalAnd": "LOGICAL_AND",
+    "AddLogicalNot": "LOGICAL_NOT",
+    "AddLogicalOr": "LOGICAL_OR",
+    "AddLogistic": "LOGISTIC",
+    "AddLogSoftmax": "LOG_SOFTMAX",
+    "AddMaximum": "MAXIMUM",
+    "AddMaxPool2D": "MAX_POOL_2D",
+    "AddMirrorPad": "MIRROR_PAD",
+    "AddMean": "MEAN",
+    "AddMinimum": "MINIMUM",
+    "AddMul": "MUL",
+    "AddNeg": "NEG",
+    "AddNotEqual": "NOT_EQUAL",
+    "AddPack": "PACK",
+    "AddPad": "PAD",
+    "AddPadV2": "PADV2",
+    "AddPrelu": "PRELU",
+    "AddQuantize": "QUANTIZE",
+    "AddReadVariable": "READ_VARIABLE",
+    "AddReduceAll": "REDUCE_ALL",
+    "AddReduceMax": "REDUCE_MAX",
+    "AddReduceMin": "REDUCE_MIN",
+    "AddRelu": "RELU",
+    "AddRelu6": "RELU6",
+    "AddReshape": "RESHAPE",
     "AddResizeBilinear": "RESIZE_BILINEAR",
-    "AddResizeNearestNeighbor": "RESIZE_NEAREST_NEIGHBOR", "AddReverseV2": "REVERSE_V2",
-    "AddRound": "ROUND", "AddRsqrt": "RSQRT", "AddSelectV2": "SELECT_V2", "AddShape": "SHAPE",
-    "AddSin": "SIN", "AddSlice": "SLICE", "AddSoftmax": "SOFTMAX",
-    "AddSpaceToBatchNd": "SPACE_TO_BATCH_ND", "AddSpaceToDepth": "SPACE_TO_DEPTH",
-    "AddSplit": "SPLIT", "AddSplitV": "SPLIT_V", "AddSqueeze": "SQUEEZE", "AddSqrt": "SQRT",
-    "AddSquare": "SQUARE", "AddSquaredDifference": "SQUARED_DIFFERENCE",
-    "AddStridedSlice": "STRIDED_SLICE", "AddSub": "SUB", "AddSum": "SUM", "AddSvdf": "SVDF",
-    "AddTanh": "TANH", "AddTransposeConv": "TRANSPOSE_CONV", "AddTranspose": "TRANSPOSE",
-    "AddUnpack": "UNPACK", "AddUnidirectionalSequenceLSTM": "UNIDIRECTIONAL_SEQUENCE_LSTM",
-    "AddVarHandle": "VAR_HANDLE", "AddWhile": "WHILE", "AddZerosLike": "ZEROS_LIKE",
+    "AddResizeNearestNeighbor": "RESIZE_NEAREST_NEIGHBOR",
+    "AddReverseV2": "REVERSE_V2",
+    "AddRound": "ROUND",
+    "AddRsqrt": "RSQRT",
+    "AddSelectV2": "SELECT_V2",
+    "AddShape": "SHAPE",
+    "AddSin": "SIN",
+    "AddSlice": "SLICE",
+    "AddSoftmax": "SOFTMAX",
+    "AddSpaceToBatchNd": "SPACE_TO_BATCH_ND",
+    "AddSpaceToDepth": "SPACE_TO_DEPTH",
+    "AddSplit": "SPLIT",
+    "AddSplitV": "SPLIT_V",
+    "AddSqueeze": "SQUEEZE",
+    "AddSqrt": "SQRT",
+    "AddSquare": "SQUARE",
+    "AddSquaredDifference": "SQUARED_DIFFERENCE",
+    "AddStridedSlice": "STRIDED_SLICE",
+    "AddSub": "SUB",
+    "AddSum": "SUM",
+    "AddSvdf": "SVDF",
+    "AddTanh": "TANH",
+    "AddTransposeConv": "TRANSPOSE_CONV",
+    "AddTranspose": "TRANSPOSE",
+    "AddUnpack": "UNPACK",
+    "AddUnidirectionalSequenceLSTM": "UNIDIRECTIONAL_SEQUENCE_LSTM",
+    "AddVarHandle": "VAR_HANDLE",
+    "AddWhile": "WHILE",
+    "AddZerosLike": "ZEROS_LIKE",
 }
 TFLM_HEADER_CUSTOM_METHODS = {
-    "AddCircularBuffer": "CIRCULAR_BUFFER", "AddDecode": "TFLM_DECODE",
-    "AddDelay": "SignalDelay", "AddDetectionPostprocess": "TFLite_Detection_PostProcess",
-    "AddEnergy": "SignalEnergy", "AddEthosU": "ethos-u",  # GetString_ETHOSU(), ethos_u/ethosu.cc
-    "AddFftAutoScale": "SignalFftAutoScale", "AddFilterBank": "SignalFilterBank",
+    "AddCircularBuffer": "CIRCULAR_BUFFER",
+    "AddDecode": "TFLM_DECODE",
+    "AddDelay": "SignalDelay",
+    "AddDetectionPostprocess": "TFLite_Detection_PostProcess",
+    "AddEnergy": "SignalEnergy",
+    "AddEthosU": "ethos-u",  # GetString_ETHOSU(), ethos_u/ethosu.cc
+    "AddFftAutoScale": "SignalFftAutoScale",
+    "AddFilterBank": "SignalFilterBank",
     "AddFilterBankLog": "SignalFilterBankLog",
     "AddFilterBankSquareRoot": "SignalFilterBankSquareRoot",
     "AddFilterBankSpectralSubtraction": "SignalFilterBankSpectralSubtraction",
-    "AddFramer": "SignalFramer", "AddIrfft": "SignalIrfft", "AddOverlapAdd": "SignalOverlapAdd",
-    "AddPCAN": "SignalPCAN", "AddRfft": "SignalRfft", "AddStacker": "SignalStacker",
+    "AddFramer": "SignalFramer",
+    "AddIrfft": "SignalIrfft",
+    "AddOverlapAdd": "SignalOverlapAdd",
+    "AddPCAN": "SignalPCAN",
+    "AddRfft": "SignalRfft",
+    "AddStacker": "SignalStacker",
     "AddWindow": "SignalWindow",
 }
 
@@ -84,14 +157,18 @@ MODELS = Path(REPO.parent / "shared" / "models")
 
 # --- tables -------------------------------------------------------------------
 
+
 def test_tflm_method_table_matches_tflms_header():
     # Every generated method exists in TFLM and registers the operator it is
     # called for; every builtin method of the header is reachable.
-    assert resolver.TFLM_METHODS == {op: m for m, op in TFLM_HEADER_BUILTIN_METHODS.items()}
-    assert resolver.TFLM_CUSTOM_METHODS == {c: m for m, c in TFLM_HEADER_CUSTOM_METHODS.items()}
+    assert {op: m for m, op in TFLM_HEADER_BUILTIN_METHODS.items()} == resolver.TFLM_METHODS
+    assert {c: m for m, c in TFLM_HEADER_CUSTOM_METHODS.items()} == resolver.TFLM_CUSTOM_METHODS
     # The names come from schema_enums: only these four are not the rule's.
-    irregular = {op for op in resolver.TFLM_BUILTINS
-                 if resolver.TFLM_METHODS[op] != "Add" + resolver._camel(op)}
+    irregular = {
+        op
+        for op in resolver.TFLM_BUILTINS
+        if resolver.TFLM_METHODS[op] != "Add" + resolver._camel(op)
+    }
     assert irregular == {"BATCH_MATMUL", "CUMSUM", "PADV2", "UNIDIRECTIONAL_SEQUENCE_LSTM"}
     assert set(resolver.TFLM_BUILTINS) <= set(BUILTIN_OPERATORS)
 
@@ -107,8 +184,7 @@ def test_tflm_method_rule_and_unknown_names():
 
 def test_runtime_kernel_table_matches_kernel_list_h():
     kernels_dir = REPO / "cpp" / "tflm_arena" / "runtime" / "kernels"
-    listed = re.findall(r"^\s*KERNEL\((\w+)\)", (kernels_dir / "kernel_list.h").read_text(),
-                        re.M)
+    listed = re.findall(r"^\s*KERNEL\((\w+)\)", (kernels_dir / "kernel_list.h").read_text(), re.M)
     assert tuple(listed) == resolver.RUNTIME_KERNELS
     defined = set()
     for cc in kernels_dir.glob("*.cc"):
@@ -117,6 +193,7 @@ def test_runtime_kernel_table_matches_kernel_list_h():
 
 
 # --- operator lists -------------------------------------------------------------
+
 
 def _builtin_names_via_tflite_micro(tflm, path: Path):
     """Builtin and custom operator names read with tflite_micro's own schema
@@ -144,10 +221,13 @@ def test_ops_are_the_models_operator_set(model_path):
     assert ta.resolver_ops(model_path) == expected and expected
     assert ta.resolver_ops(m) == expected  # a Model works as well as a path
     assert ta.resolver_ops(model_path, custom=True) == sorted(
-        {op.custom_code for op in every if op.builtin_code == 32})
+        {op.custom_code for op in every if op.builtin_code == 32}
+    )
     tflm = require_tflite_micro()
-    assert (ta.resolver_ops(model_path), ta.resolver_ops(model_path, custom=True)) == \
-        _builtin_names_via_tflite_micro(tflm, model_path)
+    assert (
+        ta.resolver_ops(model_path),
+        ta.resolver_ops(model_path, custom=True),
+    ) == _builtin_names_via_tflite_micro(tflm, model_path)
 
 
 def test_ops_of_several_models_are_one_sorted_set(models_dir):
@@ -155,8 +235,15 @@ def test_ops_of_several_models_are_one_sorted_set(models_dir):
     both = ta.resolver_ops(a, b)
     assert both == sorted(set(ta.resolver_ops(a)) | set(ta.resolver_ops(b)))
     assert both == ta.resolver_ops(b, a) == ta.resolver_ops(a, b, a)
-    assert both == ["AVERAGE_POOL_2D", "CONV_2D", "DEPTHWISE_CONV_2D", "FULLY_CONNECTED",
-                    "RESHAPE", "SOFTMAX", "UNIDIRECTIONAL_SEQUENCE_LSTM"]
+    assert both == [
+        "AVERAGE_POOL_2D",
+        "CONV_2D",
+        "DEPTHWISE_CONV_2D",
+        "FULLY_CONNECTED",
+        "RESHAPE",
+        "SOFTMAX",
+        "UNIDIRECTIONAL_SEQUENCE_LSTM",
+    ]
     with pytest.raises(ValueError, match="no models given"):
         ta.resolver_ops()
     with pytest.raises(FileNotFoundError):
@@ -190,15 +277,22 @@ def test_ops_cover_every_subgraph_and_list_custom_ops_apart():
 
 # --- generated C++ ----------------------------------------------------------------
 
+
 def test_tflm_cpp_for_person_detect(models_dir):
     text = ta.tflm_resolver_cpp(models_dir / "person_detect.tflite")
     assert text.startswith("// TFLM op resolver for: person_detect.tflite\n")
     assert '#include "tensorflow/lite/micro/micro_mutable_op_resolver.h"' in text
     assert "constexpr unsigned int kAddModelOpsCount = 5;" in text
-    assert ("inline TfLiteStatus AddModelOps(tflite::MicroMutableOpResolver<tOpCount>* "
-            "resolver) {") in text
+    assert (
+        "inline TfLiteStatus AddModelOps(tflite::MicroMutableOpResolver<tOpCount>* resolver) {"
+    ) in text
     assert re.findall(r"resolver->(\w+)\(\)", text) == [
-        "AddAveragePool2D", "AddConv2D", "AddDepthwiseConv2D", "AddReshape", "AddSoftmax"]
+        "AddAveragePool2D",
+        "AddConv2D",
+        "AddDepthwiseConv2D",
+        "AddReshape",
+        "AddSoftmax",
+    ]
     assert text.count("!= kTfLiteOk) return kTfLiteError;") == 5
     assert text.endswith("  return kTfLiteOk;\n}\n")
 
@@ -206,14 +300,23 @@ def test_tflm_cpp_for_person_detect(models_dir):
 def test_runtime_cpp_for_person_detect(models_dir):
     text = ta.runtime_resolver_cpp(models_dir / "person_detect.tflite", name="PersonOps")
     assert text.startswith("// tflm_arena runtime op resolver for: person_detect.tflite\n")
-    for inc in ("tflm_arena/core/status.h", "tflm_arena/runtime/kernels/registrations.h",
-                "tflm_arena/runtime/op_resolver.h"):
+    for inc in (
+        "tflm_arena/core/status.h",
+        "tflm_arena/runtime/kernels/registrations.h",
+        "tflm_arena/runtime/op_resolver.h",
+    ):
         assert f'#include "{inc}"' in text
     assert "constexpr std::size_t kPersonOpsCount = 5;" in text
-    assert ("inline tflm_arena::Status PersonOps(tflm_arena::runtime::OpResolver* resolver) {"
-            in text)
+    assert (
+        "inline tflm_arena::Status PersonOps(tflm_arena::runtime::OpResolver* resolver) {" in text
+    )
     assert re.findall(r"AddBuiltin\(tflm_arena::runtime::Register_(\w+)\(\)\)\);", text) == [
-        "AVERAGE_POOL_2D", "CONV_2D", "DEPTHWISE_CONV_2D", "RESHAPE", "SOFTMAX"]
+        "AVERAGE_POOL_2D",
+        "CONV_2D",
+        "DEPTHWISE_CONV_2D",
+        "RESHAPE",
+        "SOFTMAX",
+    ]
     assert text.count("TFLM_ARENA_RETURN_IF_ERROR(") == 5
     assert "AddModelOps" not in text
 
@@ -239,24 +342,31 @@ def test_runtime_cpp_names_every_operator_without_a_kernel():
     m = _unrunnable_model()
     with pytest.raises(ValueError) as e:
         ta.runtime_resolver_cpp(m)
-    assert str(e.value) == ("tflm_arena's runtime has no kernel for 4 operator(s): FLOOR, "
-                            "TOPK_V2, custom 'MyFirstOp', custom 'ethos-u'")
+    assert str(e.value) == (
+        "tflm_arena's runtime has no kernel for 4 operator(s): FLOOR, "
+        "TOPK_V2, custom 'MyFirstOp', custom 'ethos-u'"
+    )
     with pytest.raises(ValueError, match="for 2 operator\\(s\\): custom 'MyFirstOp', custom"):
         ta.runtime_resolver_cpp(m, exclude=["FLOOR", "TOPK_V2"])
 
 
 def test_tflm_cpp_custom_operators_and_missing_builtins():
     m = _unrunnable_model()
-    with pytest.raises(ValueError, match="no method for 1 operator\\(s\\): TOPK_V2$"):
+    with pytest.raises(ValueError, match=r"no method for 1 operator\(s\): TOPK_V2$"):
         ta.tflm_resolver_cpp(m)
     text = ta.tflm_resolver_cpp(m, exclude=["TOPK_V2"], name="Ops")
     assert "constexpr unsigned int kOpsCount = 4;" in text  # ADD, FLOOR and two custom
-    assert ("inline TfLiteStatus Ops(tflite::MicroMutableOpResolver<tOpCount>* resolver, "
-            "const TFLMRegistration* custom_MyFirstOp) {") in text
+    assert (
+        "inline TfLiteStatus Ops(tflite::MicroMutableOpResolver<tOpCount>* resolver, "
+        "const TFLMRegistration* custom_MyFirstOp) {"
+    ) in text
     calls = re.findall(r"if \((resolver->.*\)) != kTfLiteOk\)", text)
-    assert calls == ["resolver->AddAdd()", "resolver->AddFloor()",
-                     'resolver->AddCustom("MyFirstOp", custom_MyFirstOp)',
-                     "resolver->AddEthosU()"]
+    assert calls == [
+        "resolver->AddAdd()",
+        "resolver->AddFloor()",
+        'resolver->AddCustom("MyFirstOp", custom_MyFirstOp)',
+        "resolver->AddEthosU()",
+    ]
     assert "// Custom operators (2): MyFirstOp, ethos-u" in text
 
 
@@ -277,9 +387,8 @@ def test_custom_codes_become_exact_literals_and_distinct_parameters():
     # Nothing of the codes escapes a literal or a comment: the comment lines
     # come first, then the code, all of it printable ASCII.
     head, code = text.split("#pragma once\n")
-    assert all(line.startswith("// ") and not line.endswith("\\")
-               for line in head.splitlines())
-    assert "// Custom operators (4): my\"op?, x?1, ?-op, ?_op\n" in head
+    assert all(line.startswith("// ") and not line.endswith("\\") for line in head.splitlines())
+    assert '// Custom operators (4): my"op?, x?1, ?-op, ?_op\n' in head
     assert code.isascii() and "\n1" not in code and "ethos" not in code
 
 
@@ -312,43 +421,70 @@ def test_module_examples_run(models_dir, monkeypatch):
 
 # --- CLI ------------------------------------------------------------------------
 
+
 def test_cli_prints_the_api_text(models_dir, capsys):
     p = str(models_dir / "person_detect.tflite")
     assert cli.main(["resolver", p]) == 0
     assert capsys.readouterr().out == ta.tflm_resolver_cpp(p)
-    assert cli.main(["resolver", p, str(models_dir / "hello_world_int8.tflite"),
-                     "--runtime", "tflm_arena", "--name", "Ops"]) == 0
+    assert (
+        cli.main(
+            [
+                "resolver",
+                p,
+                str(models_dir / "hello_world_int8.tflite"),
+                "--runtime",
+                "tflm_arena",
+                "--name",
+                "Ops",
+            ]
+        )
+        == 0
+    )
     assert capsys.readouterr().out == ta.runtime_resolver_cpp(
-        p, models_dir / "hello_world_int8.tflite", name="Ops")
+        p, models_dir / "hello_world_int8.tflite", name="Ops"
+    )
 
 
 def test_cli_json_lists_the_operators(models_dir, capsys):
     p = str(models_dir / "person_detect.tflite")
     assert cli.main(["resolver", p, "--json", "--runtime", "tflm_arena"]) == 0
     d = json.loads(capsys.readouterr().out)
-    assert d["operators"] == ["AVERAGE_POOL_2D", "CONV_2D", "DEPTHWISE_CONV_2D", "RESHAPE",
-                              "SOFTMAX"]
+    assert d["operators"] == [
+        "AVERAGE_POOL_2D",
+        "CONV_2D",
+        "DEPTHWISE_CONV_2D",
+        "RESHAPE",
+        "SOFTMAX",
+    ]
     assert d["calls"] == ["Register_" + op for op in d["operators"]]
     assert (d["runtime"], d["name"], d["custom_operators"], d["models"]) == (
-        "tflm_arena", "AddModelOps", [], [p])
+        "tflm_arena",
+        "AddModelOps",
+        [],
+        [p],
+    )
     assert d["cpp"] == ta.runtime_resolver_cpp(p)
     assert cli.main(["resolver", p, "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["calls"] == [
-        "AddAveragePool2D", "AddConv2D", "AddDepthwiseConv2D", "AddReshape", "AddSoftmax"]
+        "AddAveragePool2D",
+        "AddConv2D",
+        "AddDepthwiseConv2D",
+        "AddReshape",
+        "AddSoftmax",
+    ]
 
 
 def test_cli_writes_a_file_and_keeps_an_existing_one(models_dir, tmp_path, capsys):
     p, out = str(models_dir / "hello_world_int8.tflite"), tmp_path / "ops.h"
     assert cli.main(["resolver", p, "-o", str(out)]) == 0
-    assert capsys.readouterr().out == (f"wrote {out}: AddModelOps() registers 1 operators "
-                                       f"(tflm)\n")
+    assert capsys.readouterr().out == (f"wrote {out}: AddModelOps() registers 1 operators (tflm)\n")
     assert out.read_text() == ta.tflm_resolver_cpp(p)
     assert cli.main(["resolver", p, "-o", str(out), "--runtime", "tflm_arena"]) == 1
-    assert capsys.readouterr().err == (f"tflm-arena: error: {out} exists; pass --overwrite "
-                                       "to replace it\n")
+    assert capsys.readouterr().err == (
+        f"tflm-arena: error: {out} exists; pass --overwrite to replace it\n"
+    )
     assert out.read_text() == ta.tflm_resolver_cpp(p)
-    assert cli.main(["resolver", p, "-o", str(out), "--runtime", "tflm_arena",
-                     "--overwrite"]) == 0
+    assert cli.main(["resolver", p, "-o", str(out), "--runtime", "tflm_arena", "--overwrite"]) == 0
     assert out.read_text() == ta.runtime_resolver_cpp(p)
 
 
@@ -357,12 +493,16 @@ def test_cli_errors(models_dir, tmp_path, capsys):
     m.write_bytes(_unrunnable_model().data)
     assert cli.main(["resolver", str(m), "--runtime", "tflm_arena"]) == 1
     err = capsys.readouterr().err
-    assert err.startswith("tflm-arena: error: tflm_arena's runtime has no kernel for 4 "
-                          "operator(s): FLOOR, TOPK_V2,") and err.count("\n") == 1
+    assert (
+        err.startswith(
+            "tflm-arena: error: tflm_arena's runtime has no kernel for 4 "
+            "operator(s): FLOOR, TOPK_V2,"
+        )
+        and err.count("\n") == 1
+    )
     assert cli.main(["resolver", str(m)]) == 1
     assert "no method for 1 operator(s): TOPK_V2" in capsys.readouterr().err
-    assert cli.main(["resolver", str(models_dir / "hello_world_int8.tflite"),
-                     "--name", "1x"]) == 1
+    assert cli.main(["resolver", str(models_dir / "hello_world_int8.tflite"), "--name", "1x"]) == 1
     assert "name must be a C++ identifier" in capsys.readouterr().err
     assert cli.main(["resolver", str(tmp_path / "missing.tflite")]) == 1
     assert "missing.tflite" in capsys.readouterr().err
@@ -411,18 +551,36 @@ def resolver_programs(models_dir):
     _need(os.environ.get("CXX", "c++"))
     models = [models_dir / n for n in RUN_MODELS]
     headers = BUILD / "headers"
-    _write_if_changed(headers / "full" / "generated_resolver.h",
-                      ta.runtime_resolver_cpp(*models))
-    _write_if_changed(headers / "missing" / "generated_resolver.h",
-                      ta.runtime_resolver_cpp(*models, exclude=[LEFT_OUT]))
+    _write_if_changed(headers / "full" / "generated_resolver.h", ta.runtime_resolver_cpp(*models))
+    _write_if_changed(
+        headers / "missing" / "generated_resolver.h",
+        ta.runtime_resolver_cpp(*models, exclude=[LEFT_OUT]),
+    )
     build = BUILD / "cmake"
     start = time.monotonic()
-    for cmd in ([cmake, "-S", str(PROJECT), "-B", str(build), f"-DTFLM_ARENA_REPO={REPO}",
-                 f"-DRESOLVER_HEADERS={headers}", "-DCMAKE_BUILD_TYPE=Release",
-                 # flatc from this interpreter's environment, activated or not
-                 f"-DPython3_EXECUTABLE={sys.executable}"],
-                [cmake, "--build", str(build), "-j2", "--target", "resolver_main_full",
-                 "resolver_main_missing"]):
+    for cmd in (
+        [
+            cmake,
+            "-S",
+            str(PROJECT),
+            "-B",
+            str(build),
+            f"-DTFLM_ARENA_REPO={REPO}",
+            f"-DRESOLVER_HEADERS={headers}",
+            "-DCMAKE_BUILD_TYPE=Release",
+            # flatc from this interpreter's environment, activated or not
+            f"-DPython3_EXECUTABLE={sys.executable}",
+        ],
+        [
+            cmake,
+            "--build",
+            str(build),
+            "-j2",
+            "--target",
+            "resolver_main_full",
+            "resolver_main_missing",
+        ],
+    ):
         r = subprocess.run(cmd, capture_output=True, text=True, env=_plain_env())
         assert r.returncode == 0, f"{' '.join(cmd)} failed:\n{r.stdout[-4000:]}\n{r.stderr[-4000:]}"
     seconds = time.monotonic() - start
@@ -431,8 +589,13 @@ def resolver_programs(models_dir):
 
 
 def _run(program: Path, models_dir: Path) -> subprocess.CompletedProcess:
-    return subprocess.run([str(program)] + [str(models_dir / n) for n in RUN_MODELS],
-                          capture_output=True, text=True, timeout=120, env=_plain_env())
+    return subprocess.run(
+        [str(program)] + [str(models_dir / n) for n in RUN_MODELS],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=_plain_env(),
+    )
 
 
 def test_generated_resolver_runs_the_models(resolver_programs, models_dir):
@@ -441,9 +604,10 @@ def test_generated_resolver_runs_the_models(resolver_programs, models_dir):
     assert r.returncode == 0, r.stdout + r.stderr
     lines = r.stdout.splitlines()
     assert len(lines) == 2
-    for line, name in zip(lines, RUN_MODELS):
-        assert re.fullmatch(rf".*{re.escape(name)}: OK \(6 kernels registered, arena \d+ bytes\)",
-                            line), line
+    for line, name in zip(lines, RUN_MODELS, strict=True):
+        assert re.fullmatch(
+            rf".*{re.escape(name)}: OK \(6 kernels registered, arena \d+ bytes\)", line
+        ), line
 
 
 def test_generated_resolver_without_one_operator_fails_clearly(resolver_programs, models_dir):
@@ -454,9 +618,11 @@ def test_generated_resolver_without_one_operator_fails_clearly(resolver_programs
     assert r.returncode == 1, r.stdout + r.stderr  # a status, not a crash (signal < 0)
     person, hello = r.stdout.splitlines()
     # CheckKernelsFor's message, with where the operator first occurs.
-    ops = [op for op in ta.Model.load(models_dir / RUN_MODELS[0]).operators]
+    ops = list(ta.Model.load(models_dir / RUN_MODELS[0]).operators)
     uses = [op.index for op in ops if op.name == LEFT_OUT]
-    assert person == (f"{models_dir / RUN_MODELS[0]}: FAILED UNIMPLEMENTED: no kernel for 1 "
-                      f"operator type: {LEFT_OUT} (operator {uses[0]} of subgraph 0, "
-                      f"{len(uses)} uses)")
+    assert person == (
+        f"{models_dir / RUN_MODELS[0]}: FAILED UNIMPLEMENTED: no kernel for 1 "
+        f"operator type: {LEFT_OUT} (operator {uses[0]} of subgraph 0, "
+        f"{len(uses)} uses)"
+    )
     assert re.fullmatch(r".*hello_world_int8\.tflite: OK \(5 kernels registered, .*", hello)

@@ -7,8 +7,8 @@ from __future__ import annotations
 import re
 
 import numpy as np
-
 from conftest import REPO, require_tflite_micro
+
 from tflm_arena import _core, builder, schema_enums
 
 
@@ -22,15 +22,20 @@ def _wheel_enum(name: str) -> dict[str, int]:
 
 def test_python_tables_are_the_cpp_tables():
     cpp = _core.schema_enums()
-    assert set(cpp) == {"TensorType", "Padding", "ActivationFunctionType",
-                        "FullyConnectedOptionsWeightsFormat", "BuiltinOperator",
-                        "BuiltinOptions"}
-    assert schema_enums.TENSOR_TYPES == cpp["TensorType"]
-    assert schema_enums.PADDINGS == cpp["Padding"]
-    assert schema_enums.ACTIVATION_FUNCTIONS == cpp["ActivationFunctionType"]
-    assert schema_enums._FC_WEIGHTS_FORMATS == cpp["FullyConnectedOptionsWeightsFormat"]
-    assert schema_enums.BUILTIN_OPERATORS == cpp["BuiltinOperator"]
-    assert schema_enums.BUILTIN_OPTIONS_TYPES == cpp["BuiltinOptions"]
+    assert set(cpp) == {
+        "TensorType",
+        "Padding",
+        "ActivationFunctionType",
+        "FullyConnectedOptionsWeightsFormat",
+        "BuiltinOperator",
+        "BuiltinOptions",
+    }
+    assert cpp["TensorType"] == schema_enums.TENSOR_TYPES
+    assert cpp["Padding"] == schema_enums.PADDINGS
+    assert cpp["ActivationFunctionType"] == schema_enums.ACTIVATION_FUNCTIONS
+    assert cpp["FullyConnectedOptionsWeightsFormat"] == schema_enums._FC_WEIGHTS_FORMATS
+    assert cpp["BuiltinOperator"] == schema_enums.BUILTIN_OPERATORS
+    assert cpp["BuiltinOptions"] == schema_enums.BUILTIN_OPTIONS_TYPES
     # The builder re-exports the same objects.
     assert builder.BUILTIN_OPERATORS is schema_enums.BUILTIN_OPERATORS
     assert builder.TENSOR_TYPES is schema_enums.TENSOR_TYPES
@@ -74,8 +79,17 @@ def test_numpy_types_of_tensor_types():
     assert n[t["BOOL"]] == np.dtype("?")
     assert n[t["COMPLEX128"]] == np.dtype("<c16")
     assert n[t["UINT16"]] == np.dtype("<u2")
-    for absent in ("STRING", "INT4", "BFLOAT16", "RESOURCE", "VARIANT", "INT2", "UINT4",
-                   "FLOAT8_E4M3FN", "FLOAT8_E5M2"):
+    for absent in (
+        "STRING",
+        "INT4",
+        "BFLOAT16",
+        "RESOURCE",
+        "VARIANT",
+        "INT2",
+        "UINT4",
+        "FLOAT8_E4M3FN",
+        "FLOAT8_E5M2",
+    ):
         assert t[absent] not in n, absent
     assert len(n) == 14
 
@@ -87,7 +101,8 @@ def test_kernels_name_option_tables_not_ordinals():
     pair = re.compile(r"\{\s*\d+\s*,\s*fb::BuiltinOptions::")
     offenders = []
     sources = sorted((REPO / "cpp" / "tflm_arena" / "runtime").rglob("*.cc")) + sorted(
-        (REPO / "cpp" / "tflm_arena" / "model").glob("*.cc"))
+        (REPO / "cpp" / "tflm_arena" / "model").glob("*.cc")
+    )
     assert len(sources) > 30
     for path in sources:
         text = path.read_text()

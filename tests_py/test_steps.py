@@ -2,6 +2,7 @@
 live bytes and buffers per step and the peak (``_core.live_steps``), the
 operator of every step (``_core.step_operators``), and the check that
 preallocated buffers never share bytes while live."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -9,14 +10,15 @@ import pytest
 
 import tflm_arena as ta
 from tflm_arena import _core, viz
+from tflm_arena.builder import ModelBuilder
 from tflm_arena.cli import _Steps
 from tflm_arena.examples import demo_model_bytes
-from tflm_arena.builder import ModelBuilder
 
 
 def _live(size, first, last, **kw):
-    return _core.live_steps(np.asarray(size, np.int64), np.asarray(first, np.int32),
-                            np.asarray(last, np.int32), **kw)
+    return _core.live_steps(
+        np.asarray(size, np.int64), np.asarray(first, np.int32), np.asarray(last, np.int32), **kw
+    )
 
 
 def test_live_steps_values_and_earliest_peak():
@@ -73,8 +75,12 @@ def _if_model() -> ta.Model:
         to = mb.add_tensor([1, 2], "float32", "out", subgraph=sg)
         mb.add_operator("ADD", [ta_, tb], [to], subgraph=sg)
         mb.set_io([ta_, tb], [to], subgraph=sg)
-    mb.add_operator("IF", [c, a, b], [o],
-                    options={"then_subgraph_index": then_sg, "else_subgraph_index": else_sg})
+    mb.add_operator(
+        "IF",
+        [c, a, b],
+        [o],
+        options={"then_subgraph_index": then_sg, "else_subgraph_index": else_sg},
+    )
     mb.add_operator("ADD", [o, b], [y])
     mb.set_io([c, a, b], [y])
     return ta.Model.from_bytes(mb.build())
@@ -85,10 +91,18 @@ def test_step_operators_through_control_flow():
     # IF at 1, the step before then (2), then's ADD (3), before else (4),
     # else's ADD (5), the ADD after the IF (6).
     assert _core.step_operators(m._handle).tolist() == [
-        [0, 0, -1], [0, 0, 1], [1, 0, -1], [0, 0, 2], [2, 0, -1], [0, 1, -1]]
+        [0, 0, -1],
+        [0, 0, 1],
+        [1, 0, -1],
+        [0, 0, 2],
+        [2, 0, -1],
+        [0, 1, -1],
+    ]
     steps = _Steps(m, m.usage_records())
     assert steps.op_steps == {(0, 0): [1], (1, 0): [3], (2, 0): [5], (0, 1): [6]}
-    assert steps.op_label(4) == "operator 0 IF" and steps.op_label(5) == "operator 0 ADD of subgraph 2"
+    assert (
+        steps.op_label(4) == "operator 0 IF" and steps.op_label(5) == "operator 0 ADD of subgraph 2"
+    )
     assert steps.op_label(0) == "model inputs" and steps.op_label(7) == "no operator"
 
 
@@ -120,8 +134,11 @@ def test_one_array_for_two_live_tensors_is_refused_by_the_core():
     check = _core.check_preallocation_sharing
     check(m._handle, [(0, 4096, 64)], (3, 4096, 64))  # x 0..1, y 2..: never together
     check(m._handle, [(0, 4096, 64)], (2, 4160, 64))  # adjacent bytes: no overlap
-    with pytest.raises(ValueError, match=r"tensors 0 and 2 share memory while both tensors "
-                       r"are live \(steps \(0, 1\) and \(1, 2\)\)"):
+    with pytest.raises(
+        ValueError,
+        match=r"tensors 0 and 2 share memory while both tensors "
+        r"are live \(steps \(0, 1\) and \(1, 2\)\)",
+    ):
         check(m._handle, [(0, 4096, 64)], (2, 4159, 64))
     # A constant tensor has no planned lifetime: sharing with it is refused.
     with pytest.raises(ValueError, match=r"tensors 1 and 3 share memory .*\(steps None and"):

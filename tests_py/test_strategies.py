@@ -1,6 +1,7 @@
 """The strategy registry of the C++ core (plan/strategies.cc): every Python
 list of names, the CLI and docs/reference.md read it; "greedy" is the
 deprecated name of the "tflm_greedy" planner."""
+
 from __future__ import annotations
 
 import argparse
@@ -10,9 +11,9 @@ from pathlib import Path
 from typing import get_args
 
 import pytest
+from conftest import _models_dir
 
 import tflm_arena as ta
-from conftest import _models_dir
 from tflm_arena import _core, cli
 from tflm_arena._plan import STRATEGY_TABLE, Strategy
 
@@ -22,8 +23,14 @@ REFERENCE = Path(__file__).resolve().parents[1] / "docs" / "reference.md"
 def test_table_fields():
     kinds = {"runtime_planner", "offsets", "shared_objects", "search"}
     for s in _core.strategies():
-        assert set(s) == {"name", "kind", "description", "tried_by_best", "fixed_offsets",
-                          "objects_name"}
+        assert set(s) == {
+            "name",
+            "kind",
+            "description",
+            "tried_by_best",
+            "fixed_offsets",
+            "objects_name",
+        }
         assert s["kind"] in kinds and s["description"]
         assert (s["objects_name"] is not None) == (s["kind"] == "shared_objects")
         if s["objects_name"] is not None:
@@ -32,16 +39,25 @@ def test_table_fields():
 
 
 def test_python_lists_are_the_registry():
-    assert ta.STRATEGIES == tuple(s["name"] for s in _core.strategies())
+    assert tuple(s["name"] for s in _core.strategies()) == ta.STRATEGIES
     assert ta.STRATEGIES[0] == "tflm_greedy" and ta.STRATEGIES[-2:] == ("optimal", "best")
     assert ta.BEST_STRATEGIES[0] == "tflm_greedy" and ta.BEST_STRATEGIES[-1] == "optimal"
     assert not {"tflm_greedy_runtime", "linear", "best"} & set(ta.BEST_STRATEGIES)
-    gpu = {n for n in ta.STRATEGIES if n.endswith("_objects")} | {"greedy_by_size",
-                                                                   "greedy_by_breadth"}
+    gpu = {n for n in ta.STRATEGIES if n.endswith("_objects")} | {
+        "greedy_by_size",
+        "greedy_by_breadth",
+    }
     assert gpu <= set(ta.BEST_STRATEGIES)
-    assert ta.BEST_STRATEGIES == tuple(n for n in ta.STRATEGIES if n in ta.BEST_STRATEGIES)
-    assert ta.OBJECT_STRATEGIES == ("naive", "equality", "greedy_in_order", "greedy_by_breadth",
-                                    "greedy_by_size", "greedy_best", "mincostflow")
+    assert tuple(n for n in ta.STRATEGIES if n in ta.BEST_STRATEGIES) == ta.BEST_STRATEGIES
+    assert ta.OBJECT_STRATEGIES == (
+        "naive",
+        "equality",
+        "greedy_in_order",
+        "greedy_by_breadth",
+        "greedy_by_size",
+        "greedy_best",
+        "mincostflow",
+    )
     assert ta.RUNTIME_PLANNERS == ("tflm_greedy", "linear") == ta.tflm_size.PLANNERS
     assert get_args(Strategy) == ta.STRATEGIES
 
@@ -79,8 +95,8 @@ def test_cli_choices_and_help_read_the_registry():
 
 def test_reference_doc_lists_every_strategy():
     text = REFERENCE.read_text()
-    section = text[text.index("| strategy | what it is |"):]
-    section = section[:section.index("\n\n")]
+    section = text[text.index("| strategy | what it is |") :]
+    section = section[: section.index("\n\n")]
     named = set(re.findall(r"`([a-z_]+)`", section))
     assert set(ta.STRATEGIES) <= named
     rows = set(re.findall(r"^\| `([a-z_<>]+)`", section, re.M)) - {"<s>_objects"}
@@ -110,8 +126,10 @@ def test_cli_size_planner_names(capsys):
     assert cli.main(["size", model, "--target", "x86-64", "--json"], out=out) == 0
     new = json.loads(out.getvalue())
     out = io.StringIO()
-    assert cli.main(["size", model, "--target", "x86-64", "--planner", "greedy", "--json"],
-                    out=out) == 0
+    assert (
+        cli.main(["size", model, "--target", "x86-64", "--planner", "greedy", "--json"], out=out)
+        == 0
+    )
     assert "--planner greedy is deprecated; use --planner tflm_greedy" in capsys.readouterr().err
     assert json.loads(out.getvalue()) == new
     text = json.dumps(new)

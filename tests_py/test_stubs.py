@@ -1,4 +1,5 @@
 """The shipped type stubs must list exactly what the extension exports."""
+
 from __future__ import annotations
 
 import ast

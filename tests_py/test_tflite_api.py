@@ -1,6 +1,7 @@
 """Code written for tf.lite.Interpreter runs unchanged on ours: the
 same constructors, details dicts, get_tensor/set_tensor, and
 the outputs of the real TFLM (the tflite_micro wheel)."""
+
 from __future__ import annotations
 
 import warnings
@@ -8,17 +9,25 @@ from typing import get_args
 
 import numpy as np
 import pytest
-
-import tflm_arena as ta
 import tflm_reference as ref
 from conftest import shared_models
+
+import tflm_arena as ta
 from tflm_arena.interpreter import RuntimeStrategy
 
 MODELS = [p.stem for p in shared_models()] or ["hello_world_int8"]
 
 # What tf.lite documents for get_input_details()/get_tensor_details().
-DETAIL_KEYS = {"name", "index", "shape", "shape_signature", "dtype", "quantization",
-               "quantization_parameters", "sparsity_parameters"}
+DETAIL_KEYS = {
+    "name",
+    "index",
+    "shape",
+    "shape_signature",
+    "dtype",
+    "quantization",
+    "quantization_parameters",
+    "sparsity_parameters",
+}
 
 
 def _tflite_style_run(interpreter, xs):
@@ -26,7 +35,7 @@ def _tflite_style_run(interpreter, xs):
     interpreter.allocate_tensors()
     inp = interpreter.get_input_details()
     out = interpreter.get_output_details()
-    for d, x in zip(inp, xs):
+    for d, x in zip(inp, xs, strict=True):
         interpreter.set_tensor(d["index"], x)
     interpreter.invoke()
     return [interpreter.get_tensor(d["index"]) for d in out]
@@ -44,7 +53,7 @@ def test_tflite_code_runs_unchanged_with_tflm_outputs(name, models_dir):
         want = ref.run(theirs, xs, len(m.outputs))
         got = _tflite_style_run(interpreter, xs)
         assert len(got) == len(want)
-        for g, y in zip(got, want):
+        for g, y in zip(got, want, strict=True):
             assert g.dtype == y.dtype and g.shape == y.shape
             if y.dtype.kind == "f":
                 np.testing.assert_allclose(g, y, rtol=1e-5, atol=1e-6)
@@ -66,8 +75,9 @@ def test_details_have_tflite_keys_and_types(name, models_dir):
         assert d["dtype"] is w["dtype"]
         np.testing.assert_array_equal(d["shape"], w["shape"])
         for f in ("scales", "zero_points", "quantized_dimension"):
-            np.testing.assert_array_equal(d["quantization_parameters"][f],
-                                          w["quantization_parameters"][f])
+            np.testing.assert_array_equal(
+                d["quantization_parameters"][f], w["quantization_parameters"][f]
+            )
     for d in inp + out + it.get_tensor_details():
         assert set(d) == DETAIL_KEYS
         assert isinstance(d["name"], str) and isinstance(d["index"], int)
@@ -103,9 +113,14 @@ def test_hello_world_details_values(models_dir):
 def test_constructors_agree(models_dir):
     path = models_dir / "hello_world_int8.tflite"
     data = path.read_bytes()
-    its = [ta.Interpreter(ta.Model.load(path)), ta.Interpreter(model_path=path),
-           ta.Interpreter(model_content=data), ta.Interpreter.from_file(str(path)),
-           ta.Interpreter.from_bytes(data, strategy="linear"), ta.Interpreter(data)]
+    its = [
+        ta.Interpreter(ta.Model.load(path)),
+        ta.Interpreter(model_path=path),
+        ta.Interpreter(model_content=data),
+        ta.Interpreter.from_file(str(path)),
+        ta.Interpreter.from_bytes(data, strategy="linear"),
+        ta.Interpreter(data),
+    ]
     x = np.array([[17]], dtype=np.int8)
     outs = []
     for it in its:
@@ -153,8 +168,11 @@ def test_reset_all_variables_zeroes_state(models_dir):
     rng = np.random.default_rng(3)
     for d in it.get_input_details():
         info = np.iinfo(d["dtype"]) if np.issubdtype(d["dtype"], np.integer) else None
-        x = (rng.integers(info.min, info.max, size=d["shape"], endpoint=True) if info
-             else rng.standard_normal(d["shape"]))
+        x = (
+            rng.integers(info.min, info.max, size=d["shape"], endpoint=True)
+            if info
+            else rng.standard_normal(d["shape"])
+        )
         it.set_tensor(d["index"], np.asarray(x, dtype=d["dtype"]))
     it.invoke()
     it.reset_all_variables()

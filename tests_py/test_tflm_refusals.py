@@ -3,6 +3,7 @@ activations with int8 weights, and other type combinations a kernel's
 Prepare rejects): ``tflm_arena`` raises ``TflmRefusesModelError`` with TFLM's
 reason instead of an arena size, and the real wheel refuses the same models
 even with 10 MB (its log says why)."""
+
 from __future__ import annotations
 
 import json
@@ -13,9 +14,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import require_tflite_micro, shared_models
 
 import tflm_arena as ta
-from conftest import require_tflite_micro, shared_models
 from tflm_arena.builder import ModelBuilder
 
 FIXTURE = json.loads((Path(__file__).with_name("tflm_size_wheel.json")).read_text())
@@ -46,10 +47,18 @@ sys.stdout.write(("OK" if ok else "FAIL") + "\n" + err.read().decode(errors="rep
 def wheel_log(path, size: int):
     """(accepted, log) of the wheel with `size` bytes."""
     require_tflite_micro()
-    env = {k: v for k, v in os.environ.items()
-           if k not in ("LD_PRELOAD", "ASAN_OPTIONS", "UBSAN_OPTIONS")}
-    p = subprocess.run([sys.executable, "-c", _CHILD, str(path), str(size)],
-                       capture_output=True, text=True, timeout=120, env=env)
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("LD_PRELOAD", "ASAN_OPTIONS", "UBSAN_OPTIONS")
+    }
+    p = subprocess.run(
+        [sys.executable, "-c", _CHILD, str(path), str(size)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
+    )
     assert p.stdout, p.stderr  # a crash is not a refusal
     first, _, log = p.stdout.partition("\n")
     return first == "OK", log
@@ -58,8 +67,9 @@ def wheel_log(path, size: int):
 def fc(weights="int8", out="float32", inp="float32"):
     mb = ModelBuilder()
     x = mb.add_tensor([1, 8], inp, "x", scale=0.5 if inp == "int8" else None)
-    w = mb.add_tensor([4, 8], weights, "w", data=np.ones((4, 8)),
-                      scale=0.1 if weights == "int8" else None)
+    w = mb.add_tensor(
+        [4, 8], weights, "w", data=np.ones((4, 8)), scale=0.1 if weights == "int8" else None
+    )
     b = mb.add_tensor([4], "float32", "b", data=np.zeros(4))
     y = mb.add_tensor([1, 4], out, "y", scale=0.5 if out == "int8" else None)
     mb.add_operator("FULLY_CONNECTED", [x, w, b], [y])
@@ -74,9 +84,14 @@ def conv(op, weights="int8"):
         shape, channels, dim = [4, 3, 3, 3], 4, 0
     else:
         shape, channels, dim = [1, 3, 3, 3], 3, 3
-    w = mb.add_tensor(shape, weights, "w", data=np.ones(shape),
-                      scale=[0.1] * channels if weights == "int8" else None,
-                      quantized_dimension=dim)
+    w = mb.add_tensor(
+        shape,
+        weights,
+        "w",
+        data=np.ones(shape),
+        scale=[0.1] * channels if weights == "int8" else None,
+        quantized_dimension=dim,
+    )
     b = mb.add_tensor([channels], "float32", "b", data=np.zeros(channels))
     y = mb.add_tensor([1, 6, 6, channels], "float32", "y")
     mb.add_operator(op, [x, w, b], [y])
@@ -87,8 +102,13 @@ def conv(op, weights="int8"):
 def transpose_conv(weights="int8"):
     mb = ModelBuilder()
     shape = mb.add_tensor([4], "int32", "shape", data=[1, 6, 6, 2])
-    w = mb.add_tensor([2, 3, 3, 3], weights, "w", data=np.ones((2, 3, 3, 3)),
-                      scale=[0.1, 0.1] if weights == "int8" else None)
+    w = mb.add_tensor(
+        [2, 3, 3, 3],
+        weights,
+        "w",
+        data=np.ones((2, 3, 3, 3)),
+        scale=[0.1, 0.1] if weights == "int8" else None,
+    )
     x = mb.add_tensor([1, 4, 4, 3], "float32", "x")
     y = mb.add_tensor([1, 6, 6, 2], "float32", "y")
     mb.add_operator("TRANSPOSE_CONV", [shape, w, x], [y], version=1)
@@ -99,8 +119,9 @@ def transpose_conv(weights="int8"):
 def svdf(weights="int8"):
     mb = ModelBuilder()
     x = mb.add_tensor([1, 4], "float32", "x")
-    wf = mb.add_tensor([2, 4], weights, "wf", data=np.ones((2, 4)),
-                       scale=0.1 if weights == "int8" else None)
+    wf = mb.add_tensor(
+        [2, 4], weights, "wf", data=np.ones((2, 4)), scale=0.1 if weights == "int8" else None
+    )
     wt = mb.add_tensor([2, 3], "float32", "wt", data=np.ones((2, 3)))
     state = mb.add_tensor([1, 6], "float32", "state", is_variable=True)
     y = mb.add_tensor([1, 2], "float32", "y")
@@ -110,14 +131,26 @@ def svdf(weights="int8"):
 
 
 HYBRID = {
-    "fully_connected": (fc, "FULLY_CONNECTED",
-                        "Input type: FLOAT32 with filter type: INT8 not supported."),
-    "conv_2d": (lambda w="int8": conv("CONV_2D", w), "CONV_2D",
-                "Hybrid models are not supported on TFLite Micro."),
-    "depthwise_conv_2d": (lambda w="int8": conv("DEPTHWISE_CONV_2D", w), "DEPTHWISE_CONV_2D",
-                          "Hybrid models are not supported on TFLite Micro."),
-    "transpose_conv": (transpose_conv, "TRANSPOSE_CONV",
-                       "Hybrid models are not supported on TFLite Micro."),
+    "fully_connected": (
+        fc,
+        "FULLY_CONNECTED",
+        "Input type: FLOAT32 with filter type: INT8 not supported.",
+    ),
+    "conv_2d": (
+        lambda w="int8": conv("CONV_2D", w),
+        "CONV_2D",
+        "Hybrid models are not supported on TFLite Micro.",
+    ),
+    "depthwise_conv_2d": (
+        lambda w="int8": conv("DEPTHWISE_CONV_2D", w),
+        "DEPTHWISE_CONV_2D",
+        "Hybrid models are not supported on TFLite Micro.",
+    ),
+    "transpose_conv": (
+        transpose_conv,
+        "TRANSPOSE_CONV",
+        "Hybrid models are not supported on TFLite Micro.",
+    ),
 }
 
 

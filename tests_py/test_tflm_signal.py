@@ -5,6 +5,7 @@ checked live (the minimum works, one byte less fails) on a front end with
 the structure of micro_speech's audio preprocessor, on a streaming front end
 (framer ... delay -> stacker), on synthesis paths (irfft -> overlap-add),
 all built here with the builder, and on each Signal operator alone."""
+
 from __future__ import annotations
 
 import sys
@@ -12,21 +13,28 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import require_tflite_micro
 
 import tflm_arena as ta
-from conftest import require_tflite_micro
 from tflm_arena.builder import ModelBuilder
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
-import tflm_size as wheel  # noqa: E402  (benchmarks/tflm_size.py)
+import tflm_size as wheel  # benchmarks/tflm_size.py
 
 # The wheel's configuration: its target, with its own (recording) allocator.
 WHEEL = dict(target="tflite-micro-wheel")
 
 SPECTRAL_SUBTRACTION = {
-    "alternate_one_minus_smoothing": 15401, "alternate_smoothing": 983, "clamping": False,
-    "min_signal_remaining": 819, "num_channels": 40, "one_minus_smoothing": 15975,
-    "smoothing": 409, "smoothing_bits": 10, "spectral_subtraction_bits": 14}
+    "alternate_one_minus_smoothing": 15401,
+    "alternate_smoothing": 983,
+    "clamping": False,
+    "min_signal_remaining": 819,
+    "num_channels": 40,
+    "one_minus_smoothing": 15975,
+    "smoothing": 409,
+    "smoothing_bits": 10,
+    "spectral_subtraction_bits": 14,
+}
 
 
 def preprocessor(channels: int = 40, fft_length: int = 512, frame: int = 480) -> bytes:
@@ -41,13 +49,18 @@ def preprocessor(channels: int = 40, fft_length: int = 512, frame: int = 480) ->
     zeros_lo = c([5], "int32", np.zeros(5))
     cast3 = c([], "int32", [0])
     end = bins - 16  # the spectrum keeps bins [5, end), zeros either side
-    ss_stride, ss_end, ss_begin = (c([1], "int32", [1]), c([1], "int32", [end]),
-                                   c([1], "int32", [5]))
+    ss_stride, ss_end, ss_begin = (
+        c([1], "int32", [1]),
+        c([1], "int32", [end]),
+        c([1], "int32", [5]),
+    )
     pcan_lut = c([125], "int16", np.zeros(125))
     ch = channels + 1
-    fb_widths, fb_wstarts, fb_fstarts = (c([ch], "int16", np.ones(ch)),
-                                         c([ch], "int16", np.zeros(ch)),
-                                         c([ch], "int16", np.zeros(ch)))
+    fb_widths, fb_wstarts, fb_fstarts = (
+        c([ch], "int16", np.ones(ch)),
+        c([ch], "int16", np.zeros(ch)),
+        c([ch], "int16", np.zeros(ch)),
+    )
     fb_unweights, fb_weights = c([316], "int16", np.zeros(316)), c([316], "int16", np.zeros(316))
     clip_max = c([], "int32", [127])
     reshape_shape = c([1], "int32", [frame])
@@ -68,33 +81,70 @@ def preprocessor(channels: int = 40, fft_length: int = 512, frame: int = 480) ->
     pcan = t([channels], "uint32")
     log = t([channels], "int16")
     cast2, mul, add = t([channels], "int32"), t([channels], "int32"), t([channels], "int32")
-    div, add1, mini, maxi = (t([channels], "int32"), t([channels], "int32"),
-                             t([channels], "int32"), t([channels], "int32"))
+    div, add1, mini, maxi = (
+        t([channels], "int32"),
+        t([channels], "int32"),
+        t([channels], "int32"),
+        t([channels], "int32"),
+    )
     out = t([channels], "int8", "features")
     op = mb.add_operator
-    op("CUSTOM", [audio, window], [win], custom_code="SignalWindow",
-       custom_options={"shift": 12})
+    op("CUSTOM", [audio, window], [win], custom_code="SignalWindow", custom_options={"shift": 12})
     op("RESHAPE", [win, reshape_shape], [flat])
-    op("CUSTOM", [flat], [scaled, scale_bits], custom_code="SignalFftAutoScale",
-       custom_options={})
-    op("CUSTOM", [scaled], [spectrum], custom_code="SignalRfft",
-       custom_options={"T": 7, "fft_length": fft_length})
-    op("CUSTOM", [spectrum], [energy], custom_code="SignalEnergy",
-       custom_options={"end_index": end, "start_index": 5})
+    op("CUSTOM", [flat], [scaled, scale_bits], custom_code="SignalFftAutoScale", custom_options={})
+    op(
+        "CUSTOM",
+        [scaled],
+        [spectrum],
+        custom_code="SignalRfft",
+        custom_options={"T": 7, "fft_length": fft_length},
+    )
+    op(
+        "CUSTOM",
+        [spectrum],
+        [energy],
+        custom_code="SignalEnergy",
+        custom_options={"end_index": end, "start_index": 5},
+    )
     op("CAST", [energy], [cast], version=3)
     op("STRIDED_SLICE", [cast, ss_begin, ss_end, ss_stride], [sliced])
     op("CONCATENATION", [zeros_lo, sliced, zeros_hi], [concat])
     op("CAST", [concat], [cast1], version=3)
-    op("CUSTOM", [cast1, fb_weights, fb_unweights, fb_fstarts, fb_wstarts, fb_widths], [fb],
-       custom_code="SignalFilterBank", custom_options={"num_channels": channels})
-    op("CUSTOM", [fb, scale_bits], [sqrt], custom_code="SignalFilterBankSquareRoot",
-       custom_options={})
-    op("CUSTOM", [sqrt], [ss, noise], custom_code="SignalFilterBankSpectralSubtraction",
-       custom_options=dict(SPECTRAL_SUBTRACTION, num_channels=channels))
-    op("CUSTOM", [ss, noise, pcan_lut], [pcan], custom_code="SignalPCAN",
-       custom_options={"snr_shift": 6})
-    op("CUSTOM", [pcan], [log], custom_code="SignalFilterBankLog",
-       custom_options={"input_correction_bits": 3, "output_scale": 64})
+    op(
+        "CUSTOM",
+        [cast1, fb_weights, fb_unweights, fb_fstarts, fb_wstarts, fb_widths],
+        [fb],
+        custom_code="SignalFilterBank",
+        custom_options={"num_channels": channels},
+    )
+    op(
+        "CUSTOM",
+        [fb, scale_bits],
+        [sqrt],
+        custom_code="SignalFilterBankSquareRoot",
+        custom_options={},
+    )
+    op(
+        "CUSTOM",
+        [sqrt],
+        [ss, noise],
+        custom_code="SignalFilterBankSpectralSubtraction",
+        custom_options=dict(SPECTRAL_SUBTRACTION, num_channels=channels),
+    )
+    op(
+        "CUSTOM",
+        [ss, noise, pcan_lut],
+        [pcan],
+        custom_code="SignalPCAN",
+        custom_options={"snr_shift": 6},
+    )
+    op(
+        "CUSTOM",
+        [pcan],
+        [log],
+        custom_code="SignalFilterBankLog",
+        custom_options={"input_correction_bits": 3, "output_scale": 64},
+    )
     op("CAST", [log], [cast2], version=3)
     op("MUL", [cast2, const1], [mul])
     op("ADD", [mul, cast3], [add])
@@ -107,9 +157,15 @@ def preprocessor(channels: int = 40, fft_length: int = 512, frame: int = 480) ->
     return mb.build()
 
 
-def streaming_front_end(channels: int = 40, fft_length: int = 512, step: int = 160,
-                        frame: int = 400, delay: int = 2, left: int = 2,
-                        right: int = 2) -> bytes:
+def streaming_front_end(
+    channels: int = 40,
+    fft_length: int = 512,
+    step: int = 160,
+    frame: int = 400,
+    delay: int = 2,
+    left: int = 2,
+    right: int = 2,
+) -> bytes:
     """A streaming front end: SignalFramer cuts frames from audio chunks,
     then window, FFT, energy, filter bank, square root and log (as in
     micro_speech), then SignalDelay and SignalStacker stack feature frames
@@ -125,41 +181,87 @@ def streaming_front_end(channels: int = 40, fft_length: int = 512, step: int = 1
     spectrum = t([2 * bins], "int16")
     energy = t([bins], "uint32")
     ch = channels + 1
-    fb_in = [t([316], "int16", data=np.zeros(316)), t([316], "int16", data=np.zeros(316)),
-             t([ch], "int16", data=np.zeros(ch)), t([ch], "int16", data=np.zeros(ch)),
-             t([ch], "int16", data=np.ones(ch))]
+    fb_in = [
+        t([316], "int16", data=np.zeros(316)),
+        t([316], "int16", data=np.zeros(316)),
+        t([ch], "int16", data=np.zeros(ch)),
+        t([ch], "int16", data=np.zeros(ch)),
+        t([ch], "int16", data=np.ones(ch)),
+    ]
     fb, sqrt, log = t([channels], "uint64"), t([channels], "uint32"), t([channels], "int16")
     scale_bits = t([], "int32", data=[0])
     delayed = t([channels], "int16")
     stacked = t([channels * (left + right + 1)], "int16", "features")
     stacked_valid = t([], "bool", "features_valid")
     op = mb.add_operator
-    op("CUSTOM", [audio], [frames, valid], custom_code="SignalFramer",
-       custom_options={"frame_size": frame, "frame_step": step, "prefill": True})
-    op("CUSTOM", [frames, window], [win], custom_code="SignalWindow",
-       custom_options={"shift": 12})
+    op(
+        "CUSTOM",
+        [audio],
+        [frames, valid],
+        custom_code="SignalFramer",
+        custom_options={"frame_size": frame, "frame_step": step, "prefill": True},
+    )
+    op("CUSTOM", [frames, window], [win], custom_code="SignalWindow", custom_options={"shift": 12})
     op("RESHAPE", [win, shape], [flat])
-    op("CUSTOM", [flat], [spectrum], custom_code="SignalRfft",
-       custom_options={"T": 7, "fft_length": fft_length})
-    op("CUSTOM", [spectrum], [energy], custom_code="SignalEnergy",
-       custom_options={"end_index": bins - 1, "start_index": 1})
-    op("CUSTOM", [energy] + fb_in, [fb], custom_code="SignalFilterBank",
-       custom_options={"num_channels": channels})
-    op("CUSTOM", [fb, scale_bits], [sqrt], custom_code="SignalFilterBankSquareRoot",
-       custom_options={})
-    op("CUSTOM", [sqrt], [log], custom_code="SignalFilterBankLog",
-       custom_options={"input_correction_bits": 3, "output_scale": 64})
-    op("CUSTOM", [log], [delayed], custom_code="SignalDelay",
-       custom_options={"delay_length": delay})
-    op("CUSTOM", [delayed], [stacked, stacked_valid], custom_code="SignalStacker",
-       custom_options={"num_channels": channels, "stacker_left_context": left,
-                       "stacker_right_context": right, "stacker_step": 1})
+    op(
+        "CUSTOM",
+        [flat],
+        [spectrum],
+        custom_code="SignalRfft",
+        custom_options={"T": 7, "fft_length": fft_length},
+    )
+    op(
+        "CUSTOM",
+        [spectrum],
+        [energy],
+        custom_code="SignalEnergy",
+        custom_options={"end_index": bins - 1, "start_index": 1},
+    )
+    op(
+        "CUSTOM",
+        [energy] + fb_in,
+        [fb],
+        custom_code="SignalFilterBank",
+        custom_options={"num_channels": channels},
+    )
+    op(
+        "CUSTOM",
+        [fb, scale_bits],
+        [sqrt],
+        custom_code="SignalFilterBankSquareRoot",
+        custom_options={},
+    )
+    op(
+        "CUSTOM",
+        [sqrt],
+        [log],
+        custom_code="SignalFilterBankLog",
+        custom_options={"input_correction_bits": 3, "output_scale": 64},
+    )
+    op(
+        "CUSTOM",
+        [log],
+        [delayed],
+        custom_code="SignalDelay",
+        custom_options={"delay_length": delay},
+    )
+    op(
+        "CUSTOM",
+        [delayed],
+        [stacked, stacked_valid],
+        custom_code="SignalStacker",
+        custom_options={
+            "num_channels": channels,
+            "stacker_left_context": left,
+            "stacker_right_context": right,
+            "stacker_step": 1,
+        },
+    )
     mb.set_io([audio], [valid, stacked, stacked_valid])
     return mb.build()
 
 
-def synthesis(dtype: str = "int16", fft_length: int = 64, frames: int = 4,
-              rows: int = 2) -> bytes:
+def synthesis(dtype: str = "int16", fft_length: int = 64, frames: int = 4, rows: int = 2) -> bytes:
     """A synthesis path: SignalIrfft turns `rows` x `frames` spectra back
     into frames, SignalOverlapAdd adds them at a step of half a frame."""
     type_code = {"int16": 7, "float32": 0}[dtype]
@@ -168,10 +270,20 @@ def synthesis(dtype: str = "int16", fft_length: int = 64, frames: int = 4,
     spectra = mb.add_tensor([rows, frames, fft_length + 2], dtype, "spectra")
     framed = mb.add_tensor([rows, frames, fft_length], dtype)
     out = mb.add_tensor([rows, frames * step], dtype, "audio")
-    mb.add_operator("CUSTOM", [spectra], [framed], custom_code="SignalIrfft",
-                    custom_options={"T": type_code, "fft_length": fft_length})
-    mb.add_operator("CUSTOM", [framed], [out], custom_code="SignalOverlapAdd",
-                    custom_options={"T": type_code, "frame_step": step})
+    mb.add_operator(
+        "CUSTOM",
+        [spectra],
+        [framed],
+        custom_code="SignalIrfft",
+        custom_options={"T": type_code, "fft_length": fft_length},
+    )
+    mb.add_operator(
+        "CUSTOM",
+        [framed],
+        [out],
+        custom_code="SignalOverlapAdd",
+        custom_options={"T": type_code, "frame_step": step},
+    )
     mb.set_io([spectra], [out])
     return mb.build()
 
@@ -186,8 +298,11 @@ def check_against_wheel(data: bytes, path: Path):
     assert at_min is not None, "the wheel fails at our minimum"
     assert wheel.wheel_try(path, ours.min_arena_bytes - 1) is None, "not the minimum"
     assert (at_min["head"], at_min["tail"]) == (ours.head, ours.tail)
-    mine = {c.name: {"used": c.used, "requested": c.requested, "count": c.count}
-            for c in ours.categories.values() if c.requested or c.used or c.count}
+    mine = {
+        c.name: {"used": c.used, "requested": c.requested, "count": c.count}
+        for c in ours.categories.values()
+        if c.requested or c.used or c.count
+    }
     assert mine == at_min["categories"]
     return ours
 
@@ -213,8 +328,9 @@ def test_micro_speech_preprocessor_equals_the_wheel(tmp_path):
 
 
 def test_preprocessor_with_other_sizes_equals_the_wheel(tmp_path):
-    check_against_wheel(preprocessor(channels=32, fft_length=256, frame=240),
-                        tmp_path / "pre_small.tflite")
+    check_against_wheel(
+        preprocessor(channels=32, fft_length=256, frame=240), tmp_path / "pre_small.tflite"
+    )
 
 
 def _single(code, inputs, outputs, options):
@@ -222,53 +338,95 @@ def _single(code, inputs, outputs, options):
     ins = [mb.add_tensor(s, d, data=v) for s, d, v in inputs]
     outs = [mb.add_tensor(s, d) for s, d in outputs]
     mb.add_operator("CUSTOM", ins, outs, custom_code=code, custom_options=options)
-    mb.set_io([i for i, (_, _, v) in zip(ins, inputs) if v is None], outs)
+    mb.set_io([i for i, (_, _, v) in zip(ins, inputs, strict=True) if v is None], outs)
     return mb.build()
 
 
 SINGLE = {
-    "SignalWindow": ([([1, 64], "int16", None), ([64], "int16", np.ones(64))],
-                     [([1, 64], "int16")], {"shift": 10}),
+    "SignalWindow": (
+        [([1, 64], "int16", None), ([64], "int16", np.ones(64))],
+        [([1, 64], "int16")],
+        {"shift": 10},
+    ),
     "SignalFftAutoScale": ([([64], "int16", None)], [([64], "int16"), ([], "int32")], {}),
-    "SignalRfft_int16": ([([64], "int16", None)], [([66], "int16")],
-                         {"T": 7, "fft_length": 64}),
-    "SignalRfft_float": ([([128], "float32", None)], [([130], "float32")],
-                         {"T": 0, "fft_length": 128}),
-    "SignalRfft_int32": ([([32], "int32", None)], [([34], "int32")],
-                         {"T": 2, "fft_length": 32}),
-    "SignalEnergy": ([([66], "int16", None)], [([33], "uint32")],
-                     {"end_index": 30, "start_index": 2}),
-    "SignalFilterBank": ([([33], "uint32", None)] + [([16], "int16", np.zeros(16))] * 2
-                         + [([9], "int16", np.zeros(9))] * 2 + [([9], "int16", np.ones(9))],
-                         [([8], "uint64")], {"num_channels": 8}),
-    "SignalFilterBankSquareRoot": ([([8], "uint64", None), ([], "int32", [0])],
-                                   [([8], "uint32")], {}),
+    "SignalRfft_int16": ([([64], "int16", None)], [([66], "int16")], {"T": 7, "fft_length": 64}),
+    "SignalRfft_float": (
+        [([128], "float32", None)],
+        [([130], "float32")],
+        {"T": 0, "fft_length": 128},
+    ),
+    "SignalRfft_int32": ([([32], "int32", None)], [([34], "int32")], {"T": 2, "fft_length": 32}),
+    "SignalEnergy": (
+        [([66], "int16", None)],
+        [([33], "uint32")],
+        {"end_index": 30, "start_index": 2},
+    ),
+    "SignalFilterBank": (
+        [([33], "uint32", None)]
+        + [([16], "int16", np.zeros(16))] * 2
+        + [([9], "int16", np.zeros(9))] * 2
+        + [([9], "int16", np.ones(9))],
+        [([8], "uint64")],
+        {"num_channels": 8},
+    ),
+    "SignalFilterBankSquareRoot": (
+        [([8], "uint64", None), ([], "int32", [0])],
+        [([8], "uint32")],
+        {},
+    ),
     "SignalFilterBankSpectralSubtraction": (
-        [([24], "uint32", None)], [([24], "uint32"), ([24], "uint32")],
-        dict(SPECTRAL_SUBTRACTION, num_channels=24)),
-    "SignalPCAN": ([([8], "uint32", None), ([8], "uint32", None),
-                    ([125], "int16", np.zeros(125))], [([8], "uint32")], {"snr_shift": 6}),
-    "SignalFilterBankLog": ([([8], "uint32", None)], [([8], "int16")],
-                            {"input_correction_bits": 3, "output_scale": 64}),
-    "SignalIrfft_int16": ([([66], "int16", None)], [([64], "int16")],
-                          {"T": 7, "fft_length": 64}),
-    "SignalIrfft_int32": ([([66], "int32", None)], [([64], "int32")],
-                          {"T": 2, "fft_length": 64}),
-    "SignalIrfft_float": ([([2, 130], "float32", None)], [([2, 128], "float32")],
-                          {"T": 0, "fft_length": 128}),
-    "SignalFramer": ([([1, 160], "int16", None)], [([1, 1, 400], "int16"), ([], "bool")],
-                     {"frame_size": 400, "frame_step": 160, "prefill": True}),
-    "SignalFramer_rows": ([([3, 320], "int16", None)],
-                          [([3, 2, 400], "int16"), ([], "bool")],
-                          {"frame_size": 400, "frame_step": 160, "prefill": False}),
-    "SignalStacker": ([([40], "int16", None)], [([120], "int16"), ([], "bool")],
-                      {"num_channels": 40, "stacker_left_context": 1,
-                       "stacker_right_context": 1, "stacker_step": 1}),
+        [([24], "uint32", None)],
+        [([24], "uint32"), ([24], "uint32")],
+        dict(SPECTRAL_SUBTRACTION, num_channels=24),
+    ),
+    "SignalPCAN": (
+        [([8], "uint32", None), ([8], "uint32", None), ([125], "int16", np.zeros(125))],
+        [([8], "uint32")],
+        {"snr_shift": 6},
+    ),
+    "SignalFilterBankLog": (
+        [([8], "uint32", None)],
+        [([8], "int16")],
+        {"input_correction_bits": 3, "output_scale": 64},
+    ),
+    "SignalIrfft_int16": ([([66], "int16", None)], [([64], "int16")], {"T": 7, "fft_length": 64}),
+    "SignalIrfft_int32": ([([66], "int32", None)], [([64], "int32")], {"T": 2, "fft_length": 64}),
+    "SignalIrfft_float": (
+        [([2, 130], "float32", None)],
+        [([2, 128], "float32")],
+        {"T": 0, "fft_length": 128},
+    ),
+    "SignalFramer": (
+        [([1, 160], "int16", None)],
+        [([1, 1, 400], "int16"), ([], "bool")],
+        {"frame_size": 400, "frame_step": 160, "prefill": True},
+    ),
+    "SignalFramer_rows": (
+        [([3, 320], "int16", None)],
+        [([3, 2, 400], "int16"), ([], "bool")],
+        {"frame_size": 400, "frame_step": 160, "prefill": False},
+    ),
+    "SignalStacker": (
+        [([40], "int16", None)],
+        [([120], "int16"), ([], "bool")],
+        {
+            "num_channels": 40,
+            "stacker_left_context": 1,
+            "stacker_right_context": 1,
+            "stacker_step": 1,
+        },
+    ),
     "SignalDelay": ([([2, 50], "int16", None)], [([2, 50], "int16")], {"delay_length": 7}),
-    "SignalOverlapAdd_int16": ([([3, 4, 48], "int16", None)], [([3, 64], "int16")],
-                               {"T": 7, "frame_step": 16}),
-    "SignalOverlapAdd_float": ([([4, 48], "float32", None)], [([64], "float32")],
-                               {"T": 0, "frame_step": 16}),
+    "SignalOverlapAdd_int16": (
+        [([3, 4, 48], "int16", None)],
+        [([3, 64], "int16")],
+        {"T": 7, "frame_step": 16},
+    ),
+    "SignalOverlapAdd_float": (
+        [([4, 48], "float32", None)],
+        [([64], "float32")],
+        {"T": 0, "frame_step": 16},
+    ),
 }
 
 
@@ -287,14 +445,19 @@ def test_streaming_front_end_equals_the_wheel(tmp_path):
     # over (TFLM's signal/src/circular_buffer.cc): ten more samples of
     # delay, 40 more bytes.
     longer = ta.tflm_arena(streaming_front_end(delay=12), **WHEEL)
-    assert (longer.categories["persistent_buffer_data"].requested
-            - ours.categories["persistent_buffer_data"].requested) == 2 * 2 * 10
+    assert (
+        longer.categories["persistent_buffer_data"].requested
+        - ours.categories["persistent_buffer_data"].requested
+    ) == 2 * 2 * 10
 
 
 def test_streaming_front_end_with_other_sizes_equals_the_wheel(tmp_path):
-    check_against_wheel(streaming_front_end(channels=16, fft_length=256, step=128,
-                                            frame=256, delay=0, left=3, right=0),
-                        tmp_path / "stream_small.tflite")
+    check_against_wheel(
+        streaming_front_end(
+            channels=16, fft_length=256, step=128, frame=256, delay=0, left=3, right=0
+        ),
+        tmp_path / "stream_small.tflite",
+    )
 
 
 @pytest.mark.parametrize("dtype", ["int16", "float32"])
@@ -307,9 +470,11 @@ def test_synthesis_state_grows_with_its_rows():
     persistent buffers of one frame each."""
     two = ta.tflm_arena(synthesis("float32", rows=2), **WHEEL)
     four = ta.tflm_arena(synthesis("float32", rows=4), **WHEEL)
-    grow = {k: four.categories["persistent_buffer_data"].__getattribute__(k)
-            - two.categories["persistent_buffer_data"].__getattribute__(k)
-            for k in ("count", "requested")}
+    grow = {
+        k: four.categories["persistent_buffer_data"].__getattribute__(k)
+        - two.categories["persistent_buffer_data"].__getattribute__(k)
+        for k in ("count", "requested")
+    }
     # 2 rows x 64 float32 samples, plus the 2 more pointers in state_buffers.
     assert grow == {"count": 2, "requested": 2 * 64 * 4 + 2 * 8}
 
@@ -321,15 +486,18 @@ def test_cortex_m_figures_are_derived_and_smaller():
     assert arm.tail < x86.tail
 
 
-@pytest.mark.parametrize("options, message", [
-    ({}, "option 'num_channels' missing"),
-    ({"channels": 40}, "option 'num_channels' missing"),
-    ({"num_channels": "forty"}, "option 'num_channels' is not an integer"),
-    ({"num_channels": -3}, "num_channels = -3 outside"),
-    ({"num_channels": 1 << 40}, "outside"),
-    (b"\x00\x01", "not a valid flexbuffer"),
-    (b"", "no custom options"),
-])
+@pytest.mark.parametrize(
+    "options, message",
+    [
+        ({}, "option 'num_channels' missing"),
+        ({"channels": 40}, "option 'num_channels' missing"),
+        ({"num_channels": "forty"}, "option 'num_channels' is not an integer"),
+        ({"num_channels": -3}, "num_channels = -3 outside"),
+        ({"num_channels": 1 << 40}, "outside"),
+        (b"\x00\x01", "not a valid flexbuffer"),
+        (b"", "no custom options"),
+    ],
+)
 def test_bad_filter_bank_options_are_clear_errors(options, message):
     inputs, outputs, _ = SINGLE["SignalFilterBank"]
     data = _single("SignalFilterBank", inputs, outputs, options)
@@ -338,41 +506,71 @@ def test_bad_filter_bank_options_are_clear_errors(options, message):
     assert "SignalFilterBank" in str(ei.value) and "operator 0" in str(ei.value)
 
 
-@pytest.mark.parametrize("options, message", [
-    ({"T": 7, "fft_length": 63}, "is odd"),
-    ({"T": 9, "fft_length": 64}, "not INT16, INT32 or FLOAT32"),
-    ({"fft_length": 64}, "option 'T' missing"),
-])
+@pytest.mark.parametrize(
+    "options, message",
+    [
+        ({"T": 7, "fft_length": 63}, "is odd"),
+        ({"T": 9, "fft_length": 64}, "not INT16, INT32 or FLOAT32"),
+        ({"fft_length": 64}, "option 'T' missing"),
+    ],
+)
 def test_bad_rfft_options_are_clear_errors(options, message):
     inputs, outputs, _ = SINGLE["SignalRfft_int16"]
     with pytest.raises(ValueError, match=message):
         ta.tflm_arena(_single("SignalRfft", inputs, outputs, options))
 
 
-@pytest.mark.parametrize("name, options, message", [
-    ("SignalFramer", {}, "option 'frame_size' missing"),
-    ("SignalFramer", {"frame_size": 400, "frame_step": 0, "prefill": True},
-     "frame_step = 0 outside"),
-    ("SignalFramer", {"frame_size": 400, "frame_step": 160, "prefill": "yes"},
-     "option 'prefill' is not an integer"),
-    ("SignalFramer", {"frame_size": -1, "frame_step": 160, "prefill": True},
-     "frame_size = -1 outside"),
-    ("SignalStacker", {"num_channels": 40, "stacker_left_context": 1,
-                       "stacker_right_context": 1}, "option 'stacker_step' missing"),
-    ("SignalStacker", {"num_channels": 1 << 20, "stacker_left_context": 1 << 10,
-                       "stacker_right_context": 0, "stacker_step": 1},
-     r"num_channels \* \(stacker_left_context \+ stacker_right_context \+ 1\) = \d+ outside"),
-    ("SignalDelay", {"delay_length": -7}, "delay_length = -7 outside"),
-    ("SignalDelay", {"delay": 7}, "option 'delay_length' missing"),
-    ("SignalOverlapAdd_int16", {"T": 2, "frame_step": 16}, "T = 2 is not INT16 or FLOAT32"),
-    ("SignalOverlapAdd_int16", {"T": 7}, "option 'frame_step' missing"),
-    ("SignalIrfft_int16", {"T": 7, "fft_length": 65}, "is odd"),
-    ("SignalIrfft_int16", {"T": 9, "fft_length": 64}, "not INT16, INT32 or FLOAT32"),
-    ("SignalIrfft_int16", {"T": 7, "fft_length": 1 << 40}, "fft_length = 1099511627776 outside"),
-    ("SignalIrfft_int16", b"\x07\x01\x02", "not a valid flexbuffer"),
-])
+@pytest.mark.parametrize(
+    "name, options, message",
+    [
+        ("SignalFramer", {}, "option 'frame_size' missing"),
+        (
+            "SignalFramer",
+            {"frame_size": 400, "frame_step": 0, "prefill": True},
+            "frame_step = 0 outside",
+        ),
+        (
+            "SignalFramer",
+            {"frame_size": 400, "frame_step": 160, "prefill": "yes"},
+            "option 'prefill' is not an integer",
+        ),
+        (
+            "SignalFramer",
+            {"frame_size": -1, "frame_step": 160, "prefill": True},
+            "frame_size = -1 outside",
+        ),
+        (
+            "SignalStacker",
+            {"num_channels": 40, "stacker_left_context": 1, "stacker_right_context": 1},
+            "option 'stacker_step' missing",
+        ),
+        (
+            "SignalStacker",
+            {
+                "num_channels": 1 << 20,
+                "stacker_left_context": 1 << 10,
+                "stacker_right_context": 0,
+                "stacker_step": 1,
+            },
+            r"num_channels \* \(stacker_left_context \+ stacker_right_context \+ 1\) = \d+ outside",
+        ),
+        ("SignalDelay", {"delay_length": -7}, "delay_length = -7 outside"),
+        ("SignalDelay", {"delay": 7}, "option 'delay_length' missing"),
+        ("SignalOverlapAdd_int16", {"T": 2, "frame_step": 16}, "T = 2 is not INT16 or FLOAT32"),
+        ("SignalOverlapAdd_int16", {"T": 7}, "option 'frame_step' missing"),
+        ("SignalIrfft_int16", {"T": 7, "fft_length": 65}, "is odd"),
+        ("SignalIrfft_int16", {"T": 9, "fft_length": 64}, "not INT16, INT32 or FLOAT32"),
+        (
+            "SignalIrfft_int16",
+            {"T": 7, "fft_length": 1 << 40},
+            "fft_length = 1099511627776 outside",
+        ),
+        ("SignalIrfft_int16", b"\x07\x01\x02", "not a valid flexbuffer"),
+    ],
+)
 def test_bad_options_of_the_streaming_and_synthesis_operators_are_clear_errors(
-        name, options, message):
+    name, options, message
+):
     inputs, outputs, _ = SINGLE[name]
     code = name.split("_")[0]
     with pytest.raises(ValueError, match=message) as ei:
@@ -380,14 +578,24 @@ def test_bad_options_of_the_streaming_and_synthesis_operators_are_clear_errors(
     assert code in str(ei.value) and "operator 0" in str(ei.value)
 
 
-@pytest.mark.parametrize("inputs, outputs, options, reason", [
-    ([([1, 150], "int16", None)], [([1, 1, 400], "int16"), ([], "bool")],
-     {"frame_size": 400, "frame_step": 160, "prefill": True},
-     "innermost_dim >= params->frame_step was not true."),
-    ([([1, 200], "int16", None)], [([1, 1, 400], "int16"), ([], "bool")],
-     {"frame_size": 400, "frame_step": 160, "prefill": True},
-     "innermost_dim % params->frame_step != 0 (40 != 0)"),
-], ids=["step_longer_than_input", "step_not_dividing_input"])
+@pytest.mark.parametrize(
+    "inputs, outputs, options, reason",
+    [
+        (
+            [([1, 150], "int16", None)],
+            [([1, 1, 400], "int16"), ([], "bool")],
+            {"frame_size": 400, "frame_step": 160, "prefill": True},
+            "innermost_dim >= params->frame_step was not true.",
+        ),
+        (
+            [([1, 200], "int16", None)],
+            [([1, 1, 400], "int16"), ([], "bool")],
+            {"frame_size": 400, "frame_step": 160, "prefill": True},
+            "innermost_dim % params->frame_step != 0 (40 != 0)",
+        ),
+    ],
+    ids=["step_longer_than_input", "step_not_dividing_input"],
+)
 def test_framer_shapes_tflm_refuses_are_refusals(inputs, outputs, options, reason, tmp_path):
     """Stock TFLM's FramerPrepare refuses these at every arena size: so do
     we, with its check, and the wheel fails even with a megabyte."""
@@ -402,10 +610,12 @@ def test_framer_shapes_tflm_refuses_are_refusals(inputs, outputs, options, reaso
 
 
 def test_overlap_add_of_one_frame_is_refused(tmp_path):
-    data = _single("SignalOverlapAdd", [([48], "int16", None)], [([], "int16")],
-                   {"T": 7, "frame_step": 16})
-    with pytest.raises(ta.TflmRefusesModelError,
-                       match=r"input_shape.DimensionsCount\(\) >= 2 was not true"):
+    data = _single(
+        "SignalOverlapAdd", [([48], "int16", None)], [([], "int16")], {"T": 7, "frame_step": 16}
+    )
+    with pytest.raises(
+        ta.TflmRefusesModelError, match=r"input_shape.DimensionsCount\(\) >= 2 was not true"
+    ):
         ta.tflm_arena(data, **WHEEL)
     require_tflite_micro()
     path = tmp_path / "refused.tflite"
@@ -413,15 +623,33 @@ def test_overlap_add_of_one_frame_is_refused(tmp_path):
     assert wheel.wheel_try(path, 1 << 20) is None
 
 
-@pytest.mark.parametrize("code, inputs, outputs, options, message", [
-    ("SignalFramer", [([1, 0], "int16", None)], [([1, 0, 400], "int16"), ([], "bool")],
-     {"frame_size": 400, "frame_step": 160, "prefill": True}, "zero innermost dimension"),
-    ("SignalDelay", [([], "int16", None)], [([], "int16")], {"delay_length": 3}, "scalar"),
-    ("SignalOverlapAdd", [([2, 0, 48], "int16", None)], [([2, 0], "int16")],
-     {"T": 7, "frame_step": 16}, "zero innermost dimension"),
-    ("SignalDelay", [([1 << 17, 1], "int16", None)], [([1 << 17, 1], "int16")],
-     {"delay_length": 3}, "more than 65536 rows"),
-])
+@pytest.mark.parametrize(
+    "code, inputs, outputs, options, message",
+    [
+        (
+            "SignalFramer",
+            [([1, 0], "int16", None)],
+            [([1, 0, 400], "int16"), ([], "bool")],
+            {"frame_size": 400, "frame_step": 160, "prefill": True},
+            "zero innermost dimension",
+        ),
+        ("SignalDelay", [([], "int16", None)], [([], "int16")], {"delay_length": 3}, "scalar"),
+        (
+            "SignalOverlapAdd",
+            [([2, 0, 48], "int16", None)],
+            [([2, 0], "int16")],
+            {"T": 7, "frame_step": 16},
+            "zero innermost dimension",
+        ),
+        (
+            "SignalDelay",
+            [([1 << 17, 1], "int16", None)],
+            [([1 << 17, 1], "int16")],
+            {"delay_length": 3},
+            "more than 65536 rows",
+        ),
+    ],
+)
 def test_shapes_tflm_would_crash_on_are_clear_errors(code, inputs, outputs, options, message):
     """A zero dimension TFLM's Prepare divides by, or a scalar whose
     innermost dimension it reads, would crash TFLM: a clear error here."""
@@ -431,7 +659,8 @@ def test_shapes_tflm_would_crash_on_are_clear_errors(code, inputs, outputs, opti
 
 
 def test_unknown_custom_operator_is_named():
-    data = _single("SignalNotAnOperator", [([40], "int16", None)], [([40], "int16")],
-                   {"num_channels": 40})
+    data = _single(
+        "SignalNotAnOperator", [([40], "int16", None)], [([40], "int16")], {"num_channels": 40}
+    )
     with pytest.raises(NotImplementedError, match="SignalNotAnOperator"):
         ta.tflm_arena(data)

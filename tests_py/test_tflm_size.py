@@ -9,6 +9,7 @@ The wheel's byte-exact minima of every shared model were bisected once by
 re-derived live: every model at (min, min - 1) and a full bisection of a
 few small models, so a wrong fixture cannot pass.
 """
+
 from __future__ import annotations
 
 import json
@@ -17,34 +18,44 @@ import warnings
 from pathlib import Path
 
 import pytest
+from conftest import _models_dir, require_tflite_micro
 
 import tflm_arena as ta
 from tflm_arena import _core
-from conftest import _models_dir, require_tflite_micro
 from tflm_arena.builder import ModelBuilder
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
-import tflm_size as wheel  # noqa: E402  (benchmarks/tflm_size.py)
+import tflm_size as wheel  # benchmarks/tflm_size.py
 
 FIXTURE = json.loads((Path(__file__).with_name("tflm_size_wheel.json")).read_text())
 
 # The project's reference figures (byte-exact bisection of the wheel).
 ISSUE_MINIMA = {
-    "person_detect": 85264, "vww_96_int8": 103672, "kws_ref_model": 24272,
-    "micro_speech_quantized": 7584, "keyword_scrambled": 18056,
-    "hello_world_int8": 1936, "ad01_int8": 4632, "simple_add_model": 50168,
-    "pretrainedResnet_quant": 55984, "seanet_transpose_conv4": 58128,
+    "person_detect": 85264,
+    "vww_96_int8": 103672,
+    "kws_ref_model": 24272,
+    "micro_speech_quantized": 7584,
+    "keyword_scrambled": 18056,
+    "hello_world_int8": 1936,
+    "ad01_int8": 4632,
+    "simple_add_model": 50168,
+    "pretrainedResnet_quant": 55984,
+    "seanet_transpose_conv4": 58128,
     "trained_lstm_int8": 4208,
 }
 
 # 32-bit ARM, plain allocator: min, head, tail (None: not measured); how they
 # were measured: docs/tflm_behaviour.md, section "Measured minimum arenas".
 ARM = {
-    "ad01_int8": (2808, 768, 1604), "hello_world_int8": (1100, 32, 680),
-    "keyword_scrambled": (15588, None, None), "kws_ref_model": (22780, 16000, 6776),
+    "ad01_int8": (2808, 768, 1604),
+    "hello_world_int8": (1100, 32, 680),
+    "keyword_scrambled": (15588, None, None),
+    "kws_ref_model": (22780, 16000, 6776),
     "micro_speech_quantized": (6808, 5968, 836),
-    "person_detect": (82296, 55296, 26996), "pretrainedResnet_quant": (54360, None, None),
-    "simple_add_model": (49628, None, None), "trained_lstm_int8": (3232, None, None),
+    "person_detect": (82296, 55296, 26996),
+    "pretrainedResnet_quant": (54360, None, None),
+    "simple_add_model": (49628, None, None),
+    "trained_lstm_int8": (3232, None, None),
     "vww_96_int8": (100668, 73728, 26936),
 }
 
@@ -56,10 +67,15 @@ def test_recording_categories_keep_their_keys_and_tflm_names():
     # Public dict keys of TflmArena.categories: a rename breaks callers.
     cats = _core.recording_categories()
     assert [c["key"] for c in cats] == [
-        "eval_tensor_data", "persistent_tflite_tensor_data",
-        "persistent_tflite_tensor_quantization_data", "persistent_buffer_data",
-        "tflite_tensor_variable_buffer_data", "node_and_registration_array",
-        "op_data", "compression_data"]
+        "eval_tensor_data",
+        "persistent_tflite_tensor_data",
+        "persistent_tflite_tensor_quantization_data",
+        "persistent_buffer_data",
+        "tflite_tensor_variable_buffer_data",
+        "node_and_registration_array",
+        "op_data",
+        "compression_data",
+    ]
     # Every name the wheel printed for a shared model is one of them.
     printed = {k for w in FIXTURE.values() for k in w["categories"]}
     assert printed and printed <= set(CATEGORY_KEYS)
@@ -101,12 +117,14 @@ def test_x86_64_recording_equals_the_wheel(name):
     printed = {CATEGORY_KEYS[k]: v for k, v in w["categories"].items()}
     for key, c in r.categories.items():
         want = printed.get(key, {"used": 0, "requested": 0, "count": 0})
-        assert (c.used, c.requested, c.count) == \
-            (want["used"], want["requested"], want["count"]), key
+        assert (c.used, c.requested, c.count) == (want["used"], want["requested"], want["count"]), (
+            key
+        )
     # The wheel's own target gives the same figures with no allocator named.
     wheel_target = ta.tflm_arena(model_path(name), target="tflite-micro-wheel")
-    assert wheel_target.as_dict() | {"target": "x86-64", "description": r.description} \
-        == r.as_dict()
+    assert (
+        wheel_target.as_dict() | {"target": "x86-64", "description": r.description} == r.as_dict()
+    )
     # The plain MicroAllocator saves exactly the recording objects:
     # (272 - 72) + (104 - 72) = 232 bytes in this (compression) build.
     plain = ta.tflm_arena(model_path(name), target="x86-64")
@@ -202,6 +220,7 @@ def test_bad_target_and_planner():
 
 def test_cli_size_prints_the_firmware_line_and_breakdown():
     import io
+
     from tflm_arena.cli import main
 
     out = io.StringIO()
@@ -209,16 +228,19 @@ def test_cli_size_prints_the_firmware_line_and_breakdown():
     assert main(["size", *paths], out=out) == 0
     text = out.getvalue()
     # Every figure names whose it is: stock TFLM on the default target.
-    assert ("constexpr int kTensorArenaSize = 1104;  // stock TFLM, target cortex-m: exact "
-            "minimum 1100 bytes") in text
-    assert ("constexpr int kTensorArenaSize = 82304;  // stock TFLM, target cortex-m: exact "
-            "minimum 82296 bytes") in text
+    assert (
+        "constexpr int kTensorArenaSize = 1104;  // stock TFLM, target cortex-m: exact "
+        "minimum 1100 bytes"
+    ) in text
+    assert (
+        "constexpr int kTensorArenaSize = 82304;  // stock TFLM, target cortex-m: exact "
+        "minimum 82296 bytes"
+    ) in text
     assert text.count("stock TFLM, target cortex-m: TFLM Makefile build for a 32-bit ARM") == 2
     assert "head" in text and "tail" in text
 
     out = io.StringIO()
-    assert main(["size", paths[0], "--target", "x86-64", "--recording", "--json"],
-                out=out) == 0
+    assert main(["size", paths[0], "--target", "x86-64", "--recording", "--json"], out=out) == 0
     d = json.loads(out.getvalue())[paths[0]]
     assert d["min_arena_bytes"] == 1936 and d["head"] == 32 and d["tail"] == 1472
     # The wheel is a target of its own: the same figures without --recording.
@@ -245,6 +267,7 @@ def test_cli_size_names_an_unmodelled_operator(tmp_path, capsys):
 
 def test_cli_plan_says_it_is_the_head_only():
     import io
+
     from tflm_arena.cli import main
 
     out = io.StringIO()
@@ -256,6 +279,7 @@ def test_cli_plan_says_it_is_the_head_only():
 # --- TinyML operators not in the shared models: single-op models built here,
 # checked live on the wheel at (min, min - 1) and against what it prints.
 
+
 def _t(mb, shape, name, dtype, data=None):
     if dtype == "float32":
         return mb.add_tensor(shape, "float32", name, data)
@@ -264,6 +288,7 @@ def _t(mb, shape, name, dtype, data=None):
 
 def _unary(op, dtype):
     import numpy as np  # noqa: F401
+
     mb = ModelBuilder()
     shape = [1, 8, 8, 4]
     x = _t(mb, shape, "x", dtype)
@@ -290,6 +315,7 @@ def _binary(op, dtype):
 
 def _reduce(op, dtype):
     import numpy as np
+
     mb = ModelBuilder()
     x = _t(mb, [1, 8, 8, 4], "x", dtype)
     ax = mb.add_tensor([2], "int32", "axis", np.array([1, 2], np.int32))
@@ -301,6 +327,7 @@ def _reduce(op, dtype):
 
 def _transpose(dtype):
     import numpy as np
+
     mb = ModelBuilder()
     x = _t(mb, [1, 8, 6, 4], "x", dtype)
     p = mb.add_tensor([4], "int32", "perm", np.array([0, 2, 1, 3], np.int32))
@@ -322,12 +349,12 @@ def _concat(dtype):
 SYNTHETIC = {}
 for _dt in ("float32", "int8"):
     for _op in ("LOGISTIC", "TANH", "RELU", "RELU6", "HARD_SWISH"):
-        SYNTHETIC[f"{_op}_{_dt}"] = (lambda op=_op, dt=_dt: _unary(op, dt))
-    SYNTHETIC[f"MUL_{_dt}"] = (lambda dt=_dt: _binary("MUL", dt))
+        SYNTHETIC[f"{_op}_{_dt}"] = lambda op=_op, dt=_dt: _unary(op, dt)
+    SYNTHETIC[f"MUL_{_dt}"] = lambda dt=_dt: _binary("MUL", dt)
     for _op in ("MEAN", "SUM", "REDUCE_MAX", "REDUCE_MIN"):
-        SYNTHETIC[f"{_op}_{_dt}"] = (lambda op=_op, dt=_dt: _reduce(op, dt))
-    SYNTHETIC[f"TRANSPOSE_{_dt}"] = (lambda dt=_dt: _transpose(dt))
-    SYNTHETIC[f"CONCATENATION_{_dt}"] = (lambda dt=_dt: _concat(dt))
+        SYNTHETIC[f"{_op}_{_dt}"] = lambda op=_op, dt=_dt: _reduce(op, dt)
+    SYNTHETIC[f"TRANSPOSE_{_dt}"] = lambda dt=_dt: _transpose(dt)
+    SYNTHETIC[f"CONCATENATION_{_dt}"] = lambda dt=_dt: _concat(dt)
 SYNTHETIC["DEQUANTIZE_int8"] = lambda: _unary("DEQUANTIZE", "int8")
 
 
@@ -383,6 +410,7 @@ def m_bin(op):
         mb.add_operator(op, [a, b], [y])
         mb.set_io([a, b], [y])
         return mb.build()
+
     return f
 
 
@@ -440,18 +468,39 @@ def m_maxpool():
     mb = ModelBuilder()
     x = mb.add_tensor([1, 8, 8, 4], "int8", "x", scale=0.05, zero_point=0)
     y = mb.add_tensor([1, 4, 4, 4], "int8", "y", scale=0.05, zero_point=0)
-    mb.add_operator("MAX_POOL_2D", [x], [y], options={"padding": "VALID", "stride_w": 2, "stride_h": 2, "filter_width": 2, "filter_height": 2})
+    mb.add_operator(
+        "MAX_POOL_2D",
+        [x],
+        [y],
+        options={
+            "padding": "VALID",
+            "stride_w": 2,
+            "stride_h": 2,
+            "filter_width": 2,
+            "filter_height": 2,
+        },
+    )
     mb.set_io([x], [y])
     return mb.build()
 
 
-SYNTHETIC.update({
-    "SQUEEZE": m_squeeze, "EXPAND_DIMS": m_expand, "GATHER": m_gather,
-    "RESIZE_NEAREST_NEIGHBOR": m_resize, "MAXIMUM": m_bin("MAXIMUM"),
-    "MINIMUM": m_bin("MINIMUM"), "DIV": m_bin("DIV"), "PRELU": m_prelu,
-    "SHAPE": m_shape, "PACK": m_pack, "UNPACK": m_unpack, "SPLIT": m_split,
-    "MAX_POOL_2D_int8": m_maxpool,
-})
+SYNTHETIC.update(
+    {
+        "SQUEEZE": m_squeeze,
+        "EXPAND_DIMS": m_expand,
+        "GATHER": m_gather,
+        "RESIZE_NEAREST_NEIGHBOR": m_resize,
+        "MAXIMUM": m_bin("MAXIMUM"),
+        "MINIMUM": m_bin("MINIMUM"),
+        "DIV": m_bin("DIV"),
+        "PRELU": m_prelu,
+        "SHAPE": m_shape,
+        "PACK": m_pack,
+        "UNPACK": m_unpack,
+        "SPLIT": m_split,
+        "MAX_POOL_2D_int8": m_maxpool,
+    }
+)
 
 
 def m_unary(op, dtype="float32", out_dtype=None):
@@ -462,6 +511,7 @@ def m_unary(op, dtype="float32", out_dtype=None):
         mb.add_operator(op, [x], [y])
         mb.set_io([x], [y])
         return mb.build()
+
     return make
 
 
@@ -495,18 +545,40 @@ def m_arg(op):
         mb.add_operator(op, [x, a], [y])
         mb.set_io([x], [y])
         return mb.build()
+
     return make
 
 
-SYNTHETIC.update({op: m_unary(op) for op in (
-    "ABS", "RSQRT", "SIN", "COS", "LOG", "SQRT", "SQUARE", "NEG", "FLOOR", "CEIL",
-    "ROUND", "EXP", "ZEROS_LIKE")})
-SYNTHETIC.update({
-    "LOGICAL_NOT": m_unary("LOGICAL_NOT", "bool"),
-    "CAST": m_unary("CAST", "float32", "int32"),
-    "FILL": m_fill, "SLICE": m_slice, "ARG_MAX": m_arg("ARG_MAX"),
-    "ARG_MIN": m_arg("ARG_MIN"),
-})
+SYNTHETIC.update(
+    {
+        op: m_unary(op)
+        for op in (
+            "ABS",
+            "RSQRT",
+            "SIN",
+            "COS",
+            "LOG",
+            "SQRT",
+            "SQUARE",
+            "NEG",
+            "FLOOR",
+            "CEIL",
+            "ROUND",
+            "EXP",
+            "ZEROS_LIKE",
+        )
+    }
+)
+SYNTHETIC.update(
+    {
+        "LOGICAL_NOT": m_unary("LOGICAL_NOT", "bool"),
+        "CAST": m_unary("CAST", "float32", "int32"),
+        "FILL": m_fill,
+        "SLICE": m_slice,
+        "ARG_MAX": m_arg("ARG_MAX"),
+        "ARG_MIN": m_arg("ARG_MIN"),
+    }
+)
 
 
 def m_binary(op, dtype="float32", out_dtype=None, const_b=None):
@@ -518,6 +590,7 @@ def m_binary(op, dtype="float32", out_dtype=None, const_b=None):
         mb.add_operator(op, [a, b], [y])
         mb.set_io([a] if const_b is not None else [a, b], [y])
         return mb.build()
+
     return make
 
 
@@ -530,6 +603,7 @@ def m_with_const(op, x_shape, c_value, y_shape):
         mb.add_operator(op, [x, c], [y])
         mb.set_io([x], [y])
         return mb.build()
+
     return make
 
 
@@ -556,26 +630,34 @@ def m_batch_space(op):
         mb.add_operator(op, [x, bs, pads], [y])
         mb.set_io([x], [y])
         return mb.build()
+
     return make
 
 
-SYNTHETIC.update({op: m_binary(op, "float32", "bool") for op in (
-    "EQUAL", "NOT_EQUAL", "GREATER", "GREATER_EQUAL", "LESS", "LESS_EQUAL")})
-SYNTHETIC.update({
-    "LOGICAL_AND": m_binary("LOGICAL_AND", "bool"),
-    "LOGICAL_OR": m_binary("LOGICAL_OR", "bool"),
-    "SQUARED_DIFFERENCE": m_binary("SQUARED_DIFFERENCE"),
-    "FLOOR_MOD": m_binary("FLOOR_MOD"),
-    "FLOOR_DIV": m_binary("FLOOR_DIV", const_b=np.full((1, 4, 4, 2), 2.0, np.float32)),
-    "SELECT_V2": m_select,
-    "L2_NORMALIZATION": m_unary("L2_NORMALIZATION"),
-    "SPACE_TO_BATCH_ND": m_batch_space("SPACE_TO_BATCH_ND"),
-    "BATCH_TO_SPACE_ND": m_batch_space("BATCH_TO_SPACE_ND"),
-    "MIRROR_PAD": m_with_const("MIRROR_PAD", [1, 4, 4, 1],
-                               [[0, 0], [1, 1], [1, 1], [0, 0]], [1, 6, 6, 1]),
-    "RESIZE_BILINEAR": m_with_const("RESIZE_BILINEAR", [1, 4, 4, 2], [8, 8], [1, 8, 8, 2]),
-    "BROADCAST_TO": m_with_const("BROADCAST_TO", [1, 4], [3, 4], [3, 4]),
-})
+SYNTHETIC.update(
+    {
+        op: m_binary(op, "float32", "bool")
+        for op in ("EQUAL", "NOT_EQUAL", "GREATER", "GREATER_EQUAL", "LESS", "LESS_EQUAL")
+    }
+)
+SYNTHETIC.update(
+    {
+        "LOGICAL_AND": m_binary("LOGICAL_AND", "bool"),
+        "LOGICAL_OR": m_binary("LOGICAL_OR", "bool"),
+        "SQUARED_DIFFERENCE": m_binary("SQUARED_DIFFERENCE"),
+        "FLOOR_MOD": m_binary("FLOOR_MOD"),
+        "FLOOR_DIV": m_binary("FLOOR_DIV", const_b=np.full((1, 4, 4, 2), 2.0, np.float32)),
+        "SELECT_V2": m_select,
+        "L2_NORMALIZATION": m_unary("L2_NORMALIZATION"),
+        "SPACE_TO_BATCH_ND": m_batch_space("SPACE_TO_BATCH_ND"),
+        "BATCH_TO_SPACE_ND": m_batch_space("BATCH_TO_SPACE_ND"),
+        "MIRROR_PAD": m_with_const(
+            "MIRROR_PAD", [1, 4, 4, 1], [[0, 0], [1, 1], [1, 1], [0, 0]], [1, 6, 6, 1]
+        ),
+        "RESIZE_BILINEAR": m_with_const("RESIZE_BILINEAR", [1, 4, 4, 2], [8, 8], [1, 8, 8, 2]),
+        "BROADCAST_TO": m_with_const("BROADCAST_TO", [1, 4], [3, 4], [3, 4]),
+    }
+)
 
 
 def m_softmax_int16():
@@ -611,8 +693,9 @@ def test_tinyml_operator_matches_the_wheel_live(case, tmp_path):
         assert wheel.wheel_try(path, lin - 1, linear=True) is None
 
 
-@pytest.mark.parametrize("name,strategy", [("hello_world_int8", "linear"),
-                                           ("keyword_scrambled", "tflm_greedy")])
+@pytest.mark.parametrize(
+    "name,strategy", [("hello_world_int8", "linear"), ("keyword_scrambled", "tflm_greedy")]
+)
 def test_offline_plan_is_honoured_as_tflm_does_live(name, strategy, tmp_path):
     require_tflite_micro()
     m = ta.Model.load(model_path(name))

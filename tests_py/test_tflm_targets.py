@@ -2,15 +2,16 @@
 TFLM figure for a model and target prints the same figure: ``tflm_arena``,
 ``tflm-arena size`` and ``optimize`` (the report is checked in
 test_report.py)."""
+
 from __future__ import annotations
 
 import io
 import json
 
 import pytest
+from conftest import _models_dir, model_params
 
 import tflm_arena as ta
-from conftest import _models_dir, model_params
 from tflm_arena.builder import ModelBuilder
 from tflm_arena.cli import main
 
@@ -48,8 +49,7 @@ def test_size_tflm_arena_and_optimize_agree_on_every_target(model_path):
         assert main(["size", str(model_path), "--target", target, "--json"], out=out) == 0
         cli = json.loads(out.getvalue())[str(model_path)]
         assert cli == json.loads(json.dumps(r.as_dict()))
-        o = ta.optimize(model_path, target=target, strategies=("tflm_greedy",),
-                        time_limit=0.1)
+        o = ta.optimize(model_path, target=target, strategies=("tflm_greedy",), time_limit=0.1)
         assert (o.original_min_arena, o.original_head) == (r.min_arena_bytes, r.head)
         figures[target] = r.min_arena_bytes
     # The wheel's recording allocator costs the x86-64 build 232 bytes more.
@@ -68,7 +68,8 @@ def _unmodelled_model(tmp_path):
 
 
 def test_cli_size_of_several_models_reports_each_and_fails_if_any_failed(
-        models_dir, tmp_path, capsys):
+    models_dir, tmp_path, capsys
+):
     good = str(models_dir / "hello_world_int8.tflite")
     other = str(models_dir / "ad01_int8.tflite")
     missing = str(tmp_path / "missing.tflite")
@@ -117,4 +118,9 @@ def test_the_report_prints_the_same_stock_tflm_figures(model_path):
         r = ta.tflm_arena(model_path, target=target)
         assert _by_id(text, f"arena-line-{target}") == r.firmware_line()
         assert tuple(int(c.replace(",", "")) for c in rows[target][1:6]) == (
-            r.min_arena_bytes, r.min_arena_bytes_16, r.head, r.tail, r.temp_peak)
+            r.min_arena_bytes,
+            r.min_arena_bytes_16,
+            r.head,
+            r.tail,
+            r.temp_peak,
+        )

@@ -2,6 +2,7 @@
 arguments a user passes are untrusted. Each test names the defect it pins
 down; each failed (crash, silent corruption or a bare exception) before the
 fix."""
+
 from __future__ import annotations
 
 import os
@@ -13,7 +14,7 @@ import numpy as np
 import pytest
 
 import tflm_arena as ta
-from tflm_arena.builder import ModelBuilder, offline_plan_metadata
+from tflm_arena.builder import ModelBuilder
 from tflm_arena.cli import main as cli
 
 
@@ -21,7 +22,9 @@ def _fc_model(weight_bytes=None) -> bytes:
     """x[1,4] -> FULLY_CONNECTED(w[2,4], b[2]) -> y[1,2], float32."""
     mb = ModelBuilder()
     x = mb.add_tensor([1, 4], "float32", "x")
-    w_data = weight_bytes if weight_bytes is not None else np.arange(8, dtype=np.float32).reshape(2, 4)
+    w_data = (
+        weight_bytes if weight_bytes is not None else np.arange(8, dtype=np.float32).reshape(2, 4)
+    )
     w = mb.add_tensor([2, 4], "float32", "w", data=w_data)
     b = mb.add_tensor([2], "float32", "b", data=np.array([0.5, -1], np.float32))
     y = mb.add_tensor([1, 2], "float32", "y")
@@ -32,8 +35,11 @@ def _fc_model(weight_bytes=None) -> bytes:
 
 # --- defect 2: constant buffer shorter than its tensor's shape ----------------
 def test_constant_buffer_shorter_than_its_shape_is_refused_at_load():
-    with pytest.raises(ValueError, match=r"tensor 1 \('w'\): constant buffer \d+ holds 16 bytes "
-                                         r"but the tensor's shape needs 32"):
+    with pytest.raises(
+        ValueError,
+        match=r"tensor 1 \('w'\): constant buffer \d+ holds 16 bytes "
+        r"but the tensor's shape needs 32",
+    ):
         ta.Model.from_bytes(_fc_model(weight_bytes=bytes(16)))
 
 
@@ -46,8 +52,11 @@ def test_options_of_another_operator_are_refused_at_load():
     mb.add_operator("SOFTMAX", [x, w], [y], options={"beta": 1.0})
     mb._opcodes[0] = (3, None, 1)  # now CONV_2D, still carrying SoftmaxOptions
     mb.set_io([x], [y])
-    with pytest.raises(ValueError, match=r"operator 0: CONV_2D carries builtin options of type 9 "
-                                         r"\(SoftmaxOptions\); it takes Conv2DOptions"):
+    with pytest.raises(
+        ValueError,
+        match=r"operator 0: CONV_2D carries builtin options of type 9 "
+        r"\(SoftmaxOptions\); it takes Conv2DOptions",
+    ):
         ta.Model.from_bytes(mb.build())
 
 
@@ -100,7 +109,7 @@ def test_one_array_for_two_live_tensors_is_refused():
     buf = np.zeros(32, np.float32)
     raw = np.zeros(64 + 16, np.uint8)
     start = (-raw.ctypes.data) % 16
-    buf = raw[start:start + 64].view(np.float32)
+    buf = raw[start : start + 64].view(np.float32)
     it = ta.Interpreter(m)
     it.register_preallocated(0, buf)  # x: steps 0..1
     with pytest.raises(ValueError, match="share memory while both tensors are live"):
@@ -120,8 +129,11 @@ def test_output_no_operator_writes_is_refused():
     ghost = mb.add_tensor([1, 4], "float32", "ghost")
     mb.add_operator("RESHAPE", [x], [y], options={"new_shape": [1, 4]})
     mb.set_io([x], [y, ghost])
-    with pytest.raises(ValueError, match=r"output 1 of subgraph 0 \(tensor 2, 'ghost'\) is "
-                                         r"written by no operator"):
+    with pytest.raises(
+        ValueError,
+        match=r"output 1 of subgraph 0 \(tensor 2, 'ghost'\) is "
+        r"written by no operator",
+    ):
         ta.Interpreter(ta.Model.from_bytes(mb.build())).allocate_tensors()
 
 
@@ -166,8 +178,10 @@ def test_missing_kernels_raise_not_implemented_naming_each():
     m = ta.Model.from_bytes(mb.build())
     with pytest.raises(NotImplementedError) as e:
         ta.Interpreter(m)
-    assert str(e.value) == ("no kernel for 2 operator types: LSH_PROJECTION (operator 0 of subgraph 0, "
-                            "2 uses), FLOOR (operator 1 of subgraph 0)")
+    assert str(e.value) == (
+        "no kernel for 2 operator types: LSH_PROJECTION (operator 0 of subgraph 0, "
+        "2 uses), FLOOR (operator 1 of subgraph 0)"
+    )
 
 
 def test_arena_too_small_message_is_whole(models_dir):
@@ -176,8 +190,9 @@ def test_arena_too_small_message_is_whole(models_dir):
     with pytest.raises(ta.ArenaTooSmallError) as e:
         ta.Interpreter(m, arena_size=need - 4096).allocate_tensors()
     msg = str(e.value)
-    assert msg.startswith(f"arena of {need - 4096} bytes is too small for this model: it needs "
-                          f"{need} bytes (")
+    assert msg.startswith(
+        f"arena of {need - 4096} bytes is too small for this model: it needs {need} bytes ("
+    )
     assert msg.endswith(")") and "missing" in msg  # the allocator's root cause, not cut
 
 
@@ -206,10 +221,13 @@ def test_vela_model_loads_inspects_plans_and_rewrites(tmp_path, capsys):
     assert pairs == {(0, 3), (0, 4), (0, 5), (3, 4), (3, 5), (4, 5)}
     # TFLM's memory use for the ethos-u operator is not modelled: no
     # scratch-inclusive plan, a clear error saying how to plan tensors only.
-    with pytest.raises(NotImplementedError, match="ethos-u.*scratch=False"):
+    with pytest.raises(NotImplementedError, match=r"ethos-u.*scratch=False"):
         m.plan()
-    with pytest.warns(ta.OfflinePlanAliasWarning, match="tensor 0 'output' and tensor 3 "
-                      "'_split_1_scratch' share bytes \\[0, 16\\) at steps 1..1"):
+    with pytest.warns(
+        ta.OfflinePlanAliasWarning,
+        match="tensor 0 'output' and tensor 3 "
+        "'_split_1_scratch' share bytes \\[0, 16\\) at steps 1..1",
+    ):
         p = m.plan(scratch=False)
     assert p.tensors_only and p.arena_bytes == 74464 and set(p.offsets.tolist()) == {0}
     # All four share offset 0: the bound counts the union (74464), not the sum.

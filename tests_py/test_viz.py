@@ -1,6 +1,7 @@
 """tflm_arena.viz draws what the plan says: read back the
 artists matplotlib holds (Agg backend, nothing shown) and compare them with
 the plan's numbers; the package imports without matplotlib."""
+
 from __future__ import annotations
 
 import doctest
@@ -23,8 +24,8 @@ except ImportError:  # under CI it is a requirement (.ci/requirements.txt): fail
         raise
     pytest.skip("matplotlib is not installed", allow_module_level=True)
 mpl.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-from matplotlib.patches import Rectangle  # noqa: E402
+import matplotlib.pyplot as plt
+from matplotlib.patches import Rectangle
 
 
 @pytest.fixture(autouse=True)
@@ -39,8 +40,11 @@ def vww(models_dir):
 
 
 def _buffers(ax):
-    return [p for p in ax.patches if isinstance(p, Rectangle)
-            and (p.get_gid() or "").startswith(viz.GID_BUFFER + ":")]
+    return [
+        p
+        for p in ax.patches
+        if isinstance(p, Rectangle) and (p.get_gid() or "").startswith(viz.GID_BUFFER + ":")
+    ]
 
 
 def _line(ax, gid):
@@ -64,8 +68,16 @@ def _check_rectangles(ax, plan):
 def _live_by_hand(plan):
     rec = plan.records
     steps = int(rec["last"].max()) + 1
-    return [int(sum(s for s, f, l_ in zip(rec["size"], rec["first"], rec["last"])
-                    if f <= t <= l_)) for t in range(steps)]
+    return [
+        int(
+            sum(
+                s
+                for s, f, l_ in zip(rec["size"], rec["first"], rec["last"], strict=True)
+                if f <= t <= l_
+            )
+        )
+        for t in range(steps)
+    ]
 
 
 def test_plan_rectangles_lines_and_peak_match_the_plan(vww):
@@ -157,12 +169,12 @@ def test_comparison_shares_the_y_scale(vww):
     _check_rectangles(b, best)
     assert "TFLM greedy" in a.get_title() and "tflm_arena" in b.get_title()
     # Caller's own Axes are drawn on and returned.
-    fig, axes = plt.subplots(1, 2)
+    _fig, axes = plt.subplots(1, 2)
     assert viz.plot_comparison(greedy, best, axes) == tuple(axes)
 
 
 def test_given_axes_is_used_and_returned():
-    fig, ax = plt.subplots()
+    _fig, ax = plt.subplots()
     p = ta.plan([16, 16], first=[0, 1], last=[0, 1])
     assert viz.plot_plan(p, ax) is ax and p.plot(ax) is ax
     assert viz.plot_live_bytes(p, ax) is ax
@@ -198,7 +210,7 @@ def test_interpreter_plot_memory_draws_the_head_plan(vww):
     mp = it.memory_plan()
     rects = sorted(_buffers(ax), key=lambda r: int(r.get_gid().split(":")[1]))
     assert len(rects) == int(np.count_nonzero(mp["size"] > 0))
-    for r, row in zip(rects, mp[mp["size"] > 0]):
+    for r, row in zip(rects, mp[mp["size"] > 0], strict=True):
         assert r.get_xy() == (float(row["first"]), float(row["offset"]))
         assert r.get_height() == float(row["size"])
     top = _line(ax, viz.GID_ARENA_TOP).get_ydata()[0]
@@ -235,27 +247,40 @@ _BLOCKED = textwrap.dedent("""
 
 
 def test_package_imports_without_matplotlib():
-    r = subprocess.run([sys.executable, "-c", _BLOCKED], capture_output=True, text=True,
-                       env=os.environ.copy(), timeout=120)
+    r = subprocess.run(
+        [sys.executable, "-c", _BLOCKED],
+        capture_output=True,
+        text=True,
+        env=os.environ.copy(),
+        timeout=120,
+    )
     assert r.returncode == 0, r.stderr
     assert r.stdout.strip() == "ok"
 
 
 def test_importing_the_package_does_not_import_matplotlib():
-    code = ("import sys, tflm_arena; "
-            "print(any(m.split('.')[0] == 'matplotlib' for m in sys.modules))")
-    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                       env=os.environ.copy(), timeout=120)
+    code = (
+        "import sys, tflm_arena; print(any(m.split('.')[0] == 'matplotlib' for m in sys.modules))"
+    )
+    r = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        env=os.environ.copy(),
+        timeout=120,
+    )
     assert r.returncode == 0, r.stderr
     assert r.stdout.strip() == "False"
 
 
-@pytest.mark.parametrize("top, unit", [(4_000, "B"), (73_728, "kB"), (3_005_680, "kB"),
-                                       (48_000_000, "MB")])
+@pytest.mark.parametrize(
+    "top, unit", [(4_000, "B"), (73_728, "kB"), (3_005_680, "kB"), (48_000_000, "MB")]
+)
 def test_byte_axes_in_units_without_offset_text(top, unit):
     """Byte axes say B / kB / MB in their label, ticks are plain numbers of
     that unit with separators (no "1e6" offset text), steps are integers."""
     import matplotlib
+
     matplotlib.use("Agg")
     p = ta.plan([top // 2, top - top // 2], first=[0, 1], last=[1, 2000])
     scale = {"B": 1, "kB": 1000, "MB": 1_000_000}[unit]

@@ -9,6 +9,7 @@ callables, invoke, reset_all_variables, signature list and runners) and
 saves the random inputs and every output, so the caller can compare them
 with the real TFLM's for the same inputs.
 """
+
 import sys
 
 import numpy as np

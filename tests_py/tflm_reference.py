@@ -1,16 +1,14 @@
 """Runs models in the real TFLM (the ``tflite_micro`` PyPI package) and reads
 what it reports. TFLM prints allocations to the process's C-level stderr, so
 that file descriptor is redirected while it prints."""
+
 from __future__ import annotations
 
 import os
 import re
 import tempfile
-from typing import Dict, Tuple
 
 import numpy as np
-import pytest
-
 from conftest import require_tflite_micro
 
 
@@ -46,18 +44,23 @@ def allocations_text(it) -> str:
         return f.read().decode()
 
 
-def allocations(it) -> Dict[str, int]:
+def allocations(it) -> dict[str, int]:
     """{'total', 'head', 'tail'} bytes from TFLM's print_allocations()."""
-    return {k: int(v) for k, v in
-            re.findall(r"Arena allocation (\w+) (\d+) bytes", allocations_text(it))}
+    return {
+        k: int(v)
+        for k, v in re.findall(r"Arena allocation (\w+) (\d+) bytes", allocations_text(it))
+    }
 
 
 def persistent_requested(it, n_io: int = 0) -> int:
     """'Persistent buffer data' requested bytes of TFLM's print_allocations()
     minus its interpreter's input and output pointer arrays (8 bytes per
     model input and output, n_io of them, on 64-bit): what the kernels asked for."""
-    m = re.search(r"'Persistent buffer data' used \d+ bytes with alignment overhead "
-                  r"\(requested (\d+) bytes", allocations_text(it))
+    m = re.search(
+        r"'Persistent buffer data' used \d+ bytes with alignment overhead "
+        r"\(requested (\d+) bytes",
+        allocations_text(it),
+    )
     return (int(m.group(1)) if m else 0) - 8 * n_io
 
 
@@ -74,15 +77,14 @@ def random_inputs(it, n_inputs: int, rng) -> list:
     return xs
 
 
-def run(it, xs, n_outputs: int) -> Tuple[np.ndarray, ...]:
+def run(it, xs, n_outputs: int) -> tuple[np.ndarray, ...]:
     for i, x in enumerate(xs):
         it.set_input(x, i)
     it.invoke()
     return tuple(it.get_output(i) for i in range(n_outputs))
 
 
-def compare_runs(data: bytes, n_runs: int, seed: int = 0, atol: float = 1e-6,
-                 make_inputs=None):
+def compare_runs(data: bytes, n_runs: int, seed: int = 0, atol: float = 1e-6, make_inputs=None):
     """Runs one input sequence through our Interpreter and TFLM's (state
     carried over between runs) and asserts equal outputs: same dtype and
     shape, bit-exact for integer types, within rtol 1e-5 (+ atol) for float.
@@ -106,8 +108,13 @@ def compare_runs(data: bytes, n_runs: int, seed: int = 0, atol: float = 1e-6,
         ours.invoke()
         for o, w in enumerate(want):
             got = ours.get_output(o)
-            assert got.dtype == w.dtype and got.shape == w.shape, \
-                (o, got.dtype, w.dtype, got.shape, w.shape)
+            assert got.dtype == w.dtype and got.shape == w.shape, (
+                o,
+                got.dtype,
+                w.dtype,
+                got.shape,
+                w.shape,
+            )
             if w.dtype.kind == "f":
                 np.testing.assert_allclose(got, w, rtol=1e-5, atol=atol)
             else:

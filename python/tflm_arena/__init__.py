@@ -36,24 +36,32 @@ True
 >>> ta.PLAN_DTYPE.names
 ('tensor', 'offset', 'size', 'first', 'last', 'subgraph', 'scratch')
 """
+
 from __future__ import annotations
 
-from importlib.metadata import PackageNotFoundError, version as _version
+from importlib.metadata import PackageNotFoundError
+from importlib.metadata import version as _version
 
 from . import _core
-from ._core import ArenaTooSmallError
+from . import viz as viz  # pictures; matplotlib is imported only when drawing
+from ._core import ArenaTooSmallError, TflmRefusesModelError
 from ._objects import OBJECT_STRATEGIES, SharedObjects, assign_objects
 from ._plan import BEST_STRATEGIES, STRATEGIES, OfflinePlanAliasWarning, Plan, plan
 from ._records import RECORD_DTYPE, make_records
 from .interpreter import PLAN_DTYPE, RUNTIME_PLANNERS, Interpreter
 from .model import MODEL_RECORD_DTYPE, Model, Operator, Subgraph, Tensor
-from .tflm_plan import TflmPlan, plan_for_tflm, tflm_scratch_requests
-from .reorder import Reordering, remap_scratch, reorder
-from .tflm_size import DEFAULT_TARGET, TARGETS, TflmArena, TflmRefusesModelError, targets, tflm_arena
 from .optimize import Attempt, Optimization, optimize
+from .reorder import Reordering, remap_scratch, reorder
 from .report import report_html, write_report
-from . import viz  # pictures; matplotlib is imported only when drawing
 from .resolver import resolver_ops, runtime_resolver_cpp, tflm_resolver_cpp
+from .tflm_plan import TflmPlan, plan_for_tflm, tflm_scratch_requests
+from .tflm_size import (
+    DEFAULT_TARGET,
+    TARGETS,
+    TflmArena,
+    targets,
+    tflm_arena,
+)
 
 ArenaTooSmallError.__doc__ = """An arena too small for the model; ``needed_bytes`` is the
 exact size it needs (a MemoryError).
@@ -72,35 +80,35 @@ except PackageNotFoundError:  # running from a source tree
     __version__ = _core.__version__
 
 __all__ = [
-    "ArenaTooSmallError",
-    "Attempt",
     "BEST_STRATEGIES",
     "DEFAULT_TARGET",
-    "OBJECT_STRATEGIES",
-    "SharedObjects",
-    "assign_objects",
-    "Interpreter",
-    "PLAN_DTYPE",
-    "RUNTIME_PLANNERS",
     "MODEL_RECORD_DTYPE",
+    "OBJECT_STRATEGIES",
+    "PLAN_DTYPE",
+    "RECORD_DTYPE",
+    "RUNTIME_PLANNERS",
+    "STRATEGIES",
+    "TARGETS",
+    "ArenaTooSmallError",
+    "Attempt",
+    "Interpreter",
     "Model",
     "OfflinePlanAliasWarning",
     "Operator",
     "Optimization",
+    "Plan",
+    "Reordering",
+    "SharedObjects",
     "Subgraph",
     "Tensor",
     "TflmArena",
     "TflmPlan",
     "TflmRefusesModelError",
-    "Plan",
-    "RECORD_DTYPE",
-    "STRATEGIES",
-    "TARGETS",
+    "assign_objects",
     "make_records",
     "optimize",
     "plan",
     "plan_for_tflm",
-    "Reordering",
     "remap_scratch",
     "reorder",
     "report_html",

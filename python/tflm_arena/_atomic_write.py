@@ -1,8 +1,10 @@
 """One atomic file write for every file the package writes (models,
 reports): a temp file in the destination's folder, fsynced, then linked or
 renamed into place, so a reader sees the old file or the whole new one."""
+
 from __future__ import annotations
 
+import contextlib
 import os
 import stat
 import tempfile
@@ -56,7 +58,5 @@ def _umask() -> int:
 
 
 def _remove_quietly(path: str) -> None:
-    try:
+    with contextlib.suppress(OSError):
         os.unlink(path)
-    except OSError:
-        pass

@@ -1,9 +1,11 @@
 """Builtin option tables for the model builder: which keys each operator
 takes, their normalisation, and how they are written into the flatbuffer."""
+
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Mapping, Optional, Sequence, Union
+from typing import Any
 
 import flatbuffers
 import numpy as np
@@ -18,7 +20,7 @@ from .schema_enums import (
     TENSOR_TYPES,
 )
 
-DTypeLike = Union[str, int, np.dtype, type]
+DTypeLike = str | int | np.dtype | type
 
 _TYPE_OF_NUMPY: dict[np.dtype, int] = {
     dt.newbyteorder("="): code for code, dt in _NUMPY_OF_TYPE.items()
@@ -30,12 +32,8 @@ _TYPE_OF_NUMPY: dict[np.dtype, int] = {
 # --------------------------------------------------------------------------
 
 
-
-
-
 def _int32_vector(b: flatbuffers.Builder, values: Sequence[int]) -> int:
-    return b.CreateNumpyVector(np.asarray(list(values), dtype="<i4").reshape(-1))
-
+    return int(b.CreateNumpyVector(np.asarray(list(values), dtype="<i4").reshape(-1)))
 
 
 def _tensor_type(dtype: DTypeLike) -> int:
@@ -56,11 +54,10 @@ def _tensor_type(dtype: DTypeLike) -> int:
         npdt = np.dtype(dtype)
     except TypeError as exc:
         raise ValueError(f"unknown tensor type {dtype!r}") from exc
-    code = _TYPE_OF_NUMPY.get(npdt.newbyteorder("="))
-    if code is None:
+    found = _TYPE_OF_NUMPY.get(npdt.newbyteorder("="))
+    if found is None:
         raise ValueError(f"numpy dtype {npdt} has no TFLite TensorType")
-    return code
-
+    return found
 
 
 def _as_int_list(values: Iterable[Any], what: str) -> list[int]:
@@ -70,7 +67,6 @@ def _as_int_list(values: Iterable[Any], what: str) -> list[int]:
             raise TypeError(f"{what}: expected integers, got {v!r}")
         out.append(int(v))
     return out
-
 
 
 def _enum_value(value: Any, table: Mapping[str, int], what: str) -> int:
@@ -83,7 +79,6 @@ def _enum_value(value: Any, table: Mapping[str, int], what: str) -> int:
     if code not in table.values():
         raise ValueError(f"{what}: unknown value {code}")
     return code
-
 
 
 def _norm_activation(v: Any) -> int:
@@ -244,9 +239,7 @@ _OPTIONS: dict[int, _OptionsSpec] = {
         "PackOptions",
         {"values_count": (0, _norm_int, "i32"), "axis": (1, _norm_int, "i32")},
     ),
-    BUILTIN_OPERATORS["SPLIT"]: _OptionsSpec(
-        "SplitOptions", {"num_splits": (0, _norm_int, "i32")}
-    ),
+    BUILTIN_OPERATORS["SPLIT"]: _OptionsSpec("SplitOptions", {"num_splits": (0, _norm_int, "i32")}),
     BUILTIN_OPERATORS["SQUEEZE"]: _OptionsSpec(
         "SqueezeOptions", {"squeeze_dims": (0, _norm_int_list, "ivec")}
     ),
@@ -285,9 +278,7 @@ _OPTIONS: dict[int, _OptionsSpec] = {
         "CastOptions",
         {"in_data_type": (0, _tensor_type, "i8"), "out_data_type": (1, _tensor_type, "i8")},
     ),
-    BUILTIN_OPERATORS["LEAKY_RELU"]: _OptionsSpec(
-        "LeakyReluOptions", {"alpha": (0, float, "f32")}
-    ),
+    BUILTIN_OPERATORS["LEAKY_RELU"]: _OptionsSpec("LeakyReluOptions", {"alpha": (0, float, "f32")}),
     BUILTIN_OPERATORS["SOFTMAX"]: _OptionsSpec(
         "SoftmaxOptions", {"beta": (0, float, "f32")}, defaults={"beta": 1.0}
     ),
@@ -324,7 +315,7 @@ _SUBGRAPH_KEYS = (
 )
 
 
-def _normalize_options(code: int, options: Optional[Mapping[str, Any]]) -> Optional[dict[str, Any]]:
+def _normalize_options(code: int, options: Mapping[str, Any] | None) -> dict[str, Any] | None:
     spec = _OPTIONS.get(code)
     if spec is None:
         if options:
@@ -353,9 +344,7 @@ def _write_options(b: flatbuffers.Builder, code: int, opts: dict[str, Any]) -> t
     """Write one options table; returns (union type, table offset)."""
     spec = _OPTIONS[code]
     vectors = {
-        key: _int32_vector(b, value)
-        for key, value in opts.items()
-        if spec.fields[key][2] == "ivec"
+        key: _int32_vector(b, value) for key, value in opts.items() if spec.fields[key][2] == "ivec"
     }
     b.StartObject(max(slot for slot, _, _ in spec.fields.values()) + 1)
     for key, value in opts.items():
@@ -375,5 +364,3 @@ def _write_options(b: flatbuffers.Builder, code: int, opts: dict[str, Any]) -> t
         else:  # pragma: no cover - table above is static
             raise AssertionError(kind)
     return BUILTIN_OPTIONS_TYPES[spec.table], b.EndObject()
-
-

@@ -4,10 +4,11 @@ Buffers that share an object never live at a common step; an object is as
 large as its largest member. ``ta.plan(..., strategy="<name>_objects")`` lays
 the objects end to end as an arena plan.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Optional
+from typing import Any
 
 import numpy as np
 
@@ -17,8 +18,9 @@ from ._records import ArrayLike, columns, records_from_args
 
 #: What :func:`assign_objects` accepts, read from the C++ strategy registry:
 #: ``plan(..., strategy=name + "_objects")`` lays the same objects end to end.
-OBJECT_STRATEGIES = tuple(s["objects_name"] for s in STRATEGY_TABLE
-                          if s["kind"] == "shared_objects")
+OBJECT_STRATEGIES = tuple(
+    s["objects_name"] for s in STRATEGY_TABLE if s["kind"] == "shared_objects"
+)
 
 
 @dataclass(frozen=True)
@@ -58,8 +60,8 @@ class SharedObjects:
 
 def assign_objects(
     sizes: Any,
-    first: Optional[ArrayLike] = None,
-    last: Optional[ArrayLike] = None,
+    first: ArrayLike | None = None,
+    last: ArrayLike | None = None,
     *,
     strategy: str = "greedy_best",
 ) -> SharedObjects:

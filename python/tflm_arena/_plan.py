@@ -1,11 +1,14 @@
 """Plan: buffer offsets in one arena, checked when made."""
+
 from __future__ import annotations
 
 import os
 import sys
 import warnings
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable, Dict, Literal, Optional, Tuple
+from types import FrameType
+from typing import Any, Literal
 
 import numpy as np
 
@@ -23,7 +26,7 @@ from .tflm_size import DEFAULT_TARGET, TARGETS
 #: >>> import tflm_arena as ta
 #: >>> [s["name"] for s in ta._plan.STRATEGY_TABLE if s["kind"] == "runtime_planner"]
 #: ['tflm_greedy', 'linear']
-STRATEGY_TABLE: Tuple[Dict[str, Any], ...] = tuple(_core.strategies())
+STRATEGY_TABLE: tuple[dict[str, Any], ...] = tuple(_core.strategies())
 
 #: Strategies accepted by :func:`plan`, read from the registry (one line each
 #: in ``tflm-arena plan --help`` and docs/reference.md). ``tflm_greedy``
@@ -58,15 +61,20 @@ class OfflinePlanAliasWarning(UserWarning):
     """
 
 
-def _alias_text(a: Dict[str, Any]) -> str:
+def _alias_text(a: dict[str, Any]) -> str:
     """One alias of :attr:`Plan.aliases` in words."""
+
     def who(k: int) -> str:
         if "tensors" not in a or a["tensors"][k] < 0:
             return f"buffer {a['buffers'][k]}"
         sg = a["subgraphs"][k]
         name = a.get("names", (None, None))[k]
-        return (f"tensor {a['tensors'][k]}" + (f" {name!r}" if name is not None else "")
-                + (f" of subgraph {sg}" if sg else ""))
+        return (
+            f"tensor {a['tensors'][k]}"
+            + (f" {name!r}" if name is not None else "")
+            + (f" of subgraph {sg}" if sg else "")
+        )
+
     (b, e), (f, l_) = a["shared_bytes"], a["steps"]
     return f"{who(0)} and {who(1)} share bytes [{b}, {e}) at steps {f}..{l_}"
 
@@ -98,15 +106,14 @@ class Plan:
     proven: bool = False
     #: The stock TFLM target whose kernel scratch requests are among the
     #: records (a plan of a model with ``scratch=True``), else None.
-    scratch_target: Optional[str] = None
+    scratch_target: str | None = None
     #: True for a plan of a model's tensors without the kernel scratch
     #: buffers stock TFLM also places in its head (``plan(model,
     #: scratch=False)``): its arena can be below TFLM's head.
     tensors_only: bool = False
     #: One name per buffer (the tensor's; None for scratch buffers) when the
     #: plan was made from a Model, else None. Used to name aliased tensors.
-    buffer_names: Optional[Tuple[Optional[str], ...]] = field(default=None, repr=False,
-                                                              compare=False)
+    buffer_names: tuple[str | None, ...] | None = field(default=None, repr=False, compare=False)
     lower_bound: int = field(init=False)
     #: True when arena_bytes is provably the smallest possible: it equals the
     #: lower bound (a true bound also with offline aliases: their shared bytes
@@ -117,7 +124,7 @@ class Plan:
     #: one dict per pair: ``buffers`` (row indices), ``offsets``,
     #: ``shared_bytes`` [begin, end), ``steps`` (first, last common step) and,
     #: for a model's records, ``subgraphs``, ``tensors`` and ``names``.
-    aliases: Tuple[Dict[str, Any], ...] = field(init=False, repr=False, compare=False)
+    aliases: tuple[dict[str, Any], ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         offsets = np.array(self.offsets, dtype=np.int64)  # own copy, read-only
@@ -131,7 +138,7 @@ class Plan:
         object.__setattr__(self, "aliases", self._find_aliases(cols))
         self.validate(allow_aliases=True)
 
-    def _find_aliases(self, cols: Tuple[np.ndarray, ...]) -> Tuple[Dict[str, Any], ...]:
+    def _find_aliases(self, cols: tuple[np.ndarray, ...]) -> tuple[dict[str, Any], ...]:
         if not bool(np.any(cols[3] >= 0)):
             return ()
         size, first, last, fixed = cols
@@ -140,14 +147,17 @@ class Plan:
         for i, j in _core.fixed_aliases(*cols):
             i, j = int(i), int(j)
             oi, oj = int(fixed[i]), int(fixed[j])  # Python ints: no int64 overflow
-            a: Dict[str, Any] = {
-                "buffers": (i, j), "offsets": (oi, oj),
+            a: dict[str, Any] = {
+                "buffers": (i, j),
+                "offsets": (oi, oj),
                 "shared_bytes": (max(oi, oj), min(oi + int(size[i]), oj + int(size[j]))),
                 "steps": (int(max(first[i], first[j])), int(min(last[i], last[j]))),
             }
             if "tensor" in names and "subgraph" in names:
-                a["subgraphs"] = (int(self.records["subgraph"][i]),
-                                  int(self.records["subgraph"][j]))
+                a["subgraphs"] = (
+                    int(self.records["subgraph"][i]),
+                    int(self.records["subgraph"][j]),
+                )
                 a["tensors"] = (int(self.records["tensor"][i]), int(self.records["tensor"][j]))
             if self.buffer_names is not None:
                 a["names"] = (self.buffer_names[i], self.buffer_names[j])
@@ -167,12 +177,14 @@ class Plan:
         Traceback (most recent call last):
         ...
         ValueError: plan aliases live buffers: buffer 0 and buffer 1 share bytes [0, 16) at steps 0..1 (pass allow_aliases=True to accept deliberate aliases)
-        """
+        """  # noqa: E501 (a doctest's expected output is one line)
         _core.validate_plan(*columns(self.records), self.offsets, int(self.arena_bytes))
         if self.aliases and not allow_aliases:
-            raise ValueError("plan aliases live buffers: "
-                             + "; ".join(_alias_text(a) for a in self.aliases)
-                             + " (pass allow_aliases=True to accept deliberate aliases)")
+            raise ValueError(
+                "plan aliases live buffers: "
+                + "; ".join(_alias_text(a) for a in self.aliases)
+                + " (pass allow_aliases=True to accept deliberate aliases)"
+            )
 
     def ascii(self) -> str:
         """The plan drawn exactly like TFLM's ``PrintMemoryPlan``."""
@@ -207,8 +219,13 @@ class Plan:
         return viz.plan_html(self)
 
     def __repr__(self) -> str:
-        what = (f", scratch_target={self.scratch_target!r}" if self.scratch_target is not None
-                else ", tensors only" if self.tensors_only else "")
+        what = (
+            f", scratch_target={self.scratch_target!r}"
+            if self.scratch_target is not None
+            else ", tensors only"
+            if self.tensors_only
+            else ""
+        )
         alias = f", aliases={len(self.aliases)}" if self.aliases else ""
         return (
             f"Plan(strategy={self.strategy!r}, buffers={len(self)}, "
@@ -219,16 +236,16 @@ class Plan:
 
 def plan(
     sizes: Any,
-    first: Optional[ArrayLike] = None,
-    last: Optional[ArrayLike] = None,
-    offline_offsets: Optional[ArrayLike] = None,
+    first: ArrayLike | None = None,
+    last: ArrayLike | None = None,
+    offline_offsets: ArrayLike | None = None,
     strategy: Strategy = "tflm_greedy",
     *,
     target: str = DEFAULT_TARGET,
     scratch: bool = True,
     alignment: int = 16,
     time_limit: float = 1.0,
-    progress: Optional[Callable[[int, int, float], None]] = None,
+    progress: Callable[[int, int, float], None] | None = None,
 ) -> Plan:
     """Plans buffers into one arena.
 
@@ -274,12 +291,12 @@ def plan(
     Plan(strategy='tflm_greedy', buffers=4, arena_bytes=32, lower_bound=32, optimal=True, scratch_target='cortex-m')
     >>> ta.plan(m, scratch=False)
     Plan(strategy='tflm_greedy', buffers=4, arena_bytes=32, lower_bound=32, optimal=True, tensors only)
-    """
+    """  # noqa: E501 (a doctest's expected output is one line)
     if strategy not in STRATEGIES:
         raise ValueError(f"unknown strategy {strategy!r}; choose one of {', '.join(STRATEGIES)}")
     if alignment < 1:
         raise ValueError(f"alignment must be >= 1, got {alignment}")
-    meta: Dict[str, Any] = {}
+    meta: dict[str, Any] = {}
     if first is None and last is None and hasattr(sizes, "usage_records"):  # a Model
         rec, meta = _model_records(sizes, target, scratch)
     elif first is None and last is None:
@@ -291,31 +308,44 @@ def plan(
     return _plan_records(rec, strategy, alignment, time_limit, progress, meta)
 
 
-def _model_records(model: Any, target: str, scratch: bool) -> Tuple[np.ndarray, Dict[str, Any]]:
+def _model_records(model: Any, target: str, scratch: bool) -> tuple[np.ndarray, dict[str, Any]]:
     """A model's records (with TFLM's kernel scratch on ``target`` when
     ``scratch``) and the Plan fields that say what they hold and name them."""
-    requests: list = []
+    requests: list[tuple[int, int, int]] = []
     if scratch:
         if target not in TARGETS:
             raise ValueError(f"unknown target {target!r} (known: {', '.join(TARGETS)})")
         try:
-            requests = [tuple(int(v) for v in r)
-                        for r in _core.tflm_scratch_requests(model._handle, target)]
+            requests = [
+                (int(r[0]), int(r[1]), int(r[2]))
+                for r in _core.tflm_scratch_requests(model._handle, target)
+            ]
         except NotImplementedError as e:
             raise NotImplementedError(
                 f"cannot include stock TFLM's kernel scratch buffers ({target}): "
                 f"{str(e).splitlines()[0] if str(e) else 'not modelled'}; pass scratch=False "
-                f"(CLI: --tensors-only) for a tensors-only plan") from None
+                f"(CLI: --tensors-only) for a tensors-only plan"
+            ) from None
     rec = model.usage_records(scratch=requests)
-    names = tuple(model.subgraphs[int(sg)].tensors[int(t)].name if t >= 0 else None
-                  for sg, t in zip(rec["subgraph"], rec["tensor"]))
-    return rec, {"scratch_target": target if scratch else None, "tensors_only": not scratch,
-                 "buffer_names": names}
+    names = tuple(
+        model.subgraphs[int(sg)].tensors[int(t)].name if t >= 0 else None
+        for sg, t in zip(rec["subgraph"], rec["tensor"], strict=True)
+    )
+    return rec, {
+        "scratch_target": target if scratch else None,
+        "tensors_only": not scratch,
+        "buffer_names": names,
+    }
 
 
-def _plan_records(rec: np.ndarray, strategy: str, alignment: int, time_limit: float,
-                  progress: Optional[Callable[[int, int, float], None]],
-                  meta: Dict[str, Any]) -> Plan:
+def _plan_records(
+    rec: np.ndarray,
+    strategy: str,
+    alignment: int,
+    time_limit: float,
+    progress: Callable[[int, int, float], None] | None,
+    meta: dict[str, Any],
+) -> Plan:
     cols = columns(rec)
     _core.validate_records(*cols, alignment)
     if strategy == "best":
@@ -323,20 +353,32 @@ def _plan_records(rec: np.ndarray, strategy: str, alignment: int, time_limit: fl
     elif strategy == "optimal":
         if not time_limit >= 0:
             raise ValueError(f"time_limit must be >= 0 seconds, got {time_limit}")
-        offsets, arena_bytes, info = _core.plan_optimal(*cols, alignment, float(time_limit),
-                                                        progress)
-        p = Plan(records=rec, offsets=offsets, arena_bytes=int(arena_bytes),
-                 strategy=strategy, proven=bool(info["proven_optimal"]), **meta)
+        offsets, arena_bytes, info = _core.plan_optimal(
+            *cols, alignment, float(time_limit), progress
+        )
+        p = Plan(
+            records=rec,
+            offsets=offsets,
+            arena_bytes=int(arena_bytes),
+            strategy=strategy,
+            proven=bool(info["proven_optimal"]),
+            **meta,
+        )
     else:
         offsets, arena_bytes = _core.plan(*cols, strategy)
-        p = Plan(records=rec, offsets=offsets, arena_bytes=int(arena_bytes), strategy=strategy,
-                 **meta)
+        p = Plan(
+            records=rec, offsets=offsets, arena_bytes=int(arena_bytes), strategy=strategy, **meta
+        )
     if p.aliases and "buffer_names" in meta:  # a model whose offline plan aliases tensors
-        warnings.warn(OfflinePlanAliasWarning(
-            "the model's offline plan puts tensors that are live together at the same bytes: "
-            + "; ".join(_alias_text(a) for a in p.aliases)
-            + " (a deliberate alias for an NPU; on a CPU one kernel overwrites what another "
-              "still reads)"), stacklevel=_caller_level())
+        warnings.warn(
+            OfflinePlanAliasWarning(
+                "the model's offline plan puts tensors that are live together at the same bytes: "
+                + "; ".join(_alias_text(a) for a in p.aliases)
+                + " (a deliberate alias for an NPU; on a CPU one kernel overwrites what another "
+                "still reads)"
+            ),
+            stacklevel=_caller_level(),
+        )
     return p
 
 
@@ -344,16 +386,21 @@ def _caller_level() -> int:
     """warnings.warn's stacklevel that names the first caller outside this
     package (plan() is reached through Model.plan and others)."""
     here = os.path.dirname(os.path.abspath(__file__))
-    frame, level = sys._getframe(1), 1
+    frame: FrameType | None = sys._getframe(1)
+    level = 1
     while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(here + os.sep):
         frame, level = frame.f_back, level + 1
     return level
 
 
-def _best(rec: np.ndarray, alignment: int, time_limit: float,
-          progress: Optional[Callable[[int, int, float], None]],
-          meta: Dict[str, Any]) -> Plan:
-    best: Optional[Plan] = None
+def _best(
+    rec: np.ndarray,
+    alignment: int,
+    time_limit: float,
+    progress: Callable[[int, int, float], None] | None,
+    meta: dict[str, Any],
+) -> Plan:
+    best: Plan | None = None
     refused = []
     for s in BEST_STRATEGIES:
         try:
@@ -364,6 +411,14 @@ def _best(rec: np.ndarray, alignment: int, time_limit: float,
         if best is None or p.arena_bytes < best.arena_bytes:
             best = p
     if best is None:  # tflm_greedy takes every valid input, so this is a bug
-        raise RuntimeError("internal error: no strategy planned these records: " + "; ".join(refused))
-    return Plan(records=best.records, offsets=best.offsets, arena_bytes=best.arena_bytes,
-                strategy=best.strategy, proven=best.proven, **meta)
+        raise RuntimeError(
+            "internal error: no strategy planned these records: " + "; ".join(refused)
+        )
+    return Plan(
+        records=best.records,
+        offsets=best.offsets,
+        arena_bytes=best.arena_bytes,
+        strategy=best.strategy,
+        proven=best.proven,
+        **meta,
+    )

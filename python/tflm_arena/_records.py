@@ -1,7 +1,9 @@
 """Usage records: the planner's input as one numpy structured array."""
+
 from __future__ import annotations
 
-from typing import Any, Optional, Sequence, Union
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -11,7 +13,9 @@ RECORD_DTYPE = np.dtype(
     [("size", "<i8"), ("first", "<i4"), ("last", "<i4"), ("fixed_offset", "<i8")]
 )
 
-ArrayLike = Union[Sequence[int], np.ndarray]
+_FIELDS: tuple[str, ...] = RECORD_DTYPE.names or ()
+
+ArrayLike = Sequence[int] | np.ndarray
 
 
 def _int_column(values: Any, name: str, dtype: str) -> np.ndarray:
@@ -34,7 +38,7 @@ def make_records(
     sizes: ArrayLike,
     first: ArrayLike,
     last: ArrayLike,
-    fixed_offsets: Optional[ArrayLike] = None,
+    fixed_offsets: ArrayLike | None = None,
 ) -> np.ndarray:
     """Builds a RECORD_DTYPE array from columns (sequences or numpy arrays).
 
@@ -54,9 +58,7 @@ def make_records(
     else:
         o = _int_column(fixed_offsets, "fixed_offset", "int64")
         if len(o) != len(s):
-            raise ValueError(
-                f"offline_offsets has {len(o)} entries but there are {len(s)} buffers"
-            )
+            raise ValueError(f"offline_offsets has {len(o)} entries but there are {len(s)} buffers")
     rec = np.empty(len(s), dtype=RECORD_DTYPE)
     rec["size"], rec["first"], rec["last"], rec["fixed_offset"] = s, f, l_, o
     return rec
@@ -69,21 +71,26 @@ def as_records(records: Any) -> np.ndarray:
     arr = np.asarray(records)
     if arr.dtype.names is None or not {"size", "first", "last"} <= set(arr.dtype.names):
         raise ValueError("records need the fields size, first, last (and optionally fixed_offset)")
-    fixed = arr["fixed_offset"] if "fixed_offset" in arr.dtype.names else None
+    names = arr.dtype.names
+    fixed = arr["fixed_offset"] if "fixed_offset" in names else None
     base = make_records(arr["size"], arr["first"], arr["last"], fixed)
-    extra = [n for n in arr.dtype.names if n not in RECORD_DTYPE.names]
+    extra = [n for n in names if n not in _FIELDS]
     if not extra:
         return base
     out = np.empty(len(base), dtype=RECORD_DTYPE.descr + [(n, arr.dtype[n]) for n in extra])
-    for n in RECORD_DTYPE.names:
+    for n in _FIELDS:
         out[n] = base[n]
     for n in extra:
         out[n] = arr[n]
     return out
 
 
-def records_from_args(sizes: Any, first: Optional[ArrayLike], last: Optional[ArrayLike],
-                      offline_offsets: Optional[ArrayLike] = None) -> np.ndarray:
+def records_from_args(
+    sizes: Any,
+    first: ArrayLike | None,
+    last: ArrayLike | None,
+    offline_offsets: ArrayLike | None = None,
+) -> np.ndarray:
     """The records of ``plan``/``assign_objects`` style arguments: columns
     ``(sizes, first, last[, offline_offsets])``, one records array, or a
     Model (its usage records)."""
@@ -96,7 +103,7 @@ def records_from_args(sizes: Any, first: Optional[ArrayLike], last: Optional[Arr
     return make_records(sizes, first, last, offline_offsets)
 
 
-def columns(rec: np.ndarray):
+def columns(rec: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """The four contiguous columns the C++ core takes."""
     return (
         np.ascontiguousarray(rec["size"]),

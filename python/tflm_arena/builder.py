@@ -47,14 +47,36 @@ Schema facts used here (table field slots; a union field takes two slots, its
 * ``TensorMap``: name 0, tensor_index:uint 1 (a tensor of the signature's
   subgraph).
 """
+
 from __future__ import annotations
 
 import struct
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Optional, Sequence, Union
+from typing import Any
 
 import flatbuffers
 import numpy as np
+
+from ._builder_options import (
+    _SUBGRAPH_KEYS,
+    DTypeLike,
+    _as_int_list,
+    _int32_vector,
+    _norm_int,
+    _normalize_options,
+    _tensor_type,
+    _write_options,
+)
+from .schema_enums import (
+    _CUSTOM,
+    _NUMPY_OF_TYPE,
+    _PLACEHOLDER_FOR_GREATER_OP_CODES,
+    ACTIVATION_FUNCTIONS,
+    BUILTIN_OPERATORS,
+    BUILTIN_OPTIONS_TYPES,
+    TENSOR_TYPES,
+)
 
 __all__ = [
     "ACTIVATION_FUNCTIONS",
@@ -74,35 +96,14 @@ FILE_IDENTIFIER = b"TFL3"
 #: Metadata name TFLM scans for an offline memory plan.
 OFFLINE_PLAN_METADATA_NAME = "OfflineMemoryAllocation"
 
-from ._builder_options import (  # noqa: F401
-    _NUMPY_OF_TYPE,
-    DTypeLike,
-    _tensor_type,
-    _SUBGRAPH_KEYS,
-    _as_int_list,
-    _int32_vector,
-    _norm_int,
-    _normalize_options,
-    _write_options,
-)
-from .schema_enums import (  # noqa: F401  (re-exported)
-    _CUSTOM,
-    _PLACEHOLDER_FOR_GREATER_OP_CODES,
-    ACTIVATION_FUNCTIONS,
-    BUILTIN_OPERATORS,
-    BUILTIN_OPTIONS_TYPES,
-    TENSOR_TYPES,
-)
-
-
 # --------------------------------------------------------------------------
 # Small helpers
 # --------------------------------------------------------------------------
 
-BufferData = Union[bytes, bytearray, memoryview, np.ndarray, None]
+BufferData = bytes | bytearray | memoryview | np.ndarray | None
 
 
-def _payload(data: BufferData, np_dtype: Optional[np.dtype] = None) -> bytes:
+def _payload(data: BufferData, np_dtype: np.dtype | None = None) -> bytes:
     """Little-endian raw bytes of ``data`` (optionally cast to ``np_dtype``)."""
     if data is None:
         return b""
@@ -146,7 +147,7 @@ def _table_vector(b: flatbuffers.Builder, offsets: Sequence[int]) -> int:
     b.StartVector(4, len(offsets), 4)
     for off in reversed(offsets):
         b.PrependUOffsetTRelative(off)
-    return b.EndVector()
+    return int(b.EndVector())
 
 
 def _aligned_bytes_vector(b: flatbuffers.Builder, data: bytes, alignment: int = 16) -> int:
@@ -155,7 +156,7 @@ def _aligned_bytes_vector(b: flatbuffers.Builder, data: bytes, alignment: int = 
     b.StartVector(1, len(data), alignment)
     b.head = b.head - len(data)
     b.Bytes[b.head : b.head + len(data)] = data
-    return b.EndVector()
+    return int(b.EndVector())
 
 
 # --------------------------------------------------------------------------
@@ -169,11 +170,11 @@ class _Tensor:
     type: int
     buffer: int
     name: str
-    scale: Optional[list[float]]
-    zero_point: Optional[list[int]]
+    scale: list[float] | None
+    zero_point: list[int] | None
     quantized_dimension: int
     is_variable: bool
-    shape_signature: Optional[list[int]]
+    shape_signature: list[int] | None
 
 
 @dataclass
@@ -183,8 +184,8 @@ class _Operator:
     inputs: list[int]
     outputs: list[int]
     intermediates: list[int]
-    options: Optional[dict[str, Any]]
-    custom_options: Optional[bytes] = None
+    options: dict[str, Any] | None
+    custom_options: bytes | None = None
 
 
 @dataclass
@@ -209,9 +210,9 @@ class ModelBuilder:
         self.description = description
         self._buffers: list[bytes] = [b""]
         self._subgraphs: list[_SubGraph] = [_SubGraph(name="")]
-        self._opcodes: list[tuple[int, Optional[str], int]] = []
+        self._opcodes: list[tuple[int, str | None, int]] = []
         self._metadata: list[tuple[str, int]] = []
-        self._signatures: list[tuple[str, dict, dict, int]] = []
+        self._signatures: list[tuple[str, dict[str, int], dict[str, int], int]] = []
 
     # -- buffers / metadata -------------------------------------------------
 
@@ -233,8 +234,9 @@ class ModelBuilder:
         self._metadata.append((name, index))
         return index
 
-    def add_signature(self, key: str, inputs: Mapping[str, int], outputs: Mapping[str, int],
-                      subgraph: int = 0) -> int:
+    def add_signature(
+        self, key: str, inputs: Mapping[str, int], outputs: Mapping[str, int], subgraph: int = 0
+    ) -> int:
         """Add a SignatureDef ``key`` naming tensors of ``subgraph``:
         ``inputs`` and ``outputs`` map names to tensor indices (checked when
         the model is built). Returns the signature's index.
@@ -269,10 +271,12 @@ class ModelBuilder:
             n = len(self._subgraphs[subgraph].tensors)
             for name, t in [*inputs.items(), *outputs.items()]:
                 if not 0 <= t < n:
-                    raise ValueError(f"signature {key!r}: {name!r} refers to tensor {t}, but "
-                                     f"subgraph {subgraph} has {n} tensors")
+                    raise ValueError(
+                        f"signature {key!r}: {name!r} refers to tensor {t}, but "
+                        f"subgraph {subgraph} has {n} tensors"
+                    )
 
-    def _write_signatures(self, b: flatbuffers.Builder) -> Optional[int]:
+    def _write_signatures(self, b: flatbuffers.Builder) -> int | None:
         """Writes ``Model.signature_defs``; None when there are none."""
         if not self._signatures:
             return None
@@ -311,7 +315,7 @@ class ModelBuilder:
         """Number of subgraphs so far (at least 1)."""
         return len(self._subgraphs)
 
-    def tensor_count(self, subgraph: Optional[int] = None) -> int:
+    def tensor_count(self, subgraph: int | None = None) -> int:
         """Tensors in ``subgraph``, or over all subgraphs when ``None`` (the N
         an offline plan must carry)."""
         if subgraph is None:
@@ -329,7 +333,7 @@ class ModelBuilder:
         zero_point: int | Sequence[int] | None = None,
         quantized_dimension: int = 0,
         is_variable: bool = False,
-        shape_signature: Optional[Sequence[int]] = None,
+        shape_signature: Sequence[int] | None = None,
         subgraph: int = 0,
     ) -> int:
         """Add a tensor to ``subgraph`` and return its index there.
@@ -363,17 +367,13 @@ class ModelBuilder:
             else:
                 np_dtype = _NUMPY_OF_TYPE.get(ttype)
                 if np_dtype is None:
-                    raise TypeError(
-                        f"data for type {ttype} must be given as raw bytes"
-                    )
+                    raise TypeError(f"data for type {ttype} must be given as raw bytes")
                 arr = np.asarray(data)
                 if arr.dtype.kind in "iub" and np_dtype.kind in "iu" and arr.size:
                     info = np.iinfo(np_dtype)
                     lo, hi = int(arr.min()), int(arr.max())
                     if lo < info.min or hi > info.max:
-                        raise ValueError(
-                            f"data values [{lo}, {hi}] do not fit {np_dtype.name}"
-                        )
+                        raise ValueError(f"data values [{lo}, {hi}] do not fit {np_dtype.name}")
                 if all(d >= 0 for d in dims) and arr.size != int(np.prod(dims, dtype=np.int64)):
                     raise ValueError(
                         f"data has {arr.size} elements but shape {dims} needs "
@@ -382,8 +382,8 @@ class ModelBuilder:
                 payload = _payload(arr, np_dtype)
             buffer = self.add_buffer(payload)
 
-        scales: Optional[list[float]] = None
-        zps: Optional[list[int]] = None
+        scales: list[float] | None = None
+        zps: list[int] | None = None
         if scale is not None:
             scales = [float(s) for s in np.atleast_1d(np.asarray(scale, dtype=np.float64))]
             if zero_point is None:
@@ -425,10 +425,10 @@ class ModelBuilder:
         outputs: Sequence[int],
         *,
         intermediates: Sequence[int] = (),
-        options: Optional[Mapping[str, Any]] = None,
+        options: Mapping[str, Any] | None = None,
         version: int = 1,
-        custom_code: Optional[str] = None,
-        custom_options: Union[Mapping[str, Any], bytes, None] = None,
+        custom_code: str | None = None,
+        custom_options: Mapping[str, Any] | bytes | None = None,
         subgraph: int = 0,
     ) -> int:
         """Append an operator to ``subgraph`` (execution order) and return its
@@ -482,7 +482,7 @@ class ModelBuilder:
                 raise ValueError("custom_code is only valid with op='CUSTOM'")
         elif code == _CUSTOM:
             raise ValueError("a CUSTOM operator needs custom_code")
-        custom_bytes: Optional[bytes] = None
+        custom_bytes: bytes | None = None
         if custom_options is not None:
             if custom_code is None:
                 raise ValueError("custom_options are only valid with custom_code")
@@ -600,7 +600,13 @@ class ModelBuilder:
         for si, sg in enumerate(self._subgraphs):
             n = len(sg.tensors)
 
-            def check(indices: Sequence[int], what: str, allow_absent: bool = False) -> None:
+            def check(
+                indices: Sequence[int],
+                what: str,
+                allow_absent: bool = False,
+                si: int = si,
+                n: int = n,
+            ) -> None:
                 for t in indices:
                     if allow_absent and t == -1:
                         continue
@@ -650,14 +656,15 @@ class ModelBuilder:
         if sig_vec is not None:
             b.PrependUOffsetTRelativeSlot(7, sig_vec, 0)
         b.PrependBoolSlot(8, True, False)  # has_rank: shapes here are always ranked
-        return b.EndObject()
+        return int(b.EndObject())
 
     def _write_operator(self, b: flatbuffers.Builder, op: _Operator) -> int:
         inputs_vec = _int32_vector(b, op.inputs)
         outputs_vec = _int32_vector(b, op.outputs)
         inter_vec = _int32_vector(b, op.intermediates) if op.intermediates else None
-        custom_vec = (b.CreateByteVector(op.custom_options)
-                      if op.custom_options is not None else None)
+        custom_vec = (
+            b.CreateByteVector(op.custom_options) if op.custom_options is not None else None
+        )
         opt_type, opt_off = 0, None
         if op.options is not None:
             opt_type, opt_off = _write_options(b, op.builtin_code, op.options)
@@ -672,7 +679,7 @@ class ModelBuilder:
             b.PrependUOffsetTRelativeSlot(5, custom_vec, 0)  # custom_options_format 0: FLEXBUFFERS
         if inter_vec is not None:
             b.PrependUOffsetTRelativeSlot(8, inter_vec, 0)
-        return b.EndObject()
+        return int(b.EndObject())
 
     def _write_subgraph(self, b: flatbuffers.Builder, sg: _SubGraph) -> int:
         tensors_vec = _table_vector(b, [self._write_tensor(b, t) for t in sg.tensors])
@@ -687,4 +694,4 @@ class ModelBuilder:
         b.PrependUOffsetTRelativeSlot(3, ops_vec, 0)
         if name_off is not None:
             b.PrependUOffsetTRelativeSlot(4, name_off, 0)
-        return b.EndObject()
+        return int(b.EndObject())

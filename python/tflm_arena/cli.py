@@ -20,6 +20,7 @@ A closed standard error loses the message, never the exit status.
 ``ascii`` rather than dropping it. The ``--help`` text is written for a
 terminal (no reStructuredText): this docstring is not used by the parser.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -29,8 +30,9 @@ import os
 import sys
 import time
 import warnings
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Dict, List, Optional, TextIO, Tuple
+from typing import Any, TextIO
 
 import numpy as np
 
@@ -68,8 +70,8 @@ class _Steps:
 
     def __init__(self, m: Model, rec: np.ndarray) -> None:
         self.model = m
-        self.ops: Dict[int, Any] = {}  # step -> Operator
-        self.op_steps: Dict[Tuple[int, int], List[int]] = {}
+        self.ops: dict[int, Any] = {}  # step -> Operator
+        self.op_steps: dict[tuple[int, int], list[int]] = {}
         for i, (sg, index, calls) in enumerate(_core.step_operators(m._handle).tolist()):
             op = m.subgraphs[sg].operators[index]
             self.ops[i + 1] = op
@@ -77,9 +79,9 @@ class _Steps:
                 self.op_steps.setdefault((sg, index), []).append(i + 1)
         live = _core.live_steps(rec["size"], rec["first"], rec["last"])
         lo = live["first_step"]
-        self.live: Dict[int, int] = {lo + i: b for i, b in enumerate(live["bytes"].tolist())}
-        self.count: Dict[int, int] = {lo + i: c for i, c in enumerate(live["buffers"].tolist())}
-        self.peak: Optional[int] = live["peak"]
+        self.live: dict[int, int] = {lo + i: b for i, b in enumerate(live["bytes"].tolist())}
+        self.count: dict[int, int] = {lo + i: c for i, c in enumerate(live["buffers"].tolist())}
+        self.peak: int | None = live["peak"]
 
     def op_label(self, step: int) -> str:
         op = self.ops.get(step)
@@ -87,32 +89,42 @@ class _Steps:
             # Step -1 is TFLM's kUninitializedLifetime (micro_allocation_info.cc):
             # a tensor read but never produced, or never referenced at all,
             # keeps it as its first step and is still planned.
-            return ("model inputs" if step == 0 else
-                    "before the model runs" if step < 0 else "no operator")
+            return (
+                "model inputs"
+                if step == 0
+                else "before the model runs"
+                if step < 0
+                else "no operator"
+            )
         where = f" of subgraph {op.subgraph}" if op.subgraph else ""
         return f"operator {op.index} {op.name}{where}"
 
-    def op_json(self, step: int) -> Optional[dict]:
+    def op_json(self, step: int) -> dict[str, Any] | None:
         op = self.ops.get(step)
-        return None if op is None else {"subgraph": op.subgraph, "index": op.index,
-                                        "name": op.name}
+        return None if op is None else {"subgraph": op.subgraph, "index": op.index, "name": op.name}
 
     def peak_line(self) -> str:
         if self.peak is None:
             return "peak: no buffers in the arena\n"
         s = self.peak
-        return (f"peak: step {s} ({self.op_label(s)}), {self.live[s]} bytes live "
-                f"in {self.count[s]} buffers\n")
+        return (
+            f"peak: step {s} ({self.op_label(s)}), {self.live[s]} bytes live "
+            f"in {self.count[s]} buffers\n"
+        )
 
-    def peak_json(self) -> Optional[dict]:
+    def peak_json(self) -> dict[str, Any] | None:
         if self.peak is None:
             return None
         s = self.peak
-        return {"step": s, "live_bytes": self.live[s], "buffers": self.count[s],
-                "operator": self.op_json(s)}
+        return {
+            "step": s,
+            "live_bytes": self.live[s],
+            "buffers": self.count[s],
+            "operator": self.op_json(s),
+        }
 
 
-def _buffer_name(m: Model, r: Any) -> Optional[str]:
+def _buffer_name(m: Model, r: Any) -> str | None:
     if r["tensor"] < 0:
         return None
     return m.subgraphs[int(r["subgraph"])].tensors[int(r["tensor"])].name
@@ -122,25 +134,32 @@ def _plan_contents(p: Plan) -> str:
     """What a model's plan holds, in words (never our figure in TFLM's name)."""
     if p.scratch_target is not None:
         n = int(np.count_nonzero(p.records["scratch"] >= 0))
-        return (f"tensors and the kernel scratch buffers stock TFLM requests on "
-                f"{p.scratch_target} ({n if n else 'none for this model'})")
+        return (
+            f"tensors and the kernel scratch buffers stock TFLM requests on "
+            f"{p.scratch_target} ({n if n else 'none for this model'})"
+        )
     return "tensors only: stock TFLM's kernel scratch buffers are not included"
 
 
 def _plan_table(m: Model, p: Plan, steps: _Steps, out: TextIO) -> None:
-    out.write(f"{'buffer':>6} {'size':>8} {'first':>5} {'last':>5} {'offset':>8} "
-              f"{'fixed':>5}  tensor\n")
-    for i, (r, off) in enumerate(zip(p.records, p.offsets)):
+    out.write(
+        f"{'buffer':>6} {'size':>8} {'first':>5} {'last':>5} {'offset':>8} {'fixed':>5}  tensor\n"
+    )
+    for i, (r, off) in enumerate(zip(p.records, p.offsets, strict=True)):
         fixed = "yes" if r["fixed_offset"] >= 0 else "-"
         if r["tensor"] >= 0:
             who = f"{r['subgraph']}:{r['tensor']} {_buffer_name(m, r)}"
         else:
             who = f"scratch ({steps.op_label(int(r['first']))})"
-        out.write(f"{i:>6} {r['size']:>8} {r['first']:>5} {r['last']:>5} {off:>8} "
-                  f"{fixed:>5}  {who}\n")
+        out.write(
+            f"{i:>6} {r['size']:>8} {r['first']:>5} {r['last']:>5} {off:>8} {fixed:>5}  {who}\n"
+        )
     n_fixed = int(np.count_nonzero(p.records["fixed_offset"] >= 0))
-    out.write(f"fixed (offline-planned) buffers: {n_fixed} of {len(p)}\n" if n_fixed else
-              "fixed (offline-planned) buffers: none\n")
+    out.write(
+        f"fixed (offline-planned) buffers: {n_fixed} of {len(p)}\n"
+        if n_fixed
+        else "fixed (offline-planned) buffers: none\n"
+    )
     out.write(f"\n{'step':>5} {'live':>8} {'buffers':>7}  operator\n")
     for s in sorted(steps.live):
         mark = "  <- peak" if s == steps.peak else ""
@@ -149,8 +168,10 @@ def _plan_table(m: Model, p: Plan, steps: _Steps, out: TextIO) -> None:
     for a in p.aliases:
         out.write(f"offline plan alias: {_alias_text(a)}\n")
     if p.aliases:
-        out.write("(the live bytes per step add up every buffer, so aliased bytes count "
-                  "more than once there; the lower bound counts them once)\n")
+        out.write(
+            "(the live bytes per step add up every buffer, so aliased bytes count "
+            "more than once there; the lower bound counts them once)\n"
+        )
     out.write(f"contents: {_plan_contents(p)}\n")
     out.write(
         f"strategy {p.strategy}: arena {p.arena_bytes} bytes"
@@ -159,7 +180,7 @@ def _plan_table(m: Model, p: Plan, steps: _Steps, out: TextIO) -> None:
     )
 
 
-def _plan_json(m: Model, p: Plan, steps: _Steps, model: str) -> dict:
+def _plan_json(m: Model, p: Plan, steps: _Steps, model: str) -> dict[str, Any]:
     return {
         "model": model,
         "strategy": p.strategy,
@@ -172,14 +193,28 @@ def _plan_json(m: Model, p: Plan, steps: _Steps, model: str) -> dict:
         "peak": steps.peak_json(),
         "fixed_buffers": [int(i) for i in np.flatnonzero(p.records["fixed_offset"] >= 0)],
         "buffers": [
-            {"subgraph": int(r["subgraph"]), "tensor": int(r["tensor"]),
-             "name": _buffer_name(m, r), "scratch": bool(r["scratch"] >= 0),
-             "size": int(r["size"]), "first": int(r["first"]), "last": int(r["last"]),
-             "offset": int(off), "fixed": bool(r["fixed_offset"] >= 0)}
-            for r, off in zip(p.records, p.offsets)
+            {
+                "subgraph": int(r["subgraph"]),
+                "tensor": int(r["tensor"]),
+                "name": _buffer_name(m, r),
+                "scratch": bool(r["scratch"] >= 0),
+                "size": int(r["size"]),
+                "first": int(r["first"]),
+                "last": int(r["last"]),
+                "offset": int(off),
+                "fixed": bool(r["fixed_offset"] >= 0),
+            }
+            for r, off in zip(p.records, p.offsets, strict=True)
         ],
-        "steps": [{"step": s, "live_bytes": steps.live[s], "buffers": steps.count[s],
-                   "operator": steps.op_json(s)} for s in sorted(steps.live)],
+        "steps": [
+            {
+                "step": s,
+                "live_bytes": steps.live[s],
+                "buffers": steps.count[s],
+                "operator": steps.op_json(s),
+            }
+            for s in sorted(steps.live)
+        ],
     }
 
 
@@ -193,8 +228,15 @@ def _cmd_demo(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _tensor_kind(t: Any, r: Any) -> str:
-    return ("const" if t.is_constant else "variable" if t.is_variable
-            else "arena" if r is not None else "unplanned")
+    return (
+        "const"
+        if t.is_constant
+        else "variable"
+        if t.is_variable
+        else "arena"
+        if r is not None
+        else "unplanned"
+    )
 
 
 def _cmd_inspect(args: argparse.Namespace, out: TextIO) -> int:
@@ -204,54 +246,96 @@ def _cmd_inspect(args: argparse.Namespace, out: TextIO) -> int:
     live = {(int(r["subgraph"]), int(r["tensor"])): r for r in rec if r["tensor"] >= 0}
     aliases = m.offline_plan_aliases()
     if args.json:
-        json.dump(_jsonable({
-            "model": str(args.model), "bytes": len(m.data), "schema_version": m.version,
-            "description": m.description,
-            "metadata": {name: len(data) for name, data in m.metadata.items()},
-            "offline_plan_aliases": aliases,
-            "peak": steps.peak_json(),
-            "subgraphs": [{
-                "index": sg.index, "name": sg.name,
-                "inputs": list(sg.inputs), "outputs": list(sg.outputs),
-                "tensors": [{
-                    "index": t.index, "name": t.name, "type": t.type, "shape": list(t.shape),
-                    "bytes": t.bytes, "kind": _tensor_kind(t, live.get((sg.index, t.index))),
-                    "first": (int(live[(sg.index, t.index)]["first"])
-                              if (sg.index, t.index) in live else None),
-                    "last": (int(live[(sg.index, t.index)]["last"])
-                             if (sg.index, t.index) in live else None),
-                } for t in sg.tensors],
-                "operators": [{
-                    "index": o.index, "name": o.name, "steps": steps.op_steps.get((sg.index, o.index), []),
-                    "inputs": list(o.inputs), "outputs": list(o.outputs),
-                } for o in sg.operators],
-            } for sg in m.subgraphs],
-        }), out, indent=1)
+        json.dump(
+            _jsonable(
+                {
+                    "model": str(args.model),
+                    "bytes": len(m.data),
+                    "schema_version": m.version,
+                    "description": m.description,
+                    "metadata": {name: len(data) for name, data in m.metadata.items()},
+                    "offline_plan_aliases": aliases,
+                    "peak": steps.peak_json(),
+                    "subgraphs": [
+                        {
+                            "index": sg.index,
+                            "name": sg.name,
+                            "inputs": list(sg.inputs),
+                            "outputs": list(sg.outputs),
+                            "tensors": [
+                                {
+                                    "index": t.index,
+                                    "name": t.name,
+                                    "type": t.type,
+                                    "shape": list(t.shape),
+                                    "bytes": t.bytes,
+                                    "kind": _tensor_kind(t, live.get((sg.index, t.index))),
+                                    "first": (
+                                        int(live[(sg.index, t.index)]["first"])
+                                        if (sg.index, t.index) in live
+                                        else None
+                                    ),
+                                    "last": (
+                                        int(live[(sg.index, t.index)]["last"])
+                                        if (sg.index, t.index) in live
+                                        else None
+                                    ),
+                                }
+                                for t in sg.tensors
+                            ],
+                            "operators": [
+                                {
+                                    "index": o.index,
+                                    "name": o.name,
+                                    "steps": steps.op_steps.get((sg.index, o.index), []),
+                                    "inputs": list(o.inputs),
+                                    "outputs": list(o.outputs),
+                                }
+                                for o in sg.operators
+                            ],
+                        }
+                        for sg in m.subgraphs
+                    ],
+                }
+            ),
+            out,
+            indent=1,
+        )
         out.write("\n")
         return 0
-    out.write(f"{args.model}: {len(m.data)} bytes, schema version {m.version}, "
-              f"{len(m.subgraphs)} subgraph(s)\n")
+    out.write(
+        f"{args.model}: {len(m.data)} bytes, schema version {m.version}, "
+        f"{len(m.subgraphs)} subgraph(s)\n"
+    )
     if m.description:
         out.write(f"description: {m.description}\n")
     for name, data in m.metadata.items():
         out.write(f"metadata {name!r}: {len(data)} bytes\n")
     for a in aliases:
-        out.write(f"offline plan alias (deliberate, as NPU compilers write them): tensors "
-                  f"{a['tensors'][0]} {a['names'][0]!r} and {a['tensors'][1]} {a['names'][1]!r} "
-                  f"share bytes [{a['shared_bytes'][0]}, {a['shared_bytes'][1]}) at steps "
-                  f"{a['steps'][0]}..{a['steps'][1]}\n")
+        out.write(
+            f"offline plan alias (deliberate, as NPU compilers write them): tensors "
+            f"{a['tensors'][0]} {a['names'][0]!r} and {a['tensors'][1]} {a['names'][1]!r} "
+            f"share bytes [{a['shared_bytes'][0]}, {a['shared_bytes'][1]}) at steps "
+            f"{a['steps'][0]}..{a['steps'][1]}\n"
+        )
     out.write(steps.peak_line())
     for sg in m.subgraphs:
-        out.write(f"\nsubgraph {sg.index} {sg.name!r}: inputs {list(sg.inputs)}, "
-                  f"outputs {list(sg.outputs)}\n")
-        out.write(f"{'#':>4} {'type':<8} {'shape':<18} {'bytes':>8} {'kind':<9} "
-                  f"{'first':>5} {'last':>5}  name\n")
+        out.write(
+            f"\nsubgraph {sg.index} {sg.name!r}: inputs {list(sg.inputs)}, "
+            f"outputs {list(sg.outputs)}\n"
+        )
+        out.write(
+            f"{'#':>4} {'type':<8} {'shape':<18} {'bytes':>8} {'kind':<9} "
+            f"{'first':>5} {'last':>5}  name\n"
+        )
         for t in sg.tensors:
             r = live.get((sg.index, t.index))
             first = f"{r['first']:>5} {r['last']:>5}" if r is not None else f"{'':>5} {'':>5}"
-            out.write(f"{t.index:>4} {t.type:<8} {str(list(t.shape)):<18} "
-                      f"{t.bytes if t.bytes is not None else '-':>8} {_tensor_kind(t, r):<9} "
-                      f"{first}  {t.name}\n")
+            out.write(
+                f"{t.index:>4} {t.type:<8} {list(t.shape)!s:<18} "
+                f"{t.bytes if t.bytes is not None else '-':>8} {_tensor_kind(t, r):<9} "
+                f"{first}  {t.name}\n"
+            )
         out.write(f"{'#':>4} {'step':>5} operator\n")
         for o in sg.operators:
             at = ",".join(str(s) for s in steps.op_steps.get((sg.index, o.index), [])) or "-"
@@ -259,7 +343,7 @@ def _cmd_inspect(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
-def _progress_printer(err: TextIO):
+def _progress_printer(err: TextIO) -> Callable[[int, int, float], None]:
     """progress(best, lower, seconds) for the optimal search: one line on
     stderr about once a second, only once the search has run for a second."""
     last = [0.0]
@@ -269,8 +353,10 @@ def _progress_printer(err: TextIO):
             return
         last[0] = seconds
         gap = 100.0 * (best / lower - 1.0) if lower else 0.0
-        err.write(f"searching: best {best} bytes, lower bound {lower} ({gap:.1f} % above), "
-                  f"{seconds:.1f} s\n")
+        err.write(
+            f"searching: best {best} bytes, lower bound {lower} ({gap:.1f} % above), "
+            f"{seconds:.1f} s\n"
+        )
         err.flush()
 
     return progress
@@ -287,8 +373,7 @@ def _plan_model(m: Model, args: argparse.Namespace, **kw: Any) -> Plan:
 def _cmd_plan(args: argparse.Namespace, out: TextIO) -> int:
     m = Model.load(args.model)
     if args.strategy == "optimal":
-        p = _plan_model(m, args, time_limit=args.time_limit,
-                        progress=_progress_printer(sys.stderr))
+        p = _plan_model(m, args, time_limit=args.time_limit, progress=_progress_printer(sys.stderr))
     else:
         p = _plan_model(m, args)
     steps = _Steps(m, p.records)
@@ -303,16 +388,23 @@ def _cmd_plan(args: argparse.Namespace, out: TextIO) -> int:
     _plan_table(m, p, steps, out)
     if args.strategy == "optimal":
         only = " (tensors only)" if p.tensors_only else ""
-        out.write(f"proven optimal{only}\n" if p.optimal else
-                  f"best found in {args.time_limit:g} s (not proven){only}\n")
+        out.write(
+            f"proven optimal{only}\n"
+            if p.optimal
+            else f"best found in {args.time_limit:g} s (not proven){only}\n"
+        )
     if p.tensors_only:
-        out.write("note: tensors only (activations without kernel scratch): stock TFLM's "
-                  "head also holds its kernels' scratch buffers, so it can be larger (drop "
-                  "--tensors-only to include them); for the whole arena stock TFLM needs, run "
-                  "`tflm-arena size MODEL`\n")
+        out.write(
+            "note: tensors only (activations without kernel scratch): stock TFLM's "
+            "head also holds its kernels' scratch buffers, so it can be larger (drop "
+            "--tensors-only to include them); for the whole arena stock TFLM needs, run "
+            "`tflm-arena size MODEL`\n"
+        )
     else:
-        out.write("note: this is the head (activations + scratch) only; for the whole arena "
-                  "stock TFLM needs, run `tflm-arena size MODEL`\n")
+        out.write(
+            "note: this is the head (activations + scratch) only; for the whole arena "
+            "stock TFLM needs, run `tflm-arena size MODEL`\n"
+        )
     if args.ascii:
         out.write("\n" + p.ascii())
     return 0
@@ -321,16 +413,24 @@ def _cmd_plan(args: argparse.Namespace, out: TextIO) -> int:
 def _cmd_size(args: argparse.Namespace, out: TextIO) -> int:
     """One result or one error line per model; exit status 1 if any failed
     (the good models are still sized and printed)."""
-    results: List[Tuple[str, Any]] = []
+    results: list[tuple[str, Any]] = []
     failed = 0
     if args.planner == "greedy":  # the deprecated name, accepted for one release
-        print("tflm-arena: warning: --planner greedy is deprecated; use --planner tflm_greedy",
-              file=sys.stderr)
+        print(
+            "tflm-arena: warning: --planner greedy is deprecated; use --planner tflm_greedy",
+            file=sys.stderr,
+        )
         args.planner = "tflm_greedy"
     for path in args.model:
         try:
-            results.append((path, tflm_arena(path, target=args.target,
-                                             recording=args.recording, planner=args.planner)))
+            results.append(
+                (
+                    path,
+                    tflm_arena(
+                        path, target=args.target, recording=args.recording, planner=args.planner
+                    ),
+                )
+            )
         except (ValueError, OSError, NotImplementedError, RuntimeError, MemoryError) as e:
             failed += 1
             results.append((path, e))
@@ -341,8 +441,14 @@ def _cmd_size(args: argparse.Namespace, out: TextIO) -> int:
         if not args.json:
             _write_size(path, results[-1][1], out, first=len(results) == 1)
     if args.json:
-        json.dump({str(p): (r.as_dict() if not isinstance(r, Exception)
-                            else {"error": _first_line(r)}) for p, r in results}, out, indent=1)
+        json.dump(
+            {
+                str(p): (r.as_dict() if not isinstance(r, Exception) else {"error": _first_line(r)})
+                for p, r in results
+            },
+            out,
+            indent=1,
+        )
         out.write("\n")
     return 1 if failed else 0
 
@@ -354,8 +460,10 @@ def _first_line(e: BaseException) -> str:
 def _write_size(path: str, r: Any, out: TextIO, first: bool) -> None:
     if not first:
         out.write("\n")
-    out.write(f"{path}:\n  {r.firmware_line()}  // stock TFLM, target {r.target}: exact "
-              f"minimum {r.min_arena_bytes} bytes\n")
+    out.write(
+        f"{path}:\n  {r.firmware_line()}  // stock TFLM, target {r.target}: exact "
+        f"minimum {r.min_arena_bytes} bytes\n"
+    )
     out.write("\n".join("  " + line for line in str(r).splitlines()) + "\n")
 
 
@@ -369,14 +477,16 @@ def _cmd_write_plan(args: argparse.Namespace, out: TextIO) -> int:
     with warnings.catch_warnings(record=True) as said:
         warnings.simplefilter("always")
         try:
-            new = m.with_offline_plan(p, target=args.target,
-                                      allow_larger_head=args.allow_larger_head)
+            new = m.with_offline_plan(
+                p, target=args.target, allow_larger_head=args.allow_larger_head
+            )
         except _LargerHeadError as e:
             raise ValueError(
                 f"the {p.strategy} plan would make stock TFLM's head larger ({e.target}): "
                 f"{e.before} -> {e.after} bytes (TFLM places its kernels' scratch buffers "
                 f"around the written tensors); `tflm-arena optimize` writes a plan TFLM keeps, "
-                f"--allow-larger-head writes this one anyway") from None
+                f"--allow-larger-head writes this one anyway"
+            ) from None
     try:
         new.save(dest, overwrite=args.overwrite)
     except FileExistsError:
@@ -385,8 +495,10 @@ def _cmd_write_plan(args: argparse.Namespace, out: TextIO) -> int:
         out.write(f"offline plan alias kept: {_alias_text(a)}\n")
     for w in said:
         out.write(f"warning: {w.message}\n")
-    out.write(f"wrote {dest}: {p.strategy} plan, arena {p.arena_bytes} bytes "
-              f"(lower bound {p.lower_bound}; {_plan_contents(p)})\n")
+    out.write(
+        f"wrote {dest}: {p.strategy} plan, arena {p.arena_bytes} bytes "
+        f"(lower bound {p.lower_bound}; {_plan_contents(p)})\n"
+    )
     return 0
 
 
@@ -407,9 +519,14 @@ def _cmd_optimize(args: argparse.Namespace, out: TextIO) -> int:
             sys.stderr.write(f"tflm-arena optimize: {msg}\n")
             sys.stderr.flush()
 
-    r = optimize(m, reorder=args.reorder, time_limit=args.time_limit, target=args.target,
-                 progress=progress,
-                 search_progress=None if args.quiet else _progress_printer(sys.stderr))
+    r = optimize(
+        m,
+        reorder=args.reorder,
+        time_limit=args.time_limit,
+        target=args.target,
+        progress=progress,
+        search_progress=None if args.quiet else _progress_printer(sys.stderr),
+    )
     r.model.save(dest, overwrite=args.overwrite)
     # Stock TFLM's whole arena (not only the head) for the model written and
     # for the original, on the same target: the line for the firmware.
@@ -417,33 +534,56 @@ def _cmd_optimize(args: argparse.Namespace, out: TextIO) -> int:
     after = tflm_arena(r.model, target=r.target) if r.improved else before
     saved = before.min_arena_bytes - after.min_arena_bytes
     if args.json:
-        json.dump({
-            "model": str(src), "output": str(dest), "target": r.target,
-            "improved": r.improved, "original_head": r.original_head, "head": r.head,
-            "lower_bound": r.original_lower_bound, "reason": r.reason,
-            "min_arena_bytes": after.min_arena_bytes,
-            "original_min_arena_bytes": before.min_arena_bytes,
-            "attempts": [{"strategy": a.strategy, "reordered": a.reordered,
-                          "head": a.head if a.model is not None else None,
-                          "seconds": round(a.seconds, 4), "proven_optimal": a.optimal,
-                          "note": a.note} for a in r.attempts],
-        }, out, indent=1)
+        json.dump(
+            {
+                "model": str(src),
+                "output": str(dest),
+                "target": r.target,
+                "improved": r.improved,
+                "original_head": r.original_head,
+                "head": r.head,
+                "lower_bound": r.original_lower_bound,
+                "reason": r.reason,
+                "min_arena_bytes": after.min_arena_bytes,
+                "original_min_arena_bytes": before.min_arena_bytes,
+                "attempts": [
+                    {
+                        "strategy": a.strategy,
+                        "reordered": a.reordered,
+                        "head": a.head if a.model is not None else None,
+                        "seconds": round(a.seconds, 4),
+                        "proven_optimal": a.optimal,
+                        "note": a.note,
+                    }
+                    for a in r.attempts
+                ],
+            },
+            out,
+            indent=1,
+        )
         out.write("\n")
         return 0
     out.write(r.table() + "\n")
     what = "with the best plan" if r.improved else "unchanged (no plan beats TFLM's own)"
     alloc = "RecordingMicroAllocator" if after.recording else "MicroAllocator"
-    out.write(f"wrote {dest}: the model {what}; stock TFLM head {r.head:,} bytes "
-              f"(target {r.target})\n")
-    out.write(f"{dest}:\n  {after.firmware_line()}  // stock TFLM, {r.target}, {alloc}: "
-              f"exact minimum {after.min_arena_bytes:,} bytes\n")
+    out.write(
+        f"wrote {dest}: the model {what}; stock TFLM head {r.head:,} bytes (target {r.target})\n"
+    )
+    out.write(
+        f"{dest}:\n  {after.firmware_line()}  // stock TFLM, {r.target}, {alloc}: "
+        f"exact minimum {after.min_arena_bytes:,} bytes\n"
+    )
     if r.improved:
-        out.write(f"  {saved:,} bytes ({100.0 * saved / before.min_arena_bytes:.1f} %) less "
-                  f"than the original model needs ({before.min_arena_bytes:,} bytes, "
-                  f"{before.firmware_line()})\n")
+        out.write(
+            f"  {saved:,} bytes ({100.0 * saved / before.min_arena_bytes:.1f} %) less "
+            f"than the original model needs ({before.min_arena_bytes:,} bytes, "
+            f"{before.firmware_line()})\n"
+        )
     else:
-        out.write(f"  the same as the original model needs (TFLM's own plan is already "
-                  f"the smallest found)\n")
+        out.write(
+            "  the same as the original model needs (TFLM's own plan is already "
+            "the smallest found)\n"
+        )
     return 0
 
 
@@ -458,8 +598,14 @@ def _cmd_report(args: argparse.Namespace, out: TextIO) -> int:
         raise ValueError(f"{dest} exists; pass --overwrite to replace it")
     m = Model.load(src)
     try:
-        write_report(m, dest, overwrite=args.overwrite, strategies=args.strategy,
-                     targets=args.target, time_limit=args.time_limit)
+        write_report(
+            m,
+            dest,
+            overwrite=args.overwrite,
+            strategies=args.strategy,
+            targets=args.target,
+            time_limit=args.time_limit,
+        )
     except FileExistsError:  # appeared while the report was made
         raise ValueError(f"{dest} exists; pass --overwrite to replace it") from None
     except ImportError as e:  # matplotlib missing: an error, not a traceback
@@ -482,17 +628,32 @@ def _cmd_resolver(args: argparse.Namespace, out: TextIO) -> int:
             raise ValueError(f"{dest} exists; pass --overwrite to replace it")
         dest.write_text(text)
     if args.json:
-        calls = ([rs.TFLM_METHODS[op] for op in ops] if args.runtime == "tflm"
-                 else [f"Register_{op}" for op in ops])
+        calls = (
+            [rs.TFLM_METHODS[op] for op in ops]
+            if args.runtime == "tflm"
+            else [f"Register_{op}" for op in ops]
+        )
         calls += [rs.TFLM_CUSTOM_METHODS.get(c, "AddCustom") for c in custom]
-        json.dump({"models": [str(p) for p in args.model], "runtime": args.runtime,
-                   "name": args.name, "operators": ops, "custom_operators": custom,
-                   "calls": calls, "output": args.output,
-                   "cpp": text if args.output is None else None}, out, indent=1)
+        json.dump(
+            {
+                "models": [str(p) for p in args.model],
+                "runtime": args.runtime,
+                "name": args.name,
+                "operators": ops,
+                "custom_operators": custom,
+                "calls": calls,
+                "output": args.output,
+                "cpp": text if args.output is None else None,
+            },
+            out,
+            indent=1,
+        )
         out.write("\n")
     elif args.output is not None:
-        out.write(f"wrote {args.output}: {args.name}() registers "
-                  f"{len(ops) + len(custom)} operators ({args.runtime})\n")
+        out.write(
+            f"wrote {args.output}: {args.name}() registers "
+            f"{len(ops) + len(custom)} operators ({args.runtime})\n"
+        )
     else:
         out.write(text)
     return 0
@@ -527,139 +688,254 @@ Run "tflm-arena COMMAND --help" for a command's options."""
 
 
 def _targets_help() -> str:
-    return ("the stock TFLM build, one of: "
-            + "; ".join(f"{name} = {text}" for name, text in targets().items())
-            + f" (default {DEFAULT_TARGET})")
+    return (
+        "the stock TFLM build, one of: "
+        + "; ".join(f"{name} = {text}" for name, text in targets().items())
+        + f" (default {DEFAULT_TARGET})"
+    )
 
 
 def _parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(prog="tflm-arena", description=_DESCRIPTION, epilog=_EPILOG,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--version", action="version", version=f"%(prog)s {__version__}",
-                    help="print the version and exit")
-    sub = ap.add_subparsers(dest="command", required=True, metavar="COMMAND",
-                            title="commands", help="what to do (one of these)")
+    ap = argparse.ArgumentParser(
+        prog="tflm-arena",
+        description=_DESCRIPTION,
+        epilog=_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    ap.add_argument(
+        "--version",
+        action="version",
+        version=f"%(prog)s {__version__}",
+        help="print the version and exit",
+    )
+    sub = ap.add_subparsers(
+        dest="command",
+        required=True,
+        metavar="COMMAND",
+        title="commands",
+        help="what to do (one of these)",
+    )
 
     def command(name: str, summary: str, **kw: Any) -> argparse.ArgumentParser:
         kw.setdefault("description", summary[0].upper() + summary[1:] + ".")
-        return sub.add_parser(name, help=summary, epilog='Exit status: 0 success, 1 error, '
-                              '2 usage error (see "tflm-arena --help").', **kw)
+        return sub.add_parser(
+            name,
+            help=summary,
+            epilog='Exit status: 0 success, 1 error, 2 usage error (see "tflm-arena --help").',
+            **kw,
+        )
 
-    strategy_help = ("planning strategy, one of: " + ", ".join(STRATEGIES)
-                     + " (default tflm_greedy: TFLM's own GreedyMemoryPlanner)")
+    strategy_help = (
+        "planning strategy, one of: "
+        + ", ".join(STRATEGIES)
+        + " (default tflm_greedy: TFLM's own GreedyMemoryPlanner)"
+    )
     model_help = "the .tflite model file"
-    target_help = ("the stock TFLM build whose kernel scratch buffers the plan includes: "
-                   + ", ".join(TARGETS) + f" (default {DEFAULT_TARGET})")
-    tensors_only_help = ("plan the tensors alone, without stock TFLM's kernel scratch buffers "
-                         "(needed for models with operators whose TFLM memory use is not "
-                         "modelled; the plan then says \"tensors only\")")
+    target_help = (
+        "the stock TFLM build whose kernel scratch buffers the plan includes: "
+        + ", ".join(TARGETS)
+        + f" (default {DEFAULT_TARGET})"
+    )
+    tensors_only_help = (
+        "plan the tensors alone, without stock TFLM's kernel scratch buffers "
+        "(needed for models with operators whose TFLM memory use is not "
+        'modelled; the plan then says "tensors only")'
+    )
     demo = command("demo", "build a small model, plan it and draw the plan")
-    demo.add_argument("--strategy", choices=STRATEGIES, default="tflm_greedy", metavar="STRATEGY",
-                      help=strategy_help)
+    demo.add_argument(
+        "--strategy",
+        choices=STRATEGIES,
+        default="tflm_greedy",
+        metavar="STRATEGY",
+        help=strategy_help,
+    )
     demo.add_argument("--target", choices=TARGETS, default=DEFAULT_TARGET, help=target_help)
     demo.set_defaults(func=_cmd_demo)
     ins = command("inspect", "tensors, operators, lifetimes and peak step of a model")
     ins.add_argument("model", help=model_help)
     ins.add_argument("--json", action="store_true", help="machine-readable output")
     ins.set_defaults(func=_cmd_inspect)
-    pl = command("plan", "plan a model's arena: offsets, tensor names, fixed buffers, "
-                         "live bytes per step and the peak step")
+    pl = command(
+        "plan",
+        "plan a model's arena: offsets, tensor names, fixed buffers, "
+        "live bytes per step and the peak step",
+    )
     pl.add_argument("model", help=model_help)
-    pl.add_argument("--strategy", choices=STRATEGIES, default="tflm_greedy", metavar="STRATEGY", help=strategy_help)
-    pl.add_argument("--ascii", action="store_true",
-                    help="draw the plan like TFLM's PrintMemoryPlan (with --json: the "
-                         "picture is the string field \"ascii\")")
+    pl.add_argument(
+        "--strategy",
+        choices=STRATEGIES,
+        default="tflm_greedy",
+        metavar="STRATEGY",
+        help=strategy_help,
+    )
+    pl.add_argument(
+        "--ascii",
+        action="store_true",
+        help="draw the plan like TFLM's PrintMemoryPlan (with --json: the "
+        'picture is the string field "ascii")',
+    )
     pl.add_argument("--json", action="store_true", help="machine-readable output")
-    pl.add_argument("--time-limit", type=_seconds, default=1.0, metavar="S",
-                    help="seconds the optimal strategy may search (default 1)")
+    pl.add_argument(
+        "--time-limit",
+        type=_seconds,
+        default=1.0,
+        metavar="S",
+        help="seconds the optimal strategy may search (default 1)",
+    )
     pl.add_argument("--target", choices=TARGETS, default=DEFAULT_TARGET, help=target_help)
     pl.add_argument("--tensors-only", action="store_true", help=tensors_only_help)
     pl.set_defaults(func=_cmd_plan)
     sz = command("size", "the arena stock TFLM needs (kTensorArenaSize)")
     sz.add_argument("model", nargs="+", help="one or more .tflite model files")
-    sz.add_argument("--target", choices=TARGETS, default=DEFAULT_TARGET,
-                    help=_targets_help())
-    sz.add_argument("--recording", action="store_const", const=True, default=None,
-                    help="size for a RecordingMicroAllocator in the target build (the "
-                         "tflite-micro-wheel target always has one with the greedy planner)")
-    sz.add_argument("--planner", choices=PLANNERS + ("greedy",), default=PLANNERS[0],
-                    metavar="{" + ",".join(PLANNERS) + "}",
-                    help=f"the memory planner stock TFLM is built with (default {PLANNERS[0]}; "
-                         "greedy is a deprecated name of tflm_greedy)")
+    sz.add_argument("--target", choices=TARGETS, default=DEFAULT_TARGET, help=_targets_help())
+    sz.add_argument(
+        "--recording",
+        action="store_const",
+        const=True,
+        default=None,
+        help="size for a RecordingMicroAllocator in the target build (the "
+        "tflite-micro-wheel target always has one with the greedy planner)",
+    )
+    sz.add_argument(
+        "--planner",
+        choices=PLANNERS + ("greedy",),
+        default=PLANNERS[0],
+        metavar="{" + ",".join(PLANNERS) + "}",
+        help=f"the memory planner stock TFLM is built with (default {PLANNERS[0]}; "
+        "greedy is a deprecated name of tflm_greedy)",
+    )
     sz.add_argument("--json", action="store_true", help="machine-readable output")
     sz.set_defaults(func=_cmd_size)
     wp = command("write-plan", "write a plan into a copy of the model")
     wp.add_argument("model", help=model_help)
-    wp.add_argument("-o", "--output", required=True,
-                    help="where to write the model with the plan (OfflineMemoryAllocation "
-                         "metadata)")
-    wp.add_argument("--strategy", choices=STRATEGIES, default="tflm_greedy", metavar="STRATEGY", help=strategy_help)
+    wp.add_argument(
+        "-o",
+        "--output",
+        required=True,
+        help="where to write the model with the plan (OfflineMemoryAllocation metadata)",
+    )
+    wp.add_argument(
+        "--strategy",
+        choices=STRATEGIES,
+        default="tflm_greedy",
+        metavar="STRATEGY",
+        help=strategy_help,
+    )
     wp.add_argument("--overwrite", action="store_true", help="allow replacing OUTPUT")
-    wp.add_argument("--target", choices=TARGETS, default=DEFAULT_TARGET,
-                    help=target_help + "; stock TFLM's head on it must not grow")
+    wp.add_argument(
+        "--target",
+        choices=TARGETS,
+        default=DEFAULT_TARGET,
+        help=target_help + "; stock TFLM's head on it must not grow",
+    )
     wp.add_argument("--tensors-only", action="store_true", help=tensors_only_help)
-    wp.add_argument("--allow-larger-head", action="store_true",
-                    help="write the plan even when stock TFLM's head gets larger with it "
-                         "(it places its kernels' scratch buffers around the written tensors; "
-                         "`tflm-arena optimize` writes plans that it keeps)")
+    wp.add_argument(
+        "--allow-larger-head",
+        action="store_true",
+        help="write the plan even when stock TFLM's head gets larger with it "
+        "(it places its kernels' scratch buffers around the written tensors; "
+        "`tflm-arena optimize` writes plans that it keeps)",
+    )
     wp.set_defaults(func=_cmd_write_plan)
     op = command(
-        "optimize", "write the plan that makes stock TFLM's head smallest",
+        "optimize",
+        "write the plan that makes stock TFLM's head smallest",
         description="Tries every planning strategy (the optimal search for --time-limit "
-                    "seconds; with --reorder also on a reordered operator order), judges each "
-                    "by the head stock TFLM uses with it (kernel scratch buffers included), "
-                    "prints a table and writes the best model to OUTPUT. When nothing beats "
-                    "TFLM's own plan, OUTPUT is an unchanged copy of MODEL.")
+        "seconds; with --reorder also on a reordered operator order), judges each "
+        "by the head stock TFLM uses with it (kernel scratch buffers included), "
+        "prints a table and writes the best model to OUTPUT. When nothing beats "
+        "TFLM's own plan, OUTPUT is an unchanged copy of MODEL.",
+    )
     op.add_argument("model", help=model_help)
     op.add_argument("-o", "--output", required=True, help="where to write the model")
-    op.add_argument("--reorder", action="store_true",
-                    help="also try an operator order with a lower peak")
-    op.add_argument("--time-limit", type=_seconds, default=1.0, metavar="S",
-                    help="seconds for the optimal search (and the reordering search)")
-    op.add_argument("--target", choices=TARGETS, default=DEFAULT_TARGET,
-                    help="the stock TFLM build whose head is minimised (scratch sizes "
-                         "differ); " + _targets_help())
+    op.add_argument(
+        "--reorder", action="store_true", help="also try an operator order with a lower peak"
+    )
+    op.add_argument(
+        "--time-limit",
+        type=_seconds,
+        default=1.0,
+        metavar="S",
+        help="seconds for the optimal search (and the reordering search)",
+    )
+    op.add_argument(
+        "--target",
+        choices=TARGETS,
+        default=DEFAULT_TARGET,
+        help="the stock TFLM build whose head is minimised (scratch sizes "
+        "differ); " + _targets_help(),
+    )
     op.add_argument("--overwrite", action="store_true", help="allow replacing OUTPUT")
     op.add_argument("--json", action="store_true", help="machine-readable output")
     op.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
     op.set_defaults(func=_cmd_optimize)
     rp = command(
-        "report", "write one self-contained HTML page about a model's arena",
+        "report",
+        "write one self-contained HTML page about a model's arena",
         description="Writes one HTML page (no external files or URLs) with the plan plot "
-                    "(TFLM greedy vs the smallest plan found), live bytes per step, the "
-                    "tensors, operators, every strategy's arena, stock TFLM's arena size per "
-                    "target and the recording allocator's categories. Needs matplotlib.")
+        "(TFLM greedy vs the smallest plan found), live bytes per step, the "
+        "tensors, operators, every strategy's arena, stock TFLM's arena size per "
+        "target and the recording allocator's categories. Needs matplotlib.",
+    )
     rp.add_argument("model", help=model_help)
     rp.add_argument("-o", "--output", required=True, help="where to write the HTML page")
     rp.add_argument("--overwrite", action="store_true", help="allow replacing OUTPUT")
-    rp.add_argument("--strategy", action="append", choices=STRATEGIES, metavar="STRATEGY",
-                    help="a strategy to compare (repeat for several; default all of: "
-                         + ", ".join(STRATEGIES) + ")")
-    rp.add_argument("--target", action="append", choices=TARGETS,
-                    help="a stock TFLM build to size (repeat for several; default all)")
-    rp.add_argument("--time-limit", type=_seconds, default=1.0, metavar="S",
-                    help="seconds the optimal and best strategies may search (default 1)")
+    rp.add_argument(
+        "--strategy",
+        action="append",
+        choices=STRATEGIES,
+        metavar="STRATEGY",
+        help="a strategy to compare (repeat for several; default all of: "
+        + ", ".join(STRATEGIES)
+        + ")",
+    )
+    rp.add_argument(
+        "--target",
+        action="append",
+        choices=TARGETS,
+        help="a stock TFLM build to size (repeat for several; default all)",
+    )
+    rp.add_argument(
+        "--time-limit",
+        type=_seconds,
+        default=1.0,
+        metavar="S",
+        help="seconds the optimal and best strategies may search (default 1)",
+    )
     rp.set_defaults(func=_cmd_report)
 
     rv = command(
-        "resolver", "print C++ that registers exactly the operators the models use",
+        "resolver",
+        "print C++ that registers exactly the operators the models use",
         description="Prints a C++ header defining a function that adds to an op resolver "
-                    "one kernel per distinct operator the models use (all subgraphs): TFLM's "
-                    "MicroMutableOpResolver<N> with its Add* methods (--runtime tflm), or "
-                    "tflm_arena's MutableOpResolver<N> with AddBuiltin(Register_X()) "
-                    "(--runtime tflm_arena). Fails naming every operator the chosen runtime "
-                    "has no kernel for.")
+        "one kernel per distinct operator the models use (all subgraphs): TFLM's "
+        "MicroMutableOpResolver<N> with its Add* methods (--runtime tflm), or "
+        "tflm_arena's MutableOpResolver<N> with AddBuiltin(Register_X()) "
+        "(--runtime tflm_arena). Fails naming every operator the chosen runtime "
+        "has no kernel for.",
+    )
     rv.add_argument("model", nargs="+", help="one or more .tflite model files")
-    rv.add_argument("--runtime", choices=("tflm", "tflm_arena"), default="tflm",
-                    help="whose resolver: tflm = stock TFLM (default), tflm_arena = ours")
-    rv.add_argument("--name", default="AddModelOps",
-                    help="name of the generated C++ function (default AddModelOps); its "
-                         "operator count is k<Name>Count")
-    rv.add_argument("-o", "--output", help="write the header to this file instead of "
-                                           "standard output")
+    rv.add_argument(
+        "--runtime",
+        choices=("tflm", "tflm_arena"),
+        default="tflm",
+        help="whose resolver: tflm = stock TFLM (default), tflm_arena = ours",
+    )
+    rv.add_argument(
+        "--name",
+        default="AddModelOps",
+        help="name of the generated C++ function (default AddModelOps); its "
+        "operator count is k<Name>Count",
+    )
+    rv.add_argument(
+        "-o", "--output", help="write the header to this file instead of standard output"
+    )
     rv.add_argument("--overwrite", action="store_true", help="allow replacing OUTPUT")
-    rv.add_argument("--json", action="store_true",
-                    help="machine-readable output: the operators, the calls and the C++")
+    rv.add_argument(
+        "--json",
+        action="store_true",
+        help="machine-readable output: the operators, the calls and the C++",
+    )
     rv.set_defaults(func=_cmd_resolver)
     return ap
 
@@ -681,7 +957,7 @@ def _closed_pipe(out: TextIO) -> int:
     return EXIT_CLOSED_PIPE
 
 
-def main(argv: Optional[List[str]] = None, out: Optional[TextIO] = None) -> int:
+def main(argv: list[str] | None = None, out: TextIO | None = None) -> int:
     out = out or sys.stdout
     ap = _parser()
     try:
@@ -689,7 +965,7 @@ def main(argv: Optional[List[str]] = None, out: Optional[TextIO] = None) -> int:
     except SystemExit as e:  # argparse already printed the reason (or --help, --version)
         return int(e.code or 0)
     try:
-        code = args.func(args, out)
+        code: int = args.func(args, out)
         out.flush()  # a closed pipe shows here, not at interpreter exit
         return code
     except BrokenPipeError:

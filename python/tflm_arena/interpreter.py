@@ -1,11 +1,13 @@
 """Interpreter: runs a model inside one arena, the way TFLM does on a
 microcontroller, and reports where every byte went."""
+
 from __future__ import annotations
 
 import operator
 import os
 import warnings
-from typing import Any, Callable, Dict, List, Literal, Optional, Tuple, Union
+from collections.abc import Callable
+from typing import Any, Literal
 
 import numpy as np
 
@@ -29,8 +31,9 @@ RuntimeStrategy = Literal[RUNTIME_PLANNERS]  # type: ignore[valid-type]
 
 # numpy types of the model's tensor types, as tf.lite reports them (from the
 # schema's one table; numpy has no INT4, BFLOAT16, RESOURCE, ...).
-_NUMPY_TYPES = {name: _NUMPY_OF_TYPE[code].type for name, code in TENSOR_TYPES.items()
-                if code in _NUMPY_OF_TYPE}
+_NUMPY_TYPES = {
+    name: _NUMPY_OF_TYPE[code].type for name, code in TENSOR_TYPES.items() if code in _NUMPY_OF_TYPE
+}
 _NUMPY_TYPES["STRING"] = np.bytes_
 
 
@@ -45,17 +48,25 @@ def _index(value: Any, count: int, what: str) -> int:
         raise IndexError(f"{what} index {i} out of range (the model has {count})")
     return i
 
+
 def _aligned_like(array: np.ndarray) -> np.ndarray:
     """A zeroed, 16-byte aligned array with the same dtype and shape."""
     raw = np.zeros(array.nbytes + 16, dtype=np.uint8)
     start = (-raw.ctypes.data) % 16
-    return raw[start:start + array.nbytes].view(array.dtype).reshape(array.shape)
+    return raw[start : start + array.nbytes].view(array.dtype).reshape(array.shape)
 
 
-PLAN_DTYPE = np.dtype([
-    ("tensor", "<i4"), ("offset", "<i8"), ("size", "<i8"), ("first", "<i4"), ("last", "<i4"),
-    ("subgraph", "<i4"), ("scratch", "<i4"),
-])
+PLAN_DTYPE = np.dtype(
+    [
+        ("tensor", "<i4"),
+        ("offset", "<i8"),
+        ("size", "<i8"),
+        ("first", "<i4"),
+        ("last", "<i4"),
+        ("subgraph", "<i4"),
+        ("scratch", "<i4"),
+    ]
+)
 
 
 class Interpreter:
@@ -88,15 +99,23 @@ class Interpreter:
     array([[-43]], dtype=int8)
     """
 
-    def __init__(self, model: Union[Model, PathLike, bytes, None] = None,
-                 arena_size: Optional[int] = None, strategy: Optional[RuntimeStrategy] = None,
-                 *, keep_plan: bool = False, model_path: Optional[PathLike] = None,
-                 model_content: Optional[bytes] = None, planner: Optional[str] = None,
-                 experimental_delegates: Any = None, num_threads: Optional[int] = None,
-                 experimental_op_resolver_type: Any = None,
-                 experimental_preserve_all_tensors: bool = False,
-                 experimental_disable_delegate_clustering: bool = False,
-                 experimental_default_delegate_latest_features: bool = False) -> None:
+    def __init__(
+        self,
+        model: Model | PathLike | bytes | None = None,
+        arena_size: int | None = None,
+        strategy: RuntimeStrategy | None = None,
+        *,
+        keep_plan: bool = False,
+        model_path: PathLike | None = None,
+        model_content: bytes | None = None,
+        planner: str | None = None,
+        experimental_delegates: Any = None,
+        num_threads: int | None = None,
+        experimental_op_resolver_type: Any = None,
+        experimental_preserve_all_tensors: bool = False,
+        experimental_disable_delegate_clustering: bool = False,
+        experimental_default_delegate_latest_features: bool = False,
+    ) -> None:
         """``model`` is a :class:`Model`, a path or the model's bytes; as in
         ``tf.lite.Interpreter``, ``model_path=`` or ``model_content=`` may be
         given instead (``Interpreter(None, content)``, TFLite's positional
@@ -129,42 +148,59 @@ class Interpreter:
         ...             experimental_preserve_all_tensors=True).strategy
         'linear'
         """
-        if (model is None and model_content is None
-                and isinstance(arena_size, (bytes, bytearray, memoryview))):
-            model_content, arena_size = bytes(arena_size), None  # TFLite's (path, content)
+        if (
+            model is None
+            and model_content is None
+            and isinstance(arena_size, (bytes, bytearray, memoryview))
+        ):
+            # TFLite's positional (path, content) form, outside the annotation.
+            model_content, arena_size = bytes(arena_size), None  # type: ignore[unreachable]
         model = _one_model(model, model_path, model_content)
         if planner is not None:
-            warnings.warn("Interpreter(planner=...) is deprecated; use strategy=...",
-                          DeprecationWarning, stacklevel=2)
+            warnings.warn(
+                "Interpreter(planner=...) is deprecated; use strategy=...",
+                DeprecationWarning,
+                stacklevel=2,
+            )
             if strategy is None:
-                strategy = planner  # type: ignore[assignment]
+                strategy = planner
         if experimental_preserve_all_tensors:
             if strategy not in (None, "linear"):
                 raise ValueError(
                     f"experimental_preserve_all_tensors=True keeps every tensor in its own "
-                    f"memory, which needs strategy='linear' (got {strategy!r})")
+                    f"memory, which needs strategy='linear' (got {strategy!r})"
+                )
             strategy = "linear"
         if strategy is None:
             strategy = "tflm_greedy"
         if strategy not in RUNTIME_PLANNERS:
-            raise ValueError(f"unknown strategy {strategy!r}; choose one of {', '.join(RUNTIME_PLANNERS)}")
-        if arena_size is not None and (not isinstance(arena_size, (int, float, np.integer))
-                                       or int(arena_size) != arena_size or arena_size < 0):
-            raise ValueError(f"arena_size must be a non-negative integer or None, got {arena_size!r}")
+            raise ValueError(
+                f"unknown strategy {strategy!r}; choose one of {', '.join(RUNTIME_PLANNERS)}"
+            )
+        if arena_size is not None and (
+            not isinstance(arena_size, (int, float, np.integer))
+            or int(arena_size) != arena_size
+            or arena_size < 0
+        ):
+            raise ValueError(
+                f"arena_size must be a non-negative integer or None, got {arena_size!r}"
+            )
         if arena_size is not None and arena_size > MAX_ARENA_BYTES:
-            raise ValueError(f"arena_size {arena_size} is larger than the limit of "
-                             f"{MAX_ARENA_BYTES} bytes (TFLM plans offsets as int32)")
+            raise ValueError(
+                f"arena_size {arena_size} is larger than the limit of "
+                f"{MAX_ARENA_BYTES} bytes (TFLM plans offsets as int32)"
+            )
         _check_num_threads(num_threads)
         _warn_if_delegates(experimental_delegates)
         self.model = model
         self._planner = strategy
         self._keep_plan = keep_plan
-        self._pre: List[Tuple[int, np.ndarray]] = []
-        self._stock: Dict[Tuple[str, Optional[bool]], Dict[str, Any]] = {}
+        self._pre: list[tuple[int, np.ndarray]] = []
+        self._stock: dict[tuple[str, bool | None], dict[str, Any]] = {}
         self._h = _core.InterpreterHandle(model._handle, arena_size, strategy, keep_plan)
 
     @classmethod
-    def from_file(cls, path: PathLike, **kwargs: Any) -> "Interpreter":
+    def from_file(cls, path: PathLike, **kwargs: Any) -> Interpreter:
         """Loads the .tflite file at ``path`` (keywords as for the constructor).
 
         >>> Interpreter.from_file("hello_world_int8.tflite").model.inputs
@@ -173,7 +209,7 @@ class Interpreter:
         return cls(Model.load(path), **kwargs)
 
     @classmethod
-    def from_bytes(cls, data: Union[bytes, bytearray, memoryview], **kwargs: Any) -> "Interpreter":
+    def from_bytes(cls, data: bytes | bytearray | memoryview, **kwargs: Any) -> Interpreter:
         """Runs the model held in ``data`` (keywords as for the constructor).
 
         >>> from pathlib import Path
@@ -208,12 +244,12 @@ class Interpreter:
         if array.dtype.kind not in "biufc":  # the binding says why
             return
 
-        def buffer(index: int, a: np.ndarray) -> Tuple[int, int, int]:
+        def buffer(index: int, a: np.ndarray) -> tuple[int, int, int]:
             return (index, a.__array_interface__["data"][0], a.nbytes)
 
         _core.check_preallocation_sharing(
-            self.model._handle, [buffer(i, a) for i, a in self._pre],
-            buffer(tensor_index, array))
+            self.model._handle, [buffer(i, a) for i, a in self._pre], buffer(tensor_index, array)
+        )
 
     def required_arena_size(self) -> int:
         """The exact arena bytes this model needs (16-aligned arena start)."""
@@ -232,8 +268,9 @@ class Interpreter:
     # --- running --------------------------------------------------------
     def invoke(self) -> None:
         """Runs the model, allocating the tensors first if
-        :meth:`allocate_tensors` was not called yet (as TFLM does). The GIL is released while the kernels run, so other
-        Python threads (and other Interpreters) proceed in parallel; one
+        :meth:`allocate_tensors` was not called yet (as TFLM does). The GIL
+        is released while the kernels run, so other Python threads (and other
+        Interpreters) proceed in parallel; one
         Interpreter runs one invoke at a time (a concurrent call from another
         thread raises RuntimeError). Do not touch this interpreter's tensor
         views from another thread while it invokes."""
@@ -299,30 +336,35 @@ class Interpreter:
 
     def get_output(self, i: int = 0) -> np.ndarray:
         """A copy of output ``i``."""
-        return self.output(i).copy()
+        out: np.ndarray = self.output(i).copy()
+        return out
 
-    def _details(self, tensor_index: int) -> Dict[str, Any]:
+    def _details(self, tensor_index: int) -> dict[str, Any]:
         """One tensor's dict with the keys and types tf.lite uses."""
         t = self.model.tensors[tensor_index]
         scales = np.array(t.scale, dtype=np.float32)
         zero_points = np.array(t.zero_point, dtype=np.int32)
         # tf.lite's legacy pair is set only for per-tensor quantization.
-        legacy = ((float(scales[0]), int(zero_points[0])) if len(scales) == 1
-                  else (0.0, 0))
+        legacy = (float(scales[0]), int(zero_points[0])) if len(scales) == 1 else (0.0, 0)
         shape = np.array(t.shape, dtype=np.int32)
         sig = shape if t.shape_signature is None else np.array(t.shape_signature, dtype=np.int32)
         return {
-            "name": t.name, "index": tensor_index, "shape": shape, "shape_signature": sig,
+            "name": t.name,
+            "index": tensor_index,
+            "shape": shape,
+            "shape_signature": sig,
             # Types numpy lacks (INT4, RESOURCE, ...) show as raw bytes.
-            "dtype": _NUMPY_TYPES.get(t.type, np.uint8), "quantization": legacy,
+            "dtype": _NUMPY_TYPES.get(t.type, np.uint8),
+            "quantization": legacy,
             "quantization_parameters": {
-                "scales": scales, "zero_points": zero_points,
+                "scales": scales,
+                "zero_points": zero_points,
                 "quantized_dimension": int(t.quantized_dimension),
             },
             "sparsity_parameters": {},
         }
 
-    def get_input_details(self, i: Optional[int] = None) -> Union[List[Dict[str, Any]], Dict[str, Any]]:
+    def get_input_details(self, i: int | None = None) -> list[dict[str, Any]] | dict[str, Any]:
         """TFLite's input details: with no argument the list of dicts
         ``tf.lite.Interpreter.get_input_details()`` returns (keys ``name``,
         ``index``, ``shape``, ``shape_signature``, ``dtype``,
@@ -339,14 +381,14 @@ class Interpreter:
             return [self._details(self.model.inputs[k]) for k in range(n)]
         return self._details(self.model.inputs[_index(i, n, "input")])
 
-    def get_output_details(self, i: Optional[int] = None) -> Union[List[Dict[str, Any]], Dict[str, Any]]:
+    def get_output_details(self, i: int | None = None) -> list[dict[str, Any]] | dict[str, Any]:
         """As :meth:`get_input_details`, for the outputs."""
         n = len(self.model.outputs)
         if i is None:
             return [self._details(self.model.outputs[k]) for k in range(n)]
         return self._details(self.model.outputs[_index(i, n, "output")])
 
-    def get_tensor_details(self) -> List[Dict[str, Any]]:
+    def get_tensor_details(self) -> list[dict[str, Any]]:
         """Details (the keys of :meth:`get_input_details`) of every tensor of
         subgraph 0, in index order, as ``tf.lite`` lists them."""
         return [self._details(k) for k in range(len(self.model.tensors))]
@@ -354,7 +396,8 @@ class Interpreter:
     def get_tensor(self, tensor_index: int, subgraph_index: int = 0) -> np.ndarray:
         """A copy of tensor ``tensor_index`` (as ``tf.lite``;
         :meth:`tensor_view` gives a view)."""
-        return self.tensor_view(tensor_index, subgraph_index).copy()
+        out: np.ndarray = self.tensor_view(tensor_index, subgraph_index).copy()
+        return out
 
     def set_tensor(self, tensor_index: int, value: Any) -> None:
         """Copies ``value`` into tensor ``tensor_index`` of subgraph 0; its
@@ -363,14 +406,18 @@ class Interpreter:
         name = self.model.tensors[tensor_index].name
         arr = np.asarray(value)
         if arr.dtype != view.dtype:
-            raise ValueError(f"cannot set tensor {tensor_index} ({name}): got {arr.dtype}, "
-                             f"expected {view.dtype}")
+            raise ValueError(
+                f"cannot set tensor {tensor_index} ({name}): got {arr.dtype}, expected {view.dtype}"
+            )
         if arr.shape != view.shape:
-            raise ValueError(f"cannot set tensor {tensor_index} ({name}): got shape "
-                             f"{arr.shape}, expected shape {view.shape}")
+            raise ValueError(
+                f"cannot set tensor {tensor_index} ({name}): got shape "
+                f"{arr.shape}, expected shape {view.shape}"
+            )
         if not view.flags.writeable:
-            raise ValueError(f"cannot set tensor {tensor_index} ({name}): it is a constant "
-                             "of the model")
+            raise ValueError(
+                f"cannot set tensor {tensor_index} ({name}): it is a constant of the model"
+            )
         view[...] = arr
 
     def resize_tensor_input(self, input_index: int, tensor_size: Any, strict: bool = False) -> None:
@@ -391,7 +438,7 @@ class Interpreter:
         try:
             want = np.asarray(tensor_size)
             new = tuple(int(d) for d in want.reshape(-1))
-            ok = want.ndim == 1 and all(d == v for d, v in zip(new, want.reshape(-1)))
+            ok = want.ndim == 1 and all(d == v for d, v in zip(new, want.reshape(-1), strict=True))
         except (TypeError, ValueError):
             ok = False
         if not ok:
@@ -402,10 +449,11 @@ class Interpreter:
             f"cannot resize tensor {i} ({t.name}) from {list(t.shape)} to {list(new)}: TFLM "
             "runs the shapes stored in the model and cannot resize tensors; convert the "
             "model again with the shape you need (e.g. a fixed input shape in the "
-            "converter's input signature)")
+            "converter's input signature)"
+        )
 
     # --- signatures -----------------------------------------------------
-    def get_signature_list(self) -> Dict[str, Dict[str, List[str]]]:
+    def get_signature_list(self) -> dict[str, dict[str, list[str]]]:
         """The model's SignatureDefs as ``tf.lite`` lists them: key ->
         ``{"inputs": [names], "outputs": [names]}`` (names sorted, as
         TFLite's); ``{}`` for a model without SignatureDefs.
@@ -413,10 +461,12 @@ class Interpreter:
         >>> Interpreter(model_path="hello_world_int8.tflite").get_signature_list()
         {'serving_default': {'inputs': ['dense_input'], 'outputs': ['dense_2']}}
         """
-        return {key: {"inputs": sorted(sig["inputs"]), "outputs": sorted(sig["outputs"])}
-                for key, sig in self.model.signatures.items()}
+        return {
+            key: {"inputs": sorted(sig["inputs"]), "outputs": sorted(sig["outputs"])}
+            for key, sig in self.model.signatures.items()
+        }
 
-    def get_signature_runner(self, signature_key: Optional[str] = None) -> "SignatureRunner":
+    def get_signature_runner(self, signature_key: str | None = None) -> SignatureRunner:
         """A :class:`SignatureRunner` for ``signature_key`` (``None``: the
         model's only signature), as ``tf.lite``'s: call it with keyword
         arguments named as the signature's inputs; it returns a dict of
@@ -435,20 +485,24 @@ class Interpreter:
             if len(sigs) != 1:
                 raise ValueError(
                     f"SignatureDef signature_key is None and model has {len(sigs)} Signatures. "
-                    "None is only allowed when the model has 1 SignatureDef")
+                    "None is only allowed when the model has 1 SignatureDef"
+                )
             signature_key = next(iter(sigs))
         if signature_key not in sigs:
-            raise ValueError(f"Invalid signature_key provided: {signature_key!r} (the model's "
-                             f"signatures: {list(sigs)})")
+            raise ValueError(
+                f"Invalid signature_key provided: {signature_key!r} (the model's "
+                f"signatures: {list(sigs)})"
+            )
         sig = sigs[signature_key]
         if sig["subgraph"] != 0:
             raise ValueError(
                 f"signature {signature_key!r} runs subgraph {sig['subgraph']}; TFLM (and this "
-                "interpreter) run subgraph 0 only")
+                "interpreter) run subgraph 0 only"
+            )
         return SignatureRunner(self, signature_key, sig["inputs"], sig["outputs"])
 
     # --- operators --------------------------------------------------------
-    def _get_op_details(self, op_index: int) -> Dict[str, Any]:
+    def _get_op_details(self, op_index: int) -> dict[str, Any]:
         """``tf.lite``'s operator dict: ``index``, ``op_name`` (the builtin
         name, or the custom code), ``inputs`` and ``outputs`` (int32 arrays
         of tensor indices; -1 = omitted optional input), subgraph 0.
@@ -457,11 +511,14 @@ class Interpreter:
         'FULLY_CONNECTED'
         """
         op = self.model.operators[_index(op_index, len(self.model.operators), "operator")]
-        return {"index": op.index, "op_name": op.name,
-                "inputs": np.array(op.inputs, dtype=np.int32),
-                "outputs": np.array(op.outputs, dtype=np.int32)}
+        return {
+            "index": op.index,
+            "op_name": op.name,
+            "inputs": np.array(op.inputs, dtype=np.int32),
+            "outputs": np.array(op.outputs, dtype=np.int32),
+        }
 
-    def _get_ops_details(self) -> List[Dict[str, Any]]:
+    def _get_ops_details(self) -> list[dict[str, Any]]:
         """:meth:`_get_op_details` of every operator of subgraph 0, in
         execution order.
 
@@ -471,8 +528,9 @@ class Interpreter:
         return [self._get_op_details(k) for k in range(len(self.model.operators))]
 
     # --- memory ---------------------------------------------------------
-    def allocations(self, target: str = DEFAULT_TARGET,
-                    recording: Optional[bool] = None) -> Dict[str, Any]:
+    def allocations(
+        self, target: str = DEFAULT_TARGET, recording: bool | None = None
+    ) -> dict[str, Any]:
         """Where THIS RUNTIME's arena went (tflm_arena's runtime, not stock
         TFLM), next to stock TFLM's need for the same model.
 
@@ -503,7 +561,7 @@ class Interpreter:
         ours = self._h.allocations()
         return {"runtime": "tflm_arena", **ours, "stock_tflm": self._stock_tflm(target, recording)}
 
-    def _stock_tflm(self, target: str, recording: Optional[bool]) -> Dict[str, Any]:
+    def _stock_tflm(self, target: str, recording: bool | None) -> dict[str, Any]:
         """Stock TFLM's figures for this model (cached per target/recording)."""
         if target not in TARGETS:
             raise ValueError(f"unknown target {target!r} (known: {', '.join(TARGETS)})")
@@ -514,16 +572,23 @@ class Interpreter:
             try:
                 r = tflm_arena(self.model, target=target, planner=planner, **kw)
             except (NotImplementedError, ValueError, RuntimeError) as e:
-                self._stock[key] = {"target": target, "recording": recording, "planner": planner,
-                                    "min_arena_bytes": None, "kTensorArenaSize": None,
-                                    "error": f"stock TFLM's arena cannot be predicted: {e}"}
+                self._stock[key] = {
+                    "target": target,
+                    "recording": recording,
+                    "planner": planner,
+                    "min_arena_bytes": None,
+                    "kTensorArenaSize": None,
+                    "error": f"stock TFLM's arena cannot be predicted: {e}",
+                }
             else:
-                self._stock[key] = {**r.as_dict(), "kTensorArenaSize": r.firmware_line(),
-                                    "error": None}
+                self._stock[key] = {
+                    **r.as_dict(),
+                    "kTensorArenaSize": r.firmware_line(),
+                    "error": None,
+                }
         return dict(self._stock[key])
 
-    def print_allocations(self, target: str = DEFAULT_TARGET,
-                          recording: Optional[bool] = None) -> str:
+    def print_allocations(self, target: str = DEFAULT_TARGET, recording: bool | None = None) -> str:
         """Prints (and returns) this runtime's allocations, then stock TFLM's
         arena for the same model (:meth:`allocations`' two parts). The first
         line names the tflm_arena runtime; no line is TFLM's own
@@ -557,7 +622,7 @@ class Interpreter:
                 h.register_preallocated(index, _aligned_like(array))
         cols = h.memory_plan()
         out = np.empty(len(cols["offset"]), dtype=PLAN_DTYPE)
-        for name in PLAN_DTYPE.names:
+        for name in PLAN_DTYPE.names or ():
             out[name] = cols[name]
         return out
 
@@ -581,25 +646,34 @@ class Interpreter:
         """The head plan as a :class:`Plan` (records keep subgraph, tensor
         and scratch columns so the picture can name the buffers)."""
         mp = self.memory_plan()
-        rec = np.empty(len(mp), dtype=RECORD_DTYPE.descr + [
-            ("subgraph", "<i4"), ("tensor", "<i4"), ("scratch", "<i4")])
+        rec = np.empty(
+            len(mp),
+            dtype=RECORD_DTYPE.descr + [("subgraph", "<i4"), ("tensor", "<i4"), ("scratch", "<i4")],
+        )
         rec["size"], rec["first"], rec["last"] = mp["size"], mp["first"], mp["last"]
         rec["fixed_offset"] = -1
         rec["subgraph"], rec["tensor"], rec["scratch"] = mp["subgraph"], mp["tensor"], mp["scratch"]
         top = int((mp["offset"] + mp["size"]).max()) if len(mp) else 0
-        return Plan(records=rec, offsets=mp["offset"], arena_bytes=top,
-                    strategy=f"interpreter head ({self._planner})")
+        return Plan(
+            records=rec,
+            offsets=mp["offset"],
+            arena_bytes=top,
+            strategy=f"interpreter head ({self._planner})",
+        )
 
 
-def _stock_text(stock: Dict[str, Any]) -> str:
+def _stock_text(stock: dict[str, Any]) -> str:
     """The "stock TFLM (<target>)" block of :meth:`Interpreter.print_allocations`."""
     if stock["error"] is not None:
         return f"stock TFLM ({stock['target']}), same model:\n  {stock['error']}\n"
     alloc = "RecordingMicroAllocator" if stock["recording"] else "MicroAllocator"
-    return (f"stock TFLM ({stock['target']}, {alloc}, {_planner_words(stock['planner'])}), same model:\n"
-            f"  minimum arena {stock['min_arena_bytes']:,} bytes (head {stock['head']:,}, "
-            f"tail {stock['tail']:,})\n"
-            f"  {stock['kTensorArenaSize']}\n")
+    planner = _planner_words(stock["planner"])
+    return (
+        f"stock TFLM ({stock['target']}, {alloc}, {planner}), same model:\n"
+        f"  minimum arena {stock['min_arena_bytes']:,} bytes (head {stock['head']:,}, "
+        f"tail {stock['tail']:,})\n"
+        f"  {stock['kTensorArenaSize']}\n"
+    )
 
 
 def _check_num_threads(num_threads: Any) -> None:
@@ -621,9 +695,12 @@ def _warn_if_delegates(delegates: Any) -> None:
     except TypeError:
         n = 1  # a single delegate object
     if n:
-        warnings.warn(f"experimental_delegates ({n} given) are not used: TFLM has no "
-                      "delegates; every operator runs on tflm_arena's kernels",
-                      UserWarning, stacklevel=3)
+        warnings.warn(
+            f"experimental_delegates ({n} given) are not used: TFLM has no "
+            "delegates; every operator runs on tflm_arena's kernels",
+            UserWarning,
+            stacklevel=3,
+        )
 
 
 class SignatureRunner:
@@ -634,13 +711,19 @@ class SignatureRunner:
     :meth:`Interpreter.get_signature_runner`.
 
     >>> import numpy as np
-    >>> run = Interpreter(model_path="hello_world_int8.tflite").get_signature_runner("serving_default")
+    >>> it = Interpreter(model_path="hello_world_int8.tflite")
+    >>> run = it.get_signature_runner("serving_default")
     >>> run(dense_input=np.array([[17]], np.int8))["dense_2"]
     array([[-43]], dtype=int8)
     """
 
-    def __init__(self, interpreter: Interpreter, signature_key: str,
-                 inputs: Dict[str, int], outputs: Dict[str, int]) -> None:
+    def __init__(
+        self,
+        interpreter: Interpreter,
+        signature_key: str,
+        inputs: dict[str, int],
+        outputs: dict[str, int],
+    ) -> None:
         """Use :meth:`Interpreter.get_signature_runner`.
 
         >>> it = Interpreter(model_path="hello_world_int8.tflite")
@@ -653,16 +736,20 @@ class SignatureRunner:
         self._inputs = dict(sorted(inputs.items()))
         self._outputs = dict(sorted(outputs.items()))
 
-    def __call__(self, **kwargs: Any) -> Dict[str, np.ndarray]:
+    def __call__(self, **kwargs: Any) -> dict[str, np.ndarray]:
         """Sets the named inputs, invokes, returns the outputs by name."""
         if len(kwargs) != len(self._inputs):
-            raise ValueError("Invalid number of inputs provided for running a SignatureDef, "
-                             f"expected {len(self._inputs)} vs provided {len(kwargs)}")
+            raise ValueError(
+                "Invalid number of inputs provided for running a SignatureDef, "
+                f"expected {len(self._inputs)} vs provided {len(kwargs)}"
+            )
         it = self._interpreter
         for name in kwargs:
             if name not in self._inputs:
-                raise ValueError(f"Invalid Input name ({name}) for SignatureDef "
-                                 f"{self.signature_key!r} (inputs: {list(self._inputs)})")
+                raise ValueError(
+                    f"Invalid Input name ({name}) for SignatureDef "
+                    f"{self.signature_key!r} (inputs: {list(self._inputs)})"
+                )
         for name, value in kwargs.items():
             value = np.asarray(value)
             it.resize_tensor_input(self._inputs[name], value.shape)
@@ -670,7 +757,7 @@ class SignatureRunner:
         it.invoke()
         return {name: it.get_tensor(index) for name, index in self._outputs.items()}
 
-    def get_input_details(self) -> Dict[str, Dict[str, Any]]:
+    def get_input_details(self) -> dict[str, dict[str, Any]]:
         """Input name -> the tensor's details dict (keys of
         :meth:`Interpreter.get_input_details`).
 
@@ -680,7 +767,7 @@ class SignatureRunner:
         """
         return {name: self._interpreter._details(i) for name, i in self._inputs.items()}
 
-    def get_output_details(self) -> Dict[str, Dict[str, Any]]:
+    def get_output_details(self) -> dict[str, dict[str, Any]]:
         """Output name -> the tensor's details dict.
 
         >>> run = Interpreter(model_path="hello_world_int8.tflite").get_signature_runner()
@@ -690,12 +777,13 @@ class SignatureRunner:
         return {name: self._interpreter._details(i) for name, i in self._outputs.items()}
 
 
-def _one_model(model: Any, model_path: Optional[PathLike], model_content: Optional[bytes]) -> Model:
+def _one_model(model: Any, model_path: PathLike | None, model_content: bytes | None) -> Model:
     """The Model named by exactly one of the three ways to give it."""
     given = [v for v in (model, model_path, model_content) if v is not None]
     if len(given) != 1:
-        raise ValueError("give exactly one of model, model_path= or model_content= "
-                         f"({len(given)} given)")
+        raise ValueError(
+            f"give exactly one of model, model_path= or model_content= ({len(given)} given)"
+        )
     if model_path is not None:
         return Model.load(model_path)
     if model_content is not None:
@@ -706,4 +794,6 @@ def _one_model(model: Any, model_path: Optional[PathLike], model_content: Option
         return Model.load(model)
     if isinstance(model, (bytes, bytearray, memoryview)):
         return Model.from_bytes(model)
-    raise ValueError(f"model must be a tflm_arena.Model, a path or bytes, got {type(model).__name__}")
+    raise ValueError(
+        f"model must be a tflm_arena.Model, a path or bytes, got {type(model).__name__}"
+    )

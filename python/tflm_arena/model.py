@@ -1,13 +1,15 @@
 """Model: a verified, read-only view of a .tflite file."""
+
 from __future__ import annotations
 
 import os
 import re
 import stat
 import warnings
+from collections.abc import Sequence
 from dataclasses import dataclass, fields
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Dict, Optional, Sequence, Tuple, Union
+from typing import TYPE_CHECKING, Any, Union
 
 import numpy as np
 
@@ -81,12 +83,12 @@ class Tensor:
     index: int
     name: str
     type: str
-    shape: Tuple[int, ...]
-    shape_signature: Optional[Tuple[int, ...]]
+    shape: tuple[int, ...]
+    shape_signature: tuple[int, ...] | None
     buffer: int
     is_variable: bool
     is_constant: bool
-    bytes: Optional[int]  # None for types without an element size (e.g. STRING)
+    bytes: int | None  # None for types without an element size (e.g. STRING)
     scale: np.ndarray
     zero_point: np.ndarray
     quantized_dimension: int
@@ -95,14 +97,16 @@ class Tensor:
         object.__setattr__(self, "scale", _frozen_array(self.scale, np.float32))
         object.__setattr__(self, "zero_point", _frozen_array(self.zero_point, np.int64))
 
-    def _key(self) -> Tuple[Any, ...]:
-        return tuple(tuple(v.tolist()) if isinstance(v, np.ndarray) else v
-                     for v in (getattr(self, f.name) for f in fields(self)))
+    def _key(self) -> tuple[Any, ...]:
+        return tuple(
+            tuple(v.tolist()) if isinstance(v, np.ndarray) else v
+            for v in (getattr(self, f.name) for f in fields(self))
+        )
 
     def __eq__(self, other: object) -> bool:
         if other.__class__ is not self.__class__:
             return NotImplemented
-        return self._key() == other._key()  # type: ignore[attr-defined]
+        return self._key() == other._key()
 
     def __hash__(self) -> int:
         return hash(self._key())
@@ -123,10 +127,10 @@ class Operator:
     builtin_code: int
     custom_code: str
     version: int
-    inputs: Tuple[int, ...]  # -1 = omitted optional input
-    outputs: Tuple[int, ...]
-    intermediates: Tuple[int, ...]
-    called_subgraphs: Tuple[int, ...]
+    inputs: tuple[int, ...]  # -1 = omitted optional input
+    outputs: tuple[int, ...]
+    intermediates: tuple[int, ...]
+    called_subgraphs: tuple[int, ...]
 
 
 @dataclass(frozen=True)
@@ -140,33 +144,49 @@ class Subgraph:
 
     index: int
     name: str
-    inputs: Tuple[int, ...]
-    outputs: Tuple[int, ...]
-    tensors: Tuple[Tensor, ...]
-    operators: Tuple[Operator, ...]
+    inputs: tuple[int, ...]
+    outputs: tuple[int, ...]
+    tensors: tuple[Tensor, ...]
+    operators: tuple[Operator, ...]
 
     def __repr__(self) -> str:
-        return (f"Subgraph(index={self.index}, name={self.name!r}, inputs={self.inputs}, "
-                f"outputs={self.outputs}, {len(self.tensors)} tensors, "
-                f"{len(self.operators)} operators)")
+        return (
+            f"Subgraph(index={self.index}, name={self.name!r}, inputs={self.inputs}, "
+            f"outputs={self.outputs}, {len(self.tensors)} tensors, "
+            f"{len(self.operators)} operators)"
+        )
 
 
-def _tensor(s: int, d: dict) -> Tensor:
+def _tensor(s: int, d: dict[str, Any]) -> Tensor:
     sig = d["shape_signature"]
     return Tensor(
-        subgraph=s, index=d["index"], name=d["name"], type=d["type"], shape=tuple(d["shape"]),
-        shape_signature=None if sig is None else tuple(sig), buffer=d["buffer"],
-        is_variable=d["is_variable"], is_constant=d["is_constant"], bytes=d["bytes"],
-        scale=d["scale"], zero_point=d["zero_point"],
+        subgraph=s,
+        index=d["index"],
+        name=d["name"],
+        type=d["type"],
+        shape=tuple(d["shape"]),
+        shape_signature=None if sig is None else tuple(sig),
+        buffer=d["buffer"],
+        is_variable=d["is_variable"],
+        is_constant=d["is_constant"],
+        bytes=d["bytes"],
+        scale=d["scale"],
+        zero_point=d["zero_point"],
         quantized_dimension=d["quantized_dimension"],
     )
 
 
-def _operator(s: int, d: dict) -> Operator:
+def _operator(s: int, d: dict[str, Any]) -> Operator:
     return Operator(
-        subgraph=s, index=d["index"], name=d["name"], builtin_code=d["builtin_code"],
-        custom_code=d["custom_code"], version=d["version"], inputs=tuple(d["inputs"]),
-        outputs=tuple(d["outputs"]), intermediates=tuple(d["intermediates"]),
+        subgraph=s,
+        index=d["index"],
+        name=d["name"],
+        builtin_code=d["builtin_code"],
+        custom_code=d["custom_code"],
+        version=d["version"],
+        inputs=tuple(d["inputs"]),
+        outputs=tuple(d["outputs"]),
+        intermediates=tuple(d["intermediates"]),
         called_subgraphs=tuple(d["called_subgraphs"]),
     )
 
@@ -183,15 +203,15 @@ class Model:
     (10, (0,), (9,))
     """
 
-    def __init__(self, data: bytes, *, path: Optional[Path] = None) -> None:
+    def __init__(self, data: bytes, *, path: Path | None = None) -> None:
         self._data = bytes(data)
         self._handle = _core.ModelHandle(self._data)
         self.path = path
-        self._subgraphs: Optional[Tuple[Subgraph, ...]] = None
+        self._subgraphs: tuple[Subgraph, ...] | None = None
 
     # --- construction -------------------------------------------------
     @classmethod
-    def load(cls, path: PathLike, *, max_bytes: int = MAX_MODEL_BYTES) -> "Model":
+    def load(cls, path: PathLike, *, max_bytes: int = MAX_MODEL_BYTES) -> Model:
         """Reads and verifies a .tflite file. Only regular files of at most
         ``max_bytes`` are read (a device such as /dev/zero, a pipe or a
         larger file raises ValueError instead of filling memory). A missing
@@ -207,12 +227,15 @@ class Model:
                 if not stat.S_ISREG(st.st_mode):
                     raise ValueError(f"cannot read model {p}: not a regular file")
                 if st.st_size > max_bytes:
-                    raise ValueError(f"cannot read model {p}: {st.st_size} bytes is more than "
-                                     f"the limit of {max_bytes} bytes (max_bytes=)")
+                    raise ValueError(
+                        f"cannot read model {p}: {st.st_size} bytes is more than "
+                        f"the limit of {max_bytes} bytes (max_bytes=)"
+                    )
                 data = f.read(max_bytes + 1)
         except FileNotFoundError as e:
-            raise ModelNotFoundError(e.errno, f"cannot read model {p}: no such file",
-                                     str(p)) from None
+            raise ModelNotFoundError(
+                e.errno, f"cannot read model {p}: no such file", str(p)
+            ) from None
         except OSError as e:
             raise ValueError(f"cannot read model {p}: {e.strerror}") from e
         if len(data) > max_bytes:  # grew while we read it
@@ -220,7 +243,7 @@ class Model:
         return cls(data, path=p)
 
     @classmethod
-    def from_bytes(cls, data: Union[bytes, bytearray, memoryview]) -> "Model":
+    def from_bytes(cls, data: bytes | bytearray | memoryview) -> Model:
         return cls(bytes(data))
 
     # --- contents -----------------------------------------------------
@@ -238,50 +261,55 @@ class Model:
         return self._handle.version
 
     @property
-    def subgraphs(self) -> Tuple[Subgraph, ...]:
+    def subgraphs(self) -> tuple[Subgraph, ...]:
         if self._subgraphs is None:
             h = self._handle
             out = []
             for s in range(h.num_subgraphs):
                 info = h.subgraph(s)
-                out.append(Subgraph(
-                    index=s, name=info["name"], inputs=tuple(info["inputs"]),
-                    outputs=tuple(info["outputs"]),
-                    tensors=tuple(_tensor(s, h.tensor(s, t)) for t in range(h.num_tensors(s))),
-                    operators=tuple(_operator(s, h.operator(s, o))
-                                    for o in range(h.num_operators(s))),
-                ))
+                out.append(
+                    Subgraph(
+                        index=s,
+                        name=info["name"],
+                        inputs=tuple(info["inputs"]),
+                        outputs=tuple(info["outputs"]),
+                        tensors=tuple(_tensor(s, h.tensor(s, t)) for t in range(h.num_tensors(s))),
+                        operators=tuple(
+                            _operator(s, h.operator(s, o)) for o in range(h.num_operators(s))
+                        ),
+                    )
+                )
             self._subgraphs = tuple(out)
         return self._subgraphs
 
     @property
-    def tensors(self) -> Tuple[Tensor, ...]:
+    def tensors(self) -> tuple[Tensor, ...]:
         """Tensors of subgraph 0."""
         return self.subgraphs[0].tensors
 
     @property
-    def operators(self) -> Tuple[Operator, ...]:
+    def operators(self) -> tuple[Operator, ...]:
         """Operators of subgraph 0, in execution order."""
         return self.subgraphs[0].operators
 
     @property
-    def inputs(self) -> Tuple[int, ...]:
+    def inputs(self) -> tuple[int, ...]:
         return self.subgraphs[0].inputs
 
     @property
-    def outputs(self) -> Tuple[int, ...]:
+    def outputs(self) -> tuple[int, ...]:
         return self.subgraphs[0].outputs
 
     @property
-    def metadata(self) -> Dict[str, bytes]:
+    def metadata(self) -> dict[str, bytes]:
         """Metadata entries by name (the first entry wins on duplicate names)."""
-        out: Dict[str, bytes] = {}
+        out: dict[str, bytes] = {}
         for name, _buffer, data in self._handle.metadata():
             out.setdefault(name, data)
         return out
 
     @property
-    def signatures(self) -> Dict[str, Dict[str, Any]]:
+    def signatures(self) -> dict[str, dict[str, Any]]:
         """The model's SignatureDefs in file order: signature key ->
         ``{"subgraph": int, "inputs": {name: tensor index},
         "outputs": {name: tensor index}}`` (tensor indices of that subgraph;
@@ -292,15 +320,15 @@ class Model:
 
         >>> Model.load("hello_world_int8.tflite").signatures
         {'serving_default': {'subgraph': 0, 'inputs': {'dense_input': 0}, 'outputs': {'dense_2': 9}}}
-        """
-        out: Dict[str, Dict[str, Any]] = {}
+        """  # noqa: E501 (a doctest's expected output is one line)
+        out: dict[str, dict[str, Any]] = {}
         for sig in self._handle.signatures():
             key = sig["key"]
             if key in out:
                 raise ValueError(f"model has two SignatureDefs with the key {key!r}")
-            entry: Dict[str, Any] = {"subgraph": sig["subgraph"]}
+            entry: dict[str, Any] = {"subgraph": sig["subgraph"]}
             for side in ("inputs", "outputs"):
-                names: Dict[str, int] = {}
+                names: dict[str, int] = {}
                 for name, tensor in sig[side]:
                     if name in names:
                         raise ValueError(f"SignatureDef {key!r} names two {side} {name!r}")
@@ -314,7 +342,7 @@ class Model:
         return self._handle.total_tensors
 
     # --- memory -------------------------------------------------------
-    def usage_records(self, scratch: Sequence[Tuple[int, int, int]] = ()) -> np.ndarray:
+    def usage_records(self, scratch: Sequence[tuple[int, int, int]] = ()) -> np.ndarray:
         """TFLM's planner input for this model (MODEL_RECORD_DTYPE).
 
         One record per buffer TFLM plans, in TFLM's order: tensors that need
@@ -323,13 +351,13 @@ class Model:
         lifetimes follow TFLM's allocation scopes; ``fixed_offset`` comes from
         the model's own offline plan (-1 = planned online).
         """
-        cols = self._handle.usage_records([tuple(int(v) for v in s) for s in scratch])
+        cols = self._handle.usage_records([(int(s[0]), int(s[1]), int(s[2])) for s in scratch])
         rec = np.empty(len(cols["size"]), dtype=MODEL_RECORD_DTYPE)
-        for name in MODEL_RECORD_DTYPE.names:
+        for name in MODEL_RECORD_DTYPE.names or ():
             rec[name] = cols[name]
         return rec
 
-    def offline_plan(self) -> Optional[np.ndarray]:
+    def offline_plan(self) -> np.ndarray | None:
         """Offsets of the model's OfflineMemoryAllocation metadata, one per
         tensor of all subgraphs (-1 = planned online), or None if absent.
 
@@ -347,15 +375,17 @@ class Model:
             try:
                 _core.validate_records(*columns(rec), 16)
             except ValueError as e:
-                raise ValueError(f"OfflineMemoryAllocation metadata: {self._name_buffers(e, rec)}") from None
+                raise ValueError(
+                    f"OfflineMemoryAllocation metadata: {self._name_buffers(e, rec)}"
+                ) from None
         return offsets
 
-    def offline_plan_aliases(self) -> list:
+    def offline_plan_aliases(self) -> list[dict[str, Any]]:
         """Pairs of offline-planned tensors that share arena bytes while both
         are live, one dict each: ``subgraphs``, ``tensors``, ``names``,
         ``offsets``, ``shared_bytes`` [begin, end) and ``steps`` (first, last
         common step). Empty without an offline plan or aliases."""
-        out = []
+        out: list[dict[str, Any]] = []
         for d in self._handle.offline_plan_aliases():
             (sa, sb), (ta, tb) = d["subgraphs"], d["tensors"]
             d["names"] = (self.subgraphs[sa].tensors[ta].name, self.subgraphs[sb].tensors[tb].name)
@@ -365,17 +395,25 @@ class Model:
     def _name_buffers(self, err: Exception, rec: np.ndarray) -> str:
         """Appends which tensors the planner buffers named in ``err`` are."""
         msg = str(err)
-        ids = sorted({int(n) for pair in re.findall(r"buffers? (\d+)(?: and (\d+))?", msg)
-                      for n in pair if n})
+        ids = sorted(
+            {
+                int(n)
+                for pair in re.findall(r"buffers? (\d+)(?: and (\d+))?", msg)
+                for n in pair
+                if n
+            }
+        )
         names = []
         for i in ids:
             if i < len(rec) and rec["tensor"][i] >= 0:
                 sg, t = int(rec["subgraph"][i]), int(rec["tensor"][i])
-                names.append(f"buffer {i} = tensor {t} '{self.subgraphs[sg].tensors[t].name}'"
-                             + (f" of subgraph {sg}" if sg else ""))
+                names.append(
+                    f"buffer {i} = tensor {t} '{self.subgraphs[sg].tensors[t].name}'"
+                    + (f" of subgraph {sg}" if sg else "")
+                )
         return msg + (f" ({'; '.join(names)})" if names else "")
 
-    def plan(self, strategy: str = "tflm_greedy", **kwargs: Any) -> "Plan":
+    def plan(self, strategy: str = "tflm_greedy", **kwargs: Any) -> Plan:
         """Plans this model (see :func:`tflm_arena.plan`; keywords such as
         ``target``, ``scratch`` and ``time_limit`` are passed on). By default
         the records include the scratch buffers stock TFLM's kernels request
@@ -390,8 +428,9 @@ class Model:
 
         return _plan(self, strategy=strategy, **kwargs)
 
-    def with_offline_plan(self, plan: "Plan", *, target: Optional[str] = None,
-                          allow_larger_head: bool = False) -> "Model":
+    def with_offline_plan(
+        self, plan: Plan, *, target: str | None = None, allow_larger_head: bool = False
+    ) -> Model:
         """A new Model whose OfflineMemoryAllocation metadata holds ``plan``.
 
         ``plan`` must be a :class:`Plan` made from this model's usage records,
@@ -421,7 +460,7 @@ class Model:
         Traceback (most recent call last):
         ...
         TypeError: with_offline_plan takes a Plan made from this model (ta.plan(model) or model.plan()), not list
-        """
+        """  # noqa: E501 (a doctest's expected output is one line)
         from .tflm_size import DEFAULT_TARGET, tflm_arena
 
         new = self._with_offline_plan(plan)
@@ -430,29 +469,40 @@ class Model:
             before = tflm_arena(self, target=target).head
             after = tflm_arena(new, target=target).head
         except NotImplementedError as e:
-            warnings.warn(f"stock TFLM's head with this plan was not checked ({target}): "
-                          f"{str(e).splitlines()[0] if str(e) else 'not modelled'}",
-                          UserWarning, stacklevel=2)
+            warnings.warn(
+                f"stock TFLM's head with this plan was not checked ({target}): "
+                f"{str(e).splitlines()[0] if str(e) else 'not modelled'}",
+                UserWarning,
+                stacklevel=2,
+            )
             return new
         if after > before:
-            what = (f"writing this {plan.strategy} plan makes stock TFLM's head larger "
-                    f"({target}): {before} -> {after} bytes, because TFLM places its kernels' "
-                    f"scratch buffers online around the written tensors")
+            what = (
+                f"writing this {plan.strategy} plan makes stock TFLM's head larger "
+                f"({target}): {before} -> {after} bytes, because TFLM places its kernels' "
+                f"scratch buffers online around the written tensors"
+            )
             if not allow_larger_head:
                 raise _LargerHeadError(
                     f"{what}; ta.plan_for_tflm(model) or ta.optimize(model) make plans TFLM "
-                    f"keeps (allow_larger_head=True writes it anyway)", before, after, target)
+                    f"keeps (allow_larger_head=True writes it anyway)",
+                    before,
+                    after,
+                    target,
+                )
             warnings.warn(what, UserWarning, stacklevel=2)
         return new
 
-    def _with_offline_plan(self, plan: "Plan") -> "Model":
+    def _with_offline_plan(self, plan: Plan) -> Model:
         """with_offline_plan without the TFLM head check, for callers that
         judge the head themselves (plan_for_tflm, optimize)."""
         from ._plan import Plan
 
         if not isinstance(plan, Plan):
-            raise TypeError("with_offline_plan takes a Plan made from this model (ta.plan(model) "
-                            f"or model.plan()), not {type(plan).__name__}")
+            raise TypeError(
+                "with_offline_plan takes a Plan made from this model (ta.plan(model) "
+                f"or model.plan()), not {type(plan).__name__}"
+            )
         rec = plan.records
         if rec.dtype.names is None or "global_tensor" not in rec.dtype.names:
             raise ValueError("plan was not made from a model's usage records")
@@ -460,8 +510,14 @@ class Model:
         is_tensor = rec["scratch"] < 0
         n = len(mine)
         # Tensor rows come first, in this model's order; scratch rows follow.
-        if len(rec) < n or not np.all(is_tensor[:n]) or np.any(is_tensor[n:]) or not all(
-            np.array_equal(mine[f], rec[f][:n]) for f in ("size", "first", "last", "global_tensor")
+        if (
+            len(rec) < n
+            or not np.all(is_tensor[:n])
+            or np.any(is_tensor[n:])
+            or not all(
+                np.array_equal(mine[f], rec[f][:n])
+                for f in ("size", "first", "last", "global_tensor")
+            )
         ):
             raise ValueError("plan was made from another model's usage records")
         offsets = np.full(self.total_tensors, -1, dtype=np.int64)
@@ -490,5 +546,7 @@ class Model:
 
     def __repr__(self) -> str:
         where = f" {self.path}" if self.path else ""
-        return (f"<Model{where}: {self._handle.num_subgraphs} subgraph(s), "
-                f"{self._handle.total_tensors} tensors, {len(self._data)} bytes>")
+        return (
+            f"<Model{where}: {self._handle.num_subgraphs} subgraph(s), "
+            f"{self._handle.total_tensors} tensors, {len(self._data)} bytes>"
+        )

@@ -1,17 +1,19 @@
 """Operator reordering: run subgraph 0's operators in an order with a lower
 peak of live tensor bytes, written as a new model (only the operator order
 changes). See ``cpp/tflm_arena/plan/reorder.h`` for the search."""
+
 from __future__ import annotations
 
 import os
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import List, Sequence, Tuple, Union
 
 import numpy as np
 
 from . import _core
 from ._plan import plan as _plan
+from ._records import ArrayLike
 from .model import Model
 
 #: Counted budgets of the search (they, not the clock, decide the answer,
@@ -53,14 +55,20 @@ class Reordering:
         return bool(np.any(self.order != np.arange(len(self.order))))
 
     def __repr__(self) -> str:
-        return (f"Reordering(ops={len(self.order)}, peak {self.peak_before} -> {self.peak_after}, "
-                f"greedy {self.greedy_before} -> {self.greedy_after}, exact={self.exact}, "
-                f"method={self.method!r})")
+        return (
+            f"Reordering(ops={len(self.order)}, peak {self.peak_before} -> {self.peak_after}, "
+            f"greedy {self.greedy_before} -> {self.greedy_after}, exact={self.exact}, "
+            f"method={self.method!r})"
+        )
 
 
-def reorder(model: Union[Model, str, os.PathLike], *, time_limit: float = 1.0,
-            scratch: Sequence[Tuple[int, int, int]] = (),
-            drop_offline_plan: bool = False) -> Reordering:
+def reorder(
+    model: Model | str | os.PathLike[str],
+    *,
+    time_limit: float = 1.0,
+    scratch: Sequence[tuple[int, int, int]] = (),
+    drop_offline_plan: bool = False,
+) -> Reordering:
     """Finds an operator order of ``model`` (a :class:`Model` or a path) with
     the lowest peak it can, exact for small graphs, bounded heuristic for
     large ones, never worse than the original (returned when nothing better
@@ -93,9 +101,10 @@ def reorder(model: Union[Model, str, os.PathLike], *, time_limit: float = 1.0,
     if drop_offline_plan and model.offline_plan() is not None:
         identity = np.arange(len(model.subgraphs[0].operators), dtype=np.int32)
         source = Model(_core.write_operator_order(model._handle, identity, True))
-    requests = [tuple(int(v) for v in s) for s in scratch]
-    found = _core.reorder_operators(source._handle, requests, float(time_limit), MAX_STATES,
-                                    MAX_EXPANSIONS)
+    requests = [(int(s[0]), int(s[1]), int(s[2])) for s in scratch]
+    found = _core.reorder_operators(
+        source._handle, requests, float(time_limit), MAX_STATES, MAX_EXPANSIONS
+    )
     order = np.asarray(found["order"], dtype=np.int32)
     new = Model(_core.write_operator_order(source._handle, order, bool(drop_offline_plan)))
     seconds = time.perf_counter() - start
@@ -103,17 +112,29 @@ def reorder(model: Union[Model, str, os.PathLike], *, time_limit: float = 1.0,
     after = _plan(new.usage_records(remap_scratch(requests, order)), strategy="tflm_greedy")
     if before.lower_bound != found["peak_before"] or after.lower_bound != found["peak_after"]:
         raise RuntimeError(
-            f"internal error: predicted peaks {found['peak_before']} -> {found['peak_after']} but the "
-            f"models' records give {before.lower_bound} -> {after.lower_bound}")
+            f"internal error: predicted peaks {found['peak_before']} -> "
+            f"{found['peak_after']} but the "
+            f"models' records give {before.lower_bound} -> {after.lower_bound}"
+        )
     order.setflags(write=False)
-    return Reordering(model=new, order=order, peak_before=int(before.lower_bound),
-                      peak_after=int(after.lower_bound), exact=bool(found["exact"]),
-                      greedy_before=int(before.arena_bytes), greedy_after=int(after.arena_bytes),
-                      lower_bound=int(found["lower_bound"]), method=str(found["method"]),
-                      timed_out=bool(found["timed_out"]), seconds=seconds)
+    return Reordering(
+        model=new,
+        order=order,
+        peak_before=int(before.lower_bound),
+        peak_after=int(after.lower_bound),
+        exact=bool(found["exact"]),
+        greedy_before=int(before.arena_bytes),
+        greedy_after=int(after.arena_bytes),
+        lower_bound=int(found["lower_bound"]),
+        method=str(found["method"]),
+        timed_out=bool(found["timed_out"]),
+        seconds=seconds,
+    )
 
 
-def remap_scratch(scratch: Sequence[Tuple[int, int, int]], order) -> List[Tuple[int, int, int]]:
+def remap_scratch(
+    scratch: Sequence[tuple[int, int, int]], order: ArrayLike
+) -> list[tuple[int, int, int]]:
     """Scratch requests ``(bytes, node, subgraph)`` of the original model as
     the model reordered by ``order`` makes them (subgraph-0 nodes move with
     their operators).

@@ -26,15 +26,17 @@ Elements carry stable ``id`` attributes for tests and links: ``title``,
 >>> 'id="arena-line-cortex-m"' in page                                           # doctest: +SKIP
 True
 """
+
 from __future__ import annotations
 
 import html
 import os
 import re
 import time
+from collections.abc import Sequence
 from os import PathLike
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
+from typing import Any
 
 import numpy as np
 
@@ -44,7 +46,7 @@ from .model import Model
 from .optimize import Optimization, optimize
 from .tflm_size import DEFAULT_TARGET, TARGETS, TflmArena, _planner_words, targets, tflm_arena
 
-ModelLike = Union[Model, str, PathLike, bytes, bytearray]
+ModelLike = Model | str | PathLike[str] | bytes | bytearray
 
 #: Each target in words, after its name: "stock TFLM, cortex-m (32-bit ARM,
 #: reference kernels)". A target missing here is shown by its name alone.
@@ -79,7 +81,7 @@ details > summary { cursor: pointer; color: #245; }
 span.nw { white-space: nowrap; }
 #headline td.text { font-family: inherit; }
 #headline p.note code { font-size: 1.05em; color: #222; }
-"""
+"""  # noqa: E501 (CSS rules, one per line)
 
 
 def _e(value: Any) -> str:
@@ -96,8 +98,9 @@ def _wrappable(text: str) -> str:
 def _nowrap(text: str) -> str:
     """Escaped text whose hyphenated words (x86-64, tflite-micro) never
     break at their hyphen."""
-    return " ".join(f'<span class="nw">{_e(w)}</span>' if "-" in w else _e(w)
-                    for w in text.split(" "))
+    return " ".join(
+        f'<span class="nw">{_e(w)}</span>' if "-" in w else _e(w) for w in text.split(" ")
+    )
 
 
 def _n(value: Any) -> str:
@@ -111,8 +114,13 @@ def _pct(part: int, whole: int) -> str:
     return f"{100.0 * part / whole:.1f} %" if whole else "-"
 
 
-def _table(table_id: str, head: Sequence[str], rows: Sequence[Sequence[Any]],
-           text_cols: Sequence[int] = (), row_classes: Optional[Sequence[str]] = None) -> str:
+def _table(
+    table_id: str,
+    head: Sequence[str],
+    rows: Sequence[Sequence[Any]],
+    text_cols: Sequence[int] = (),
+    row_classes: Sequence[str] | None = None,
+) -> str:
     """A <table>: header cells, one <tr> per row in <tbody>; every cell
     escaped, integers with thousands separators."""
     out = [f'<table id="{table_id}"><thead><tr>']
@@ -149,7 +157,7 @@ def _target_words(target: str) -> str:
     return f"{target} ({words})" if words else target
 
 
-def _whose(target: str, r: Optional[TflmArena] = None) -> str:
+def _whose(target: str, r: TflmArena | None = None) -> str:
     """Whose figure: "stock TFLM, cortex-m (TFLM Makefile build ...,
     MicroAllocator), greedy planner" (the planner when sized)."""
     text = f"stock TFLM, {_target_words(target)}"
@@ -158,15 +166,16 @@ def _whose(target: str, r: Optional[TflmArena] = None) -> str:
     return text
 
 
-def _boards_that_fit(target: str, r: TflmArena) -> List[str]:
+def _boards_that_fit(target: str, r: TflmArena) -> list[str]:
     """Lines such as "fits on board X" under a target's answer. There is no
     board list yet, so there are none; this is the one place a board list
     fills (the headline shows whatever it returns)."""
     return []
 
 
-def _run_strategies(m: Model, strategies: Sequence[str], time_limit: float, scratch: bool = True
-                    ) -> List[Tuple[str, Optional[Plan], float, str]]:
+def _run_strategies(
+    m: Model, strategies: Sequence[str], time_limit: float, scratch: bool = True
+) -> list[tuple[str, Plan | None, float, str]]:
     """(strategy, plan or None, seconds, error) for each strategy; a strategy
     that refuses this model (fixed offsets, too many buffers) is reported,
     not fatal."""
@@ -175,7 +184,7 @@ def _run_strategies(m: Model, strategies: Sequence[str], time_limit: float, scra
         kw = {"time_limit": time_limit} if s in ("optimal", "best") else {}
         start = time.perf_counter()
         try:
-            p: Optional[Plan] = m.plan(s, scratch=scratch, **kw)
+            p: Plan | None = m.plan(s, scratch=scratch, **kw)
             err = ""
         except ValueError as e:
             p, err = None, _one_line(e)
@@ -190,10 +199,10 @@ class _Sized:
 
     def __init__(self, m: Model, target: str, time_limit: float) -> None:
         self.target = target
-        self.size: Optional[TflmArena] = None
+        self.size: TflmArena | None = None
         self.error = ""
-        self.opt: Optional[Optimization] = None
-        self.written: Optional[TflmArena] = None
+        self.opt: Optimization | None = None
+        self.written: TflmArena | None = None
         self.opt_error = ""
         try:
             self.size = tflm_arena(m, target=target)
@@ -202,8 +211,9 @@ class _Sized:
             return
         try:
             self.opt = optimize(m, target=target, time_limit=time_limit)
-            self.written = (tflm_arena(self.opt.model, target=target) if self.opt.improved
-                            else self.size)
+            self.written = (
+                tflm_arena(self.opt.model, target=target) if self.opt.improved else self.size
+            )
         except _NOT_SIZED as e:
             self.opt, self.opt_error = None, _one_line(e)
 
@@ -217,14 +227,20 @@ def _figure(fig_or_axes: Any) -> str:
     fig = axes.figure
     try:  # figures made through pyplot stay registered until closed
         import matplotlib.pyplot as plt
+
         plt.close(fig)
     except ImportError:
         pass
     return svg
 
 
-def report_html(model: ModelLike, *, strategies: Optional[Sequence[str]] = None,
-                targets: Optional[Sequence[str]] = None, time_limit: float = 1.0) -> str:
+def report_html(
+    model: ModelLike,
+    *,
+    strategies: Sequence[str] | None = None,
+    targets: Sequence[str] | None = None,
+    time_limit: float = 1.0,
+) -> str:
     """The report on ``model`` (a Model, a path or bytes) as one HTML page.
 
     ``strategies``: the planning strategies to compare (default every name
@@ -284,8 +300,11 @@ def report_html(model: ModelLike, *, strategies: Optional[Sequence[str]] = None,
         _summary(m, rec, greedy, best),
         _size_section(sized),
         '<section id="plan-plot"><h2>Memory plan (tflm_arena\'s planners): TFLM greedy vs '
-        + (f"{_e(best.strategy)} ({greedy.arena_bytes - best.arena_bytes:,} bytes smaller)"
-           if best is not greedy else "tflm_arena (no strategy tried beats TFLM's own plan)")
+        + (
+            f"{_e(best.strategy)} ({greedy.arena_bytes - best.arena_bytes:,} bytes smaller)"
+            if best is not greedy
+            else "tflm_arena (no strategy tried beats TFLM's own plan)"
+        )
         + "</h2><figure>",
         _figure(viz.plot_comparison(greedy, best, model=m)),
         "</figure></section>",
@@ -310,15 +329,17 @@ def _headline(sized: Sequence[_Sized]) -> str:
         out.append(f'<div class="answer" id="answer-{_e(t)}">')
         out.append(f'<p class="whose">{_nowrap(_whose(t, s.size))}</p>')
         if s.size is None:
-            out.append(f'<p class="refused" id="refused-{_e(t)}">not computed: '
-                       f"{_e(s.error)}</p></div>")
+            out.append(
+                f'<p class="refused" id="refused-{_e(t)}">not computed: {_e(s.error)}</p></div>'
+            )
             continue
         r = s.size
-        out.append(f'<pre class="arena-line" id="arena-line-{_e(t)}">'
-                   f"{_e(r.firmware_line())}</pre>")
-        rows = [["kTensorArenaSize (bytes)", r.min_arena_bytes_16],
-                ["exact minimum arena (bytes)", r.min_arena_bytes],
-                ["head: activations + scratch (bytes)", r.head]]
+        out.append(f'<pre class="arena-line" id="arena-line-{_e(t)}">{_e(r.firmware_line())}</pre>')
+        rows: list[list[Any]] = [
+            ["kTensorArenaSize (bytes)", r.min_arena_bytes_16],
+            ["exact minimum arena (bytes)", r.min_arena_bytes],
+            ["head: activations + scratch (bytes)", r.head],
+        ]
         head = [f"stock TFLM, {t}", "model as it is"]
         code = ""  # the firmware line for the model with the plan written
         if s.opt is None:
@@ -330,24 +351,34 @@ def _headline(sized: Sequence[_Sized]) -> str:
             rows[1] += [w.min_arena_bytes, _saving(r.min_arena_bytes, w.min_arena_bytes)]
             rows[2] += [s.opt.head, _saving(r.head, s.opt.head)]
             b = s.opt.best
-            note = (f"Best plan: {b.strategy}"
-                    + (" (proven smallest)" if b.optimal else "")
-                    + ", written into the model as OfflineMemoryAllocation metadata "
-                    f"(tflm-arena optimize MODEL -o OUT --target {t}); with that model "
-                    "use ")
+            assert b is not None  # improved means a best attempt
+            note = (
+                f"Best plan: {b.strategy}"
+                + (" (proven smallest)" if b.optimal else "")
+                + ", written into the model as OfflineMemoryAllocation metadata "
+                f"(tflm-arena optimize MODEL -o OUT --target {t}); with that model "
+                "use "
+            )
             code = w.firmware_line()
         else:
-            note = (f"TFLM's own plan is already the smallest found: no plan tried by "
-                    f"tflm-arena optimize makes stock TFLM's head ({r.head:,} bytes, {t}) "
-                    "smaller.")
+            note = (
+                f"TFLM's own plan is already the smallest found: no plan tried by "
+                f"tflm-arena optimize makes stock TFLM's head ({r.head:,} bytes, {t}) "
+                "smaller."
+            )
         out.append(_table(f"headline-{t}", head, rows, text_cols=(0,)))
-        out.append(f'<p class="note" id="plan-note-{_e(t)}">{_e(note)}'
-                   + (f'<code id="planned-line-{_e(t)}">{_e(code)}</code>' if code else "")
-                   + "</p>")
+        out.append(
+            f'<p class="note" id="plan-note-{_e(t)}">{_e(note)}'
+            + (f'<code id="planned-line-{_e(t)}">{_e(code)}</code>' if code else "")
+            + "</p>"
+        )
         fits = _boards_that_fit(t, r)
         if fits:
-            out.append(f'<ul class="boards" id="boards-{_e(t)}">'
-                       + "".join(f"<li>{_e(x)}</li>" for x in fits) + "</ul>")
+            out.append(
+                f'<ul class="boards" id="boards-{_e(t)}">'
+                + "".join(f"<li>{_e(x)}</li>" for x in fits)
+                + "</ul>"
+            )
         out.append("</div>")
     out.append("</div></section>")
     return "".join(out)
@@ -365,119 +396,192 @@ def _summary(m: Model, rec: np.ndarray, greedy: Plan, best: Plan) -> str:
         f"{len(rec):,} buffers planned in the arena head",
         f"lower bound (most bytes live at once): {greedy.lower_bound:,} bytes",
         f"TFLM greedy plan (TFLM's own planner): {greedy.arena_bytes:,} bytes"
-        + (" (tensors only: TFLM's kernel scratch buffers are not modelled for this model)"
-           if greedy.tensors_only else f" (tensors and {greedy.scratch_target} kernel scratch: "
-                                       "TFLM's head)"),
+        + (
+            " (tensors only: TFLM's kernel scratch buffers are not modelled for this model)"
+            if greedy.tensors_only
+            else f" (tensors and {greedy.scratch_target} kernel scratch: TFLM's head)"
+        ),
         f"smallest plan of tflm_arena's strategies ({best.strategy}): "
         f"{best.arena_bytes:,} bytes" + (f", {saving:,} bytes smaller" if saving > 0 else ""),
     ]
     if m.description:
         items.insert(0, f"description: {m.description}")
-    return ('<section id="summary"><h2>Arena head: plans of the model\'s buffers</h2><ul>'
-            + "".join(f"<li>{_e(i)}</li>" for i in items) + "</ul></section>")
+    return (
+        '<section id="summary"><h2>Arena head: plans of the model\'s buffers</h2><ul>'
+        + "".join(f"<li>{_e(i)}</li>" for i in items)
+        + "</ul></section>"
+    )
 
 
 def _tensors_section(m: Model, rec: np.ndarray, greedy: Plan, best: Plan) -> str:
-    where: Dict[Tuple[int, int], int] = {
-        (int(r["subgraph"]), int(r["tensor"])): i for i, r in enumerate(rec) if r["tensor"] >= 0}
+    where: dict[tuple[int, int], int] = {
+        (int(r["subgraph"]), int(r["tensor"])): i for i, r in enumerate(rec) if r["tensor"] >= 0
+    }
     rows = []
     for sg in m.subgraphs:
         for t in sg.tensors:
             i = where.get((sg.index, t.index))
-            rows.append([
-                str(sg.index), str(t.index), t.name, t.type, "[" + ", ".join(map(str, t.shape)) + "]",
-                "-" if t.bytes is None else t.bytes,
-                "" if i is None else str(int(rec["first"][i])),
-                "" if i is None else str(int(rec["last"][i])),
-                "" if i is None else int(greedy.offsets[i]),
-            ] + ([] if best is greedy else ["" if i is None else int(best.offsets[i])]))
-    head = ["subgraph", "index", "name", "type", "shape", "bytes", "first", "last",
-            "offset (tflm_greedy)"] + ([] if best is greedy else [f"offset ({best.strategy})"])
-    return ('<section id="tensors-section"><h2>Tensors</h2>'
-            '<details id="tensors-details"><summary>'
-            f"{len(rows):,} tensors: name, type, shape, bytes, lifetime and offset</summary>"
-            '<p class="note">first/last: the steps a tensor is live in the arena head; '
-            "empty for tensors not planned there (constants, variables, unused).</p>"
-            + _table("tensors", head, rows, text_cols=(2, 4)) + "</details></section>")
+            rows.append(
+                [
+                    str(sg.index),
+                    str(t.index),
+                    t.name,
+                    t.type,
+                    "[" + ", ".join(map(str, t.shape)) + "]",
+                    "-" if t.bytes is None else t.bytes,
+                    "" if i is None else str(int(rec["first"][i])),
+                    "" if i is None else str(int(rec["last"][i])),
+                    "" if i is None else int(greedy.offsets[i]),
+                ]
+                + ([] if best is greedy else ["" if i is None else int(best.offsets[i])])
+            )
+    head = [
+        "subgraph",
+        "index",
+        "name",
+        "type",
+        "shape",
+        "bytes",
+        "first",
+        "last",
+        "offset (tflm_greedy)",
+    ] + ([] if best is greedy else [f"offset ({best.strategy})"])
+    return (
+        '<section id="tensors-section"><h2>Tensors</h2>'
+        '<details id="tensors-details"><summary>'
+        f"{len(rows):,} tensors: name, type, shape, bytes, lifetime and offset</summary>"
+        '<p class="note">first/last: the steps a tensor is live in the arena head; '
+        "empty for tensors not planned there (constants, variables, unused).</p>"
+        + _table("tensors", head, rows, text_cols=(2, 4))
+        + "</details></section>"
+    )
 
 
 def _operators_section(m: Model) -> str:
-    rows = [[str(op.subgraph), str(op.index), op.name, list(op.inputs), list(op.outputs)]
-            for sg in m.subgraphs for op in sg.operators]
-    return ('<section id="operators-section"><h2>Operators</h2>'
-            f'<details id="operators-details"><summary>{len(rows):,} operators: name, '
-            "inputs and outputs</summary>"
-            + _table("operators", ["subgraph", "index", "name", "inputs", "outputs"], rows,
-                     text_cols=(2, 3, 4)) + "</details></section>")
+    rows = [
+        [str(op.subgraph), str(op.index), op.name, list(op.inputs), list(op.outputs)]
+        for sg in m.subgraphs
+        for op in sg.operators
+    ]
+    return (
+        '<section id="operators-section"><h2>Operators</h2>'
+        f'<details id="operators-details"><summary>{len(rows):,} operators: name, '
+        "inputs and outputs</summary>"
+        + _table(
+            "operators",
+            ["subgraph", "index", "name", "inputs", "outputs"],
+            rows,
+            text_cols=(2, 3, 4),
+        )
+        + "</details></section>"
+    )
 
 
-def _strategies_section(runs: Sequence[Tuple[str, Optional[Plan], float, str]],
-                        best: Plan) -> str:
-    rows, classes = [], []
+def _strategies_section(runs: Sequence[tuple[str, Plan | None, float, str]], best: Plan) -> str:
+    rows: list[list[Any]] = []
+    classes: list[str] = []
     for s, p, seconds, err in runs:
         if p is None:
             rows.append([s, "", "", "", f"{1000 * seconds:.1f}", "refused: " + err])
             classes.append("")
             continue
         made_by = f"plan made by {p.strategy}" if p.strategy != s else ""
-        rows.append([s, p.arena_bytes, p.lower_bound, f"{100 * p.overhead:.1f} %",
-                     f"{1000 * seconds:.1f}",
-                     "; ".join(x for x in ("optimal" if p.optimal else "", made_by) if x)])
+        rows.append(
+            [
+                s,
+                p.arena_bytes,
+                p.lower_bound,
+                f"{100 * p.overhead:.1f} %",
+                f"{1000 * seconds:.1f}",
+                "; ".join(x for x in ("optimal" if p.optimal else "", made_by) if x),
+            ]
+        )
         classes.append("best" if p.arena_bytes == best.arena_bytes else "")
     head = ["strategy", "arena bytes", "lower bound", "above lower bound", "time (ms)", "note"]
-    return ('<section id="strategies-section"><h2>Planning strategies (tflm_arena)</h2>'
-            '<p class="note">Arena head (activations) each of tflm_arena\'s strategies plans '
-            "for the model's buffers, kernel scratch not included; the smallest is "
-            "highlighted. What a written plan changes in stock TFLM is in the box at the "
-            "top.</p>"
-            + _table("strategies", head, rows, text_cols=(0, 5), row_classes=classes)
-            + "</section>")
+    return (
+        '<section id="strategies-section"><h2>Planning strategies (tflm_arena)</h2>'
+        '<p class="note">Arena head (activations) each of tflm_arena\'s strategies plans '
+        "for the model's buffers, kernel scratch not included; the smallest is "
+        "highlighted. What a written plan changes in stock TFLM is in the box at the "
+        "top.</p>"
+        + _table("strategies", head, rows, text_cols=(0, 5), row_classes=classes)
+        + "</section>"
+    )
 
 
 def _size_section(sized: Sequence[_Sized]) -> str:
-    rows = []
+    rows: list[list[Any]] = []
     for s in sized:
         r = s.size
         if r is None:
             rows.append([s.target, "", "", "", "", "", "not computed: " + s.error])
         else:
-            rows.append([s.target, r.min_arena_bytes, r.min_arena_bytes_16, r.head, r.tail,
-                         r.temp_peak, r.limited_by])
-    head = ["target", "minimum arena", "kTensorArenaSize (multiple of 16)", "head", "tail",
-            "temp peak", "one byte less fails at"]
+            rows.append(
+                [
+                    s.target,
+                    r.min_arena_bytes,
+                    r.min_arena_bytes_16,
+                    r.head,
+                    r.tail,
+                    r.temp_peak,
+                    r.limited_by,
+                ]
+            )
+    head = [
+        "target",
+        "minimum arena",
+        "kTensorArenaSize (multiple of 16)",
+        "head",
+        "tail",
+        "temp peak",
+        "one byte less fails at",
+    ]
     words = "; ".join(_whose(s.target, s.size) for s in sized)
-    return ('<section id="tflm-size-section"><h2>Stock TFLM: arena size per target</h2>'
-            f'<p class="note">What stock TFLM needs for this model as it is, in bytes '
-            f"({_e(words)}), from <code>tflm_arena.tflm_arena</code>.</p>"
-            + _table("tflm-size", head, rows, text_cols=(0, 6)) + "</section>")
+    return (
+        '<section id="tflm-size-section"><h2>Stock TFLM: arena size per target</h2>'
+        f'<p class="note">What stock TFLM needs for this model as it is, in bytes '
+        f"({_e(words)}), from <code>tflm_arena.tflm_arena</code>.</p>"
+        + _table("tflm-size", head, rows, text_cols=(0, 6))
+        + "</section>"
+    )
 
 
 def _runtime_section(m: Model) -> str:
     from .interpreter import Interpreter
 
-    title = ('<section id="runtime-section"><h2>tflm_arena runtime (not stock TFLM): '
-             "allocation categories</h2>")
+    title = (
+        '<section id="runtime-section"><h2>tflm_arena runtime (not stock TFLM): '
+        "allocation categories</h2>"
+    )
     try:
         it = Interpreter(m)
         it.allocate_tensors()
         a = it.allocations()
     except (ValueError, RuntimeError, MemoryError, NotImplementedError) as e:
-        return (title + f'<p class="note" id="runtime">not available: {_e(_one_line(e))}</p>'
-                "</section>")
-    rows = [[name, c["requested_bytes"], c["used_bytes"], c["count"]]
-            for name, c in a["categories"].items()]
+        return (
+            title + f'<p class="note" id="runtime">not available: {_e(_one_line(e))}</p></section>'
+        )
+    rows = [
+        [name, c["requested_bytes"], c["used_bytes"], c["count"]]
+        for name, c in a["categories"].items()
+    ]
     totals = ", ".join(f"{k} {a[k]:,} bytes" for k in ("total", "head", "tail") if k in a)
-    return (title + '<p class="note">The arena of tflm_arena\'s own interpreter '
-            f"(tflm_arena.Interpreter(model).allocations(): {_e(totals)}), in the categories "
-            "TFLM's RecordingMicroAllocator uses. These are not stock TFLM's figures: ours "
-            "has a smaller tail (no TfLiteTensor copies, allocator objects outside the "
-            "arena). For firmware built on stock TFLM use the box at the top.</p>"
-            + _table("runtime", ["category", "requested bytes", "used bytes", "count"], rows,
-                     text_cols=(0,)) + "</section>")
+    return (
+        title + '<p class="note">The arena of tflm_arena\'s own interpreter '
+        f"(tflm_arena.Interpreter(model).allocations(): {_e(totals)}), in the categories "
+        "TFLM's RecordingMicroAllocator uses. These are not stock TFLM's figures: ours "
+        "has a smaller tail (no TfLiteTensor copies, allocator objects outside the "
+        "arena). For firmware built on stock TFLM use the box at the top.</p>"
+        + _table(
+            "runtime", ["category", "requested bytes", "used bytes", "count"], rows, text_cols=(0,)
+        )
+        + "</section>"
+    )
 
 
-def write_report(model: ModelLike, path: Union[str, PathLike], overwrite: bool = False,
-                 **kwargs: Any) -> Path:
+def write_report(
+    model: ModelLike, path: str | PathLike[str], overwrite: bool = False, **kwargs: Any
+) -> Path:
     """Writes :func:`report_html` of ``model`` to ``path`` atomically (a temp
     file in the same folder, then renamed/linked into place). An existing
     ``path`` is never replaced without ``overwrite`` (FileExistsError).

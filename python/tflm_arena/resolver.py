@@ -18,43 +18,129 @@ The idea is TFLM's gen_micro_mutable_op_resolver tool; the output differs:
 >>> ta.resolver_ops("hello_world_int8.tflite")
 ['FULLY_CONNECTED']
 """
+
 from __future__ import annotations
 
 import os
 import re
-from typing import Dict, Iterable, List, Sequence, Tuple, Union
+from collections.abc import Iterable, Sequence
+from typing import Union
 
 from .model import Model
 from .schema_enums import BUILTIN_OPERATORS
 
 ModelLike = Union[str, "os.PathLike[str]", Model]
 
-_OPERATOR_NAMES: Dict[int, str] = {v: k for k, v in BUILTIN_OPERATORS.items()}
+_OPERATOR_NAMES: dict[int, str] = {v: k for k, v in BUILTIN_OPERATORS.items()}
 _CUSTOM_CODE = BUILTIN_OPERATORS["CUSTOM"]
 
 #: Builtin operators TFLM's MicroMutableOpResolver has an ``Add*`` method for
 #: (micro_mutable_op_resolver.h, tflite-micro commit 90b983c, 2026-08-20).
-TFLM_BUILTINS: Tuple[str, ...] = (
-    "ABS", "ADD", "ADD_N", "ARG_MAX", "ARG_MIN", "ASSIGN_VARIABLE", "AVERAGE_POOL_2D",
-    "BATCH_MATMUL", "BATCH_TO_SPACE_ND", "BROADCAST_ARGS", "BROADCAST_TO", "CALL_ONCE",
-    "CAST", "CEIL", "CONCATENATION", "CONV_2D", "COS", "CUMSUM", "DEPTH_TO_SPACE",
-    "DEPTHWISE_CONV_2D", "DEQUANTIZE", "DIV", "DYNAMIC_UPDATE_SLICE", "EMBEDDING_LOOKUP",
-    "ELU", "EQUAL", "EXP", "EXPAND_DIMS", "FILL", "FLOOR", "FLOOR_DIV", "FLOOR_MOD",
-    "FULLY_CONNECTED", "GATHER", "GATHER_ND", "GREATER", "GREATER_EQUAL", "HARD_SWISH",
-    "IF", "L2_NORMALIZATION", "L2_POOL_2D", "LEAKY_RELU", "LESS", "LESS_EQUAL", "LOG",
-    "LOGICAL_AND", "LOGICAL_NOT", "LOGICAL_OR", "LOGISTIC", "LOG_SOFTMAX", "MAXIMUM",
-    "MAX_POOL_2D", "MIRROR_PAD", "MEAN", "MINIMUM", "MUL", "NEG", "NOT_EQUAL", "PACK",
-    "PAD", "PADV2", "PRELU", "QUANTIZE", "READ_VARIABLE", "REDUCE_ALL", "REDUCE_MAX",
-    "REDUCE_MIN", "RELU", "RELU6", "RESHAPE", "RESIZE_BILINEAR", "RESIZE_NEAREST_NEIGHBOR",
-    "REVERSE_V2", "ROUND", "RSQRT", "SELECT_V2", "SHAPE", "SIN", "SLICE", "SOFTMAX",
-    "SPACE_TO_BATCH_ND", "SPACE_TO_DEPTH", "SPLIT", "SPLIT_V", "SQUEEZE", "SQRT",
-    "SQUARE", "SQUARED_DIFFERENCE", "STRIDED_SLICE", "SUB", "SUM", "SVDF", "TANH",
-    "TRANSPOSE_CONV", "TRANSPOSE", "UNPACK", "UNIDIRECTIONAL_SEQUENCE_LSTM", "VAR_HANDLE",
-    "WHILE", "ZEROS_LIKE",
+TFLM_BUILTINS: tuple[str, ...] = (
+    "ABS",
+    "ADD",
+    "ADD_N",
+    "ARG_MAX",
+    "ARG_MIN",
+    "ASSIGN_VARIABLE",
+    "AVERAGE_POOL_2D",
+    "BATCH_MATMUL",
+    "BATCH_TO_SPACE_ND",
+    "BROADCAST_ARGS",
+    "BROADCAST_TO",
+    "CALL_ONCE",
+    "CAST",
+    "CEIL",
+    "CONCATENATION",
+    "CONV_2D",
+    "COS",
+    "CUMSUM",
+    "DEPTH_TO_SPACE",
+    "DEPTHWISE_CONV_2D",
+    "DEQUANTIZE",
+    "DIV",
+    "DYNAMIC_UPDATE_SLICE",
+    "EMBEDDING_LOOKUP",
+    "ELU",
+    "EQUAL",
+    "EXP",
+    "EXPAND_DIMS",
+    "FILL",
+    "FLOOR",
+    "FLOOR_DIV",
+    "FLOOR_MOD",
+    "FULLY_CONNECTED",
+    "GATHER",
+    "GATHER_ND",
+    "GREATER",
+    "GREATER_EQUAL",
+    "HARD_SWISH",
+    "IF",
+    "L2_NORMALIZATION",
+    "L2_POOL_2D",
+    "LEAKY_RELU",
+    "LESS",
+    "LESS_EQUAL",
+    "LOG",
+    "LOGICAL_AND",
+    "LOGICAL_NOT",
+    "LOGICAL_OR",
+    "LOGISTIC",
+    "LOG_SOFTMAX",
+    "MAXIMUM",
+    "MAX_POOL_2D",
+    "MIRROR_PAD",
+    "MEAN",
+    "MINIMUM",
+    "MUL",
+    "NEG",
+    "NOT_EQUAL",
+    "PACK",
+    "PAD",
+    "PADV2",
+    "PRELU",
+    "QUANTIZE",
+    "READ_VARIABLE",
+    "REDUCE_ALL",
+    "REDUCE_MAX",
+    "REDUCE_MIN",
+    "RELU",
+    "RELU6",
+    "RESHAPE",
+    "RESIZE_BILINEAR",
+    "RESIZE_NEAREST_NEIGHBOR",
+    "REVERSE_V2",
+    "ROUND",
+    "RSQRT",
+    "SELECT_V2",
+    "SHAPE",
+    "SIN",
+    "SLICE",
+    "SOFTMAX",
+    "SPACE_TO_BATCH_ND",
+    "SPACE_TO_DEPTH",
+    "SPLIT",
+    "SPLIT_V",
+    "SQUEEZE",
+    "SQRT",
+    "SQUARE",
+    "SQUARED_DIFFERENCE",
+    "STRIDED_SLICE",
+    "SUB",
+    "SUM",
+    "SVDF",
+    "TANH",
+    "TRANSPOSE_CONV",
+    "TRANSPOSE",
+    "UNPACK",
+    "UNIDIRECTIONAL_SEQUENCE_LSTM",
+    "VAR_HANDLE",
+    "WHILE",
+    "ZEROS_LIKE",
 )
 
 #: Where TFLM's method name is not the CamelCase of the enum name.
-_TFLM_IRREGULAR: Dict[str, str] = {
+_TFLM_IRREGULAR: dict[str, str] = {
     "BATCH_MATMUL": "AddBatchMatMul",
     "CUMSUM": "AddCumSum",
     "PADV2": "AddPadV2",
@@ -63,7 +149,7 @@ _TFLM_IRREGULAR: Dict[str, str] = {
 
 #: Custom operators TFLM registers with a method of their own (custom code ->
 #: method), same header. Any other custom code needs ``AddCustom``.
-TFLM_CUSTOM_METHODS: Dict[str, str] = {
+TFLM_CUSTOM_METHODS: dict[str, str] = {
     "ethos-u": "AddEthosU",
     "TFLite_Detection_PostProcess": "AddDetectionPostprocess",
     "CIRCULAR_BUFFER": "AddCircularBuffer",
@@ -86,17 +172,49 @@ TFLM_CUSTOM_METHODS: Dict[str, str] = {
 
 #: The kernels our runtime ships (cpp/tflm_arena/runtime/kernels/kernel_list.h;
 #: a test keeps the two in step). Each has ``Register_<NAME>()``.
-RUNTIME_KERNELS: Tuple[str, ...] = (
-    "FULLY_CONNECTED", "CONV_2D", "DEPTHWISE_CONV_2D", "ADD", "AVERAGE_POOL_2D",
-    "MAX_POOL_2D", "SOFTMAX", "RESHAPE", "QUANTIZE", "DEQUANTIZE", "LEAKY_RELU",
-    "BATCH_MATMUL", "SVDF", "TRANSPOSE_CONV", "UNIDIRECTIONAL_SEQUENCE_LSTM",
-    "STRIDED_SLICE", "PAD", "PADV2", "CONCATENATION", "MEAN", "TRANSPOSE", "SQUEEZE",
-    "EXPAND_DIMS", "PACK", "UNPACK", "SPLIT", "GATHER", "SUB", "MUL", "RELU", "RELU6",
-    "MAXIMUM", "MINIMUM", "DIV", "LOGISTIC", "TANH", "HARD_SWISH", "CAST",
+RUNTIME_KERNELS: tuple[str, ...] = (
+    "FULLY_CONNECTED",
+    "CONV_2D",
+    "DEPTHWISE_CONV_2D",
+    "ADD",
+    "AVERAGE_POOL_2D",
+    "MAX_POOL_2D",
+    "SOFTMAX",
+    "RESHAPE",
+    "QUANTIZE",
+    "DEQUANTIZE",
+    "LEAKY_RELU",
+    "BATCH_MATMUL",
+    "SVDF",
+    "TRANSPOSE_CONV",
+    "UNIDIRECTIONAL_SEQUENCE_LSTM",
+    "STRIDED_SLICE",
+    "PAD",
+    "PADV2",
+    "CONCATENATION",
+    "MEAN",
+    "TRANSPOSE",
+    "SQUEEZE",
+    "EXPAND_DIMS",
+    "PACK",
+    "UNPACK",
+    "SPLIT",
+    "GATHER",
+    "SUB",
+    "MUL",
+    "RELU",
+    "RELU6",
+    "MAXIMUM",
+    "MINIMUM",
+    "DIV",
+    "LOGISTIC",
+    "TANH",
+    "HARD_SWISH",
+    "CAST",
 )
 
 #: The two resolvers ``--runtime`` chooses between.
-RUNTIMES: Tuple[str, ...] = ("tflm", "tflm_arena")
+RUNTIMES: tuple[str, ...] = ("tflm", "tflm_arena")
 
 
 def _camel(op: str) -> str:
@@ -116,10 +234,10 @@ def tflm_method(op: str) -> str:
 
 
 #: builtin name -> TFLM method, for every builtin TFLM supports.
-TFLM_METHODS: Dict[str, str] = {op: tflm_method(op) for op in TFLM_BUILTINS}
+TFLM_METHODS: dict[str, str] = {op: tflm_method(op) for op in TFLM_BUILTINS}
 
 
-def _load(model: ModelLike) -> Tuple[Model, str]:
+def _load(model: ModelLike) -> tuple[Model, str]:
     """The model and the name the generated comment shows for it."""
     if isinstance(model, Model):
         return model, (model.path.name if model.path is not None else "a model from bytes")
@@ -127,7 +245,7 @@ def _load(model: ModelLike) -> Tuple[Model, str]:
     return m, os.path.basename(os.fspath(model))
 
 
-def _collect(models: Sequence[ModelLike]) -> Tuple[List[str], List[str], List[str]]:
+def _collect(models: Sequence[ModelLike]) -> tuple[list[str], list[str], list[str]]:
     """(builtin names, custom codes, model names), names sorted, each once."""
     if not models:
         raise ValueError("no models given: pass one or more models")
@@ -140,12 +258,11 @@ def _collect(models: Sequence[ModelLike]) -> Tuple[List[str], List[str], List[st
                 if op.builtin_code == _CUSTOM_CODE:
                     custom.add(op.custom_code)
                 else:  # codes newer than our enum table keep a visible name
-                    builtins.add(_OPERATOR_NAMES.get(op.builtin_code,
-                                                     f"BUILTIN_{op.builtin_code}"))
+                    builtins.add(_OPERATOR_NAMES.get(op.builtin_code, f"BUILTIN_{op.builtin_code}"))
     return sorted(builtins), sorted(custom), names
 
 
-def resolver_ops(*models: ModelLike, custom: bool = False) -> List[str]:
+def resolver_ops(*models: ModelLike, custom: bool = False) -> list[str]:
     """The distinct builtin operators (enum names, sorted) used by any
     operator of any subgraph of the models; with ``custom=True`` the
     distinct custom-operator codes instead (TFLM registers those with
@@ -169,7 +286,7 @@ def _check_name(name: str) -> None:
         raise ValueError(f"name must be a C++ identifier, got {name!r}")
 
 
-def _apply_exclude(builtins: List[str], exclude: Iterable[str]) -> List[str]:
+def _apply_exclude(builtins: list[str], exclude: Iterable[str]) -> list[str]:
     drop = set(exclude)
     unused = sorted(drop - set(builtins))
     if unused:
@@ -184,11 +301,13 @@ def _comment_safe(text: str) -> str:
     return "".join(c if " " <= c <= "~" and c != "\\" else "?" for c in text)
 
 
-def _header(names: List[str], runtime: str, builtins: List[str], custom: List[str]) -> List[str]:
-    lines = [f"// {runtime} op resolver for: {_comment_safe(', '.join(names))}",
-             "// It registers exactly the operators these models use. Generated by",
-             "// `tflm-arena resolver`; regenerate it when a model changes.",
-             f"// Builtin operators ({len(builtins)}): {', '.join(builtins) or 'none'}"]
+def _header(names: list[str], runtime: str, builtins: list[str], custom: list[str]) -> list[str]:
+    lines = [
+        f"// {runtime} op resolver for: {_comment_safe(', '.join(names))}",
+        "// It registers exactly the operators these models use. Generated by",
+        "// `tflm-arena resolver`; regenerate it when a model changes.",
+        f"// Builtin operators ({len(builtins)}): {', '.join(builtins) or 'none'}",
+    ]
     if custom:
         lines.append(f"// Custom operators ({len(custom)}): {_comment_safe(', '.join(custom))}")
     return lines + ["#pragma once", ""]
@@ -204,7 +323,7 @@ def _cpp_string(text: str) -> str:
     return '"' + "".join(out) + '"'
 
 
-def _custom_param(code: str, taken: set) -> str:
+def _custom_param(code: str, taken: set[str]) -> str:
     base = "custom_" + (re.sub(r"[^A-Za-z0-9_]", "_", code) or "op")
     name, i = base, 2
     while name in taken:
@@ -213,8 +332,9 @@ def _custom_param(code: str, taken: set) -> str:
     return name
 
 
-def tflm_resolver_cpp(*models: ModelLike, name: str = "AddModelOps",
-                      exclude: Iterable[str] = ()) -> str:
+def tflm_resolver_cpp(
+    *models: ModelLike, name: str = "AddModelOps", exclude: Iterable[str] = ()
+) -> str:
     """C++ (a header) defining ``name``: it fills a stock TFLM
     ``tflite::MicroMutableOpResolver<N>`` (N >= ``k<Name>Count``) with one
     ``Add*`` call per distinct operator the models use and returns the
@@ -237,10 +357,12 @@ def tflm_resolver_cpp(*models: ModelLike, name: str = "AddModelOps",
     builtins = _apply_exclude(builtins, exclude)
     missing = [op for op in builtins if op not in TFLM_METHODS]
     if missing:
-        raise ValueError(f"TFLM's MicroMutableOpResolver has no method for {len(missing)} "
-                         f"operator(s): {', '.join(missing)}")
+        raise ValueError(
+            f"TFLM's MicroMutableOpResolver has no method for {len(missing)} "
+            f"operator(s): {', '.join(missing)}"
+        )
     count = f"k{name[0].upper()}{name[1:]}Count"
-    taken: set = {"resolver"}
+    taken: set[str] = {"resolver"}
     params, calls = [], [f"resolver->{TFLM_METHODS[op]}()" for op in builtins]
     for code in custom:
         if code in TFLM_CUSTOM_METHODS:
@@ -250,25 +372,31 @@ def tflm_resolver_cpp(*models: ModelLike, name: str = "AddModelOps",
             params.append(f"const TFLMRegistration* {p}")
             calls.append(f"resolver->AddCustom({_cpp_string(code)}, {p})")
     n = len(builtins) + len(custom)
-    sig = ", ".join([f"tflite::MicroMutableOpResolver<tOpCount>* resolver"] + params)
-    out = _header(names, "TFLM", builtins, custom) + [
-        '#include "tensorflow/lite/micro/micro_mutable_op_resolver.h"',
-        "",
-        f"// Operators {name}() registers: the smallest resolver that holds them.",
-        f"constexpr unsigned int {count} = {n};",
-        "",
-        "template <unsigned int tOpCount>",
-        f"inline TfLiteStatus {name}({sig}) {{",
-        f'  static_assert(tOpCount >= {count}, "the resolver needs room for {n} operators");',
-    ] + [f"  if ({c} != kTfLiteOk) return kTfLiteError;" for c in calls] + [
-        "  return kTfLiteOk;",
-        "}",
-    ]
+    sig = ", ".join(["tflite::MicroMutableOpResolver<tOpCount>* resolver"] + params)
+    out = (
+        _header(names, "TFLM", builtins, custom)
+        + [
+            '#include "tensorflow/lite/micro/micro_mutable_op_resolver.h"',
+            "",
+            f"// Operators {name}() registers: the smallest resolver that holds them.",
+            f"constexpr unsigned int {count} = {n};",
+            "",
+            "template <unsigned int tOpCount>",
+            f"inline TfLiteStatus {name}({sig}) {{",
+            f'  static_assert(tOpCount >= {count}, "the resolver needs room for {n} operators");',
+        ]
+        + [f"  if ({c} != kTfLiteOk) return kTfLiteError;" for c in calls]
+        + [
+            "  return kTfLiteOk;",
+            "}",
+        ]
+    )
     return "\n".join(out) + "\n"
 
 
-def runtime_resolver_cpp(*models: ModelLike, name: str = "AddModelOps",
-                         exclude: Iterable[str] = ()) -> str:
+def runtime_resolver_cpp(
+    *models: ModelLike, name: str = "AddModelOps", exclude: Iterable[str] = ()
+) -> str:
     """C++ (a header) defining ``name``: it adds to a
     ``tflm_arena::runtime::OpResolver`` (a ``MutableOpResolver<N>`` with
     N >= ``k<Name>Count``) the kernel of every distinct operator the models
@@ -292,23 +420,33 @@ def runtime_resolver_cpp(*models: ModelLike, name: str = "AddModelOps",
     missing = [op for op in builtins if op not in RUNTIME_KERNELS]
     missing += [f"custom {c!r}" for c in custom]
     if missing:
-        raise ValueError(f"tflm_arena's runtime has no kernel for {len(missing)} operator(s): "
-                         f"{', '.join(missing)}")
+        raise ValueError(
+            f"tflm_arena's runtime has no kernel for {len(missing)} operator(s): "
+            f"{', '.join(missing)}"
+        )
     count = f"k{name[0].upper()}{name[1:]}Count"
-    out = _header(names, "tflm_arena runtime", builtins, []) + [
-        "#include <cstddef>",
-        "",
-        '#include "tflm_arena/core/status.h"',
-        '#include "tflm_arena/runtime/kernels/registrations.h"',
-        '#include "tflm_arena/runtime/op_resolver.h"',
-        "",
-        f"// Kernels {name}() adds: use a MutableOpResolver<{count}> (or larger).",
-        f"constexpr std::size_t {count} = {len(builtins)};",
-        "",
-        f"inline tflm_arena::Status {name}(tflm_arena::runtime::OpResolver* resolver) {{",
-    ] + [f"  TFLM_ARENA_RETURN_IF_ERROR(\n      resolver->AddBuiltin(tflm_arena::runtime::Register_{op}()));"
-         for op in builtins] + [
-        "  return tflm_arena::Status::Ok();",
-        "}",
-    ]
+    out = (
+        _header(names, "tflm_arena runtime", builtins, [])
+        + [
+            "#include <cstddef>",
+            "",
+            '#include "tflm_arena/core/status.h"',
+            '#include "tflm_arena/runtime/kernels/registrations.h"',
+            '#include "tflm_arena/runtime/op_resolver.h"',
+            "",
+            f"// Kernels {name}() adds: use a MutableOpResolver<{count}> (or larger).",
+            f"constexpr std::size_t {count} = {len(builtins)};",
+            "",
+            f"inline tflm_arena::Status {name}(tflm_arena::runtime::OpResolver* resolver) {{",
+        ]
+        + [
+            f"  TFLM_ARENA_RETURN_IF_ERROR(\n"
+            f"      resolver->AddBuiltin(tflm_arena::runtime::Register_{op}()));"
+            for op in builtins
+        ]
+        + [
+            "  return tflm_arena::Status::Ok();",
+            "}",
+        ]
+    )
     return "\n".join(out) + "\n"

@@ -10,6 +10,7 @@ Example
 >>> BUILTIN_OPERATORS["CONV_2D"], TENSOR_TYPES["INT8"]
 (3, 9)
 """
+
 from __future__ import annotations
 
 import numpy as np

@@ -16,16 +16,20 @@ model only when TFLM's head gets smaller.
 >>> r.original_head, r.predicted_head                           # doctest: +SKIP
 (73728, 64512)
 """
+
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from os import PathLike
-from typing import List, Optional, Sequence, Tuple, Union
+from typing import Any
 
 import numpy as np
 
 from . import _core
-from ._plan import Plan, plan as _plan
+from ._plan import Plan
+from ._plan import plan as _plan
 from .model import Model
 from .tflm_size import DEFAULT_TARGET, check_target, tflm_arena
 
@@ -40,8 +44,9 @@ REFIT_ROUNDS = 3
 _FIXED_FALLBACK = "tflm_greedy"
 
 
-def tflm_scratch_requests(model: Union[Model, str, PathLike, bytes],
-                          target: str = DEFAULT_TARGET) -> List[Tuple[int, int, int]]:
+def tflm_scratch_requests(
+    model: Model | str | PathLike[str] | bytes, target: str = DEFAULT_TARGET
+) -> list[tuple[int, int, int]]:
     """Scratch buffers stock TFLM's kernels request for ``model``:
     ``[(bytes, operator, subgraph), ...]`` in TFLM's order, as
     :meth:`Model.usage_records` takes them (``scratch=``).
@@ -52,16 +57,20 @@ def tflm_scratch_requests(model: Union[Model, str, PathLike, bytes],
     """
     model = _as_model(model)
     check_target(target)
-    return [tuple(int(v) for v in r) for r in _core.tflm_scratch_requests(model._handle, target)]
+    return [
+        (int(r[0]), int(r[1]), int(r[2]))
+        for r in _core.tflm_scratch_requests(model._handle, target)
+    ]
 
 
 @dataclass(frozen=True)
 class Candidate:
     """One plan tried: how it was made and the head TFLM would use."""
-    name: str          # e.g. "greedy_by_size joint", "... refit 1", "... tensors only"
+
+    name: str  # e.g. "greedy_by_size joint", "... refit 1", "... tensors only"
     strategy: str
-    head: int          # simulated TFLM head with its tensor offsets written
-    plan: Plan         # joint records: tensors as written, scratch where TFLM puts them
+    head: int  # simulated TFLM head with its tensor offsets written
+    plan: Plan  # joint records: tensors as written, scratch where TFLM puts them
 
 
 @dataclass(frozen=True)
@@ -81,18 +90,19 @@ class TflmPlan:
     >>> t.original_head, t.predicted_head
     (32, 32)
     """
-    model: Optional[Model]
+
+    model: Model | None
     predicted_head: int
     original_head: int
     strategy: str
     target: str
-    plan: Optional[Plan]
+    plan: Plan | None
     reason: str
-    scratch: Tuple[Tuple[int, int, int], ...] = ()
-    candidates: Tuple[Candidate, ...] = field(default=(), repr=False)
-    predicted_min_arena: int = 0    # tflm_arena(model, target).min_arena_bytes
+    scratch: tuple[tuple[int, int, int], ...] = ()
+    candidates: tuple[Candidate, ...] = field(default=(), repr=False)
+    predicted_min_arena: int = 0  # tflm_arena(model, target).min_arena_bytes
     original_min_arena: int = 0
-    lower_bound: int = 0            # most bytes live at once, scratch included
+    lower_bound: int = 0  # most bytes live at once, scratch included
 
     @property
     def improved(self) -> bool:
@@ -104,9 +114,15 @@ class TflmPlan:
         return self.original_head - self.predicted_head if self.model is not None else 0
 
 
-def plan_for_tflm(model: Union[Model, str, PathLike, bytes], strategy: str = "greedy_by_size",
-                  target: str = DEFAULT_TARGET, *, also_try: Sequence[str] = ALSO_TRY,
-                  allow_equal: bool = False, **plan_kw) -> TflmPlan:
+def plan_for_tflm(
+    model: Model | str | PathLike[str] | bytes,
+    strategy: str = "greedy_by_size",
+    target: str = DEFAULT_TARGET,
+    *,
+    also_try: Sequence[str] = ALSO_TRY,
+    allow_equal: bool = False,
+    **plan_kw: Any,
+) -> TflmPlan:
     """An offline plan for ``model`` that stock TFLM (``target``) keeps and
     that makes its head smaller, or a result saying none exists.
 
@@ -148,49 +164,87 @@ def plan_for_tflm(model: Union[Model, str, PathLike, bytes], strategy: str = "gr
     for s in also_try:
         if s == strategy:
             continue
-        try:
+        with contextlib.suppress(ValueError):  # a strategy this build does not have
             candidates.extend(_candidates_for(joint, tensors_only, s, {}, bool(scratch)))
-        except ValueError:  # a strategy this build does not have
-            pass
     # Smallest head; ties keep the earlier candidate (the asked strategy first).
     best = min(candidates, key=lambda c: c.head)
 
     written = model._with_offline_plan(best.plan)  # the head is checked just below
     check = tflm_arena(written, target=target)
     if check.head != best.head:  # the simulation and the full TFLM model disagree
-        raise RuntimeError(f"internal error: simulated TFLM head {best.head} but the TFLM "
-                           f"model of the written plan says {check.head}")
-    common = dict(original_head=original.head, target=target, scratch=scratch,
-                  candidates=tuple(candidates), original_min_arena=original.min_arena_bytes,
-                  predicted_min_arena=check.min_arena_bytes, predicted_head=best.head,
-                  strategy=best.strategy, plan=best.plan, lower_bound=best.plan.lower_bound)
-    proof = (f"TFLM's head already equals the lower bound {best.plan.lower_bound} (most "
-             f"bytes live at once, scratch included), so no plan can be smaller; "
-             if original.head <= best.plan.lower_bound else "among the plans tried, ")
+        raise RuntimeError(
+            f"internal error: simulated TFLM head {best.head} but the TFLM "
+            f"model of the written plan says {check.head}"
+        )
+    common: dict[str, Any] = dict(
+        original_head=original.head,
+        target=target,
+        scratch=scratch,
+        candidates=tuple(candidates),
+        original_min_arena=original.min_arena_bytes,
+        predicted_min_arena=check.min_arena_bytes,
+        predicted_head=best.head,
+        strategy=best.strategy,
+        plan=best.plan,
+        lower_bound=best.plan.lower_bound,
+    )
+    proof = (
+        f"TFLM's head already equals the lower bound {best.plan.lower_bound} (most "
+        f"bytes live at once, scratch included), so no plan can be smaller; "
+        if original.head <= best.plan.lower_bound
+        else "among the plans tried, "
+    )
     n = len(scratch)
     what = f"{n} scratch buffer{'s' if n != 1 else ''}, target {target}"
     if best.head < original.head and check.min_arena_bytes <= original.min_arena_bytes:
-        return TflmPlan(model=written, reason=(
-            f"TFLM head {original.head} -> {best.head} bytes with the {best.name} plan "
-            f"({what})"), **common)
-    if (allow_equal and best.head == original.head
-            and check.min_arena_bytes <= original.min_arena_bytes):
-        return TflmPlan(model=written, reason=(
-            f"no smaller head found: {proof}the {best.name} plan keeps TFLM's head at "
-            f"{best.head} bytes ({what})"), **common)
-    return TflmPlan(model=None, reason=(
-        f"no better plan exists for this model/target: {proof}the best plan ({best.name}) "
-        f"gives a head of {best.head} bytes, TFLM's own is {original.head}"
-        + (f", but its minimum arena is {check.min_arena_bytes} (TFLM: "
-           f"{original.min_arena_bytes})" if best.head < original.head else "")
-        + f" ({what})"), **common)
+        return TflmPlan(
+            model=written,
+            reason=(
+                f"TFLM head {original.head} -> {best.head} bytes with the {best.name} plan ({what})"
+            ),
+            **common,
+        )
+    if (
+        allow_equal
+        and best.head == original.head
+        and check.min_arena_bytes <= original.min_arena_bytes
+    ):
+        return TflmPlan(
+            model=written,
+            reason=(
+                f"no smaller head found: {proof}the {best.name} plan keeps TFLM's head at "
+                f"{best.head} bytes ({what})"
+            ),
+            **common,
+        )
+    return TflmPlan(
+        model=None,
+        reason=(
+            f"no better plan exists for this model/target: {proof}the best plan ({best.name}) "
+            f"gives a head of {best.head} bytes, TFLM's own is {original.head}"
+            + (
+                f", but its minimum arena is {check.min_arena_bytes} (TFLM: "
+                f"{original.min_arena_bytes})"
+                if best.head < original.head
+                else ""
+            )
+            + f" ({what})"
+        ),
+        **common,
+    )
 
 
 # --- candidates -------------------------------------------------------------
 
-def _candidates_for(joint: np.ndarray, tensors_only: np.ndarray, strategy: str, kw: dict,
-                    has_scratch: bool) -> List[Candidate]:
-    out: List[Candidate] = []
+
+def _candidates_for(
+    joint: np.ndarray,
+    tensors_only: np.ndarray,
+    strategy: str,
+    kw: dict[str, Any],
+    has_scratch: bool,
+) -> list[Candidate]:
+    out: list[Candidate] = []
     p = _plan(joint, strategy=strategy, **kw)
     sim = simulate_tflm(joint, p.offsets)
     out.append(Candidate(f"{strategy} joint", strategy, sim.arena_bytes, sim))
@@ -234,8 +288,7 @@ def simulate_tflm(joint: np.ndarray, offsets: np.ndarray) -> Plan:
     return _plan(rec, strategy="tflm_greedy")
 
 
-def _as_model(model) -> Model:
+def _as_model(model: Model | str | PathLike[str] | bytes) -> Model:
     if isinstance(model, Model):
         return model
     return Model.from_bytes(model) if isinstance(model, (bytes, bytearray)) else Model.load(model)
-

@@ -29,12 +29,13 @@ size (a hybrid model: float32 activations with int8 weights, ...) raises
 This is the number for ``constexpr int kTensorArenaSize``; our own runtime's
 need is ``Interpreter(model).required_arena_size()`` (smaller tail).
 """
+
 from __future__ import annotations
 
 import warnings
 from dataclasses import dataclass, field
 from os import PathLike
-from typing import Dict, Optional, Union
+from typing import Any
 
 from . import _core
 from ._core import TflmRefusesModelError
@@ -55,6 +56,7 @@ def _planner_words(planner: str) -> str:
     """How texts name a planner of :data:`PLANNERS`: "greedy planner" (TFLM's
     GreedyMemoryPlanner), "linear planner"."""
     return "greedy planner" if planner == "tflm_greedy" else f"{planner} planner"
+
 
 TflmRefusesModelError.__doc__ = """Stock TFLM refuses the model whatever the arena size:
 a kernel's Prepare rejects it (a ValueError). ``reason`` is TFLM's message,
@@ -77,7 +79,7 @@ FULLY_CONNECTED 0 Input type: FLOAT32 with filter type: INT8 not supported.
 """
 
 
-def targets() -> Dict[str, str]:
+def targets() -> dict[str, str]:
     """Each target's name and a one-line description of the build.
 
     >>> import tflm_arena as ta
@@ -97,6 +99,7 @@ def check_target(target: str) -> None:
 class Category:
     """One RecordingMicroAllocator category: bytes asked for, bytes the tail
     moved (alignment included) and number of allocations."""
+
     name: str
     requested: int
     used: int
@@ -112,28 +115,42 @@ class TflmArena:
     >>> r.target, r.min_arena_bytes
     ('x86-64', 1704)
     """
+
     target: str
-    description: str          # the build, in words (see :func:`targets`)
-    recording: bool           # RecordingMicroAllocator (else MicroAllocator)
+    description: str  # the build, in words (see :func:`targets`)
+    recording: bool  # RecordingMicroAllocator (else MicroAllocator)
     planner: str
-    min_arena_bytes: int      # smallest working size of a 16-aligned buffer
-    min_arena_bytes_16: int   # smallest working multiple of 16
-    head: int                 # activations (+ scratch) at the minimum
-    tail: int                 # persistent data at the minimum
-    temp_peak: int            # most temp bytes in use at once during allocation
+    min_arena_bytes: int  # smallest working size of a 16-aligned buffer
+    min_arena_bytes_16: int  # smallest working multiple of 16
+    head: int  # activations (+ scratch) at the minimum
+    tail: int  # persistent data at the minimum
+    temp_peak: int  # most temp bytes in use at once during allocation
     planned_buffers: int
     scratch_requests: int
-    limited_by: str           # what fails one byte below the minimum
-    categories: Dict[str, Category] = field(default_factory=dict)
+    limited_by: str  # what fails one byte below the minimum
+    categories: dict[str, Category] = field(default_factory=dict)
 
     def firmware_line(self) -> str:
         return f"constexpr int kTensorArenaSize = {self.min_arena_bytes_16};"
 
-    def as_dict(self) -> dict:
-        d = {k: getattr(self, k) for k in (
-            "target", "description", "recording", "planner", "min_arena_bytes", "min_arena_bytes_16",
-            "head", "tail", "temp_peak", "planned_buffers", "scratch_requests",
-            "limited_by")}
+    def as_dict(self) -> dict[str, Any]:
+        d = {
+            k: getattr(self, k)
+            for k in (
+                "target",
+                "description",
+                "recording",
+                "planner",
+                "min_arena_bytes",
+                "min_arena_bytes_16",
+                "head",
+                "tail",
+                "temp_peak",
+                "planned_buffers",
+                "scratch_requests",
+                "limited_by",
+            )
+        }
         d["categories"] = {k: vars(c) for k, c in self.categories.items()}
         return d
 
@@ -153,13 +170,19 @@ class TflmArena:
             lines.append(f"  one byte less fails at: {self.limited_by}")
         for c in self.categories.values():
             if c.requested or c.used:
-                lines.append(f"    {c.name:<44} {c.used:>8,} used, {c.requested:>8,} "
-                             f"requested, {c.count} allocations")
+                lines.append(
+                    f"    {c.name:<44} {c.used:>8,} used, {c.requested:>8,} "
+                    f"requested, {c.count} allocations"
+                )
         return "\n".join(lines)
 
 
-def tflm_arena(model: Union[Model, str, PathLike, bytes], target: str = DEFAULT_TARGET,
-               recording: Optional[bool] = None, planner: str = "tflm_greedy") -> TflmArena:
+def tflm_arena(
+    model: Model | str | PathLike[str] | bytes,
+    target: str = DEFAULT_TARGET,
+    recording: bool | None = None,
+    planner: str = "tflm_greedy",
+) -> TflmArena:
     """Arena stock TFLM needs for ``model`` (a Model, a path or bytes) on
     ``target`` (see the module doc; ``recording=None`` = the allocator that
     target's application creates). ``planner`` is one of :data:`PLANNERS`
@@ -172,19 +195,25 @@ def tflm_arena(model: Union[Model, str, PathLike, bytes], target: str = DEFAULT_
     1936
     """
     if not isinstance(model, Model):
-        model = Model.from_bytes(model) if isinstance(model, (bytes, bytearray)) \
-            else Model.load(model)
+        model = (
+            Model.from_bytes(model) if isinstance(model, (bytes, bytearray)) else Model.load(model)
+        )
     check_target(target)
     if planner == "greedy":
-        warnings.warn("planner='greedy' is deprecated; use planner='tflm_greedy' (the same "
-                      "planner, named as in plan() and Interpreter)", DeprecationWarning,
-                      stacklevel=2)
+        warnings.warn(
+            "planner='greedy' is deprecated; use planner='tflm_greedy' (the same "
+            "planner, named as in plan() and Interpreter)",
+            DeprecationWarning,
+            stacklevel=2,
+        )
         planner = "tflm_greedy"
     if planner not in PLANNERS:
         raise ValueError(f"unknown planner {planner!r} (known: {', '.join(PLANNERS)})")
-    d = _core.tflm_arena_size(model._handle, target,
-                              None if recording is None else bool(recording),
-                              planner)
-    cats = {k: Category(v["name"], v["requested"], v["used"], v["count"])
-            for k, v in d.pop("categories").items()}
+    d = _core.tflm_arena_size(
+        model._handle, target, None if recording is None else bool(recording), planner
+    )
+    cats = {
+        k: Category(v["name"], v["requested"], v["used"], v["count"])
+        for k, v in d.pop("categories").items()
+    }
     return TflmArena(categories=cats, **d)

@@ -24,17 +24,20 @@ ImportError saying ``pip install matplotlib``.
 >>> live_bytes(p).tolist(), peak_step(p)
 ([10, 10, 20, 20], 2)
 """
+
 from __future__ import annotations
 
+import contextlib
 import html
 import io
 import re
-from typing import Any, List, Optional, Sequence, Tuple
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
 # Drawn objects carry these gids so that tests and callers can find them.
-GID_BUFFER = "buffer"          # rectangles: "buffer:<row>"
+GID_BUFFER = "buffer"  # rectangles: "buffer:<row>"
 GID_LOWER_BOUND = "lower_bound"
 GID_ARENA_TOP = "arena_top"
 GID_PEAK = "peak"
@@ -44,7 +47,7 @@ GID_PEAK = "peak"
 LABEL_MIN_FRACTION = 0.06
 
 
-def byte_unit(top: float) -> Tuple[str, int]:
+def byte_unit(top: float) -> tuple[str, int]:
     """The unit a bytes axis reaching ``top`` bytes is labelled in, and its
     size in bytes: B below 10,000 bytes, kB (1,000 bytes) below 10 MB, else
     MB (1,000,000 bytes), so tick labels have at most four digits before
@@ -91,17 +94,19 @@ def _scaled_locator(scale: int) -> Any:
     return Scaled(nbins="auto", steps=[1, 2, 2.5, 5, 10])
 
 
-def _matplotlib():
+def _matplotlib() -> Any:
     """matplotlib, or ImportError telling how to get it."""
     try:
         import matplotlib
     except ImportError as e:
-        raise ImportError("tflm_arena.viz needs matplotlib: pip install matplotlib "
-                          "(or pip install 'tflm_arena[viz]')") from e
+        raise ImportError(
+            "tflm_arena.viz needs matplotlib: pip install matplotlib "
+            "(or pip install 'tflm_arena[viz]')"
+        ) from e
     return matplotlib
 
 
-def _new_axes(ax: Any, figsize: Tuple[float, float] = (8.0, 4.5)) -> Any:
+def _new_axes(ax: Any, figsize: tuple[float, float] = (8.0, 4.5)) -> Any:
     """``ax``, or the Axes of a new pyplot figure (so Jupyter shows it)."""
     _matplotlib()
     if ax is not None:
@@ -112,13 +117,17 @@ def _new_axes(ax: Any, figsize: Tuple[float, float] = (8.0, 4.5)) -> Any:
     return new
 
 
-def _columns(plan: Any):
+def _columns(plan: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     rec = plan.records
-    return (np.asarray(rec["size"], dtype=np.int64), np.asarray(rec["first"], dtype=np.int64),
-            np.asarray(rec["last"], dtype=np.int64), np.asarray(plan.offsets, dtype=np.int64))
+    return (
+        np.asarray(rec["size"], dtype=np.int64),
+        np.asarray(rec["first"], dtype=np.int64),
+        np.asarray(rec["last"], dtype=np.int64),
+        np.asarray(plan.offsets, dtype=np.int64),
+    )
 
 
-def _live_steps(plan: Any) -> dict:
+def _live_steps(plan: Any) -> dict[str, Any]:
     """The C++ core's live bytes, buffers and peak over steps 0 .. max(last)."""
     from . import _core
 
@@ -135,7 +144,8 @@ def live_bytes(plan: Any) -> np.ndarray:
     >>> live_bytes(ta.plan([16, 32], first=[0, 1], last=[1, 2])).tolist()
     [16, 48, 32]
     """
-    return _live_steps(plan)["bytes"]
+    bytes_live: np.ndarray = _live_steps(plan)["bytes"]
+    return bytes_live
 
 
 def peak_step(plan: Any) -> int:
@@ -149,7 +159,7 @@ def peak_step(plan: Any) -> int:
     return -1 if peak is None else int(peak)
 
 
-def buffer_names(plan: Any, model: Any = None) -> List[str]:
+def buffer_names(plan: Any, model: Any = None) -> list[str]:
     """One label per buffer of ``plan``: the tensor's name when ``model`` is
     given and the plan came from its records, ``t<index>`` / ``scratch <k>``
     from the records alone, else ``#<row>``.
@@ -168,10 +178,8 @@ def buffer_names(plan: Any, model: Any = None) -> List[str]:
             t = int(rec["tensor"][i])
             label = f"t{t}" if sg == 0 else f"sg{sg}:t{t}"
             if model is not None:
-                try:
+                with contextlib.suppress(IndexError):
                     label = model.subgraphs[sg].tensors[t].name or label
-                except IndexError:
-                    pass
         elif "scratch" in names and rec["scratch"][i] >= 0:
             label = f"scratch {int(rec['scratch'][i])}"
         out.append(label)
@@ -182,11 +190,12 @@ def _short(name: str, limit: int = 20) -> str:
     """A label that fits in a rectangle: TFLite names are long paths
     (``model/conv2d/Conv2D;model/...``), so keep the last part of the first."""
     name = "/".join(name.split(";")[0].rstrip("/").split("/")[-2:]) or name
-    return name if len(name) <= limit else name[:limit - 1] + "\u2026"
+    return name if len(name) <= limit else name[: limit - 1] + "\u2026"
 
 
-def plot_plan(plan: Any, ax: Any = None, *, model: Any = None, names: bool = True,
-              title: Optional[str] = None) -> Any:
+def plot_plan(
+    plan: Any, ax: Any = None, *, model: Any = None, names: bool = True, title: str | None = None
+) -> Any:
     """Draws ``plan`` (a :class:`tflm_arena.Plan`) on ``ax`` and returns it.
 
     One rectangle per buffer with bytes: x from ``first`` to ``last + 1``
@@ -216,42 +225,65 @@ def plot_plan(plan: Any, ax: Any = None, *, model: Any = None, names: bool = Tru
     box = ax.get_window_extent()  # the Axes' size in pixels (before layout: close enough)
     for i in np.flatnonzero(size > 0):
         x, w = float(first[i]), float(last[i] - first[i] + 1)
-        r = Rectangle((x, float(offset[i])), w, float(size[i]), facecolor=cmap(i % cmap.N),
-                      edgecolor="black", linewidth=0.4, hatch="//" if fixed[i] else None,
-                      gid=f"{GID_BUFFER}:{i}")
+        r = Rectangle(
+            (x, float(offset[i])),
+            w,
+            float(size[i]),
+            facecolor=cmap(i % cmap.N),
+            edgecolor="black",
+            linewidth=0.4,
+            hatch="//" if fixed[i] else None,
+            gid=f"{GID_BUFFER}:{i}",
+        )
         ax.add_patch(r)
         if names and size[i] >= LABEL_MIN_FRACTION * height and w >= LABEL_MIN_FRACTION * steps:
             # Write along the longer side of the rectangle as it appears.
             upright = size[i] / height * box.height > w / steps * box.width
-            t = ax.text(x + w / 2, float(offset[i] + size[i] / 2), _short(labels[i]),
-                        ha="center", va="center", fontsize=7, clip_on=True,
-                        rotation=90 if upright else 0)
+            t = ax.text(
+                x + w / 2,
+                float(offset[i] + size[i] / 2),
+                _short(labels[i]),
+                ha="center",
+                va="center",
+                fontsize=7,
+                clip_on=True,
+                rotation=90 if upright else 0,
+            )
             t.set_clip_path(r)  # a long name is cut at its buffer's edges
             t.set_clip_box(ax.bbox)  # ... and at the Axes' (a zoomed-in view)
-    lb = ax.axhline(int(plan.lower_bound), color="tab:green", linestyle="--", linewidth=1.2,
-                    label=f"lower bound {int(plan.lower_bound):,} B")
+    lb = ax.axhline(
+        int(plan.lower_bound),
+        color="tab:green",
+        linestyle="--",
+        linewidth=1.2,
+        label=f"lower bound {int(plan.lower_bound):,} B",
+    )
     lb.set_gid(GID_LOWER_BOUND)
-    at = ax.axhline(top, color="tab:red", linestyle="--", linewidth=1.2,
-                    label=f"arena top {top:,} B")
+    at = ax.axhline(
+        top, color="tab:red", linestyle="--", linewidth=1.2, label=f"arena top {top:,} B"
+    )
     at.set_gid(GID_ARENA_TOP)
     peak = peak_step(plan)
     if peak >= 0:
-        pk = ax.axvline(peak + 0.5, color="black", linestyle=":", linewidth=1.2,
-                        label=f"peak step {peak}")
+        pk = ax.axvline(
+            peak + 0.5, color="black", linestyle=":", linewidth=1.2, label=f"peak step {peak}"
+        )
         pk.set_gid(GID_PEAK)
     ax.set_xlim(0, steps)
     ax.set_ylim(0, height * 1.08)
     ax.set_xlabel("operator step")
     _bytes_axis(ax, "arena offset")
     if title is None:
-        title = (f"{plan.strategy}: {top:,} bytes for {len(size)} buffers "
-                 f"(lower bound {int(plan.lower_bound):,})")
+        title = (
+            f"{plan.strategy}: {top:,} bytes for {len(size)} buffers "
+            f"(lower bound {int(plan.lower_bound):,})"
+        )
     ax.set_title(title, fontsize=10)
     ax.legend(loc="upper right", fontsize=7, framealpha=0.85)
     return ax
 
 
-def plot_live_bytes(plan: Any, ax: Any = None, *, title: Optional[str] = None) -> Any:
+def plot_live_bytes(plan: Any, ax: Any = None, *, title: str | None = None) -> Any:
     """Draws the bytes live at every step of ``plan`` (one bar per step),
     the peak step's bar outlined and marked, the arena size as a dashed line.
 
@@ -270,23 +302,40 @@ def plot_live_bytes(plan: Any, ax: Any = None, *, title: Optional[str] = None) -
     if peak >= 0:
         bars[peak].set_color("tab:orange")
         bars[peak].set_gid(GID_PEAK)
-        ax.annotate(f"peak {int(live[peak]):,} B at step {peak}", (peak, float(live[peak])),
-                    xytext=(0, 4), textcoords="offset points", ha="center", fontsize=8)
-    at = ax.axhline(int(plan.arena_bytes), color="tab:red", linestyle="--", linewidth=1.2,
-                    label=f"arena {int(plan.arena_bytes):,} B")
+        ax.annotate(
+            f"peak {int(live[peak]):,} B at step {peak}",
+            (peak, float(live[peak])),
+            xytext=(0, 4),
+            textcoords="offset points",
+            ha="center",
+            fontsize=8,
+        )
+    at = ax.axhline(
+        int(plan.arena_bytes),
+        color="tab:red",
+        linestyle="--",
+        linewidth=1.2,
+        label=f"arena {int(plan.arena_bytes):,} B",
+    )
     at.set_gid(GID_ARENA_TOP)
     ax.set_ylim(0, max(int(plan.arena_bytes), int(live.max()) if len(live) else 0, 1) * 1.12)
     ax.set_xlabel("operator step")
     _bytes_axis(ax, "live bytes")
-    ax.set_title(title if title is not None else f"live bytes per step ({plan.strategy})",
-                 fontsize=10)
+    ax.set_title(
+        title if title is not None else f"live bytes per step ({plan.strategy})", fontsize=10
+    )
     ax.legend(loc="upper right", fontsize=7)
     return ax
 
 
-def plot_comparison(plan_a: Any, plan_b: Any, axes: Optional[Sequence[Any]] = None, *,
-                    model: Any = None,
-                    labels: Tuple[str, str] = ("TFLM greedy", "tflm_arena")) -> Tuple[Any, Any]:
+def plot_comparison(
+    plan_a: Any,
+    plan_b: Any,
+    axes: Sequence[Any] | None = None,
+    *,
+    model: Any = None,
+    labels: tuple[str, str] = ("TFLM greedy", "tflm_arena"),
+) -> tuple[Any, Any]:
     """Draws two plans of the same buffers side by side on one y scale
     (``axes``: two Axes, or None for a new figure); returns both Axes.
 
@@ -303,10 +352,17 @@ def plot_comparison(plan_a: Any, plan_b: Any, axes: Optional[Sequence[Any]] = No
         _fig, axes = plt.subplots(1, 2, figsize=(12.0, 4.5), sharey=True, layout="constrained")
     ax_a, ax_b = axes
     for ax, p, label in ((ax_a, plan_a, labels[0]), (ax_b, plan_b, labels[1])):
-        plot_plan(p, ax, model=model,
-                  title=f"{label} ({p.strategy}): {int(p.arena_bytes):,} bytes")
-    top = max(int(plan_a.arena_bytes), int(plan_b.arena_bytes),
-              int(plan_a.lower_bound), int(plan_b.lower_bound), 1) * 1.08
+        plot_plan(p, ax, model=model, title=f"{label} ({p.strategy}): {int(p.arena_bytes):,} bytes")
+    top = (
+        max(
+            int(plan_a.arena_bytes),
+            int(plan_b.arena_bytes),
+            int(plan_a.lower_bound),
+            int(plan_b.lower_bound),
+            1,
+        )
+        * 1.08
+    )
     for ax in (ax_a, ax_b):
         ax.set_ylim(0, top)
         _bytes_axis(ax, "arena offset")  # the unit of the shared top
@@ -339,10 +395,12 @@ def figure_svg(fig_or_axes: Any) -> str:
     return re.sub(r"\s*<metadata>.*?</metadata>", "", svg, flags=re.S)
 
 
-def _table(rows: Sequence[Tuple[str, Any]]) -> str:
-    cells = "".join(f"<tr><th style='text-align:left'>{html.escape(str(k))}</th>"
-                    f"<td style='text-align:right'>{html.escape(str(v))}</td></tr>"
-                    for k, v in rows)
+def _table(rows: Sequence[tuple[str, Any]]) -> str:
+    cells = "".join(
+        f"<tr><th style='text-align:left'>{html.escape(str(k))}</th>"
+        f"<td style='text-align:right'>{html.escape(str(v))}</td></tr>"
+        for k, v in rows
+    )
     return f"<table>{cells}</table>"
 
 
@@ -359,14 +417,17 @@ def plan_html(plan: Any) -> str:
     >>> "<table>" in plan_html(ta.plan([16], first=[0], last=[0]))
     True
     """
-    size, first, last, offset = _columns(plan)
+    size, _first, _last, _offset = _columns(plan)
     peak = peak_step(plan)
-    rows = [("strategy", plan.strategy), ("buffers", f"{len(size):,}"),
-            ("arena bytes", f"{int(plan.arena_bytes):,}"),
-            ("lower bound", f"{int(plan.lower_bound):,}"),
-            ("overhead", f"{100 * plan.overhead:.1f}%"),
-            ("provably optimal", "yes" if plan.optimal else "not proven"),
-            ("peak step", peak)]
+    rows = [
+        ("strategy", plan.strategy),
+        ("buffers", f"{len(size):,}"),
+        ("arena bytes", f"{int(plan.arena_bytes):,}"),
+        ("lower bound", f"{int(plan.lower_bound):,}"),
+        ("overhead", f"{100 * plan.overhead:.1f}%"),
+        ("provably optimal", "yes" if plan.optimal else "not proven"),
+        ("peak step", peak),
+    ]
     head = f"<div class='tflm-arena-plan'><b>Plan</b>{_table(rows)}"
     if len(size) > HTML_SVG_MAX_BUFFERS:
         return head + f"<p>(no picture: more than {HTML_SVG_MAX_BUFFERS} buffers)</p></div>"
@@ -394,23 +455,36 @@ def model_html(model: Any) -> str:
         offline = "yes" if model.offline_plan() is not None else "no"
     except ValueError as e:  # a display must not raise: say what is wrong instead
         offline = f"invalid ({str(e).splitlines()[0]})"
-    rows = [("path", model.path or "(bytes)"), ("size", f"{len(model.data):,} bytes"),
-            ("subgraphs", len(model.subgraphs)), ("tensors", f"{model.total_tensors:,}"),
-            ("operators", f"{sum(len(s.operators) for s in model.subgraphs):,}"),
-            ("planned buffers", f"{len(rec):,}"),
-            ("planned bytes (sum)", f"{int(rec['size'].sum()):,}"),
-            ("offline plan", offline)]
+    rows = [
+        ("path", model.path or "(bytes)"),
+        ("size", f"{len(model.data):,} bytes"),
+        ("subgraphs", len(model.subgraphs)),
+        ("tensors", f"{model.total_tensors:,}"),
+        ("operators", f"{sum(len(s.operators) for s in model.subgraphs):,}"),
+        ("planned buffers", f"{len(rec):,}"),
+        ("planned bytes (sum)", f"{int(rec['size'].sum()):,}"),
+        ("offline plan", offline),
+    ]
     io_rows = "".join(
         f"<tr><td>{kind}</td><td>{t}</td><td>{html.escape(model.tensors[t].name)}</td>"
         f"<td>{html.escape(model.tensors[t].type)}</td><td>{model.tensors[t].shape}</td></tr>"
-        for kind, ts in (("input", model.inputs), ("output", model.outputs)) for t in ts)
-    counts: dict = {}
+        for kind, ts in (("input", model.inputs), ("output", model.outputs))
+        for t in ts
+    )
+    counts: dict[str, int] = {}
     for s in model.subgraphs:
         for op in s.operators:
             counts[op.name] = counts.get(op.name, 0) + 1
-    op_rows = "".join(f"<tr><td>{html.escape(k)}</td><td style='text-align:right'>{v}</td></tr>"
-                      for k, v in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
-    return ("<div class='tflm-arena-model'><b>Model</b>" + _table(rows)
-            + "<table><tr><th></th><th>tensor</th><th>name</th><th>type</th><th>shape</th></tr>"
-            + io_rows + "</table><table><tr><th>operator</th><th>count</th></tr>" + op_rows
-            + "</table></div>")
+    op_rows = "".join(
+        f"<tr><td>{html.escape(k)}</td><td style='text-align:right'>{v}</td></tr>"
+        for k, v in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+    )
+    return (
+        "<div class='tflm-arena-model'><b>Model</b>"
+        + _table(rows)
+        + "<table><tr><th></th><th>tensor</th><th>name</th><th>type</th><th>shape</th></tr>"
+        + io_rows
+        + "</table><table><tr><th>operator</th><th>count</th></tr>"
+        + op_rows
+        + "</table></div>"
+    )
