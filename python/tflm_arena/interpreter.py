@@ -16,7 +16,7 @@ from ._plan import STRATEGY_TABLE, Plan
 from ._records import RECORD_DTYPE
 from .model import Model, PathLike
 from .schema_enums import _NUMPY_OF_TYPE, TENSOR_TYPES
-from .tflm_size import DEFAULT_TARGET, TARGETS, _planner_words, tflm_arena
+from .tflm_size import DEFAULT_TARGET, _planner_words, check_target, tflm_arena
 
 #: Largest arena an Interpreter allocates (TFLM's planner offsets are int32).
 MAX_ARENA_BYTES = 2**31 - 1
@@ -563,8 +563,7 @@ class Interpreter:
 
     def _stock_tflm(self, target: str, recording: bool | None) -> dict[str, Any]:
         """Stock TFLM's figures for this model (cached per target/recording)."""
-        if target not in TARGETS:
-            raise ValueError(f"unknown target {target!r} (known: {', '.join(TARGETS)})")
+        check_target(target)
         key = (target, recording)
         if key not in self._stock:
             planner = self._planner  # the same names: tflm_size.PLANNERS
