@@ -45,6 +45,7 @@ from pathlib import Path
 import numpy as np
 
 import tflm_arena as ta
+from tflm_arena import _sample_models as sm
 from tflm_arena.builder import ModelBuilder
 
 TFLM_ARENA = 8 << 20
@@ -57,8 +58,7 @@ def default_models_dir() -> Path:
 # ---- micro-models (one kernel each) ------------------------------------------
 
 
-def _q(mb, shape, name, scale, zp, dtype="int8"):
-    return mb.add_tensor(shape, dtype, name, scale=[scale], zero_point=[zp])
+_q = sm.quantized
 
 
 def _add(dtype: str, shape_a, shape_b, act: str = "NONE") -> bytes:
@@ -79,23 +79,7 @@ def _add(dtype: str, shape_a, shape_b, act: str = "NONE") -> bytes:
 
 def _conv(op: str, in_shape, filt_shape, out_shape, opts, per_channel_dim: int) -> bytes:
     rng = np.random.default_rng(1)
-    mb = ModelBuilder()
-    x = _q(mb, in_shape, "x", 0.05, -3)
-    cout = filt_shape[per_channel_dim]
-    w = mb.add_tensor(
-        filt_shape,
-        "int8",
-        "w",
-        data=rng.integers(-127, 128, filt_shape),
-        scale=list(rng.uniform(0.002, 0.02, cout)),
-        zero_point=[0] * cout,
-        quantized_dimension=per_channel_dim,
-    )
-    b = mb.add_tensor([cout], "int32", "b", data=rng.integers(-2000, 2000, cout))
-    y = _q(mb, out_shape, "y", 0.1, 5)
-    mb.add_operator(op, [x, w, b], [y], options=opts)
-    mb.set_io([x], [y])
-    return mb.build()
+    return sm.conv_int8(op, opts, in_shape, filt_shape, out_shape, per_channel_dim, rng)
 
 
 def _fc(batch: int, n_in: int, n_out: int) -> bytes:
@@ -118,26 +102,7 @@ def _fc(batch: int, n_in: int, n_out: int) -> bytes:
 
 
 def _pool(op: str, dtype: str) -> bytes:
-    mb = ModelBuilder()
-    if dtype == "int8":
-        x, y = _q(mb, [1, 48, 48, 16], "x", 0.1, 2), _q(mb, [1, 24, 24, 16], "y", 0.1, 2)
-    else:
-        x = mb.add_tensor([1, 48, 48, 16], dtype, "x")
-        y = mb.add_tensor([1, 24, 24, 16], dtype, "y")
-    mb.add_operator(
-        op,
-        [x],
-        [y],
-        options={
-            "padding": "SAME",
-            "stride_w": 2,
-            "stride_h": 2,
-            "filter_width": 3,
-            "filter_height": 3,
-        },
-    )
-    mb.set_io([x], [y])
-    return mb.build()
+    return sm.pool(op, dtype, [1, 48, 48, 16], [1, 24, 24, 16])
 
 
 def _unary(op: str, in_dtype: str, out_dtype: str, shape, opts=None) -> bytes:
@@ -618,19 +583,6 @@ def _reshape() -> bytes:
 # ---- timing --------------------------------------------------------------------
 
 
-def _inputs(theirs, n: int, rng) -> list:
-    xs = []
-    for i in range(n):
-        d = theirs.get_input_details(i)
-        if np.issubdtype(d["dtype"], np.integer):
-            info = np.iinfo(d["dtype"])
-            x = rng.integers(info.min, info.max, size=d["shape"], endpoint=True)
-        else:
-            x = rng.standard_normal(d["shape"])
-        xs.append(np.asarray(x, dtype=d["dtype"]))
-    return xs
-
-
 def _same(a: np.ndarray, b: np.ndarray) -> bool:
     if a.shape != b.shape or a.dtype != b.dtype:
         return False
@@ -699,7 +651,7 @@ def measure(
     except Exception as e:  # the wheel raises plain RuntimeError / ValueError
         return {"name": name, "skip": f"TFLM: {str(e).splitlines()[0][:90]}"}
     rng = np.random.default_rng(0)
-    xs = _inputs(theirs, len(m.inputs), rng)
+    xs = sm.random_inputs(theirs, len(m.inputs), rng)
     for i, x in enumerate(xs):
         ours.set_input(x, i)
         theirs.set_input(x, i)

@@ -3,12 +3,13 @@
 
 Seeds: every .tflite under the shared models folder (read at run time; the
 repo never holds a copy) and small models from python/tflm_arena/builder.py
+(some shared with the tests through python/tflm_arena/_sample_models.py)
 covering every shipped kernel, control flow, variables and offline plans;
 raw offline-plan words; and usage-record byte strings for the planners.
 
 Usage: make_seeds.py OUT_DIR [--models DIR]
-Needs numpy and flatbuffers (the builder's only dependencies); the compiled
-tflm_arena._core module is NOT needed.
+Needs the tflm_arena package installed (its builder takes the schema's enum
+tables from the compiled core) with numpy and flatbuffers.
 """
 
 from __future__ import annotations
@@ -32,59 +33,48 @@ HARNESSES = (
 )
 
 
-def load_builder():
-    """tflm_arena.builder from the installed package (its schema enums come
-    from the compiled extension; .ci/test.sh installs this checkout first)."""
+def load_builder(module: str = "builder"):
+    """tflm_arena.<module> (builder, _sample_models) from the installed
+    package (the builder's schema enums come from the compiled extension;
+    .ci/test.sh installs this checkout first)."""
     try:
-        return importlib.import_module("tflm_arena.builder")
+        return importlib.import_module(f"tflm_arena.{module}")
     except ImportError as e:
         raise SystemExit(
             f"make_seeds.py needs the tflm_arena package installed (bash .ci/install.sh): {e}"
         ) from None
 
 
-def builder_models(b) -> dict[str, bytes]:
-    """Small models: each shipped kernel at least once, int8 and float."""
+def builder_models(b, sm) -> dict[str, bytes]:
+    """Small models: each shipped kernel at least once, int8 and float
+    (b: tflm_arena.builder; sm: the models it shares with the tests,
+    tflm_arena._sample_models)."""
     MB = b.ModelBuilder
     rng = np.random.default_rng(0)
     out: dict[str, bytes] = {}
 
-    def q(mb, shape, name, scale=0.05, zp=0, dtype="int8", **kw):
-        return mb.add_tensor(shape, dtype, name, scale=[scale], zero_point=[zp], **kw)
+    def q(mb, shape, name, scale=0.05, zp=0):
+        return sm.quantized(mb, shape, name, scale, zp)
 
     # CONV_2D and DEPTHWISE_CONV_2D, int8 per channel.
-    for op, filt, qdim, opts in (
+    for op, filt, qdim, out_hw, opts in (
         (
             "CONV_2D",
             [4, 3, 3, 2],
             0,
+            [3, 3],
             {"padding": "SAME", "stride_w": 2, "stride_h": 2, "fused_activation_function": "RELU6"},
         ),
         (
             "DEPTHWISE_CONV_2D",
             [1, 3, 3, 4],
             3,
+            [4, 2],  # dilation 1 x 2
             {"padding": "VALID", "depth_multiplier": 2, "dilation_w_factor": 2},
         ),
     ):
-        mb = MB()
-        x = q(mb, [1, 6, 6, 2], "x", 0.05, -3)
-        cout = filt[qdim]
-        w = mb.add_tensor(
-            filt,
-            "int8",
-            "w",
-            data=rng.integers(-127, 128, filt),
-            scale=list(rng.uniform(0.002, 0.02, cout)),
-            zero_point=[0] * cout,
-            quantized_dimension=qdim,
-        )
-        bias = mb.add_tensor([cout], "int32", "b", data=rng.integers(-500, 500, cout))
-        out_hw = [3, 3] if op == "CONV_2D" else [4, 2]  # depthwise: dilation 1 x 2
-        y = q(mb, [1, *out_hw, cout], "y", 0.1, 5)
-        mb.add_operator(op, [x, w, bias], [y], options=opts)
-        mb.set_io([x], [y])
-        out[op.lower()] = mb.build()
+        out_shape = [1, *out_hw, filt[qdim]]
+        out[op.lower()] = sm.conv_int8(op, opts, [1, 6, 6, 2], filt, out_shape, qdim, rng, 500)
 
     # Float conv without bias.
     mb = MB()
@@ -98,45 +88,12 @@ def builder_models(b) -> dict[str, bytes]:
     # Pooling, int8 and float.
     for op in ("MAX_POOL_2D", "AVERAGE_POOL_2D"):
         for dtype in ("int8", "float32"):
-            mb = MB()
-            if dtype == "int8":
-                x, y = q(mb, [1, 5, 5, 2], "x", 0.1, 2), q(mb, [1, 3, 3, 2], "y", 0.1, 2)
-            else:
-                x = mb.add_tensor([1, 5, 5, 2], dtype, "x")
-                y = mb.add_tensor([1, 3, 3, 2], dtype, "y")
-            mb.add_operator(
-                op,
-                [x],
-                [y],
-                options={
-                    "padding": "SAME",
-                    "stride_w": 2,
-                    "stride_h": 2,
-                    "filter_width": 3,
-                    "filter_height": 3,
-                    "fused_activation_function": "RELU",
-                },
+            out[f"{op.lower()}_{dtype}"] = sm.pool(
+                op, dtype, [1, 5, 5, 2], [1, 3, 3, 2], activation="RELU"
             )
-            mb.set_io([x], [y])
-            out[f"{op.lower()}_{dtype}"] = mb.build()
 
     # QUANTIZE -> FULLY_CONNECTED -> SOFTMAX -> DEQUANTIZE.
-    mb = MB()
-    x = mb.add_tensor([2, 8], "float32", "x")
-    qx = q(mb, [2, 8], "q", 0.03, 1)
-    w = mb.add_tensor(
-        [4, 8], "int8", "w", data=rng.integers(-127, 128, (4, 8)), scale=[0.01], zero_point=[0]
-    )
-    bias = mb.add_tensor([4], "int32", "b", data=rng.integers(-100, 100, 4))
-    f = q(mb, [2, 4], "fc", 0.2, -10)
-    s = q(mb, [2, 4], "softmax", 1.0 / 256, -128)
-    y = mb.add_tensor([2, 4], "float32", "y")
-    mb.add_operator("QUANTIZE", [x], [qx])
-    mb.add_operator("FULLY_CONNECTED", [qx, w, bias], [f])
-    mb.add_operator("SOFTMAX", [f], [s], options={"beta": 1.0})
-    mb.add_operator("DEQUANTIZE", [s], [y])
-    mb.set_io([x], [y])
-    out["quantize_fc_softmax_dequantize"] = mb.build()
+    out["quantize_fc_softmax_dequantize"] = sm.quantize_fc_softmax_dequantize(2, 8, 4, rng, 100)
 
     # Float FC + softmax.
     mb = MB()
@@ -255,7 +212,7 @@ def main() -> int:
             models["shared_" + p.stem] = p.read_bytes()
     else:
         print(f"make_seeds: no shared models at {args.models}", file=sys.stderr)
-    for name, data in builder_models(load_builder()).items():
+    for name, data in builder_models(load_builder(), load_builder("_sample_models")).items():
         models["builder_" + name] = data
 
     for h in ("fuzz_model_load", "fuzz_offline_plan", "fuzz_lifetimes", "fuzz_interpreter"):

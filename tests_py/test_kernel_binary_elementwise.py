@@ -37,43 +37,42 @@ MINMAX = ["MAXIMUM", "MINIMUM"]
 # per model, int32's shapes and activations, the (q1, q2, qout) of the int8
 # and int16 cases (equal scales, input 1 or input 2 the larger, output scale
 # below / above, zero points at both ends), the bytes of TFLM's OpData.
+# MUL and SUB run the same shapes and activations, and share their first
+# int8 cases and last int16 ones.
+_MUL_SUB = dict(
+    shapes=SHAPES,
+    float_runs=3,
+    int32_shapes=SHAPES[:3],
+    int32_acts=["NONE", "RELU", "RELU6"],
+)
+_MUL_SUB_INT8 = [
+    ((0.05, 0), (0.05, 0), (0.1, 0)),
+    ((0.1, -3), (0.03, 7), (0.08, 5)),
+    ((0.02, 127), (0.2, -128), (0.25, -128)),
+    ((0.0078125, -128), (0.0039, 12), (0.007, 127)),
+]
+_MUL_SUB_INT16 = [
+    ((3.0517578125e-05, 0), (0.0005, 0), (0.0006, 0)),
+    ((0.01, 0), (0.004, 0), (0.009, 0)),
+]
 SPEC = {
     "MUL": dict(
-        shapes=SHAPES,
-        float_runs=3,
-        int32_shapes=SHAPES[:3],
-        int32_acts=["NONE", "RELU", "RELU6"],
+        _MUL_SUB,
         int8=[
-            ((0.05, 0), (0.05, 0), (0.1, 0)),
-            ((0.1, -3), (0.03, 7), (0.08, 5)),
-            ((0.02, 127), (0.2, -128), (0.25, -128)),
-            ((0.0078125, -128), (0.0039, 12), (0.007, 127)),
-            ((0.1, 3), (0.2, -1), (0.001, 0)),
-        ],  # multiplier 20: a left shift
+            *_MUL_SUB_INT8,
+            ((0.1, 3), (0.2, -1), (0.001, 0)),  # multiplier 20: a left shift
+        ],
         int16=[
             ((0.001, 0), (0.001, 0), (0.0000005, 0)),
             ((0.02, 0), (0.03, 0), (0.0001, 0)),
-            ((3.0517578125e-05, 0), (0.0005, 0), (0.0006, 0)),
-            ((0.01, 0), (0.004, 0), (0.009, 0)),
+            *_MUL_SUB_INT16,
         ],
         op_data=36,
     ),
     "SUB": dict(
-        shapes=SHAPES,
-        float_runs=3,
-        int32_shapes=SHAPES[:3],
-        int32_acts=["NONE", "RELU", "RELU6"],
-        int8=[
-            ((0.05, 0), (0.05, 0), (0.1, 0)),
-            ((0.1, -3), (0.03, 7), (0.08, 5)),
-            ((0.02, 127), (0.2, -128), (0.25, -128)),
-            ((0.0078125, -128), (0.0039, 12), (0.007, 127)),
-        ],
-        int16=[
-            ((0.001, 0), (0.001, 0), (0.002, 0)),
-            ((3.0517578125e-05, 0), (0.0005, 0), (0.0006, 0)),
-            ((0.01, 0), (0.004, 0), (0.009, 0)),
-        ],
+        _MUL_SUB,
+        int8=_MUL_SUB_INT8,
+        int16=[((0.001, 0), (0.001, 0), (0.002, 0)), *_MUL_SUB_INT16],
         op_data=52,
     ),
     "DIV": dict(

@@ -10,11 +10,8 @@ import pytest
 import tflm_reference as ref
 
 import tflm_arena as ta
+from tflm_arena import _sample_models as sm
 from tflm_arena.builder import ModelBuilder
-
-
-def _q(mb, shape, name, scale, zp, dtype="int8"):
-    return mb.add_tensor(shape, dtype, name, scale=[scale], zero_point=[zp])
 
 
 def _compare(data: bytes, n_runs: int = 5, seed: int = 0):
@@ -22,25 +19,9 @@ def _compare(data: bytes, n_runs: int = 5, seed: int = 0):
 
 
 def _conv_int8(op, opts, in_shape, filt_shape, per_channel_dim):
-    rng = np.random.default_rng(1)
-    mb = ModelBuilder()
-    x = _q(mb, in_shape, "x", 0.05, -3)
     cout = filt_shape[per_channel_dim]
-    w = mb.add_tensor(
-        filt_shape,
-        "int8",
-        "w",
-        data=rng.integers(-127, 128, filt_shape),
-        scale=list(rng.uniform(0.002, 0.02, cout)),
-        zero_point=[0] * cout,
-        quantized_dimension=per_channel_dim,
-    )
-    b = mb.add_tensor([cout], "int32", "b", data=rng.integers(-2000, 2000, cout))
-    y_shape = [1, 4, 4, cout]
-    y = _q(mb, y_shape, "y", 0.1, 5)
-    mb.add_operator(op, [x, w, b], [y], options=opts)
-    mb.set_io([x], [y])
-    return mb.build()
+    rng = np.random.default_rng(1)
+    return sm.conv_int8(op, opts, in_shape, filt_shape, [1, 4, 4, cout], per_channel_dim, rng)
 
 
 def test_conv_int8_per_channel_same_stride2_relu6():
@@ -70,54 +51,20 @@ def test_depthwise_int8_multiplier2_same_stride2():
 @pytest.mark.parametrize("op", ["MAX_POOL_2D", "AVERAGE_POOL_2D"])
 @pytest.mark.parametrize("dtype", ["int8", "float32"])
 def test_pooling(op, dtype):
-    mb = ModelBuilder()
-    if dtype == "int8":
-        x, y = _q(mb, [1, 7, 7, 4], "x", 0.1, 2), _q(mb, [1, 4, 4, 4], "y", 0.1, 2)
-    else:
-        x, y = mb.add_tensor([1, 7, 7, 4], dtype, "x"), mb.add_tensor([1, 4, 4, 4], dtype, "y")
-    mb.add_operator(
-        op,
-        [x],
-        [y],
-        options={
-            "padding": "SAME",
-            "stride_w": 2,
-            "stride_h": 2,
-            "filter_width": 3,
-            "filter_height": 3,
-            "fused_activation_function": "RELU",
-        },
-    )
-    mb.set_io([x], [y])
-    _compare(mb.build())
+    _compare(sm.pool(op, dtype, [1, 7, 7, 4], [1, 4, 4, 4], activation="RELU"))
 
 
 def test_quantize_fc_softmax_dequantize_chain():
     rng = np.random.default_rng(4)
-    mb = ModelBuilder()
-    x = mb.add_tensor([2, 16], "float32", "x")
-    q = _q(mb, [2, 16], "q", 0.03, 1)
-    w = mb.add_tensor(
-        [10, 16], "int8", "w", data=rng.integers(-127, 128, (10, 16)), scale=[0.01], zero_point=[0]
-    )
-    b = mb.add_tensor([10], "int32", "b", data=rng.integers(-500, 500, 10))
-    f = _q(mb, [2, 10], "fc", 0.2, -10)
-    s = _q(mb, [2, 10], "softmax", 1.0 / 256, -128)
-    y = mb.add_tensor([2, 10], "float32", "y")
-    mb.add_operator("QUANTIZE", [x], [q])
-    mb.add_operator("FULLY_CONNECTED", [q, w, b], [f])
-    mb.add_operator("SOFTMAX", [f], [s], options={"beta": 1.0})
-    mb.add_operator("DEQUANTIZE", [s], [y])
-    mb.set_io([x], [y])
-    _compare(mb.build(), n_runs=20)
+    _compare(sm.quantize_fc_softmax_dequantize(2, 16, 10, rng, 500), n_runs=20)
 
 
 def test_add_int8_broadcast_and_reshape():
     mb = ModelBuilder()
-    a = _q(mb, [1, 3, 4], "a", 0.05, 3)
-    c = _q(mb, [1, 1, 4], "c", 0.02, -7)
-    s = _q(mb, [1, 3, 4], "s", 0.06, 0)
-    r = _q(mb, [12], "r", 0.06, 0)
+    a = sm.quantized(mb, [1, 3, 4], "a", 0.05, 3)
+    c = sm.quantized(mb, [1, 1, 4], "c", 0.02, -7)
+    s = sm.quantized(mb, [1, 3, 4], "s", 0.06, 0)
+    r = sm.quantized(mb, [12], "r", 0.06, 0)
     mb.add_operator("ADD", [a, c], [s], options={"fused_activation_function": "RELU"})
     mb.add_operator("RESHAPE", [s], [r])
     mb.set_io([a, c], [r])

@@ -10,6 +10,7 @@ import pytest
 
 import tflm_arena as ta
 from tflm_arena import _core, viz
+from tflm_arena import _sample_models as sm
 from tflm_arena.builder import ModelBuilder
 from tflm_arena.cli import _Steps
 from tflm_arena.examples import demo_model_bytes
@@ -122,15 +123,7 @@ def test_step_operators_of_a_plain_model():
 
 
 def test_one_array_for_two_live_tensors_is_refused_by_the_core():
-    mb = ModelBuilder()
-    x = mb.add_tensor([1, 16], "float32", "x")
-    c = mb.add_tensor([1, 16], "float32", "c", data=np.ones((1, 16), np.float32))
-    t = mb.add_tensor([1, 16], "float32", "t")
-    y = mb.add_tensor([1, 16], "float32", "y")
-    mb.add_operator("ADD", [x, c], [t])
-    mb.add_operator("ADD", [t, c], [y])
-    mb.set_io([x], [y])
-    m = ta.Model.from_bytes(mb.build())
+    m = ta.Model.from_bytes(sm.add_constant_twice())  # x + c -> t, t + c -> y
     check = _core.check_preallocation_sharing
     check(m._handle, [(0, 4096, 64)], (3, 4096, 64))  # x 0..1, y 2..: never together
     check(m._handle, [(0, 4096, 64)], (2, 4160, 64))  # adjacent bytes: no overlap

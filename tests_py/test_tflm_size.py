@@ -22,6 +22,7 @@ from conftest import _models_dir, require_tflite_micro
 
 import tflm_arena as ta
 from tflm_arena import _core
+from tflm_arena import _sample_models as sm
 from tflm_arena.builder import ModelBuilder
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
@@ -465,23 +466,9 @@ def m_split():
 
 
 def m_maxpool():
-    mb = ModelBuilder()
-    x = mb.add_tensor([1, 8, 8, 4], "int8", "x", scale=0.05, zero_point=0)
-    y = mb.add_tensor([1, 4, 4, 4], "int8", "y", scale=0.05, zero_point=0)
-    mb.add_operator(
-        "MAX_POOL_2D",
-        [x],
-        [y],
-        options={
-            "padding": "VALID",
-            "stride_w": 2,
-            "stride_h": 2,
-            "filter_width": 2,
-            "filter_height": 2,
-        },
+    return sm.pool(
+        "MAX_POOL_2D", "int8", [1, 8, 8, 4], [1, 4, 4, 4], q=(0.05, 0), padding="VALID", size=2
     )
-    mb.set_io([x], [y])
-    return mb.build()
 
 
 SYNTHETIC.update(

@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 import tflm_arena as ta
+from tflm_arena import _sample_models as sm
 from tflm_arena.builder import ModelBuilder
 from tflm_arena.cli import main as cli
 
@@ -97,15 +98,7 @@ def test_object_dtype_preallocation_is_refused():
 
 
 def test_one_array_for_two_live_tensors_is_refused():
-    mb = ModelBuilder()
-    x = mb.add_tensor([1, 16], "float32", "x")
-    c = mb.add_tensor([1, 16], "float32", "c", data=np.ones((1, 16), np.float32))
-    t = mb.add_tensor([1, 16], "float32", "t")
-    y = mb.add_tensor([1, 16], "float32", "y")
-    mb.add_operator("ADD", [x, c], [t])
-    mb.add_operator("ADD", [t, c], [y])
-    mb.set_io([x], [y])
-    m = ta.Model.from_bytes(mb.build())
+    m = ta.Model.from_bytes(sm.add_constant_twice())  # x + c -> t, t + c -> y
     buf = np.zeros(32, np.float32)
     raw = np.zeros(64 + 16, np.uint8)
     start = (-raw.ctypes.data) % 16

@@ -11,6 +11,8 @@ import tempfile
 import numpy as np
 from conftest import require_tflite_micro
 
+from tflm_arena import _sample_models as sample_models
+
 
 class _Runtime:
     """tflite_micro.runtime, imported on first use (so collecting this
@@ -64,17 +66,9 @@ def persistent_requested(it, n_io: int = 0) -> int:
     return (int(m.group(1)) if m else 0) - 8 * n_io
 
 
-def random_inputs(it, n_inputs: int, rng) -> list:
-    xs = []
-    for i in range(n_inputs):
-        d = it.get_input_details(i)
-        if np.issubdtype(d["dtype"], np.integer):
-            info = np.iinfo(d["dtype"])
-            x = rng.integers(info.min, info.max, size=d["shape"], endpoint=True)
-        else:
-            x = rng.standard_normal(d["shape"])
-        xs.append(np.asarray(x, dtype=d["dtype"]))
-    return xs
+# One random array per input of a TFLM interpreter (integers over their
+# type's whole range, floats standard normal): random_inputs(it, n, rng).
+random_inputs = sample_models.random_inputs
 
 
 def run(it, xs, n_outputs: int) -> tuple[np.ndarray, ...]:
