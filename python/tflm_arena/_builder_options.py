@@ -117,192 +117,134 @@ def _norm_padding(v: Any) -> int:
     return _enum_value(v, _PADDINGS, "padding")
 
 
-def _pool_spec() -> _OptionsSpec:
+# How each option field is normalised and stored; a field name means the same
+# in every options table that has it (TFLite's schema.fbs). Not listed: an
+# integer (_norm_int, "i32").
+_FIELD_KINDS: dict[str, tuple[Callable[[Any], Any], str]] = {
+    "padding": (_norm_padding, "i8"),
+    "fused_activation_function": (_norm_activation, "i8"),
+    "weights_format": (lambda v: _enum_value(v, _FC_WEIGHTS_FORMATS, "weights_format"), "i8"),
+    "quantized_bias_type": (_tensor_type, "i8"),
+    "in_data_type": (_tensor_type, "i8"),
+    "out_data_type": (_tensor_type, "i8"),
+    "pot_scale_int16": (_norm_bool, "bool_true"),  # absent = true
+    **dict.fromkeys(
+        [
+            "keep_num_dims",
+            "asymmetric_quantize_inputs",
+            "time_major",
+            "diagonal_recurrent_tensors",
+            "adj_x",
+            "adj_y",
+            "keep_dims",
+            "offset",
+        ],
+        (_norm_bool, "bool"),
+    ),
+    **dict.fromkeys(["cell_clip", "proj_clip", "alpha", "beta"], (float, "f32")),
+    "squeeze_dims": (_norm_int_list, "ivec"),
+    "new_shape": (_norm_int_list, "ivec"),
+}
+
+_STRIDES = {"stride_w": 1, "stride_h": 1}
+_POOL = "padding stride_w stride_h filter_width filter_height fused_activation_function"
+_ACTIVATION_POT = "fused_activation_function pot_scale_int16"
+
+# Operator: (options table, its fields in slot order, defaults, required
+# fields). Dilation factors absent = 1.
+_TABLES: dict[str, tuple[str, str, dict[str, Any], tuple[str, ...]]] = {
+    "CONV_2D": (
+        "Conv2DOptions",
+        "padding stride_w stride_h fused_activation_function dilation_w_factor "
+        "dilation_h_factor quantized_bias_type",
+        _STRIDES,
+        (),
+    ),
+    "DEPTHWISE_CONV_2D": (
+        "DepthwiseConv2DOptions",
+        "padding stride_w stride_h depth_multiplier fused_activation_function "
+        "dilation_w_factor dilation_h_factor",
+        {**_STRIDES, "depth_multiplier": 1},
+        (),
+    ),
+    "AVERAGE_POOL_2D": ("Pool2DOptions", _POOL, _STRIDES, ("filter_width", "filter_height")),
+    "MAX_POOL_2D": ("Pool2DOptions", _POOL, _STRIDES, ("filter_width", "filter_height")),
+    "ADD": ("AddOptions", _ACTIVATION_POT, {}, ()),
+    "FULLY_CONNECTED": (
+        "FullyConnectedOptions",
+        "fused_activation_function weights_format keep_num_dims asymmetric_quantize_inputs "
+        "quantized_bias_type",
+        {},
+        (),
+    ),
+    "SVDF": ("SVDFOptions", "rank fused_activation_function asymmetric_quantize_inputs", {}, ()),
+    "TRANSPOSE_CONV": (
+        "TransposeConvOptions",
+        "padding stride_w stride_h fused_activation_function quantized_bias_type",
+        _STRIDES,
+        (),
+    ),
+    "UNIDIRECTIONAL_SEQUENCE_LSTM": (
+        "UnidirectionalSequenceLSTMOptions",
+        "fused_activation_function cell_clip proj_clip time_major asymmetric_quantize_inputs "
+        "diagonal_recurrent_tensors",
+        {},
+        (),
+    ),
+    "BATCH_MATMUL": ("BatchMatMulOptions", "adj_x adj_y asymmetric_quantize_inputs", {}, ()),
+    "CONCATENATION": ("ConcatenationOptions", "axis fused_activation_function", {}, ()),
+    "GATHER": ("GatherOptions", "axis batch_dims", {}, ()),
+    "MEAN": ("ReducerOptions", "keep_dims", {}, ()),
+    "PACK": ("PackOptions", "values_count axis", {}, ()),
+    "SPLIT": ("SplitOptions", "num_splits", {}, ()),
+    "SQUEEZE": ("SqueezeOptions", "squeeze_dims", {}, ()),
+    "STRIDED_SLICE": (
+        "StridedSliceOptions",
+        "begin_mask end_mask ellipsis_mask new_axis_mask shrink_axis_mask offset",
+        {},
+        (),
+    ),
+    "UNPACK": ("UnpackOptions", "num axis", {}, ()),
+    "RESHAPE": ("ReshapeOptions", "new_shape", {}, ()),
+    "MUL": ("MulOptions", "fused_activation_function", {}, ()),
+    "SUB": ("SubOptions", _ACTIVATION_POT, {}, ()),
+    "DIV": ("DivOptions", "fused_activation_function", {}, ()),
+    "CAST": ("CastOptions", "in_data_type out_data_type", {}, ()),
+    "LEAKY_RELU": ("LeakyReluOptions", "alpha", {}, ()),
+    "SOFTMAX": ("SoftmaxOptions", "beta", {"beta": 1.0}, ()),
+    "IF": (
+        "IfOptions",
+        "then_subgraph_index else_subgraph_index",
+        {},
+        ("then_subgraph_index", "else_subgraph_index"),
+    ),
+    "WHILE": (
+        "WhileOptions",
+        "cond_subgraph_index body_subgraph_index",
+        {},
+        ("cond_subgraph_index", "body_subgraph_index"),
+    ),
+    "CALL_ONCE": ("CallOnceOptions", "init_subgraph_index", {}, ("init_subgraph_index",)),
+}
+
+
+def _spec(
+    table: str, fields: str, defaults: dict[str, Any], required: tuple[str, ...]
+) -> _OptionsSpec:
+    """The spec of one row of _TABLES: field i of ``fields`` is slot i."""
     return _OptionsSpec(
-        "Pool2DOptions",
+        table,
         {
-            "padding": (0, _norm_padding, "i8"),
-            "stride_w": (1, _norm_int, "i32"),
-            "stride_h": (2, _norm_int, "i32"),
-            "filter_width": (3, _norm_int, "i32"),
-            "filter_height": (4, _norm_int, "i32"),
-            "fused_activation_function": (5, _norm_activation, "i8"),
+            name: (slot, *_FIELD_KINDS.get(name, (_norm_int, "i32")))
+            for slot, name in enumerate(fields.split())
         },
-        defaults={"stride_w": 1, "stride_h": 1},
-        required=("filter_width", "filter_height"),
+        defaults=dict(defaults),
+        required=required,
     )
 
 
 _OPTIONS: dict[int, _OptionsSpec] = {
-    BUILTIN_OPERATORS["CONV_2D"]: _OptionsSpec(
-        "Conv2DOptions",
-        {
-            "padding": (0, _norm_padding, "i8"),
-            "stride_w": (1, _norm_int, "i32"),
-            "stride_h": (2, _norm_int, "i32"),
-            "fused_activation_function": (3, _norm_activation, "i8"),
-            "dilation_w_factor": (4, _norm_int, "i32"),  # absent = 1
-            "dilation_h_factor": (5, _norm_int, "i32"),
-            "quantized_bias_type": (6, _tensor_type, "i8"),
-        },
-        defaults={"stride_w": 1, "stride_h": 1},
-    ),
-    BUILTIN_OPERATORS["DEPTHWISE_CONV_2D"]: _OptionsSpec(
-        "DepthwiseConv2DOptions",
-        {
-            "padding": (0, _norm_padding, "i8"),
-            "stride_w": (1, _norm_int, "i32"),
-            "stride_h": (2, _norm_int, "i32"),
-            "depth_multiplier": (3, _norm_int, "i32"),
-            "fused_activation_function": (4, _norm_activation, "i8"),
-            "dilation_w_factor": (5, _norm_int, "i32"),
-            "dilation_h_factor": (6, _norm_int, "i32"),
-        },
-        defaults={"stride_w": 1, "stride_h": 1, "depth_multiplier": 1},
-    ),
-    BUILTIN_OPERATORS["AVERAGE_POOL_2D"]: _pool_spec(),
-    BUILTIN_OPERATORS["MAX_POOL_2D"]: _pool_spec(),
-    BUILTIN_OPERATORS["ADD"]: _OptionsSpec(
-        "AddOptions",
-        {
-            "fused_activation_function": (0, _norm_activation, "i8"),
-            "pot_scale_int16": (1, _norm_bool, "bool_true"),
-        },
-    ),
-    BUILTIN_OPERATORS["FULLY_CONNECTED"]: _OptionsSpec(
-        "FullyConnectedOptions",
-        {
-            "fused_activation_function": (0, _norm_activation, "i8"),
-            "weights_format": (
-                1,
-                lambda v: _enum_value(v, _FC_WEIGHTS_FORMATS, "weights_format"),
-                "i8",
-            ),
-            "keep_num_dims": (2, _norm_bool, "bool"),
-            "asymmetric_quantize_inputs": (3, _norm_bool, "bool"),
-            "quantized_bias_type": (4, _tensor_type, "i8"),
-        },
-    ),
-    BUILTIN_OPERATORS["SVDF"]: _OptionsSpec(
-        "SVDFOptions",
-        {
-            "rank": (0, _norm_int, "i32"),
-            "fused_activation_function": (1, _norm_activation, "i8"),
-            "asymmetric_quantize_inputs": (2, _norm_bool, "bool"),
-        },
-    ),
-    BUILTIN_OPERATORS["TRANSPOSE_CONV"]: _OptionsSpec(
-        "TransposeConvOptions",
-        {
-            "padding": (0, _norm_padding, "i8"),
-            "stride_w": (1, _norm_int, "i32"),
-            "stride_h": (2, _norm_int, "i32"),
-            "fused_activation_function": (3, _norm_activation, "i8"),
-            "quantized_bias_type": (4, _tensor_type, "i8"),
-        },
-        defaults={"stride_w": 1, "stride_h": 1},
-    ),
-    BUILTIN_OPERATORS["UNIDIRECTIONAL_SEQUENCE_LSTM"]: _OptionsSpec(
-        "UnidirectionalSequenceLSTMOptions",
-        {
-            "fused_activation_function": (0, _norm_activation, "i8"),
-            "cell_clip": (1, float, "f32"),
-            "proj_clip": (2, float, "f32"),
-            "time_major": (3, _norm_bool, "bool"),
-            "asymmetric_quantize_inputs": (4, _norm_bool, "bool"),
-            "diagonal_recurrent_tensors": (5, _norm_bool, "bool"),
-        },
-    ),
-    BUILTIN_OPERATORS["BATCH_MATMUL"]: _OptionsSpec(
-        "BatchMatMulOptions",
-        {
-            "adj_x": (0, _norm_bool, "bool"),
-            "adj_y": (1, _norm_bool, "bool"),
-            "asymmetric_quantize_inputs": (2, _norm_bool, "bool"),
-        },
-    ),
-    BUILTIN_OPERATORS["CONCATENATION"]: _OptionsSpec(
-        "ConcatenationOptions",
-        {
-            "axis": (0, _norm_int, "i32"),
-            "fused_activation_function": (1, _norm_activation, "i8"),
-        },
-    ),
-    BUILTIN_OPERATORS["GATHER"]: _OptionsSpec(
-        "GatherOptions",
-        {"axis": (0, _norm_int, "i32"), "batch_dims": (1, _norm_int, "i32")},
-    ),
-    BUILTIN_OPERATORS["MEAN"]: _OptionsSpec(
-        "ReducerOptions", {"keep_dims": (0, _norm_bool, "bool")}
-    ),
-    BUILTIN_OPERATORS["PACK"]: _OptionsSpec(
-        "PackOptions",
-        {"values_count": (0, _norm_int, "i32"), "axis": (1, _norm_int, "i32")},
-    ),
-    BUILTIN_OPERATORS["SPLIT"]: _OptionsSpec("SplitOptions", {"num_splits": (0, _norm_int, "i32")}),
-    BUILTIN_OPERATORS["SQUEEZE"]: _OptionsSpec(
-        "SqueezeOptions", {"squeeze_dims": (0, _norm_int_list, "ivec")}
-    ),
-    BUILTIN_OPERATORS["STRIDED_SLICE"]: _OptionsSpec(
-        "StridedSliceOptions",
-        {
-            "begin_mask": (0, _norm_int, "i32"),
-            "end_mask": (1, _norm_int, "i32"),
-            "ellipsis_mask": (2, _norm_int, "i32"),
-            "new_axis_mask": (3, _norm_int, "i32"),
-            "shrink_axis_mask": (4, _norm_int, "i32"),
-            "offset": (5, _norm_bool, "bool"),
-        },
-    ),
-    BUILTIN_OPERATORS["UNPACK"]: _OptionsSpec(
-        "UnpackOptions",
-        {"num": (0, _norm_int, "i32"), "axis": (1, _norm_int, "i32")},
-    ),
-    BUILTIN_OPERATORS["RESHAPE"]: _OptionsSpec(
-        "ReshapeOptions", {"new_shape": (0, _norm_int_list, "ivec")}
-    ),
-    BUILTIN_OPERATORS["MUL"]: _OptionsSpec(
-        "MulOptions", {"fused_activation_function": (0, _norm_activation, "i8")}
-    ),
-    BUILTIN_OPERATORS["SUB"]: _OptionsSpec(
-        "SubOptions",
-        {
-            "fused_activation_function": (0, _norm_activation, "i8"),
-            "pot_scale_int16": (1, _norm_bool, "bool_true"),
-        },
-    ),
-    BUILTIN_OPERATORS["DIV"]: _OptionsSpec(
-        "DivOptions", {"fused_activation_function": (0, _norm_activation, "i8")}
-    ),
-    BUILTIN_OPERATORS["CAST"]: _OptionsSpec(
-        "CastOptions",
-        {"in_data_type": (0, _tensor_type, "i8"), "out_data_type": (1, _tensor_type, "i8")},
-    ),
-    BUILTIN_OPERATORS["LEAKY_RELU"]: _OptionsSpec("LeakyReluOptions", {"alpha": (0, float, "f32")}),
-    BUILTIN_OPERATORS["SOFTMAX"]: _OptionsSpec(
-        "SoftmaxOptions", {"beta": (0, float, "f32")}, defaults={"beta": 1.0}
-    ),
-    BUILTIN_OPERATORS["IF"]: _OptionsSpec(
-        "IfOptions",
-        {
-            "then_subgraph_index": (0, _norm_int, "i32"),
-            "else_subgraph_index": (1, _norm_int, "i32"),
-        },
-        required=("then_subgraph_index", "else_subgraph_index"),
-    ),
-    BUILTIN_OPERATORS["WHILE"]: _OptionsSpec(
-        "WhileOptions",
-        {
-            "cond_subgraph_index": (0, _norm_int, "i32"),
-            "body_subgraph_index": (1, _norm_int, "i32"),
-        },
-        required=("cond_subgraph_index", "body_subgraph_index"),
-    ),
-    BUILTIN_OPERATORS["CALL_ONCE"]: _OptionsSpec(
-        "CallOnceOptions",
-        {"init_subgraph_index": (0, _norm_int, "i32")},
-        required=("init_subgraph_index",),
-    ),
+    BUILTIN_OPERATORS[op]: _spec(*row) for op, row in _TABLES.items()
 }
 
 # Option keys that name a subgraph (checked against the subgraph count at build).
