@@ -37,6 +37,13 @@ SPECTRAL_SUBTRACTION = {
 }
 
 
+def signal_op(mb: ModelBuilder, name: str, inputs, outputs, options: dict) -> int:
+    """Adds TFLM's custom operator Signal<name> with flexbuffer ``options``."""
+    return mb.add_operator(
+        "CUSTOM", inputs, outputs, custom_code="Signal" + name, custom_options=options
+    )
+
+
 def preprocessor(channels: int = 40, fft_length: int = 512, frame: int = 480) -> bytes:
     """micro_speech's audio_preprocessor_int8 graph: the same operators,
     tensor shapes, types and custom options (constants are placeholders)."""
@@ -89,62 +96,32 @@ def preprocessor(channels: int = 40, fft_length: int = 512, frame: int = 480) ->
     )
     out = t([channels], "int8", "features")
     op = mb.add_operator
-    op("CUSTOM", [audio, window], [win], custom_code="SignalWindow", custom_options={"shift": 12})
+    signal_op(mb, "Window", [audio, window], [win], {"shift": 12})
     op("RESHAPE", [win, reshape_shape], [flat])
-    op("CUSTOM", [flat], [scaled, scale_bits], custom_code="SignalFftAutoScale", custom_options={})
-    op(
-        "CUSTOM",
-        [scaled],
-        [spectrum],
-        custom_code="SignalRfft",
-        custom_options={"T": 7, "fft_length": fft_length},
-    )
-    op(
-        "CUSTOM",
-        [spectrum],
-        [energy],
-        custom_code="SignalEnergy",
-        custom_options={"end_index": end, "start_index": 5},
-    )
+    signal_op(mb, "FftAutoScale", [flat], [scaled, scale_bits], {})
+    signal_op(mb, "Rfft", [scaled], [spectrum], {"T": 7, "fft_length": fft_length})
+    signal_op(mb, "Energy", [spectrum], [energy], {"end_index": end, "start_index": 5})
     op("CAST", [energy], [cast], version=3)
     op("STRIDED_SLICE", [cast, ss_begin, ss_end, ss_stride], [sliced])
     op("CONCATENATION", [zeros_lo, sliced, zeros_hi], [concat])
     op("CAST", [concat], [cast1], version=3)
-    op(
-        "CUSTOM",
+    signal_op(
+        mb,
+        "FilterBank",
         [cast1, fb_weights, fb_unweights, fb_fstarts, fb_wstarts, fb_widths],
         [fb],
-        custom_code="SignalFilterBank",
-        custom_options={"num_channels": channels},
+        {"num_channels": channels},
     )
-    op(
-        "CUSTOM",
-        [fb, scale_bits],
-        [sqrt],
-        custom_code="SignalFilterBankSquareRoot",
-        custom_options={},
-    )
-    op(
-        "CUSTOM",
+    signal_op(mb, "FilterBankSquareRoot", [fb, scale_bits], [sqrt], {})
+    signal_op(
+        mb,
+        "FilterBankSpectralSubtraction",
         [sqrt],
         [ss, noise],
-        custom_code="SignalFilterBankSpectralSubtraction",
-        custom_options=dict(SPECTRAL_SUBTRACTION, num_channels=channels),
+        dict(SPECTRAL_SUBTRACTION, num_channels=channels),
     )
-    op(
-        "CUSTOM",
-        [ss, noise, pcan_lut],
-        [pcan],
-        custom_code="SignalPCAN",
-        custom_options={"snr_shift": 6},
-    )
-    op(
-        "CUSTOM",
-        [pcan],
-        [log],
-        custom_code="SignalFilterBankLog",
-        custom_options={"input_correction_bits": 3, "output_scale": 64},
-    )
+    signal_op(mb, "PCAN", [ss, noise, pcan_lut], [pcan], {"snr_shift": 6})
+    signal_op(mb, "FilterBankLog", [pcan], [log], {"input_correction_bits": 3, "output_scale": 64})
     op("CAST", [log], [cast2], version=3)
     op("MUL", [cast2, const1], [mul])
     op("ADD", [mul, cast3], [add])
@@ -194,63 +171,27 @@ def streaming_front_end(
     stacked = t([channels * (left + right + 1)], "int16", "features")
     stacked_valid = t([], "bool", "features_valid")
     op = mb.add_operator
-    op(
-        "CUSTOM",
+    signal_op(
+        mb,
+        "Framer",
         [audio],
         [frames, valid],
-        custom_code="SignalFramer",
-        custom_options={"frame_size": frame, "frame_step": step, "prefill": True},
+        {"frame_size": frame, "frame_step": step, "prefill": True},
     )
-    op("CUSTOM", [frames, window], [win], custom_code="SignalWindow", custom_options={"shift": 12})
+    signal_op(mb, "Window", [frames, window], [win], {"shift": 12})
     op("RESHAPE", [win, shape], [flat])
-    op(
-        "CUSTOM",
-        [flat],
-        [spectrum],
-        custom_code="SignalRfft",
-        custom_options={"T": 7, "fft_length": fft_length},
-    )
-    op(
-        "CUSTOM",
-        [spectrum],
-        [energy],
-        custom_code="SignalEnergy",
-        custom_options={"end_index": bins - 1, "start_index": 1},
-    )
-    op(
-        "CUSTOM",
-        [energy] + fb_in,
-        [fb],
-        custom_code="SignalFilterBank",
-        custom_options={"num_channels": channels},
-    )
-    op(
-        "CUSTOM",
-        [fb, scale_bits],
-        [sqrt],
-        custom_code="SignalFilterBankSquareRoot",
-        custom_options={},
-    )
-    op(
-        "CUSTOM",
-        [sqrt],
-        [log],
-        custom_code="SignalFilterBankLog",
-        custom_options={"input_correction_bits": 3, "output_scale": 64},
-    )
-    op(
-        "CUSTOM",
-        [log],
-        [delayed],
-        custom_code="SignalDelay",
-        custom_options={"delay_length": delay},
-    )
-    op(
-        "CUSTOM",
+    signal_op(mb, "Rfft", [flat], [spectrum], {"T": 7, "fft_length": fft_length})
+    signal_op(mb, "Energy", [spectrum], [energy], {"end_index": bins - 1, "start_index": 1})
+    signal_op(mb, "FilterBank", [energy] + fb_in, [fb], {"num_channels": channels})
+    signal_op(mb, "FilterBankSquareRoot", [fb, scale_bits], [sqrt], {})
+    signal_op(mb, "FilterBankLog", [sqrt], [log], {"input_correction_bits": 3, "output_scale": 64})
+    signal_op(mb, "Delay", [log], [delayed], {"delay_length": delay})
+    signal_op(
+        mb,
+        "Stacker",
         [delayed],
         [stacked, stacked_valid],
-        custom_code="SignalStacker",
-        custom_options={
+        {
             "num_channels": channels,
             "stacker_left_context": left,
             "stacker_right_context": right,
@@ -270,20 +211,8 @@ def synthesis(dtype: str = "int16", fft_length: int = 64, frames: int = 4, rows:
     spectra = mb.add_tensor([rows, frames, fft_length + 2], dtype, "spectra")
     framed = mb.add_tensor([rows, frames, fft_length], dtype)
     out = mb.add_tensor([rows, frames * step], dtype, "audio")
-    mb.add_operator(
-        "CUSTOM",
-        [spectra],
-        [framed],
-        custom_code="SignalIrfft",
-        custom_options={"T": type_code, "fft_length": fft_length},
-    )
-    mb.add_operator(
-        "CUSTOM",
-        [framed],
-        [out],
-        custom_code="SignalOverlapAdd",
-        custom_options={"T": type_code, "frame_step": step},
-    )
+    signal_op(mb, "Irfft", [spectra], [framed], {"T": type_code, "fft_length": fft_length})
+    signal_op(mb, "OverlapAdd", [framed], [out], {"T": type_code, "frame_step": step})
     mb.set_io([spectra], [out])
     return mb.build()
 
