@@ -20,8 +20,8 @@ source .venv/bin/activate
 python3 -m pip install -q --no-build-isolation --no-deps .
 
 # Style and types first (fail fast); both configured in pyproject.toml.
-python3 -m ruff check python tests_py benchmarks docs fuzz
-python3 -m ruff format --check python tests_py benchmarks docs fuzz
+python3 -m ruff check python tests_py benchmarks docs fuzz tests_cpp
+python3 -m ruff format --check python tests_py benchmarks docs fuzz tests_cpp
 python3 -m mypy --strict python/tflm_arena
 # clang-format, then clang-tidy over cpp/ (about 8 minutes at -j2 on a
 # shared 2-core machine, 7 minutes of CPU).

@@ -1,8 +1,8 @@
 """ADD golden cases: int8 and int16 same shape and broadcast (one- and
 two-way), int32 broadcast, float32; activations."""
-import numpy as np
 
-from golden_lib import T, Case, calibrated
+import numpy as np
+from golden_lib import Case, T, calibrated
 
 
 def broadcast_shape(a, b):
@@ -41,12 +41,26 @@ def cases():
     return [
         add_quantized("add_int8_same_shape", 401, [1, 4, 4, 3], [1, 4, 4, 3], act="RELU"),
         add_quantized("add_int8_broadcast_channel", 402, [1, 3, 4, 5], [5]),
-        add_quantized("add_int8_broadcast_two_way", 403, [2, 1, 3, 1], [1, 4, 1, 2],
-                      act="RELU6", zps=(3, -9, 0)),
-        add_quantized("add_int16_same_shape", 404, [1, 2, 5, 4], [1, 2, 5, 4], zps=(0, 0, 0),
-                      dtype="int16"),
-        add_quantized("add_int16_broadcast_relu", 405, [3, 4, 4], [4, 1], act="RELU",
-                      zps=(0, 0, 0), dtype="int16"),
+        add_quantized(
+            "add_int8_broadcast_two_way",
+            403,
+            [2, 1, 3, 1],
+            [1, 4, 1, 2],
+            act="RELU6",
+            zps=(3, -9, 0),
+        ),
+        add_quantized(
+            "add_int16_same_shape", 404, [1, 2, 5, 4], [1, 2, 5, 4], zps=(0, 0, 0), dtype="int16"
+        ),
+        add_quantized(
+            "add_int16_broadcast_relu",
+            405,
+            [3, 4, 4],
+            [4, 1],
+            act="RELU",
+            zps=(0, 0, 0),
+            dtype="int16",
+        ),
         add_int32("add_int32_broadcast", 406, [2, 3], [3]),
         add_float("add_float_broadcast", 504, [2, 3, 1], [1, 4], "RELU"),
         add_float("add_float_same_shape", 505, [2, 5], [2, 5], "NONE"),

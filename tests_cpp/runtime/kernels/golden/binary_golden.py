@@ -1,17 +1,26 @@
 """Case builders shared by the two-input elementwise golden files (sub_cases.py,
 mul_cases.py, div_cases.py): quantized (output scale calibrated on TFLM),
 int32 and float32 cases, same shapes or broadcast."""
-import numpy as np
 
-from golden_lib import T, Case, calibrated
+import numpy as np
+from golden_lib import Case, T, calibrated
 
 
 def broadcast_shape(a, b):
     return list(np.broadcast_shapes(tuple(a), tuple(b)))
 
 
-def quantized(op, name, seed, shape1, shape2, act="NONE", zps=(-5, 7, -3), dtype="int8",
-              avoid_zero_divisor=False):
+def quantized(
+    op,
+    name,
+    seed,
+    shape1,
+    shape2,
+    act="NONE",
+    zps=(-5, 7, -3),
+    dtype="int8",
+    avoid_zero_divisor=False,
+):
     rng = np.random.default_rng(seed)
     s_lo, s_hi = (0.01, 0.06) if dtype == "int8" else (0.00005, 0.0002)
     s1, s2 = (float(v) for v in rng.uniform(s_lo, s_hi, 2))

@@ -1,7 +1,7 @@
 """DEQUANTIZE golden cases: int8, int16, uint8 -> float32."""
-import numpy as np
 
-from golden_lib import T, Case, rand_ints
+import numpy as np
+from golden_lib import Case, T, rand_ints
 
 
 def cases():
@@ -14,6 +14,5 @@ def cases():
     out = []
     for i, (name, it, s_in, z_in) in enumerate(dq):
         x = rand_ints(np.random.default_rng(400 + i), it, [160])
-        out.append(Case(name, "DEQUANTIZE", {}, [T([160], it, x, s_in, z_in)],
-                        T([160], "float32")))
+        out.append(Case(name, "DEQUANTIZE", {}, [T([160], it, x, s_in, z_in)], T([160], "float32")))
     return out

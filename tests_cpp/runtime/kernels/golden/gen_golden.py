@@ -8,6 +8,7 @@ stems given on the command line). Adding an operator adds its own
 
 Usage: python3 tests_cpp/runtime/kernels/golden/gen_golden.py [stem ...]
 """
+
 from __future__ import annotations
 
 import glob
@@ -22,8 +23,10 @@ import golden_lib  # noqa: E402
 
 
 def main(argv: list[str]) -> int:
-    stems = argv or sorted(os.path.basename(p)[:-len("_cases.py")]
-                           for p in glob.glob(os.path.join(HERE, "*_cases.py")))
+    stems = argv or sorted(
+        os.path.basename(p)[: -len("_cases.py")]
+        for p in glob.glob(os.path.join(HERE, "*_cases.py"))
+    )
     for stem in stems:
         module = importlib.import_module(f"{stem}_cases")
         # Always run last: calibration runs leave a result for an older scale.

@@ -12,6 +12,7 @@ TFLM's kernel requested for the node (RecordingMicroAllocator report minus
 the interpreter's own input and output pointer arrays, 8 bytes per tensor on
 64-bit).
 """
+
 from __future__ import annotations
 
 import math
@@ -20,7 +21,7 @@ import re
 import sys
 import tempfile
 from dataclasses import dataclass, field
-from typing import Any, Optional
+from typing import Any
 
 import numpy as np
 import tflite_micro
@@ -29,8 +30,14 @@ from tflite_micro.python.tflite_micro import runtime
 from tflm_arena import builder
 
 TYPE_CODES = {"float32": 0, "int32": 2, "uint8": 3, "int64": 4, "int16": 7, "int8": 9}
-C_TYPES = {"float32": "float", "int32": "int32_t", "uint8": "uint8_t", "int64": "int64_t",
-           "int16": "int16_t", "int8": "int8_t"}
+C_TYPES = {
+    "float32": "float",
+    "int32": "int32_t",
+    "uint8": "uint8_t",
+    "int64": "int64_t",
+    "int16": "int16_t",
+    "int8": "int8_t",
+}
 PADDINGS = {"SAME": 0, "VALID": 1}
 ACTIVATIONS = {"NONE": 0, "RELU": 1, "RELU_N1_TO_1": 2, "RELU6": 3}
 
@@ -38,25 +45,27 @@ ACTIVATIONS = {"NONE": 0, "RELU": 1, "RELU_N1_TO_1": 2, "RELU6": 3}
 class T:
     """One tensor of a case: shape, dtype, quantization, contents."""
 
-    def __init__(self, shape, dtype, data=None, scale=None, zero_point=None, qdim=0,
-                 constant=False):
+    def __init__(
+        self, shape, dtype, data=None, scale=None, zero_point=None, qdim=0, constant=False
+    ):
         self.shape = list(shape)
         self.dtype = dtype
         self.data = None if data is None else np.asarray(data).astype(dtype).reshape(shape)
-        self.scale = None if scale is None else [float(np.float32(s))
-                                                 for s in np.atleast_1d(scale)]
+        self.scale = None if scale is None else [float(np.float32(s)) for s in np.atleast_1d(scale)]
         if self.scale is not None and zero_point is None:
             zero_point = [0] * len(self.scale)
-        self.zero_point = (None if zero_point is None
-                           else [int(z) for z in np.atleast_1d(zero_point)])
+        self.zero_point = (
+            None if zero_point is None else [int(z) for z in np.atleast_1d(zero_point)]
+        )
         self.qdim = qdim
         self.constant = constant
 
     def add_to(self, mb: builder.ModelBuilder, name: str) -> int:
         kwargs: dict[str, Any] = {}
         if self.scale is not None:
-            kwargs.update(scale=self.scale, zero_point=self.zero_point,
-                          quantized_dimension=self.qdim)
+            kwargs.update(
+                scale=self.scale, zero_point=self.zero_point, quantized_dimension=self.qdim
+            )
         data = self.data if self.constant else None
         return mb.add_tensor(self.shape, self.dtype, name, data=data, **kwargs)
 
@@ -69,7 +78,7 @@ class Case:
     inputs: list  # list[Optional[T]]: input, second input / weights, bias
     output: T
     # Filled by run():
-    result: Optional[np.ndarray] = None
+    result: np.ndarray | None = None
     persistent: int = 0
     extra: dict = field(default_factory=dict)
 
@@ -77,14 +86,15 @@ class Case:
 _ROLES = ("input", "input2", "bias")
 _PERSISTENT_RE = re.compile(
     r"'Persistent buffer data' used \d+ bytes with alignment overhead "
-    r"\(requested (\d+) bytes for (\d+) allocations\)")
+    r"\(requested (\d+) bytes for (\d+) allocations\)"
+)
 
 
 def run(case: Case) -> Case:
     """Runs the case's one-operator model in TFLM; fills result and persistent."""
     mb = builder.ModelBuilder("golden " + case.op)
     indices, graph_inputs, feeds = [], [], []
-    for role, t in zip(_ROLES, case.inputs):
+    for role, t in zip(_ROLES, case.inputs, strict=False):
         if t is None:
             indices.append(-1)
             continue
@@ -151,12 +161,13 @@ def rand_ints(rng, dtype: str, shape, lo=None, hi=None) -> np.ndarray:
 
 # --- C++ emission (the one header format: golden_case.h) --------------------
 
+
 def c_float(v: float) -> str:
     v = float(v)
     if math.isinf(v):
         return "__builtin_huge_valf()" if v > 0 else "-__builtin_huge_valf()"
     if math.isnan(v):
-        return "__builtin_nanf(\"\")"
+        return '__builtin_nanf("")'
     if v == 0.0:
         return "-0.0f" if math.copysign(1.0, v) < 0 else "0.0f"
     return float(np.float32(v)).hex() + "f"
@@ -164,9 +175,9 @@ def c_float(v: float) -> str:
 
 def c_int(dtype: str, v) -> str:
     v = int(v)
-    if dtype == "int32" and v == -2**31:
+    if dtype == "int32" and v == -(2**31):
         return "(-2147483647 - 1)"
-    if dtype == "int64" and v == -2**63:
+    if dtype == "int64" and v == -(2**63):
         return "(-9223372036854775807LL - 1)"
     return str(v)
 
@@ -182,11 +193,11 @@ def c_array(ctype_dtype: str, name: str, values) -> str:
     if len(head) + sum(len(i) + 2 for i in items) < 96:
         return head + ", ".join(items) + "};\n"
     per_line = 6 if ctype_dtype == "float32" else 16
-    lines = [", ".join(items[i:i + per_line]) for i in range(0, len(items), per_line)]
+    lines = [", ".join(items[i : i + per_line]) for i in range(0, len(items), per_line)]
     return head + "\n    " + ",\n    ".join(lines) + "};\n"
 
 
-def emit_tensor(prefix: str, t: Optional[T], data) -> tuple[str, str]:
+def emit_tensor(prefix: str, t: T | None, data) -> tuple[str, str]:
     """(array definitions, golden::Tensor initializer)."""
     if t is None:
         return "", "{}"
@@ -199,46 +210,55 @@ def emit_tensor(prefix: str, t: Optional[T], data) -> tuple[str, str]:
         scale, zp, nscale = f"{prefix}_scale", f"{prefix}_zero_point", len(t.scale)
     flat = np.asarray(data).reshape(-1)
     defs += c_array(t.dtype, f"{prefix}_data", flat)
-    init = (f"{{{TYPE_CODES[t.dtype]}, {shape}, {len(t.shape)}, {scale}, {nscale}, {zp}, "
-            f"{t.qdim}, {prefix}_data, {flat.size}}}")
+    init = (
+        f"{{{TYPE_CODES[t.dtype]}, {shape}, {len(t.shape)}, {scale}, {nscale}, {zp}, "
+        f"{t.qdim}, {prefix}_data, {flat.size}}}"
+    )
     return defs, init
 
 
 def emit_options(o: dict) -> str:
     act = ACTIVATIONS[o.get("fused_activation_function", "NONE")]
-    return (f"{{{PADDINGS[o.get('padding', 'SAME')]}, {o.get('stride_w', 0)}, "
-            f"{o.get('stride_h', 0)}, {o.get('dilation_w_factor', 1)}, "
-            f"{o.get('dilation_h_factor', 1)}, {o.get('depth_multiplier', 0)}, "
-            f"{o.get('filter_width', 0)}, {o.get('filter_height', 0)}, {act}, "
-            f"{'true' if o.get('keep_num_dims') else 'false'}, "
-            f"{c_float(o.get('beta', 0.0))}, {c_float(o.get('alpha', 0.0))}, "
-            f"{'true' if 'alpha' in o else 'false'}}}")
+    return (
+        f"{{{PADDINGS[o.get('padding', 'SAME')]}, {o.get('stride_w', 0)}, "
+        f"{o.get('stride_h', 0)}, {o.get('dilation_w_factor', 1)}, "
+        f"{o.get('dilation_h_factor', 1)}, {o.get('depth_multiplier', 0)}, "
+        f"{o.get('filter_width', 0)}, {o.get('filter_height', 0)}, {act}, "
+        f"{'true' if o.get('keep_num_dims') else 'false'}, "
+        f"{c_float(o.get('beta', 0.0))}, {c_float(o.get('alpha', 0.0))}, "
+        f"{'true' if 'alpha' in o else 'false'}}}"
+    )
 
 
 def emit_header(stem: str, generator: str, cases: list[Case]) -> str:
     guard = f"TFLM_ARENA_TESTS_RUNTIME_KERNELS_GOLDEN_{stem.upper()}_GOLDEN_H_"
     version = getattr(tflite_micro, "__version__", "?")
-    text = (f"// GENERATED by {generator} ({stem}_cases.py) with tflite_micro {version}"
-            " -- do not edit.\n"
-            "// Golden vectors: one-operator models run by TFLM's reference kernels\n"
-            "// (format: golden_case.h).\n"
-            f"#ifndef {guard}\n#define {guard}\n\n#include <cstdint>\n\n"
-            "#include \"golden/golden_case.h\"\n\n"
-            f"namespace golden {{\nnamespace {stem} {{\n\n")
+    text = (
+        f"// GENERATED by {generator} ({stem}_cases.py) with tflite_micro {version}"
+        " -- do not edit.\n"
+        "// Golden vectors: one-operator models run by TFLM's reference kernels\n"
+        "// (format: golden_case.h).\n"
+        f"#ifndef {guard}\n#define {guard}\n\n#include <cstdint>\n\n"
+        '#include "golden/golden_case.h"\n\n'
+        f"namespace golden {{\nnamespace {stem} {{\n\n"
+    )
     rows = []
     for c in cases:
         text += f"// {c.name}\n"
         parts = []
         padded = list(c.inputs) + [None] * (3 - len(c.inputs))
-        for role, t in zip(_ROLES, padded):
+        for role, t in zip(_ROLES, padded, strict=False):
             defs, init = emit_tensor(f"k_{c.name}_{role}", t, None if t is None else t.data)
             text += defs
             parts.append(init)
         defs, init = emit_tensor(f"k_{c.name}_output", c.output, c.result)
         text += defs + "\n"
         parts.append(init)
-        rows.append(f"    {{\"{c.name}\", \"{c.op}\", {emit_options(c.options)},\n     "
-                    + ",\n     ".join(parts) + f",\n     {c.persistent}}},\n")
+        rows.append(
+            f'    {{"{c.name}", "{c.op}", {emit_options(c.options)},\n     '
+            + ",\n     ".join(parts)
+            + f",\n     {c.persistent}}},\n"
+        )
     text += "constexpr Case kCases[] = {\n" + "".join(rows) + "};\n\n"
     text += f"}}  // namespace {stem}\n}}  // namespace golden\n\n#endif  // {guard}\n"
     return text
@@ -246,20 +266,29 @@ def emit_header(stem: str, generator: str, cases: list[Case]) -> str:
 
 # --- shape helpers shared by the window operators ------------------------------
 
+
 def conv_out_shape(in_shape, filter_shape, opts, cout):
     def size(n, k, s, d):
         eff = (k - 1) * d + 1
         return (n + s - 1) // s if opts["padding"] == "SAME" else (n + s - eff) // s
-    return [in_shape[0],
-            size(in_shape[1], filter_shape[1], opts["stride_h"], opts["dilation_h_factor"]),
-            size(in_shape[2], filter_shape[2], opts["stride_w"], opts["dilation_w_factor"]),
-            cout]
+
+    return [
+        in_shape[0],
+        size(in_shape[1], filter_shape[1], opts["stride_h"], opts["dilation_h_factor"]),
+        size(in_shape[2], filter_shape[2], opts["stride_w"], opts["dilation_w_factor"]),
+        cout,
+    ]
 
 
 def conv_opts(padding, stride_w, stride_h, dil_w=1, dil_h=1, act="NONE", dm=None):
-    o = {"padding": padding, "stride_w": stride_w, "stride_h": stride_h,
-         "dilation_w_factor": dil_w, "dilation_h_factor": dil_h,
-         "fused_activation_function": act}
+    o = {
+        "padding": padding,
+        "stride_w": stride_w,
+        "stride_h": stride_h,
+        "dilation_w_factor": dil_w,
+        "dilation_h_factor": dil_h,
+        "fused_activation_function": act,
+    }
     if dm is not None:
         o["depth_multiplier"] = dm
     return o

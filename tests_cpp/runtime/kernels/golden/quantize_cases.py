@@ -1,8 +1,8 @@
 """QUANTIZE golden cases: float32 -> int8 / int16 (ties, extremes, +-inf)
 and every requantization pair TFLM's reference kernel runs."""
-import numpy as np
 
-from golden_lib import T, Case, rand_ints
+import numpy as np
+from golden_lib import Case, T, rand_ints
 
 
 def quantize_case(name, in_type, out_type, in_scale, in_zp, out_scale, out_zp, x):
@@ -17,12 +17,12 @@ def cases():
     rng = np.random.default_rng(200)
     xf = (rng.standard_normal(160) * 3.0).astype(np.float32)
     halves = ((np.arange(-20, 20) + 0.5) * 0.05).astype(np.float32)  # ties in x / scale
-    xf = np.concatenate([xf, halves, np.array([7.0, -7.0, 1e3, -1e3, 0.0, -0.0],
-                                              dtype=np.float32)])
+    xf = np.concatenate([xf, halves, np.array([7.0, -7.0, 1e3, -1e3, 0.0, -0.0], dtype=np.float32)])
     out.append(quantize_case("f32_s8", "float32", "int8", 0.0, 0, 0.05, -10, xf))
     xf16 = (rng.standard_normal(120) * 10.0).astype(np.float32)
-    xf16 = np.concatenate([xf16, np.array([40.0, -40.0, 0.0005, -0.0005, 0.0015],
-                                          dtype=np.float32)])
+    xf16 = np.concatenate(
+        [xf16, np.array([40.0, -40.0, 0.0005, -0.0005, 0.0015], dtype=np.float32)]
+    )
     out.append(quantize_case("f32_s16", "float32", "int16", 0.0, 0, 0.001, 0, xf16))
     ext = np.array([1e10, -1e10, np.inf, -np.inf, 3e9, -3e9], dtype=np.float32)
     out.append(quantize_case("f32_s8_extremes_zp_neg", "float32", "int8", 0.0, 0, 0.5, -3, ext))

@@ -1,9 +1,9 @@
 """SOFTMAX golden cases: int8 -> int8 / int16, int16 -> int16, float32;
 scales, zero points, betas, ranks, a 300-wide row, rows with ties,
 extremes and constants."""
-import numpy as np
 
-from golden_lib import T, Case, rand_ints
+import numpy as np
+from golden_lib import Case, T, rand_ints
 
 
 def quant(dtype, scale, zp):
@@ -17,9 +17,11 @@ def softmax_case(name, in_type, out_type, shape, in_scale, in_zp, beta, seed, x=
             x = (rng.standard_normal(shape) * 3.0).astype(np.float32)
         else:
             x = rand_ints(rng, in_type, shape)
-    out_scale, out_zp = {"float32": (None, None), "int8": (1.0 / 256, -128),
-                         "int16": ((1.0 / 65536, -32768) if in_type == "int8"
-                                   else (1.0 / 32768, 0))}[out_type]
+    out_scale, out_zp = {
+        "float32": (None, None),
+        "int8": (1.0 / 256, -128),
+        "int16": ((1.0 / 65536, -32768) if in_type == "int8" else (1.0 / 32768, 0)),
+    }[out_type]
     a = T(shape, in_type, x, *quant(in_type, in_scale, in_zp))
     b = T(shape, out_type, None, out_scale, out_zp)
     return Case(name, "SOFTMAX", {"beta": beta}, [a], b)
@@ -47,12 +49,21 @@ def cases():
     ]
     out = [softmax_case(*row) for row in sm]
     # Rows with ties, extremes and a constant row.
-    special = np.array([[127, 127, -128, 0, 5, 127, -1, -128],
-                        [-128] * 8,
-                        [3] * 8,
-                        [-128, -127, -126, -125, 124, 125, 126, 127]], dtype=np.int8)
-    out.append(softmax_case("s8_special_rows_0p0625", "int8", "int8", [4, 8], 0.0625, 0,
-                            1.0, 0, x=special))
-    out.append(softmax_case("s8_special_rows_0p0039", "int8", "int8", [4, 8], 0.00390625,
-                            0, 1.0, 0, x=special))
+    special = np.array(
+        [
+            [127, 127, -128, 0, 5, 127, -1, -128],
+            [-128] * 8,
+            [3] * 8,
+            [-128, -127, -126, -125, 124, 125, 126, 127],
+        ],
+        dtype=np.int8,
+    )
+    out.append(
+        softmax_case("s8_special_rows_0p0625", "int8", "int8", [4, 8], 0.0625, 0, 1.0, 0, x=special)
+    )
+    out.append(
+        softmax_case(
+            "s8_special_rows_0p0039", "int8", "int8", [4, 8], 0.00390625, 0, 1.0, 0, x=special
+        )
+    )
     return out
