@@ -53,3 +53,25 @@ def float32(op, name, seed, shape1, shape2, act="NONE"):
     x2 = T(shape2, "float32", rng.normal(0, 2, shape2))
     y = T(broadcast_shape(shape1, shape2), "float32")
     return Case(name, op, {"fused_activation_function": act}, [x1, x2], y)
+
+
+def int8_int16_cases(op, seed):
+    """The int8 and int16 cases MUL and SUB share (named after ``op``, seeds
+    seed+1 ...): same shape with RELU, two-way broadcast with RELU6 and zero
+    points, int16 same shape and broadcast."""
+    p = op.lower()
+    int16 = dict(zps=(0, 0, 0), dtype="int16")
+    return [
+        quantized(op, f"{p}_int8_same_shape", seed + 1, [1, 4, 4, 3], [1, 4, 4, 3], act="RELU"),
+        quantized(
+            op,
+            f"{p}_int8_broadcast_two_way",
+            seed + 2,
+            [2, 1, 3, 1],
+            [1, 4, 1, 2],
+            act="RELU6",
+            zps=(3, -9, 0),
+        ),
+        quantized(op, f"{p}_int16_same_shape", seed + 3, [1, 2, 5, 4], [1, 2, 5, 4], **int16),
+        quantized(op, f"{p}_int16_broadcast", seed + 4, [3, 4, 4], [4, 1], **int16),
+    ]

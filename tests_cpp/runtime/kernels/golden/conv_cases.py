@@ -2,7 +2,7 @@
 int32 or no bias, float32; SAME / VALID, strides, dilations, activations."""
 
 import numpy as np
-from golden_lib import Case, T, calibrated, conv_opts, conv_out_shape
+from golden_lib import Case, T, calibrated, conv_float_case, conv_opts, conv_out_shape
 
 
 def conv_int8(
@@ -61,14 +61,8 @@ def conv_int16(name, seed, in_shape, filter_shape, opts, bias_type="int64"):
 
 
 def conv_float(name, seed, in_shape, filter_shape, opts):
-    rng = np.random.default_rng(seed)
-    cout = filter_shape[0]
     k = int(np.prod(filter_shape[1:]))
-    x = T(in_shape, "float32", rng.normal(0, 1, in_shape))
-    w = T(filter_shape, "float32", rng.normal(0, 1 / np.sqrt(k), filter_shape), constant=True)
-    b = T([cout], "float32", rng.normal(0, 0.3, cout), constant=True)
-    y = T(conv_out_shape(in_shape, filter_shape, opts, cout), "float32")
-    return Case(name, "CONV_2D", opts, [x, w, b], y)
+    return conv_float_case("CONV_2D", name, seed, in_shape, filter_shape, opts, filter_shape[0], k)
 
 
 def cases():

@@ -2,7 +2,7 @@
 1 and 2, strides, dilation, activations; float32."""
 
 import numpy as np
-from golden_lib import Case, T, calibrated, conv_opts, conv_out_shape
+from golden_lib import Case, T, calibrated, conv_float_case, conv_opts, conv_out_shape
 
 
 def dw_int8(name, seed, in_shape, dm, ksize, opts, in_zp=-3, out_zp=4):
@@ -29,14 +29,9 @@ def dw_int8(name, seed, in_shape, dm, ksize, opts, in_zp=-3, out_zp=4):
 
 
 def dw_float(name, seed, in_shape, filter_shape, opts):
-    rng = np.random.default_rng(seed)
-    cout = filter_shape[3]
     k = filter_shape[1] * filter_shape[2]
-    x = T(in_shape, "float32", rng.normal(0, 1, in_shape))
-    w = T(filter_shape, "float32", rng.normal(0, 1 / np.sqrt(k), filter_shape), constant=True)
-    b = T([cout], "float32", rng.normal(0, 0.3, cout), constant=True)
-    y = T(conv_out_shape(in_shape, filter_shape, opts, cout), "float32")
-    return Case(name, "DEPTHWISE_CONV_2D", opts, [x, w, b], y)
+    cout = filter_shape[3]
+    return conv_float_case("DEPTHWISE_CONV_2D", name, seed, in_shape, filter_shape, opts, cout, k)
 
 
 def cases():

@@ -297,3 +297,14 @@ def conv_opts(padding, stride_w, stride_h, dil_w=1, dil_h=1, act="NONE", dm=None
 def calibrated(case: Case, rng: np.random.Generator) -> Case:
     calibrate(case, rng)
     return case
+
+
+def conv_float_case(op, name, seed, in_shape, filter_shape, opts, cout, fan_in):
+    """A float32 CONV_2D or DEPTHWISE_CONV_2D case with ``cout`` output
+    channels: input N(0, 1), weights N(0, 1/sqrt(fan_in)), bias N(0, 0.3)."""
+    rng = np.random.default_rng(seed)
+    x = T(in_shape, "float32", rng.normal(0, 1, in_shape))
+    w = T(filter_shape, "float32", rng.normal(0, 1 / np.sqrt(fan_in), filter_shape), constant=True)
+    b = T([cout], "float32", rng.normal(0, 0.3, cout), constant=True)
+    y = T(conv_out_shape(in_shape, filter_shape, opts, cout), "float32")
+    return Case(name, op, opts, [x, w, b], y)
