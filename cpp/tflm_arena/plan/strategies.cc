@@ -60,11 +60,11 @@ constexpr RuntimePlanner kNoRuntime = RuntimePlanner::kNone;
 // StrategyInfo's fields: name, kind, plan, assign, description, tried by
 // best, fixed offsets, runtime planner.
 #define TFLM_ARENA_RUNTIME_ROW(name, fn, planner, best, fixed, text) \
-  {name, kRuntime, &fn, nullptr, text, best, fixed, RuntimePlanner::planner},
+  {name, kRuntime, &(fn), nullptr, text, best, fixed, RuntimePlanner::planner},
 #define TFLM_ARENA_OFFSETS_ROW(name, fn, best, fixed, text) \
-  {name, kOffsets, &fn, nullptr, text, best, fixed, kNoRuntime},
+  {name, kOffsets, &(fn), nullptr, text, best, fixed, kNoRuntime},
 #define TFLM_ARENA_OBJECTS_ROW(name, assign, best, text) \
-  {name, kObjects, &PlanObjects<assign>, &assign, text, best, false, kNoRuntime},
+  {name, kObjects, &PlanObjects<assign>, &(assign), text, best, false, kNoRuntime},
 #define TFLM_ARENA_SEARCH_ROW(name, best, fixed, text) \
   {name, kSearch, nullptr, nullptr, text, best, fixed, kNoRuntime},
 const StrategyInfo kStrategies[] = {TFLM_ARENA_STRATEGIES(
