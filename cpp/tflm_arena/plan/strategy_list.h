@@ -34,7 +34,6 @@
           "the microcontroller implementation of tflm_greedy (same plan, quadratic, no heap)")  \
   RUNTIME("linear", PlanLinearNoCancel, kLinear, false, false,                                   \
           "TFLM's LinearMemoryPlanner: buffers end to end, no reuse")                           \
-  OFFSETS("reverse_linear", PlanReverseLinear, false, false, "buffers end to end, last first")   \
   OFFSETS("greedy_by_size", PlanGpuGreedyBySize, true, false,                                    \
           "the TFLite GPU delegate's offset planner: largest first, best-fit gap")              \
   OFFSETS("greedy_by_breadth", PlanGpuGreedyByBreadth, true, false,                              \
