@@ -4,6 +4,7 @@
 
 #include <cstring>
 
+#include "tflm_arena/core/enum_names.h"
 #include "tflm_arena/plan/strategy_list.h"
 
 namespace tflm_arena {
@@ -117,17 +118,13 @@ std::string StrategyNames(StrategyKind kind) { return Join(false, kind); }
 std::string StrategyNames() { return Join(true, StrategyKind::kSearch); }
 
 const char* StrategyKindName(StrategyKind kind) {
-  switch (kind) {
-    case StrategyKind::kRuntimePlanner:
-      return "runtime_planner";
-    case StrategyKind::kOffsets:
-      return "offsets";
-    case StrategyKind::kSharedObjects:
-      return "shared_objects";
-    case StrategyKind::kSearch:
-      return "search";
-  }
-  return "?";
+  static constexpr EnumName<StrategyKind> kNames[] = {
+      {StrategyKind::kRuntimePlanner, "runtime_planner"},
+      {StrategyKind::kOffsets, "offsets"},
+      {StrategyKind::kSharedObjects, "shared_objects"},
+      {StrategyKind::kSearch, "search"},
+  };
+  return NameOf(kNames, kind, "?");
 }
 
 }  // namespace tflm_arena
