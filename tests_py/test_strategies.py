@@ -1,6 +1,7 @@
-"""The strategy registry of the C++ core (plan/strategies.cc): every Python
-list of names, the CLI and docs/reference.md read it; "greedy" is the
-deprecated name of the "tflm_greedy" planner."""
+"""The strategy registry of the C++ core (its list in plan/strategy_list.h,
+its table in plan/strategies.cc): every Python list of names and the CLI
+read it and docs/reference.md points to it; "greedy" is the deprecated name
+of the "tflm_greedy" planner."""
 
 from __future__ import annotations
 
@@ -17,7 +18,9 @@ import tflm_arena as ta
 from tflm_arena import _core, cli
 from tflm_arena._plan import STRATEGY_TABLE, Strategy
 
-REFERENCE = Path(__file__).resolve().parents[1] / "docs" / "reference.md"
+REPO = Path(__file__).resolve().parents[1]
+REFERENCE = REPO / "docs" / "reference.md"
+STRATEGY_LIST = REPO / "cpp" / "tflm_arena" / "plan" / "strategy_list.h"
 
 
 def test_table_fields():
@@ -93,14 +96,36 @@ def test_cli_choices_and_help_read_the_registry():
     assert opt.default == "tflm_greedy" and tuple(opt.choices) == ta.RUNTIME_PLANNERS + ("greedy",)
 
 
-def test_reference_doc_lists_every_strategy():
+def _registry_entries() -> list[tuple[str, str]]:
+    """(name, description) of every entry of the C++ list, in its order."""
+    text = STRATEGY_LIST.read_text()
+    body = text[text.index("#define TFLM_ARENA_STRATEGIES") : text.index("/* end of the list */")]
+    entries = re.split(r"\b(?:RUNTIME|OFFSETS|OBJECTS|SEARCH)\(", body)[1:]
+    out = []
+    for entry in entries:
+        strings = re.findall(r'"((?:[^"\\]|\\.)*)"', entry)
+        out.append((strings[0], "".join(strings[1:])))
+    return out
+
+
+def test_every_list_entry_reaches_python():
+    entries = _registry_entries()
+    assert len(entries) == len(ta.STRATEGIES) >= 14
+    assert [(s["name"], s["description"]) for s in STRATEGY_TABLE] == entries
+
+
+def test_reference_doc_points_to_the_registry():
     text = REFERENCE.read_text()
-    section = text[text.index("| strategy | what it is |") :]
-    section = section[: section.index("\n\n")]
-    named = set(re.findall(r"`([a-z_]+)`", section))
-    assert set(ta.STRATEGIES) <= named
-    rows = set(re.findall(r"^\| `([a-z_<>]+)`", section, re.M)) - {"<s>_objects"}
-    assert rows <= set(ta.STRATEGIES)
+    section = text[text.index("### Planning raw buffers") :]
+    section = section[: section.index("\n### ")]
+    assert "`ta.strategies()`" in section and "`tflm-arena strategies`" in section
+    assert "cpp/tflm_arena/plan/strategy_list.h" in section
+    assert "| strategy |" not in section  # no hand-kept copy of the list
+    groups = section[section.index("The\ngroups:") : section.index("The GPU-delegate strategies")]
+    named = set(re.findall(r"`([a-z_]+)`", groups))
+    assert {"tflm_greedy", "linear", "optimal", "best"} <= named
+    # every other name it quotes is a registry name (none stale)
+    assert named - set(ta.STRATEGIES) == {"preserve_all_tensors", "alignment", "strategy"}
 
 
 def test_greedy_planner_name_is_deprecated_not_gone():

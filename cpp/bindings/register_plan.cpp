@@ -73,6 +73,20 @@ void OptimalProgress(void* context, int64_t best, int64_t lower, double elapsed)
   }
 }
 
+// Binds `name(sizes, first, last, fixed)` to Fn, a function of the records
+// alone (its result converted by pybind11).
+template <auto Fn>
+void DefOfRecords(py::module_& m, const char* name) {
+  m.def(
+      name,
+      [](const I64Array& sizes, const I32Array& first, const I32Array& last,
+         const I64Array& fixed) {
+        auto records = ToRecords(sizes, first, last, fixed);
+        return Fn(Span<const UsageRecord>(records.data(), records.size()));
+      },
+      py::arg("sizes"), py::arg("first"), py::arg("last"), py::arg("fixed"));
+}
+
 }  // namespace
 
 void RegisterPlan(py::module_& m) {
@@ -101,14 +115,7 @@ void RegisterPlan(py::module_& m) {
             ValidateRecords(Span<const UsageRecord>(records.data(), records.size()), alignment));
       },
       py::arg("sizes"), py::arg("first"), py::arg("last"), py::arg("fixed"), py::arg("alignment"));
-  m.def(
-      "fixed_aliases",
-      [](const I64Array& sizes, const I32Array& first, const I32Array& last,
-         const I64Array& fixed) {
-        auto records = ToRecords(sizes, first, last, fixed);
-        return FixedAliases(Span<const UsageRecord>(records.data(), records.size()));
-      },
-      py::arg("sizes"), py::arg("first"), py::arg("last"), py::arg("fixed"));
+  DefOfRecords<&FixedAliases>(m, "fixed_aliases");
   m.def(
       "plan",
       [](const I64Array& sizes, const I32Array& first, const I32Array& last, const I64Array& fixed,
@@ -164,14 +171,7 @@ void RegisterPlan(py::module_& m) {
       },
       py::arg("sizes"), py::arg("first"), py::arg("last"), py::arg("fixed"), py::arg("alignment"),
       py::arg("time_limit"), py::arg("progress") = py::none());
-  m.def(
-      "lower_bound",
-      [](const I64Array& sizes, const I32Array& first, const I32Array& last,
-         const I64Array& fixed) {
-        auto records = ToRecords(sizes, first, last, fixed);
-        return LowerBound(Span<const UsageRecord>(records.data(), records.size()));
-      },
-      py::arg("sizes"), py::arg("first"), py::arg("last"), py::arg("fixed"));
+  DefOfRecords<&LowerBound>(m, "lower_bound");
   m.def(
       "validate_plan",
       [](const I64Array& sizes, const I32Array& first, const I32Array& last, const I64Array& fixed,

@@ -50,6 +50,10 @@ TEST(StrategiesTest, NamesUniqueAndFieldsFollowKind) {
   EXPECT_EQ(FindObjectStrategy("naive_objects"), nullptr);
   EXPECT_EQ(StrategyNames(StrategyKind::kRuntimePlanner), "tflm_greedy, linear");
   EXPECT_EQ(StrategyNames(StrategyKind::kSearch), "optimal, best");
+  EXPECT_STREQ(StrategyKindName(StrategyKind::kRuntimePlanner), "runtime_planner");
+  EXPECT_STREQ(StrategyKindName(StrategyKind::kOffsets), "offsets");
+  EXPECT_STREQ(StrategyKindName(StrategyKind::kSharedObjects), "shared_objects");
+  EXPECT_STREQ(StrategyKindName(StrategyKind::kSearch), "search");
 }
 
 TEST(StrategiesTest, EveryPlannerGivesAValidPlan) {

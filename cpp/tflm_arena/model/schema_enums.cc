@@ -1,5 +1,6 @@
 #include "tflm_arena/model/schema_enums.h"
 
+#include "tflm_arena/core/enum_names.h"
 #include "tflm_arena/model/builtin_ops.h"
 #include "tflm_arena/model/builtin_options.h"
 #include "tflm_arena/model/tflite_subset_generated.h"
@@ -20,21 +21,15 @@ int32_t GeneratedSize() {
 }  // namespace
 
 const char* SchemaEnumName(SchemaEnum e) {
-  switch (e) {
-    case SchemaEnum::kTensorType:
-      return "TensorType";
-    case SchemaEnum::kPadding:
-      return "Padding";
-    case SchemaEnum::kActivationFunctionType:
-      return "ActivationFunctionType";
-    case SchemaEnum::kFullyConnectedOptionsWeightsFormat:
-      return "FullyConnectedOptionsWeightsFormat";
-    case SchemaEnum::kBuiltinOperator:
-      return "BuiltinOperator";
-    case SchemaEnum::kBuiltinOptions:
-      return "BuiltinOptions";
-  }
-  return "";
+  static constexpr EnumName<SchemaEnum> kNames[] = {
+      {SchemaEnum::kTensorType, "TensorType"},
+      {SchemaEnum::kPadding, "Padding"},
+      {SchemaEnum::kActivationFunctionType, "ActivationFunctionType"},
+      {SchemaEnum::kFullyConnectedOptionsWeightsFormat, "FullyConnectedOptionsWeightsFormat"},
+      {SchemaEnum::kBuiltinOperator, "BuiltinOperator"},
+      {SchemaEnum::kBuiltinOptions, "BuiltinOptions"},
+  };
+  return NameOf(kNames, e, "");
 }
 
 int32_t SchemaEnumSize(SchemaEnum e) {

@@ -1,10 +1,37 @@
-// The strategy registry (strategies.h): one entry per strategy.
+// The strategy registry (strategies.h), built from the list in
+// strategy_list.h: one entry per strategy.
 #include "tflm_arena/plan/strategies.h"
 
 #include <cstring>
 
+#include "tflm_arena/core/enum_names.h"
+#include "tflm_arena/plan/strategy_list.h"
+
 namespace tflm_arena {
+
+// The functions the list names (strategy_list.h), each defined in its
+// strategy's own file or below.
+#define TFLM_ARENA_DECLARE_PLAN(name, function, ...) \
+  Status function(Span<const UsageRecord> records, PlanResult* out, PlanCancel cancel);
+#define TFLM_ARENA_DECLARE_ASSIGN(name, assign, ...) \
+  Status assign(Span<const UsageRecord> records, SharedObjects* out);
+#define TFLM_ARENA_DECLARE_NOTHING(...)
+TFLM_ARENA_STRATEGIES(TFLM_ARENA_DECLARE_PLAN, TFLM_ARENA_DECLARE_PLAN, TFLM_ARENA_DECLARE_ASSIGN,
+                      TFLM_ARENA_DECLARE_NOTHING)
+#undef TFLM_ARENA_DECLARE_PLAN
+#undef TFLM_ARENA_DECLARE_ASSIGN
+#undef TFLM_ARENA_DECLARE_NOTHING
+
 namespace {
+
+template <AssignFn Assign>
+Status PlanObjects(Span<const UsageRecord> records, PlanResult* out, PlanCancel) {
+  SharedObjects objects;
+  TFLM_ARENA_RETURN_IF_ERROR(Assign(records, &objects));
+  return ObjectsToOffsets(objects, out);
+}
+
+}  // namespace
 
 // Adapters to PlanFn for planners without a cancel hook: the runtime greedy
 // planner is the device code, kept as TFLM has it; the linear one is O(n);
@@ -19,12 +46,11 @@ Status PlanLinearNoCancel(Span<const UsageRecord> records, PlanResult* out, Plan
 Status PlanGpuGreedyBySize(Span<const UsageRecord> records, PlanResult* out, PlanCancel) {
   return PlanOffsetsGreedyBySize(records, 0, out);
 }
-template <AssignFn Assign>
-Status PlanObjects(Span<const UsageRecord> records, PlanResult* out, PlanCancel) {
-  SharedObjects objects;
-  TFLM_ARENA_RETURN_IF_ERROR(Assign(records, &objects));
-  return ObjectsToOffsets(objects, out);
+Status PlanGpuGreedyByBreadth(Span<const UsageRecord> records, PlanResult* out, PlanCancel cancel) {
+  return PlanObjects<AssignGreedyByBreadth>(records, out, cancel);
 }
+
+namespace {
 
 constexpr StrategyKind kRuntime = StrategyKind::kRuntimePlanner;
 constexpr StrategyKind kOffsets = StrategyKind::kOffsets;
@@ -32,45 +58,22 @@ constexpr StrategyKind kObjects = StrategyKind::kSharedObjects;
 constexpr StrategyKind kSearch = StrategyKind::kSearch;
 constexpr RuntimePlanner kNoRuntime = RuntimePlanner::kNone;
 
-// name, kind, plan, assign, description, tried by best, fixed offsets, runtime
-const StrategyInfo kStrategies[] = {
-    {"tflm_greedy", kRuntime, &PlanTflmGreedy, nullptr,
-     "TFLM's GreedyMemoryPlanner, byte for byte (fast host implementation)", true, true,
-     RuntimePlanner::kGreedy},
-    {"tflm_greedy_runtime", kOffsets, &PlanRuntimeGreedy, nullptr,
-     "the microcontroller implementation of tflm_greedy (same plan, quadratic, no heap)", false,
-     true, kNoRuntime},
-    {"linear", kRuntime, &PlanLinearNoCancel, nullptr,
-     "TFLM's LinearMemoryPlanner: buffers end to end, no reuse", false, false,
-     RuntimePlanner::kLinear},
-    {"greedy_by_size", kOffsets, &PlanGpuGreedyBySize, nullptr,
-     "the TFLite GPU delegate's offset planner: largest first, best-fit gap", true, false,
-     kNoRuntime},
-    {"greedy_by_breadth", kOffsets, &PlanObjects<AssignGreedyByBreadth>, nullptr,
-     "the GPU delegate's greedy_by_breadth shared objects end to end, as the delegate lays them",
-     true, false, kNoRuntime},
-    {"naive_objects", kObjects, &PlanObjects<AssignNaive>, &AssignNaive,
-     "shared objects, one per buffer", true, false, kNoRuntime},
-    {"equality_objects", kObjects, &PlanObjects<AssignEquality>, &AssignEquality,
-     "shared objects reused only by buffers of exactly the same size", true, false, kNoRuntime},
-    {"greedy_in_order_objects", kObjects, &PlanObjects<AssignGreedyInOrder>, &AssignGreedyInOrder,
-     "shared objects assigned in order of first step", true, false, kNoRuntime},
-    {"greedy_by_breadth_objects", kObjects, &PlanObjects<AssignGreedyByBreadth>,
-     &AssignGreedyByBreadth, "shared objects assigned step by step, widest step first", true, false,
-     kNoRuntime},
-    {"greedy_by_size_objects", kObjects, &PlanObjects<AssignGreedyBySize>, &AssignGreedyBySize,
-     "shared objects by positional-maximum priority", true, false, kNoRuntime},
-    {"greedy_best_objects", kObjects, &PlanObjects<AssignGreedyBest>, &AssignGreedyBest,
-     "the smaller of greedy_by_breadth_objects and greedy_by_size_objects", true, false,
-     kNoRuntime},
-    {"mincostflow_objects", kObjects, &PlanObjects<AssignMinCostFlow>, &AssignMinCostFlow,
-     "shared objects by min-cost flow (at most 1,000 buffers)", true, false, kNoRuntime},
-    {"optimal", kSearch, nullptr, nullptr,
-     "exact search within a time limit; never worse than tflm_greedy", true, true, kNoRuntime},
-    {"best", kSearch, nullptr, nullptr,
-     "the smallest plan of every strategy best tries (ties go to the earlier one)", false, true,
-     kNoRuntime},
-};
+// StrategyInfo's fields: name, kind, plan, assign, description, tried by
+// best, fixed offsets, runtime planner.
+#define TFLM_ARENA_RUNTIME_ROW(name, fn, planner, best, fixed, text) \
+  {name, kRuntime, &(fn), nullptr, text, best, fixed, RuntimePlanner::planner},
+#define TFLM_ARENA_OFFSETS_ROW(name, fn, best, fixed, text) \
+  {name, kOffsets, &(fn), nullptr, text, best, fixed, kNoRuntime},
+#define TFLM_ARENA_OBJECTS_ROW(name, assign, best, text) \
+  {name, kObjects, &PlanObjects<assign>, &(assign), text, best, false, kNoRuntime},
+#define TFLM_ARENA_SEARCH_ROW(name, best, fixed, text) \
+  {name, kSearch, nullptr, nullptr, text, best, fixed, kNoRuntime},
+const StrategyInfo kStrategies[] = {TFLM_ARENA_STRATEGIES(
+    TFLM_ARENA_RUNTIME_ROW, TFLM_ARENA_OFFSETS_ROW, TFLM_ARENA_OBJECTS_ROW, TFLM_ARENA_SEARCH_ROW)};
+#undef TFLM_ARENA_RUNTIME_ROW
+#undef TFLM_ARENA_OFFSETS_ROW
+#undef TFLM_ARENA_OBJECTS_ROW
+#undef TFLM_ARENA_SEARCH_ROW
 
 constexpr char kObjectsSuffix[] = "_objects";
 constexpr size_t kObjectsSuffixLength = sizeof(kObjectsSuffix) - 1;
@@ -115,17 +118,13 @@ std::string StrategyNames(StrategyKind kind) { return Join(false, kind); }
 std::string StrategyNames() { return Join(true, StrategyKind::kSearch); }
 
 const char* StrategyKindName(StrategyKind kind) {
-  switch (kind) {
-    case StrategyKind::kRuntimePlanner:
-      return "runtime_planner";
-    case StrategyKind::kOffsets:
-      return "offsets";
-    case StrategyKind::kSharedObjects:
-      return "shared_objects";
-    case StrategyKind::kSearch:
-      return "search";
-  }
-  return "?";
+  static constexpr EnumName<StrategyKind> kNames[] = {
+      {StrategyKind::kRuntimePlanner, "runtime_planner"},
+      {StrategyKind::kOffsets, "offsets"},
+      {StrategyKind::kSharedObjects, "shared_objects"},
+      {StrategyKind::kSearch, "search"},
+  };
+  return NameOf(kNames, kind, "?");
 }
 
 }  // namespace tflm_arena

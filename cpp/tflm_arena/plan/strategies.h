@@ -1,8 +1,9 @@
 // The strategy registry: every planning strategy's name, kind, function and
-// one-line description, in one table (strategies.cc). The bindings dispatch
-// through it and Python's STRATEGIES, BEST_STRATEGIES, OBJECT_STRATEGIES and
-// RUNTIME_PLANNERS are read from it, so adding a strategy means writing its
-// file, its test and one entry in strategies.cc. Host code.
+// one-line description, in one table built from the list in strategy_list.h.
+// The bindings dispatch through it and Python's STRATEGIES, BEST_STRATEGIES,
+// OBJECT_STRATEGIES and RUNTIME_PLANNERS are read from it, so adding a
+// strategy means writing its file, its test and one entry in
+// strategy_list.h. Host code.
 #ifndef TFLM_ARENA_PLAN_STRATEGIES_H_
 #define TFLM_ARENA_PLAN_STRATEGIES_H_
 

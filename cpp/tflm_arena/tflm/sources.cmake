@@ -1,14 +1,7 @@
 # tflm/: a model of STOCK TFLM's allocation sequence (host tool: standard
 # library allowed). Uses core, model and plan only; nothing here runs a kernel.
+# Every tflm/*.cc, found by name.
+file(GLOB TFLM_ARENA_TFLM_SOURCES CONFIGURE_DEPENDS ${TFLM_ARENA_SRC}/tflm/*.cc)
 tflm_arena_host_library(tflm_arena_tflm
-  SOURCES
-    ${TFLM_ARENA_SRC}/tflm/target_abi.cc
-    ${TFLM_ARENA_SRC}/tflm/build_targets.cc
-    ${TFLM_ARENA_SRC}/tflm/kernel_refusals.cc
-    ${TFLM_ARENA_SRC}/tflm/kernel_table.cc
-    ${TFLM_ARENA_SRC}/tflm/signal_kernels.cc
-    ${TFLM_ARENA_SRC}/tflm/allocation_trace.cc
-    ${TFLM_ARENA_SRC}/tflm/arena_replay.cc
-    ${TFLM_ARENA_SRC}/tflm/tflm_arena_size.cc
-    ${TFLM_ARENA_SRC}/tflm/scratch_requests.cc
+  SOURCES ${TFLM_ARENA_TFLM_SOURCES}
   DEPS tflm_arena_model tflm_arena_plan)
