@@ -120,14 +120,9 @@ Status ParseAdd(model::OptionsTable& table, void* out) {
 }  // namespace
 
 const KernelRegistration& Register_ADD() {
-  static const KernelRegistration registration = {
-      model::kBuiltinAdd,
-      kOp,
-      InitOpData<AddParams>,
-      AddPrepare,
-      AddInvoke,
-      nullptr,
-      MakeOptionsParser<AddOptions>(model::kAddOptions, ParseAdd)};
+  static const KernelRegistration registration =
+      MakeRegistration(model::kBuiltinAdd, kOp, InitOpData<AddParams>, AddPrepare, AddInvoke,
+                       MakeOptionsParser<AddOptions>(model::kAddOptions, ParseAdd));
   return registration;
 }
 

@@ -136,14 +136,10 @@ Status BatchMatMulInvoke(KernelContext& context, Node& node) {
 }  // namespace
 
 const KernelRegistration& Register_BATCH_MATMUL() {
-  static const KernelRegistration r = {
-      model::kBuiltinBatchMatmul,
-      kOp,
-      InitOpData<BatchMatMulOpData>,
-      BatchMatMulPrepare,
+  static const KernelRegistration r = MakeRegistration(
+      model::kBuiltinBatchMatmul, kOp, InitOpData<BatchMatMulOpData>, BatchMatMulPrepare,
       BatchMatMulInvoke,
-      nullptr,
-      MakeOptionsParser<BatchMatMulOptions>(model::kBatchMatMulOptions, ParseBatchMatMul)};
+      MakeOptionsParser<BatchMatMulOptions>(model::kBatchMatMulOptions, ParseBatchMatMul));
   return r;
 }
 

@@ -64,14 +64,9 @@ Status CastInvoke(KernelContext& context, Node& node) {
 }  // namespace
 
 const KernelRegistration& Register_CAST() {
-  static const KernelRegistration r = {
-      model::kBuiltinCast,
-      kOp,
-      nullptr,
-      CastPrepare,
-      CastInvoke,
-      nullptr,
-      MakeOptionsParser<CastOptions>(model::kCastOptions, ParseCast)};
+  static const KernelRegistration r =
+      MakeRegistration(model::kBuiltinCast, kOp, nullptr, CastPrepare, CastInvoke,
+                       MakeOptionsParser<CastOptions>(model::kCastOptions, ParseCast));
   return r;
 }
 

@@ -102,14 +102,10 @@ Status ConcatenationInvoke(KernelContext& context, Node& node) {
 }  // namespace
 
 const KernelRegistration& Register_CONCATENATION() {
-  static const KernelRegistration r = {
-      model::kBuiltinConcatenation,
-      kOp,
-      InitOpData<ConcatenationOpData>,
-      ConcatenationPrepare,
+  static const KernelRegistration r = MakeRegistration(
+      model::kBuiltinConcatenation, kOp, InitOpData<ConcatenationOpData>, ConcatenationPrepare,
       ConcatenationInvoke,
-      nullptr,
-      MakeOptionsParser<ConcatenationOptions>(model::kConcatenationOptions, ParseConcatenation)};
+      MakeOptionsParser<ConcatenationOptions>(model::kConcatenationOptions, ParseConcatenation));
   return r;
 }
 

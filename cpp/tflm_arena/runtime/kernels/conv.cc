@@ -11,6 +11,7 @@
 #include <new>
 
 #include "tflm_arena/runtime/kernels/conv_glue.h"
+#include "tflm_arena/runtime/kernels/kernel_util.h"
 #include "tflm_arena/runtime/kernels/registrations.h"
 
 namespace tflm_arena {
@@ -48,14 +49,9 @@ Status ParseConv(model::OptionsTable& table, void* out) {
 }  // namespace
 
 const KernelRegistration& Register_CONV_2D() {
-  static const KernelRegistration registration = {
-      model::kBuiltinConv2D,
-      kOp,
-      InitOpData<ConvOpData>,
-      ConvPrepare,
-      ConvInvoke,
-      nullptr,
-      MakeOptionsParser<ConvOptions>(model::kConv2DOptions, ParseConv)};
+  static const KernelRegistration registration =
+      MakeRegistration(model::kBuiltinConv2D, kOp, InitOpData<ConvOpData>, ConvPrepare, ConvInvoke,
+                       MakeOptionsParser<ConvOptions>(model::kConv2DOptions, ParseConv));
   return registration;
 }
 

@@ -11,6 +11,7 @@
 #include <new>
 
 #include "tflm_arena/runtime/kernels/conv_glue.h"
+#include "tflm_arena/runtime/kernels/kernel_util.h"
 #include "tflm_arena/runtime/kernels/registrations.h"
 
 namespace tflm_arena {
@@ -52,14 +53,10 @@ Status ParseDepthwiseConv(model::OptionsTable& table, void* out) {
 }  // namespace
 
 const KernelRegistration& Register_DEPTHWISE_CONV_2D() {
-  static const KernelRegistration registration = {
-      model::kBuiltinDepthwiseConv2D,
-      kOp,
-      InitOpData<ConvOpData>,
-      DepthwisePrepare,
+  static const KernelRegistration registration = MakeRegistration(
+      model::kBuiltinDepthwiseConv2D, kOp, InitOpData<ConvOpData>, DepthwisePrepare,
       DepthwiseInvoke,
-      nullptr,
-      MakeOptionsParser<DepthwiseConvOptions>(model::kDepthwiseConv2DOptions, ParseDepthwiseConv)};
+      MakeOptionsParser<DepthwiseConvOptions>(model::kDepthwiseConv2DOptions, ParseDepthwiseConv));
   return registration;
 }
 

@@ -59,13 +59,9 @@ Status DequantizeInvoke(KernelContext& context, Node& node) {
 }  // namespace
 
 const KernelRegistration& Register_DEQUANTIZE() {
-  static const KernelRegistration r = {model::kBuiltinDequantize,
-                                       kOp,
-                                       InitOpData<DequantizeOpData>,
-                                       DequantizePrepare,
-                                       DequantizeInvoke,
-                                       nullptr,
-                                       OptionsParser()};  // reads no options
+  static const KernelRegistration r =
+      MakeRegistration(model::kBuiltinDequantize, kOp, InitOpData<DequantizeOpData>,
+                       DequantizePrepare, DequantizeInvoke);
   return r;
 }
 

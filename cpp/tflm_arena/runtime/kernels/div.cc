@@ -50,13 +50,9 @@ Status DivInvoke(KernelContext& context, Node& node) {
 }  // namespace
 
 const KernelRegistration& Register_DIV() {
-  static const KernelRegistration r = {model::kBuiltinDiv,
-                                       kOp,
-                                       InitOpData<DivOpData>,
-                                       DivPrepare,
-                                       DivInvoke,
-                                       nullptr,
-                                       MakeOptionsParser<DivOptions>(model::kDivOptions, ParseDiv)};
+  static const KernelRegistration r =
+      MakeRegistration(model::kBuiltinDiv, kOp, InitOpData<DivOpData>, DivPrepare, DivInvoke,
+                       MakeOptionsParser<DivOptions>(model::kDivOptions, ParseDiv));
   return r;
 }
 

@@ -43,9 +43,8 @@ Status ExpandDimsInvoke(KernelContext& context, Node& node) {
 }  // namespace
 
 const KernelRegistration& Register_EXPAND_DIMS() {
-  static const KernelRegistration r = {
-      model::kBuiltinExpandDims, kOp,     nullptr,        ExpandDimsPrepare,
-      ExpandDimsInvoke,          nullptr, OptionsParser{}};
+  static const KernelRegistration r = MakeRegistration(model::kBuiltinExpandDims, kOp, nullptr,
+                                                       ExpandDimsPrepare, ExpandDimsInvoke);
   return r;
 }
 

@@ -11,6 +11,7 @@
 #include <new>
 
 #include "tflm_arena/runtime/kernels/conv_glue.h"
+#include "tflm_arena/runtime/kernels/kernel_util.h"
 #include "tflm_arena/runtime/kernels/registrations.h"
 
 namespace tflm_arena {
@@ -85,14 +86,10 @@ Status ParseFullyConnected(model::OptionsTable& table, void* out) {
 }  // namespace
 
 const KernelRegistration& Register_FULLY_CONNECTED() {
-  static const KernelRegistration registration = {
-      model::kBuiltinFullyConnected,
-      kOp,
-      InitOpData<FullyConnectedOpData>,
-      FullyConnectedPrepare,
+  static const KernelRegistration registration = MakeRegistration(
+      model::kBuiltinFullyConnected, kOp, InitOpData<FullyConnectedOpData>, FullyConnectedPrepare,
       FullyConnectedInvoke,
-      nullptr,
-      MakeOptionsParser<FullyConnectedOptions>(model::kFullyConnectedOptions, ParseFullyConnected)};
+      MakeOptionsParser<FullyConnectedOptions>(model::kFullyConnectedOptions, ParseFullyConnected));
   return registration;
 }
 

@@ -93,14 +93,9 @@ Status GatherInvoke(KernelContext& context, Node& node) {
 }  // namespace
 
 const KernelRegistration& Register_GATHER() {
-  static const KernelRegistration r = {
-      model::kBuiltinGather,
-      kOp,
-      nullptr,
-      GatherPrepare,
-      GatherInvoke,
-      nullptr,
-      MakeOptionsParser<GatherOptions>(model::kGatherOptions, ParseGather)};
+  static const KernelRegistration r =
+      MakeRegistration(model::kBuiltinGather, kOp, nullptr, GatherPrepare, GatherInvoke,
+                       MakeOptionsParser<GatherOptions>(model::kGatherOptions, ParseGather));
   return r;
 }
 

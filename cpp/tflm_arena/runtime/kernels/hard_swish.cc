@@ -34,13 +34,9 @@ Status HardSwishInvoke(KernelContext& context, Node& node) {
 }  // namespace
 
 const KernelRegistration& Register_HARD_SWISH() {
-  static const KernelRegistration r = {model::kBuiltinHardSwish,
-                                       kOp,
-                                       InitOpData<HardSwishOpData>,
-                                       HardSwishPrepare,
-                                       HardSwishInvoke,
-                                       nullptr,
-                                       OptionsParser()};
+  static const KernelRegistration r =
+      MakeRegistration(model::kBuiltinHardSwish, kOp, InitOpData<HardSwishOpData>, HardSwishPrepare,
+                       HardSwishInvoke);
   return r;
 }
 

@@ -28,6 +28,17 @@ Status InitOpData(KernelContext& context, Node& node) {
   return Status::Ok();
 }
 
+// A kernel's registration in one expression: no kernel here has a reset;
+// `init` is nullptr when TFLM's kernel asks for no memory; `options` is left
+// out when the operator reads no builtin options.
+constexpr KernelRegistration MakeRegistration(model::BuiltinCode code, const char* name,
+                                              Status (*init)(KernelContext&, Node&),
+                                              Status (*prepare)(KernelContext&, Node&),
+                                              Status (*invoke)(KernelContext&, Node&),
+                                              OptionsParser options = OptionsParser()) {
+  return KernelRegistration{code, name, init, prepare, invoke, nullptr, options};
+}
+
 // kFailedPrecondition "<op>: node not prepared".
 inline Status NodeNotPrepared(const char* op) {
   return Status::Error(StatusCode::kFailedPrecondition, "%s: node not prepared", op);

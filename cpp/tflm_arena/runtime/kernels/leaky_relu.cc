@@ -66,14 +66,9 @@ Status LeakyReluInvoke(KernelContext& context, Node& node) {
 }  // namespace
 
 const KernelRegistration& Register_LEAKY_RELU() {
-  static const KernelRegistration r = {
-      model::kBuiltinLeakyRelu,
-      kOp,
-      InitOpData<LeakyReluOpData>,
-      LeakyReluPrepare,
-      LeakyReluInvoke,
-      nullptr,
-      MakeOptionsParser<LeakyReluOptions>(model::kLeakyReluOptions, ParseLeakyRelu)};
+  static const KernelRegistration r = MakeRegistration(
+      model::kBuiltinLeakyRelu, kOp, InitOpData<LeakyReluOpData>, LeakyReluPrepare, LeakyReluInvoke,
+      MakeOptionsParser<LeakyReluOptions>(model::kLeakyReluOptions, ParseLeakyRelu));
   return r;
 }
 

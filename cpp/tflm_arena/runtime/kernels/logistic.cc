@@ -27,13 +27,8 @@ Status LogisticInvoke(KernelContext& context, Node& node) {
 }  // namespace
 
 const KernelRegistration& Register_LOGISTIC() {
-  static const KernelRegistration r = {model::kBuiltinLogistic,
-                                       kOp,
-                                       InitOpData<SigmoidOpData>,
-                                       LogisticPrepare,
-                                       LogisticInvoke,
-                                       nullptr,
-                                       OptionsParser()};
+  static const KernelRegistration r = MakeRegistration(
+      model::kBuiltinLogistic, kOp, InitOpData<SigmoidOpData>, LogisticPrepare, LogisticInvoke);
   return r;
 }
 

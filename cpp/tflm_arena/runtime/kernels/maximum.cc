@@ -1,6 +1,7 @@
 // MAXIMUM glue (shared with the other of MAXIMUM / MINIMUM in
 // maximum_minimum_glue.h; math in maximum_minimum_math.cc). No init (TFLM
 // asks for no memory), no builtin options.
+#include "tflm_arena/runtime/kernels/kernel_util.h"
 #include "tflm_arena/runtime/kernels/maximum_minimum_glue.h"
 #include "tflm_arena/runtime/kernels/registrations.h"
 
@@ -21,9 +22,8 @@ Status MaximumInvoke(KernelContext& context, Node& node) {
 }  // namespace
 
 const KernelRegistration& Register_MAXIMUM() {
-  static const KernelRegistration r = {model::kBuiltinMaximum, kOp,           nullptr,
-                                       MaximumPrepare,         MaximumInvoke, nullptr,
-                                       OptionsParser()};
+  static const KernelRegistration r =
+      MakeRegistration(model::kBuiltinMaximum, kOp, nullptr, MaximumPrepare, MaximumInvoke);
   return r;
 }
 

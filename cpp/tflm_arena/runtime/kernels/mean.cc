@@ -150,14 +150,9 @@ Status MeanInvoke(KernelContext& context, Node& node) {
 }  // namespace
 
 const KernelRegistration& Register_MEAN() {
-  static const KernelRegistration r = {
-      model::kBuiltinMean,
-      kOp,
-      InitOpData<MeanOpData>,
-      MeanPrepare,
-      MeanInvoke,
-      nullptr,
-      MakeOptionsParser<ReducerOptions>(model::kReducerOptions, ParseReducer)};
+  static const KernelRegistration r =
+      MakeRegistration(model::kBuiltinMean, kOp, InitOpData<MeanOpData>, MeanPrepare, MeanInvoke,
+                       MakeOptionsParser<ReducerOptions>(model::kReducerOptions, ParseReducer));
   return r;
 }
 

@@ -1,6 +1,7 @@
 // MINIMUM glue (shared with the other of MAXIMUM / MINIMUM in
 // maximum_minimum_glue.h; math in maximum_minimum_math.cc). No init (TFLM
 // asks for no memory), no builtin options.
+#include "tflm_arena/runtime/kernels/kernel_util.h"
 #include "tflm_arena/runtime/kernels/maximum_minimum_glue.h"
 #include "tflm_arena/runtime/kernels/registrations.h"
 
@@ -21,9 +22,8 @@ Status MinimumInvoke(KernelContext& context, Node& node) {
 }  // namespace
 
 const KernelRegistration& Register_MINIMUM() {
-  static const KernelRegistration r = {model::kBuiltinMinimum, kOp,           nullptr,
-                                       MinimumPrepare,         MinimumInvoke, nullptr,
-                                       OptionsParser()};
+  static const KernelRegistration r =
+      MakeRegistration(model::kBuiltinMinimum, kOp, nullptr, MinimumPrepare, MinimumInvoke);
   return r;
 }
 

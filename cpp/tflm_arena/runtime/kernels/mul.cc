@@ -53,13 +53,9 @@ Status MulInvoke(KernelContext& context, Node& node) {
 }  // namespace
 
 const KernelRegistration& Register_MUL() {
-  static const KernelRegistration r = {model::kBuiltinMul,
-                                       kOp,
-                                       InitOpData<MulOpData>,
-                                       MulPrepare,
-                                       MulInvoke,
-                                       nullptr,
-                                       MakeOptionsParser<MulOptions>(model::kMulOptions, ParseMul)};
+  static const KernelRegistration r =
+      MakeRegistration(model::kBuiltinMul, kOp, InitOpData<MulOpData>, MulPrepare, MulInvoke,
+                       MakeOptionsParser<MulOptions>(model::kMulOptions, ParseMul));
   return r;
 }
 

@@ -88,14 +88,9 @@ Status PackInvoke(KernelContext& context, Node& node) {
 }  // namespace
 
 const KernelRegistration& Register_PACK() {
-  static const KernelRegistration r = {
-      model::kBuiltinPack,
-      kOp,
-      nullptr,
-      PackPrepare,
-      PackInvoke,
-      nullptr,
-      MakeOptionsParser<PackOptions>(model::kPackOptions, ParsePack)};
+  static const KernelRegistration r =
+      MakeRegistration(model::kBuiltinPack, kOp, nullptr, PackPrepare, PackInvoke,
+                       MakeOptionsParser<PackOptions>(model::kPackOptions, ParsePack));
   return r;
 }
 

@@ -89,16 +89,14 @@ Status PadInvoke(KernelContext& context, Node& node) {
 }  // namespace
 
 const KernelRegistration& Register_PAD() {
-  static const KernelRegistration r = {model::kBuiltinPad, "PAD",     InitOpData<PadOpData>,
-                                       PadPrepare,         PadInvoke, nullptr,
-                                       OptionsParser{}};
+  static const KernelRegistration r =
+      MakeRegistration(model::kBuiltinPad, "PAD", InitOpData<PadOpData>, PadPrepare, PadInvoke);
   return r;
 }
 
 const KernelRegistration& Register_PADV2() {
-  static const KernelRegistration r = {model::kBuiltinPadv2, "PADV2",   InitOpData<PadOpData>,
-                                       PadPrepare,           PadInvoke, nullptr,
-                                       OptionsParser{}};
+  static const KernelRegistration r =
+      MakeRegistration(model::kBuiltinPadv2, "PADV2", InitOpData<PadOpData>, PadPrepare, PadInvoke);
   return r;
 }
 

@@ -211,24 +211,16 @@ constexpr OptionsParser kPoolOptions =
 }  // namespace
 
 const KernelRegistration& Register_AVERAGE_POOL_2D() {
-  static const KernelRegistration r = {model::kBuiltinAveragePool2D,
-                                       "AVERAGE_POOL_2D",
-                                       InitOpData<PoolingOpData>,
-                                       AveragePoolPrepare,
-                                       AveragePoolInvoke,
-                                       nullptr,
-                                       kPoolOptions};
+  static const KernelRegistration r =
+      MakeRegistration(model::kBuiltinAveragePool2D, "AVERAGE_POOL_2D", InitOpData<PoolingOpData>,
+                       AveragePoolPrepare, AveragePoolInvoke, kPoolOptions);
   return r;
 }
 
 const KernelRegistration& Register_MAX_POOL_2D() {
-  static const KernelRegistration r = {model::kBuiltinMaxPool2D,
-                                       "MAX_POOL_2D",
-                                       InitOpData<PoolingOpData>,
-                                       MaxPoolPrepare,
-                                       MaxPoolInvoke,
-                                       nullptr,
-                                       kPoolOptions};
+  static const KernelRegistration r =
+      MakeRegistration(model::kBuiltinMaxPool2D, "MAX_POOL_2D", InitOpData<PoolingOpData>,
+                       MaxPoolPrepare, MaxPoolInvoke, kPoolOptions);
   return r;
 }
 

@@ -140,13 +140,8 @@ Status QuantizeInvoke(KernelContext& context, Node& node) {
 }  // namespace
 
 const KernelRegistration& Register_QUANTIZE() {
-  static const KernelRegistration r = {model::kBuiltinQuantize,
-                                       kOp,
-                                       InitOpData<QuantizeOpData>,
-                                       QuantizePrepare,
-                                       QuantizeInvoke,
-                                       nullptr,
-                                       OptionsParser()};  // reads no options
+  static const KernelRegistration r = MakeRegistration(
+      model::kBuiltinQuantize, kOp, InitOpData<QuantizeOpData>, QuantizePrepare, QuantizeInvoke);
   return r;
 }
 

@@ -37,9 +37,8 @@ Status ReluInvoke(KernelContext& context, Node& node) {
 }  // namespace
 
 const KernelRegistration& Register_RELU() {
-  static const KernelRegistration r = {model::kBuiltinRelu, kOp,        InitOpData<ReluOpData>,
-                                       ReluPrepare,         ReluInvoke, nullptr,
-                                       OptionsParser{}};
+  static const KernelRegistration r =
+      MakeRegistration(model::kBuiltinRelu, kOp, InitOpData<ReluOpData>, ReluPrepare, ReluInvoke);
   return r;
 }
 

@@ -33,9 +33,8 @@ Status Relu6Invoke(KernelContext& context, Node& node) {
 }  // namespace
 
 const KernelRegistration& Register_RELU6() {
-  static const KernelRegistration r = {model::kBuiltinRelu6, kOp,         InitOpData<Relu6OpData>,
-                                       Relu6Prepare,         Relu6Invoke, nullptr,
-                                       OptionsParser{}};
+  static const KernelRegistration r = MakeRegistration(
+      model::kBuiltinRelu6, kOp, InitOpData<Relu6OpData>, Relu6Prepare, Relu6Invoke);
   return r;
 }
 

@@ -96,14 +96,9 @@ Status ParseReshape(model::OptionsTable& table, void* out) {
 }  // namespace
 
 const KernelRegistration& Register_RESHAPE() {
-  static const KernelRegistration r = {
-      model::kBuiltinReshape,
-      kOp,
-      nullptr,
-      ReshapePrepare,
-      ReshapeInvoke,
-      nullptr,
-      MakeOptionsParser<ReshapeOptions>(model::kReshapeOptions, ParseReshape)};
+  static const KernelRegistration r =
+      MakeRegistration(model::kBuiltinReshape, kOp, nullptr, ReshapePrepare, ReshapeInvoke,
+                       MakeOptionsParser<ReshapeOptions>(model::kReshapeOptions, ParseReshape));
   return r;
 }
 

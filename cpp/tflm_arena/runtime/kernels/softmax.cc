@@ -177,14 +177,9 @@ Status ParseSoftmax(model::OptionsTable& table, void* out) {
 }  // namespace
 
 const KernelRegistration& Register_SOFTMAX() {
-  static const KernelRegistration r = {
-      model::kBuiltinSoftmax,
-      kOp,
-      InitOpData<SoftmaxOpData>,
-      SoftmaxPrepare,
-      SoftmaxInvoke,
-      nullptr,
-      MakeOptionsParser<SoftmaxOptions>(model::kSoftmaxOptions, ParseSoftmax)};
+  static const KernelRegistration r = MakeRegistration(
+      model::kBuiltinSoftmax, kOp, InitOpData<SoftmaxOpData>, SoftmaxPrepare, SoftmaxInvoke,
+      MakeOptionsParser<SoftmaxOptions>(model::kSoftmaxOptions, ParseSoftmax));
   return r;
 }
 

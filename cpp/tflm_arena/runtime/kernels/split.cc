@@ -84,14 +84,9 @@ Status SplitInvoke(KernelContext& context, Node& node) {
 }  // namespace
 
 const KernelRegistration& Register_SPLIT() {
-  static const KernelRegistration r = {
-      model::kBuiltinSplit,
-      kOp,
-      nullptr,
-      SplitPrepare,
-      SplitInvoke,
-      nullptr,
-      MakeOptionsParser<SplitOptions>(model::kSplitOptions, ParseSplit)};
+  static const KernelRegistration r =
+      MakeRegistration(model::kBuiltinSplit, kOp, nullptr, SplitPrepare, SplitInvoke,
+                       MakeOptionsParser<SplitOptions>(model::kSplitOptions, ParseSplit));
   return r;
 }
 

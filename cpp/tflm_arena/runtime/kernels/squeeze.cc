@@ -64,14 +64,9 @@ Status SqueezeInvoke(KernelContext& context, Node& node) {
 }  // namespace
 
 const KernelRegistration& Register_SQUEEZE() {
-  static const KernelRegistration r = {
-      model::kBuiltinSqueeze,
-      kOp,
-      nullptr,
-      SqueezePrepare,
-      SqueezeInvoke,
-      nullptr,
-      MakeOptionsParser<SqueezeOptions>(model::kSqueezeOptions, ParseSqueeze)};
+  static const KernelRegistration r =
+      MakeRegistration(model::kBuiltinSqueeze, kOp, nullptr, SqueezePrepare, SqueezeInvoke,
+                       MakeOptionsParser<SqueezeOptions>(model::kSqueezeOptions, ParseSqueeze));
   return r;
 }
 

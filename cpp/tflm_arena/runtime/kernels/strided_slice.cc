@@ -77,14 +77,10 @@ Status StridedSliceInvoke(KernelContext& context, Node& node) {
 }  // namespace
 
 const KernelRegistration& Register_STRIDED_SLICE() {
-  static const KernelRegistration r = {
-      model::kBuiltinStridedSlice,
-      kOp,
-      InitOpData<StridedSliceOpData>,
-      StridedSlicePrepare,
+  static const KernelRegistration r = MakeRegistration(
+      model::kBuiltinStridedSlice, kOp, InitOpData<StridedSliceOpData>, StridedSlicePrepare,
       StridedSliceInvoke,
-      nullptr,
-      MakeOptionsParser<StridedSliceOptions>(model::kStridedSliceOptions, ParseStridedSlice)};
+      MakeOptionsParser<StridedSliceOptions>(model::kStridedSliceOptions, ParseStridedSlice));
   return r;
 }
 

@@ -54,13 +54,9 @@ Status SubInvoke(KernelContext& context, Node& node) {
 }  // namespace
 
 const KernelRegistration& Register_SUB() {
-  static const KernelRegistration r = {model::kBuiltinSub,
-                                       kOp,
-                                       InitOpData<SubOpData>,
-                                       SubPrepare,
-                                       SubInvoke,
-                                       nullptr,
-                                       MakeOptionsParser<SubOptions>(model::kSubOptions, ParseSub)};
+  static const KernelRegistration r =
+      MakeRegistration(model::kBuiltinSub, kOp, InitOpData<SubOpData>, SubPrepare, SubInvoke,
+                       MakeOptionsParser<SubOptions>(model::kSubOptions, ParseSub));
   return r;
 }
 

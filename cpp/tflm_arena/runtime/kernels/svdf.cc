@@ -134,14 +134,9 @@ Status SvdfInvoke(KernelContext& context, Node& node) {
 }  // namespace
 
 const KernelRegistration& Register_SVDF() {
-  static const KernelRegistration r = {
-      model::kBuiltinSvdf,
-      kOp,
-      InitOpData<SvdfOpData>,
-      SvdfPrepare,
-      SvdfInvoke,
-      nullptr,
-      MakeOptionsParser<SvdfOptions>(model::kSVDFOptions, ParseSvdf)};
+  static const KernelRegistration r =
+      MakeRegistration(model::kBuiltinSvdf, kOp, InitOpData<SvdfOpData>, SvdfPrepare, SvdfInvoke,
+                       MakeOptionsParser<SvdfOptions>(model::kSVDFOptions, ParseSvdf));
   return r;
 }
 

@@ -27,9 +27,8 @@ Status TanhInvoke(KernelContext& context, Node& node) {
 }  // namespace
 
 const KernelRegistration& Register_TANH() {
-  static const KernelRegistration r = {model::kBuiltinTanh, kOp,        InitOpData<SigmoidOpData>,
-                                       TanhPrepare,         TanhInvoke, nullptr,
-                                       OptionsParser()};
+  static const KernelRegistration r = MakeRegistration(
+      model::kBuiltinTanh, kOp, InitOpData<SigmoidOpData>, TanhPrepare, TanhInvoke);
   return r;
 }
 

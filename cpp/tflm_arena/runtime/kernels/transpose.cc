@@ -54,9 +54,8 @@ Status TransposeInvoke(KernelContext& context, Node& node) {
 }  // namespace
 
 const KernelRegistration& Register_TRANSPOSE() {
-  static const KernelRegistration r = {
-      model::kBuiltinTranspose, kOp,     nullptr,        TransposePrepare,
-      TransposeInvoke,          nullptr, OptionsParser{}};
+  static const KernelRegistration r =
+      MakeRegistration(model::kBuiltinTranspose, kOp, nullptr, TransposePrepare, TransposeInvoke);
   return r;
 }
 

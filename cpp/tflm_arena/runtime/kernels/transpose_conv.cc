@@ -151,14 +151,10 @@ Status TransposeConvInvoke(KernelContext& context, Node& node) {
 }  // namespace
 
 const KernelRegistration& Register_TRANSPOSE_CONV() {
-  static const KernelRegistration r = {
-      model::kBuiltinTransposeConv,
-      kOp,
-      InitOpData<TransposeConvOpData>,
-      TransposeConvPrepare,
+  static const KernelRegistration r = MakeRegistration(
+      model::kBuiltinTransposeConv, kOp, InitOpData<TransposeConvOpData>, TransposeConvPrepare,
       TransposeConvInvoke,
-      nullptr,
-      MakeOptionsParser<TransposeConvOptions>(model::kTransposeConvOptions, ParseTransposeConv)};
+      MakeOptionsParser<TransposeConvOptions>(model::kTransposeConvOptions, ParseTransposeConv));
   return r;
 }
 

@@ -129,14 +129,10 @@ Status LstmInvoke(KernelContext& context, Node& node) {
 }  // namespace
 
 const KernelRegistration& Register_UNIDIRECTIONAL_SEQUENCE_LSTM() {
-  static const KernelRegistration r = {
-      model::kBuiltinUnidirectionalSequenceLstm,
-      kOp,
-      InitOpData<LstmOpData>,
-      LstmPrepare,
+  static const KernelRegistration r = MakeRegistration(
+      model::kBuiltinUnidirectionalSequenceLstm, kOp, InitOpData<LstmOpData>, LstmPrepare,
       LstmInvoke,
-      nullptr,
-      MakeOptionsParser<LstmOptions>(model::kUnidirectionalSequenceLSTMOptions, ParseLstm)};
+      MakeOptionsParser<LstmOptions>(model::kUnidirectionalSequenceLSTMOptions, ParseLstm));
   return r;
 }
 

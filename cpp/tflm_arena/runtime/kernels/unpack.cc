@@ -84,14 +84,9 @@ Status UnpackInvoke(KernelContext& context, Node& node) {
 }  // namespace
 
 const KernelRegistration& Register_UNPACK() {
-  static const KernelRegistration r = {
-      model::kBuiltinUnpack,
-      kOp,
-      nullptr,
-      UnpackPrepare,
-      UnpackInvoke,
-      nullptr,
-      MakeOptionsParser<UnpackOptions>(model::kUnpackOptions, ParseUnpack)};
+  static const KernelRegistration r =
+      MakeRegistration(model::kBuiltinUnpack, kOp, nullptr, UnpackPrepare, UnpackInvoke,
+                       MakeOptionsParser<UnpackOptions>(model::kUnpackOptions, ParseUnpack));
   return r;
 }
 
