@@ -33,8 +33,7 @@ Status ConvInvoke(KernelContext& context, Node& node) {
 // Conv2DOptions: padding 0, stride_w 1, stride_h 2, fused_activation_function
 // 3, dilation_w_factor 4 (default 1), dilation_h_factor 5 (default 1),
 // quantized_bias_type 6.
-Status ParseConv(model::OptionsTable& table, void* out) {
-  ConvOptions o;
+void ReadConv(model::OptionsTable& table, ConvOptions& o) {
   o.padding = static_cast<model::Padding>(table.UInt8(0, 0));
   o.stride_w = table.Int32(1, 0);
   o.stride_h = table.Int32(2, 0);
@@ -42,18 +41,15 @@ Status ParseConv(model::OptionsTable& table, void* out) {
   o.dilation_w = table.Int32(4, 1);
   o.dilation_h = table.Int32(5, 1);
   o.quantized_bias_type = table.Int8(6, 0);
-  new (out) ConvOptions(o);
-  return Status::Ok();
 }
+
+constexpr KernelRegistration kRegistration =
+    MakeRegistration(model::kBuiltinConv2D, kOp, InitOpData<ConvOpData>, ConvPrepare, ConvInvoke,
+                     OptionsReader<ConvOptions, ReadConv>(model::kConv2DOptions));
 
 }  // namespace
 
-const KernelRegistration& Register_CONV_2D() {
-  static const KernelRegistration registration =
-      MakeRegistration(model::kBuiltinConv2D, kOp, InitOpData<ConvOpData>, ConvPrepare, ConvInvoke,
-                       MakeOptionsParser<ConvOptions>(model::kConv2DOptions, ParseConv));
-  return registration;
-}
+const KernelRegistration& Register_CONV_2D() { return kRegistration; }
 
 }  // namespace runtime
 }  // namespace tflm_arena

@@ -16,11 +16,8 @@ using model::TensorType;
 constexpr const char* kOp = "DIV";
 
 // DivOptions: fused_activation_function 0.
-Status ParseDiv(model::OptionsTable& table, void* out) {
-  DivOptions o;
+void ReadDiv(model::OptionsTable& table, DivOptions& o) {
   o.activation = static_cast<model::Activation>(table.UInt8(0, 0));
-  new (out) DivOptions(o);
-  return Status::Ok();
 }
 
 Status DivPrepare(KernelContext& context, Node& node) {
@@ -47,14 +44,13 @@ Status DivInvoke(KernelContext& context, Node& node) {
   }
 }
 
+constexpr KernelRegistration kRegistration =
+    MakeRegistration(model::kBuiltinDiv, kOp, InitOpData<DivOpData>, DivPrepare, DivInvoke,
+                     OptionsReader<DivOptions, ReadDiv>(model::kDivOptions));
+
 }  // namespace
 
-const KernelRegistration& Register_DIV() {
-  static const KernelRegistration r =
-      MakeRegistration(model::kBuiltinDiv, kOp, InitOpData<DivOpData>, DivPrepare, DivInvoke,
-                       MakeOptionsParser<DivOptions>(model::kDivOptions, ParseDiv));
-  return r;
-}
+const KernelRegistration& Register_DIV() { return kRegistration; }
 
 }  // namespace runtime
 }  // namespace tflm_arena

@@ -40,13 +40,12 @@ Status ExpandDimsInvoke(KernelContext& context, Node& node) {
   return InvokeCopyReshaped(context, node, kOp);
 }
 
+constexpr KernelRegistration kRegistration =
+    MakeRegistration(model::kBuiltinExpandDims, kOp, nullptr, ExpandDimsPrepare, ExpandDimsInvoke);
+
 }  // namespace
 
-const KernelRegistration& Register_EXPAND_DIMS() {
-  static const KernelRegistration r = MakeRegistration(model::kBuiltinExpandDims, kOp, nullptr,
-                                                       ExpandDimsPrepare, ExpandDimsInvoke);
-  return r;
-}
+const KernelRegistration& Register_EXPAND_DIMS() { return kRegistration; }
 
 }  // namespace runtime
 }  // namespace tflm_arena

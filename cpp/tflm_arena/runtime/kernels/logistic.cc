@@ -24,13 +24,12 @@ Status LogisticInvoke(KernelContext& context, Node& node) {
   return InvokeUnaryTyped(context, node, kOp, kFns);
 }
 
+constexpr KernelRegistration kRegistration = MakeRegistration(
+    model::kBuiltinLogistic, kOp, InitOpData<SigmoidOpData>, LogisticPrepare, LogisticInvoke);
+
 }  // namespace
 
-const KernelRegistration& Register_LOGISTIC() {
-  static const KernelRegistration r = MakeRegistration(
-      model::kBuiltinLogistic, kOp, InitOpData<SigmoidOpData>, LogisticPrepare, LogisticInvoke);
-  return r;
-}
+const KernelRegistration& Register_LOGISTIC() { return kRegistration; }
 
 }  // namespace runtime
 }  // namespace tflm_arena

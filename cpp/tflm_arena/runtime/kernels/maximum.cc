@@ -19,13 +19,12 @@ Status MaximumInvoke(KernelContext& context, Node& node) {
   return MaximumMinimumInvoke(kOp, true, context, node);
 }
 
+constexpr KernelRegistration kRegistration =
+    MakeRegistration(model::kBuiltinMaximum, kOp, nullptr, MaximumPrepare, MaximumInvoke);
+
 }  // namespace
 
-const KernelRegistration& Register_MAXIMUM() {
-  static const KernelRegistration r =
-      MakeRegistration(model::kBuiltinMaximum, kOp, nullptr, MaximumPrepare, MaximumInvoke);
-  return r;
-}
+const KernelRegistration& Register_MAXIMUM() { return kRegistration; }
 
 }  // namespace runtime
 }  // namespace tflm_arena

@@ -19,13 +19,12 @@ Status MinimumInvoke(KernelContext& context, Node& node) {
   return MaximumMinimumInvoke(kOp, false, context, node);
 }
 
+constexpr KernelRegistration kRegistration =
+    MakeRegistration(model::kBuiltinMinimum, kOp, nullptr, MinimumPrepare, MinimumInvoke);
+
 }  // namespace
 
-const KernelRegistration& Register_MINIMUM() {
-  static const KernelRegistration r =
-      MakeRegistration(model::kBuiltinMinimum, kOp, nullptr, MinimumPrepare, MinimumInvoke);
-  return r;
-}
+const KernelRegistration& Register_MINIMUM() { return kRegistration; }
 
 }  // namespace runtime
 }  // namespace tflm_arena

@@ -16,11 +16,8 @@ using model::TensorType;
 constexpr const char* kOp = "MUL";
 
 // MulOptions: fused_activation_function 0.
-Status ParseMul(model::OptionsTable& table, void* out) {
-  MulOptions o;
+void ReadMul(model::OptionsTable& table, MulOptions& o) {
   o.activation = static_cast<model::Activation>(table.UInt8(0, 0));
-  new (out) MulOptions(o);
-  return Status::Ok();
 }
 
 Status MulPrepare(KernelContext& context, Node& node) {
@@ -50,14 +47,13 @@ Status MulInvoke(KernelContext& context, Node& node) {
   }
 }
 
+constexpr KernelRegistration kRegistration =
+    MakeRegistration(model::kBuiltinMul, kOp, InitOpData<MulOpData>, MulPrepare, MulInvoke,
+                     OptionsReader<MulOptions, ReadMul>(model::kMulOptions));
+
 }  // namespace
 
-const KernelRegistration& Register_MUL() {
-  static const KernelRegistration r =
-      MakeRegistration(model::kBuiltinMul, kOp, InitOpData<MulOpData>, MulPrepare, MulInvoke,
-                       MakeOptionsParser<MulOptions>(model::kMulOptions, ParseMul));
-  return r;
-}
+const KernelRegistration& Register_MUL() { return kRegistration; }
 
 }  // namespace runtime
 }  // namespace tflm_arena

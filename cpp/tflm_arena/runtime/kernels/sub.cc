@@ -16,12 +16,9 @@ using model::TensorType;
 constexpr const char* kOp = "SUB";
 
 // SubOptions: fused_activation_function 0, pot_scale_int16 1 (default true).
-Status ParseSub(model::OptionsTable& table, void* out) {
-  SubOptions o;
+void ReadSub(model::OptionsTable& table, SubOptions& o) {
   o.activation = static_cast<model::Activation>(table.UInt8(0, 0));
   o.pot_scale_int16 = table.UInt8(1, 1) != 0;
-  new (out) SubOptions(o);
-  return Status::Ok();
 }
 
 Status SubPrepare(KernelContext& context, Node& node) {
@@ -51,14 +48,13 @@ Status SubInvoke(KernelContext& context, Node& node) {
   }
 }
 
+constexpr KernelRegistration kRegistration =
+    MakeRegistration(model::kBuiltinSub, kOp, InitOpData<SubOpData>, SubPrepare, SubInvoke,
+                     OptionsReader<SubOptions, ReadSub>(model::kSubOptions));
+
 }  // namespace
 
-const KernelRegistration& Register_SUB() {
-  static const KernelRegistration r =
-      MakeRegistration(model::kBuiltinSub, kOp, InitOpData<SubOpData>, SubPrepare, SubInvoke,
-                       MakeOptionsParser<SubOptions>(model::kSubOptions, ParseSub));
-  return r;
-}
+const KernelRegistration& Register_SUB() { return kRegistration; }
 
 }  // namespace runtime
 }  // namespace tflm_arena

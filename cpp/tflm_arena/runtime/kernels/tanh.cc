@@ -24,13 +24,12 @@ Status TanhInvoke(KernelContext& context, Node& node) {
   return InvokeUnaryTyped(context, node, kOp, kFns);
 }
 
+constexpr KernelRegistration kRegistration =
+    MakeRegistration(model::kBuiltinTanh, kOp, InitOpData<SigmoidOpData>, TanhPrepare, TanhInvoke);
+
 }  // namespace
 
-const KernelRegistration& Register_TANH() {
-  static const KernelRegistration r = MakeRegistration(
-      model::kBuiltinTanh, kOp, InitOpData<SigmoidOpData>, TanhPrepare, TanhInvoke);
-  return r;
-}
+const KernelRegistration& Register_TANH() { return kRegistration; }
 
 }  // namespace runtime
 }  // namespace tflm_arena
