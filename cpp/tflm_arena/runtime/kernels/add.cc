@@ -110,26 +110,17 @@ Status AddInvoke(KernelContext& context, Node& node) {
 
 // AddOptions: fused_activation_function 0 (pot_scale_int16, field 1, is
 // not read: TFLM's reference ADD ignores it too).
-Status ParseAdd(model::OptionsTable& table, void* out) {
-  AddOptions o;
+void ReadAdd(model::OptionsTable& table, AddOptions& o) {
   o.activation = static_cast<model::Activation>(table.UInt8(0, 0));
-  new (out) AddOptions(o);
-  return Status::Ok();
 }
+
+constexpr KernelRegistration kRegistration =
+    MakeRegistration(model::kBuiltinAdd, kOp, InitOpData<AddParams>, AddPrepare, AddInvoke,
+                     OptionsReader<AddOptions, ReadAdd>(model::kAddOptions));
 
 }  // namespace
 
-const KernelRegistration& Register_ADD() {
-  static const KernelRegistration registration = {
-      model::kBuiltinAdd,
-      kOp,
-      InitOpData<AddParams>,
-      AddPrepare,
-      AddInvoke,
-      nullptr,
-      MakeOptionsParser<AddOptions>(model::kAddOptions, ParseAdd)};
-  return registration;
-}
+const KernelRegistration& Register_ADD() { return kRegistration; }
 
 }  // namespace runtime
 }  // namespace tflm_arena

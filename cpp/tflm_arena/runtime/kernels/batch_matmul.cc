@@ -18,13 +18,10 @@ constexpr const char* kOp = "BATCH_MATMUL";
 constexpr size_t kEvalTensorBytes = 24;  // TFLM's TfLiteEvalTensor on 64-bit
 
 // BatchMatMulOptions: adj_x 0, adj_y 1, asymmetric_quantize_inputs 2.
-Status ParseBatchMatMul(model::OptionsTable& table, void* out) {
-  BatchMatMulOptions o;
+void ReadBatchMatMul(model::OptionsTable& table, BatchMatMulOptions& o) {
   o.adj_x = table.Bool(0, false);
   o.adj_y = table.Bool(1, false);
   o.asymmetric_quantize_inputs = table.Bool(2, false);
-  new (out) BatchMatMulOptions(o);
-  return Status::Ok();
 }
 
 // The node's options; absent ones are the format's defaults (adj_x and
@@ -133,19 +130,14 @@ Status BatchMatMulInvoke(KernelContext& context, Node& node) {
   }
 }
 
+constexpr KernelRegistration kRegistration = MakeRegistration(
+    model::kBuiltinBatchMatmul, kOp, InitOpData<BatchMatMulOpData>, BatchMatMulPrepare,
+    BatchMatMulInvoke,
+    OptionsReader<BatchMatMulOptions, ReadBatchMatMul>(model::kBatchMatMulOptions));
+
 }  // namespace
 
-const KernelRegistration& Register_BATCH_MATMUL() {
-  static const KernelRegistration r = {
-      model::kBuiltinBatchMatmul,
-      kOp,
-      InitOpData<BatchMatMulOpData>,
-      BatchMatMulPrepare,
-      BatchMatMulInvoke,
-      nullptr,
-      MakeOptionsParser<BatchMatMulOptions>(model::kBatchMatMulOptions, ParseBatchMatMul)};
-  return r;
-}
+const KernelRegistration& Register_BATCH_MATMUL() { return kRegistration; }
 
 }  // namespace runtime
 }  // namespace tflm_arena

@@ -260,6 +260,62 @@ inline Status BinaryOutputTypeUnsupported(const char* op, model::TensorType type
                        model::TensorTypeName(type));
 }
 
+// One two-input kernel with OpData and options (SUB, MUL, DIV): its
+// prepare over the options and, per output type, its math in the shape
+// BinaryTensors::Run calls; nullptr = that type is not supported. FLOAT32
+// takes either the fused activation (float_activation) or the OpData
+// (float32).
+template <typename Options, typename OpData>
+struct BinaryKernelFns {
+  template <typename T, typename First>
+  using Fn = void (*)(const First&, bool, const BroadcastDims&, size_t, const T*, const T*, T*);
+
+  Status (*prepare)(const Options&, const model::TensorInfo&, const model::TensorInfo&,
+                    const model::TensorInfo&, OpData*);
+  void (*float_activation)(model::Activation, bool, const BroadcastDims&, size_t, const float*,
+                           const float*, float*);
+  Fn<float, OpData> float32;
+  Fn<int32_t, OpData> int32;
+  Fn<int8_t, OpData> int8;
+  Fn<int16_t, OpData> int16;
+};
+
+// Invoke of such a kernel: the preamble, then the output type's math
+// (kUnimplemented naming `op` for a type without one).
+template <typename Options, typename OpData>
+Status InvokeBinaryOp(const KernelContext& context, const Node& node, const char* op,
+                      const BinaryKernelFns<Options, OpData>& fns) {
+  BinaryTensors t;
+  TFLM_ARENA_RETURN_IF_ERROR(GetBinaryOpTensors(context, node, op, &t));
+  if (t.count == 0) return Status::Ok();
+  const auto& data = *static_cast<const OpData*>(node.user_data);
+  switch (t.out->type) {
+    case model::TensorType::kFloat32:
+      if (fns.float_activation != nullptr) {
+        t.Run<float>(fns.float_activation, OptionsOrDefault<Options>(node).activation);
+        return Status::Ok();
+      }
+      if (fns.float32 == nullptr) break;
+      t.Run<float>(fns.float32, data);
+      return Status::Ok();
+    case model::TensorType::kInt32:
+      if (fns.int32 == nullptr) break;
+      t.Run<int32_t>(fns.int32, data);
+      return Status::Ok();
+    case model::TensorType::kInt8:
+      if (fns.int8 == nullptr) break;
+      t.Run<int8_t>(fns.int8, data);
+      return Status::Ok();
+    case model::TensorType::kInt16:
+      if (fns.int16 == nullptr) break;
+      t.Run<int16_t>(fns.int16, data);
+      return Status::Ok();
+    default:
+      break;
+  }
+  return BinaryOutputTypeUnsupported(op, t.out->type);
+}
+
 }  // namespace runtime
 }  // namespace tflm_arena
 

@@ -16,12 +16,9 @@ namespace {
 constexpr const char* kOp = "CAST";
 
 // CastOptions: in_data_type 0, out_data_type 1 (TensorType bytes).
-Status ParseCast(model::OptionsTable& table, void* out) {
-  CastOptions o;
+void ReadCast(model::OptionsTable& table, CastOptions& o) {
   o.in_data_type = static_cast<model::TensorType>(table.UInt8(0, 0));
   o.out_data_type = static_cast<model::TensorType>(table.UInt8(1, 0));
-  new (out) CastOptions(o);
-  return Status::Ok();
 }
 
 Status CastPrepare(KernelContext& context, Node& node) {
@@ -61,19 +58,13 @@ Status CastInvoke(KernelContext& context, Node& node) {
   return Status::Ok();
 }
 
+constexpr KernelRegistration kRegistration =
+    MakeRegistration(model::kBuiltinCast, kOp, nullptr, CastPrepare, CastInvoke,
+                     OptionsReader<CastOptions, ReadCast>(model::kCastOptions));
+
 }  // namespace
 
-const KernelRegistration& Register_CAST() {
-  static const KernelRegistration r = {
-      model::kBuiltinCast,
-      kOp,
-      nullptr,
-      CastPrepare,
-      CastInvoke,
-      nullptr,
-      MakeOptionsParser<CastOptions>(model::kCastOptions, ParseCast)};
-  return r;
-}
+const KernelRegistration& Register_CAST() { return kRegistration; }
 
 }  // namespace runtime
 }  // namespace tflm_arena

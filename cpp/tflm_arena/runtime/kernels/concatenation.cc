@@ -19,12 +19,9 @@ constexpr TensorType kTypes[] = {TensorType::kFloat32, TensorType::kInt8,  Tenso
                                  TensorType::kInt32,   TensorType::kInt64, TensorType::kBool};
 
 // ConcatenationOptions: axis 0, fused_activation_function 1.
-Status ParseConcatenation(model::OptionsTable& table, void* out) {
-  ConcatenationOptions o;
+void ReadConcatenation(model::OptionsTable& table, ConcatenationOptions& o) {
   o.axis = table.Int32(0, 0);
   o.activation = table.UInt8(1, 0);
-  new (out) ConcatenationOptions(o);
-  return Status::Ok();
 }
 
 Status ConcatenationPrepare(KernelContext& context, Node& node) {
@@ -99,19 +96,14 @@ Status ConcatenationInvoke(KernelContext& context, Node& node) {
   return Status::Ok();
 }
 
+constexpr KernelRegistration kRegistration = MakeRegistration(
+    model::kBuiltinConcatenation, kOp, InitOpData<ConcatenationOpData>, ConcatenationPrepare,
+    ConcatenationInvoke,
+    OptionsReader<ConcatenationOptions, ReadConcatenation>(model::kConcatenationOptions));
+
 }  // namespace
 
-const KernelRegistration& Register_CONCATENATION() {
-  static const KernelRegistration r = {
-      model::kBuiltinConcatenation,
-      kOp,
-      InitOpData<ConcatenationOpData>,
-      ConcatenationPrepare,
-      ConcatenationInvoke,
-      nullptr,
-      MakeOptionsParser<ConcatenationOptions>(model::kConcatenationOptions, ParseConcatenation)};
-  return r;
-}
+const KernelRegistration& Register_CONCATENATION() { return kRegistration; }
 
 }  // namespace runtime
 }  // namespace tflm_arena

@@ -11,6 +11,7 @@
 #include <new>
 
 #include "tflm_arena/runtime/kernels/conv_glue.h"
+#include "tflm_arena/runtime/kernels/kernel_util.h"
 #include "tflm_arena/runtime/kernels/registrations.h"
 
 namespace tflm_arena {
@@ -32,8 +33,7 @@ Status ConvInvoke(KernelContext& context, Node& node) {
 // Conv2DOptions: padding 0, stride_w 1, stride_h 2, fused_activation_function
 // 3, dilation_w_factor 4 (default 1), dilation_h_factor 5 (default 1),
 // quantized_bias_type 6.
-Status ParseConv(model::OptionsTable& table, void* out) {
-  ConvOptions o;
+void ReadConv(model::OptionsTable& table, ConvOptions& o) {
   o.padding = static_cast<model::Padding>(table.UInt8(0, 0));
   o.stride_w = table.Int32(1, 0);
   o.stride_h = table.Int32(2, 0);
@@ -41,23 +41,15 @@ Status ParseConv(model::OptionsTable& table, void* out) {
   o.dilation_w = table.Int32(4, 1);
   o.dilation_h = table.Int32(5, 1);
   o.quantized_bias_type = table.Int8(6, 0);
-  new (out) ConvOptions(o);
-  return Status::Ok();
 }
+
+constexpr KernelRegistration kRegistration =
+    MakeRegistration(model::kBuiltinConv2D, kOp, InitOpData<ConvOpData>, ConvPrepare, ConvInvoke,
+                     OptionsReader<ConvOptions, ReadConv>(model::kConv2DOptions));
 
 }  // namespace
 
-const KernelRegistration& Register_CONV_2D() {
-  static const KernelRegistration registration = {
-      model::kBuiltinConv2D,
-      kOp,
-      InitOpData<ConvOpData>,
-      ConvPrepare,
-      ConvInvoke,
-      nullptr,
-      MakeOptionsParser<ConvOptions>(model::kConv2DOptions, ParseConv)};
-  return registration;
-}
+const KernelRegistration& Register_CONV_2D() { return kRegistration; }
 
 }  // namespace runtime
 }  // namespace tflm_arena

@@ -11,6 +11,7 @@
 #include <new>
 
 #include "tflm_arena/runtime/kernels/conv_glue.h"
+#include "tflm_arena/runtime/kernels/kernel_util.h"
 #include "tflm_arena/runtime/kernels/registrations.h"
 
 namespace tflm_arena {
@@ -36,8 +37,7 @@ Status DepthwiseInvoke(KernelContext& context, Node& node) {
 // DepthwiseConv2DOptions: padding 0, stride_w 1, stride_h 2,
 // depth_multiplier 3, fused_activation_function 4, dilation_w_factor 5
 // (default 1), dilation_h_factor 6 (default 1).
-Status ParseDepthwiseConv(model::OptionsTable& table, void* out) {
-  DepthwiseConvOptions o;
+void ReadDepthwiseConv(model::OptionsTable& table, DepthwiseConvOptions& o) {
   o.padding = static_cast<model::Padding>(table.UInt8(0, 0));
   o.stride_w = table.Int32(1, 0);
   o.stride_h = table.Int32(2, 0);
@@ -45,23 +45,15 @@ Status ParseDepthwiseConv(model::OptionsTable& table, void* out) {
   o.activation = static_cast<model::Activation>(table.UInt8(4, 0));
   o.dilation_w = table.Int32(5, 1);
   o.dilation_h = table.Int32(6, 1);
-  new (out) DepthwiseConvOptions(o);
-  return Status::Ok();
 }
+
+constexpr KernelRegistration kRegistration = MakeRegistration(
+    model::kBuiltinDepthwiseConv2D, kOp, InitOpData<ConvOpData>, DepthwisePrepare, DepthwiseInvoke,
+    OptionsReader<DepthwiseConvOptions, ReadDepthwiseConv>(model::kDepthwiseConv2DOptions));
 
 }  // namespace
 
-const KernelRegistration& Register_DEPTHWISE_CONV_2D() {
-  static const KernelRegistration registration = {
-      model::kBuiltinDepthwiseConv2D,
-      kOp,
-      InitOpData<ConvOpData>,
-      DepthwisePrepare,
-      DepthwiseInvoke,
-      nullptr,
-      MakeOptionsParser<DepthwiseConvOptions>(model::kDepthwiseConv2DOptions, ParseDepthwiseConv)};
-  return registration;
-}
+const KernelRegistration& Register_DEPTHWISE_CONV_2D() { return kRegistration; }
 
 }  // namespace runtime
 }  // namespace tflm_arena

@@ -56,18 +56,13 @@ Status DequantizeInvoke(KernelContext& context, Node& node) {
   }
 }
 
+constexpr KernelRegistration kRegistration =
+    MakeRegistration(model::kBuiltinDequantize, kOp, InitOpData<DequantizeOpData>,
+                     DequantizePrepare, DequantizeInvoke);
+
 }  // namespace
 
-const KernelRegistration& Register_DEQUANTIZE() {
-  static const KernelRegistration r = {model::kBuiltinDequantize,
-                                       kOp,
-                                       InitOpData<DequantizeOpData>,
-                                       DequantizePrepare,
-                                       DequantizeInvoke,
-                                       nullptr,
-                                       OptionsParser()};  // reads no options
-  return r;
-}
+const KernelRegistration& Register_DEQUANTIZE() { return kRegistration; }
 
 }  // namespace runtime
 }  // namespace tflm_arena

@@ -40,14 +40,12 @@ Status ExpandDimsInvoke(KernelContext& context, Node& node) {
   return InvokeCopyReshaped(context, node, kOp);
 }
 
+constexpr KernelRegistration kRegistration =
+    MakeRegistration(model::kBuiltinExpandDims, kOp, nullptr, ExpandDimsPrepare, ExpandDimsInvoke);
+
 }  // namespace
 
-const KernelRegistration& Register_EXPAND_DIMS() {
-  static const KernelRegistration r = {
-      model::kBuiltinExpandDims, kOp,     nullptr,        ExpandDimsPrepare,
-      ExpandDimsInvoke,          nullptr, OptionsParser{}};
-  return r;
-}
+const KernelRegistration& Register_EXPAND_DIMS() { return kRegistration; }
 
 }  // namespace runtime
 }  // namespace tflm_arena

@@ -11,6 +11,7 @@
 #include <new>
 
 #include "tflm_arena/runtime/kernels/conv_glue.h"
+#include "tflm_arena/runtime/kernels/kernel_util.h"
 #include "tflm_arena/runtime/kernels/registrations.h"
 
 namespace tflm_arena {
@@ -73,28 +74,20 @@ Status FullyConnectedInvoke(KernelContext& context, Node& node) {
 
 // FullyConnectedOptions: fused_activation_function 0, weights_format 1,
 // keep_num_dims 2.
-Status ParseFullyConnected(model::OptionsTable& table, void* out) {
-  FullyConnectedOptions o;
+void ReadFullyConnected(model::OptionsTable& table, FullyConnectedOptions& o) {
   o.activation = static_cast<model::Activation>(table.UInt8(0, 0));
   o.weights_format = table.UInt8(1, 0);
   o.keep_num_dims = table.Bool(2, false);
-  new (out) FullyConnectedOptions(o);
-  return Status::Ok();
 }
+
+constexpr KernelRegistration kRegistration = MakeRegistration(
+    model::kBuiltinFullyConnected, kOp, InitOpData<FullyConnectedOpData>, FullyConnectedPrepare,
+    FullyConnectedInvoke,
+    OptionsReader<FullyConnectedOptions, ReadFullyConnected>(model::kFullyConnectedOptions));
 
 }  // namespace
 
-const KernelRegistration& Register_FULLY_CONNECTED() {
-  static const KernelRegistration registration = {
-      model::kBuiltinFullyConnected,
-      kOp,
-      InitOpData<FullyConnectedOpData>,
-      FullyConnectedPrepare,
-      FullyConnectedInvoke,
-      nullptr,
-      MakeOptionsParser<FullyConnectedOptions>(model::kFullyConnectedOptions, ParseFullyConnected)};
-  return registration;
-}
+const KernelRegistration& Register_FULLY_CONNECTED() { return kRegistration; }
 
 }  // namespace runtime
 }  // namespace tflm_arena

@@ -19,12 +19,9 @@ constexpr const char* kOp = "GATHER";
 constexpr TensorType kTypes[] = {TensorType::kFloat32, TensorType::kInt8};
 
 // GatherOptions: axis 0, batch_dims 1.
-Status ParseGather(model::OptionsTable& table, void* out) {
-  GatherOptions o;
+void ReadGather(model::OptionsTable& table, GatherOptions& o) {
   o.axis = table.Int32(0, 0);
   o.batch_dims = table.Int32(1, 0);
-  new (out) GatherOptions(o);
-  return Status::Ok();
 }
 
 GatherOptions Options(const Node& node) {
@@ -90,19 +87,13 @@ Status GatherInvoke(KernelContext& context, Node& node) {
   return Status::Ok();
 }
 
+constexpr KernelRegistration kRegistration =
+    MakeRegistration(model::kBuiltinGather, kOp, nullptr, GatherPrepare, GatherInvoke,
+                     OptionsReader<GatherOptions, ReadGather>(model::kGatherOptions));
+
 }  // namespace
 
-const KernelRegistration& Register_GATHER() {
-  static const KernelRegistration r = {
-      model::kBuiltinGather,
-      kOp,
-      nullptr,
-      GatherPrepare,
-      GatherInvoke,
-      nullptr,
-      MakeOptionsParser<GatherOptions>(model::kGatherOptions, ParseGather)};
-  return r;
-}
+const KernelRegistration& Register_GATHER() { return kRegistration; }
 
 }  // namespace runtime
 }  // namespace tflm_arena

@@ -31,18 +31,12 @@ Status HardSwishInvoke(KernelContext& context, Node& node) {
   return InvokeUnaryTyped(context, node, kOp, kFns);
 }
 
+constexpr KernelRegistration kRegistration = MakeRegistration(
+    model::kBuiltinHardSwish, kOp, InitOpData<HardSwishOpData>, HardSwishPrepare, HardSwishInvoke);
+
 }  // namespace
 
-const KernelRegistration& Register_HARD_SWISH() {
-  static const KernelRegistration r = {model::kBuiltinHardSwish,
-                                       kOp,
-                                       InitOpData<HardSwishOpData>,
-                                       HardSwishPrepare,
-                                       HardSwishInvoke,
-                                       nullptr,
-                                       OptionsParser()};
-  return r;
-}
+const KernelRegistration& Register_HARD_SWISH() { return kRegistration; }
 
 }  // namespace runtime
 }  // namespace tflm_arena

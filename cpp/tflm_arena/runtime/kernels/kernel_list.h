@@ -5,15 +5,18 @@
 //
 // Adding an operator (LEAKY_RELU is the worked example):
 //  1. runtime/kernels/<op>.h, <op>.cc and, for its arithmetic, <op>_math.cc:
-//     the options struct and its parser (KernelRegistration::options,
-//     reading the table's fields by id), the OpData (InitOpData<T>),
-//     prepare / invoke, and Register_<OP>() with model::kBuiltin<Op>. The
-//     build finds the files by name.
+//     the options struct and its Read<Op>() (OptionsReader<T, Read<Op>>),
+//     the OpData (InitOpData<T>), prepare / invoke, and Register_<OP>()
+//     returning a constexpr MakeRegistration(model::kBuiltin<Op>, ...)
+//     (kernel_util.h). The build finds the files by name.
 //  2. One line below.
-//  3. Tests: tests_cpp/runtime/kernels/<op>_test.cc with golden vectors from
-//     golden/<op>_cases.py (gen_golden.py <op>), and a parity test against
-//     the tflite_micro wheel in tests_py/. The Python builder needs the
-//     options table's fields if it does not know them yet
+//  3. Tests: tests_cpp/runtime/kernels/<op>_test.cc (found by name) with
+//     golden vectors from golden/<op>_cases.py (gen_golden.py <op>), and a
+//     parity test against the tflite_micro wheel in tests_py/.
+//  4. Outside these: the name in RUNTIME_KERNELS
+//     (python/tflm_arena/resolver.py; a test keeps it equal to this list),
+//     the operator list of docs/reference.md, and the Python builder's
+//     options fields if it does not know them yet
 //     (python/tflm_arena/_builder_options.py).
 #ifndef TFLM_ARENA_RUNTIME_KERNELS_KERNEL_LIST_H_
 #define TFLM_ARENA_RUNTIME_KERNELS_KERNEL_LIST_H_

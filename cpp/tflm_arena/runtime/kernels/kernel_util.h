@@ -28,6 +28,34 @@ Status InitOpData(KernelContext& context, Node& node) {
   return Status::Ok();
 }
 
+// Decodes options struct T: `read` fills a value-initialised T from the
+// table, which is then placement-new'd into `out` (the arena tail).
+template <typename T, void (*read)(model::OptionsTable&, T&)>
+Status ReadOptionsInto(model::OptionsTable& table, void* out) {
+  T options{};
+  read(table, options);
+  new (out) T(options);
+  return Status::Ok();
+}
+
+// The OptionsParser of T for union member `table_type` when reading cannot
+// fail: `read` sets T's fields from the table by field id.
+template <typename T, void (*read)(model::OptionsTable&, T&)>
+constexpr OptionsParser OptionsReader(model::OptionsType table_type) {
+  return MakeOptionsParser<T>(table_type, ReadOptionsInto<T, read>);
+}
+
+// A kernel's registration in one expression: no kernel here has a reset;
+// `init` is nullptr when TFLM's kernel asks for no memory; `options` is left
+// out when the operator reads no builtin options.
+constexpr KernelRegistration MakeRegistration(model::BuiltinCode code, const char* name,
+                                              Status (*init)(KernelContext&, Node&),
+                                              Status (*prepare)(KernelContext&, Node&),
+                                              Status (*invoke)(KernelContext&, Node&),
+                                              OptionsParser options = OptionsParser()) {
+  return KernelRegistration{code, name, init, prepare, invoke, nullptr, options};
+}
+
 // kFailedPrecondition "<op>: node not prepared".
 inline Status NodeNotPrepared(const char* op) {
   return Status::Error(StatusCode::kFailedPrecondition, "%s: node not prepared", op);

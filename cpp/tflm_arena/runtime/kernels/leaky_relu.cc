@@ -18,11 +18,8 @@ using model::TensorType;
 constexpr const char* kOp = "LEAKY_RELU";
 
 // LeakyReluOptions: alpha 0.
-Status ParseLeakyRelu(model::OptionsTable& table, void* out) {
-  LeakyReluOptions o;
+void ReadLeakyRelu(model::OptionsTable& table, LeakyReluOptions& o) {
   o.alpha = table.Float(0, 0.0f);
-  new (out) LeakyReluOptions(o);
-  return Status::Ok();
 }
 
 float Alpha(const Node& node) {
@@ -63,19 +60,13 @@ Status LeakyReluInvoke(KernelContext& context, Node& node) {
   }
 }
 
+constexpr KernelRegistration kRegistration = MakeRegistration(
+    model::kBuiltinLeakyRelu, kOp, InitOpData<LeakyReluOpData>, LeakyReluPrepare, LeakyReluInvoke,
+    OptionsReader<LeakyReluOptions, ReadLeakyRelu>(model::kLeakyReluOptions));
+
 }  // namespace
 
-const KernelRegistration& Register_LEAKY_RELU() {
-  static const KernelRegistration r = {
-      model::kBuiltinLeakyRelu,
-      kOp,
-      InitOpData<LeakyReluOpData>,
-      LeakyReluPrepare,
-      LeakyReluInvoke,
-      nullptr,
-      MakeOptionsParser<LeakyReluOptions>(model::kLeakyReluOptions, ParseLeakyRelu)};
-  return r;
-}
+const KernelRegistration& Register_LEAKY_RELU() { return kRegistration; }
 
 }  // namespace runtime
 }  // namespace tflm_arena

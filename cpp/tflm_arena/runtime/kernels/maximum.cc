@@ -1,31 +1,13 @@
-// MAXIMUM glue (shared with the other of MAXIMUM / MINIMUM in
-// maximum_minimum_glue.h; math in maximum_minimum_math.cc). No init (TFLM
-// asks for no memory), no builtin options.
+// MAXIMUM: the kernel shared with the other of MAXIMUM / MINIMUM
+// (MaximumMinimumKernel in maximum_minimum_glue.h; math in
+// maximum_minimum_math.cc).
 #include "tflm_arena/runtime/kernels/maximum_minimum_glue.h"
 #include "tflm_arena/runtime/kernels/registrations.h"
 
 namespace tflm_arena {
 namespace runtime {
-namespace {
 
-constexpr const char* kOp = "MAXIMUM";
-
-Status MaximumPrepare(KernelContext& context, Node& node) {
-  return MaximumMinimumPrepare(kOp, context, node);
-}
-
-Status MaximumInvoke(KernelContext& context, Node& node) {
-  return MaximumMinimumInvoke(kOp, true, context, node);
-}
-
-}  // namespace
-
-const KernelRegistration& Register_MAXIMUM() {
-  static const KernelRegistration r = {model::kBuiltinMaximum, kOp,           nullptr,
-                                       MaximumPrepare,         MaximumInvoke, nullptr,
-                                       OptionsParser()};
-  return r;
-}
+const KernelRegistration& Register_MAXIMUM() { return MaximumMinimumKernel<true>::kRegistration; }
 
 }  // namespace runtime
 }  // namespace tflm_arena

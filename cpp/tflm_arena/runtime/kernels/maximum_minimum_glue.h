@@ -4,6 +4,7 @@
 #define TFLM_ARENA_RUNTIME_KERNELS_MAXIMUM_MINIMUM_GLUE_H_
 
 #include "tflm_arena/runtime/kernels/binary_glue.h"
+#include "tflm_arena/runtime/kernels/kernel_util.h"
 #include "tflm_arena/runtime/kernels/maximum_minimum.h"
 
 namespace tflm_arena {
@@ -35,6 +36,21 @@ inline Status MaximumMinimumInvoke(const char* op, bool maximum, KernelContext& 
   MaximumMinimum(maximum, out->type, broadcast, dims, n, in1->data, in2->data, out->data);
   return Status::Ok();
 }
+
+// The kernel of MAXIMUM (kMaximum) or MINIMUM: no init (TFLM asks for no
+// memory), no builtin options. maximum.cc and minimum.cc register it.
+template <bool kMaximum>
+struct MaximumMinimumKernel {
+  static constexpr const char* kOp = kMaximum ? "MAXIMUM" : "MINIMUM";
+  static Status Prepare(KernelContext& context, Node& node) {
+    return MaximumMinimumPrepare(kOp, context, node);
+  }
+  static Status Invoke(KernelContext& context, Node& node) {
+    return MaximumMinimumInvoke(kOp, kMaximum, context, node);
+  }
+  static constexpr KernelRegistration kRegistration = MakeRegistration(
+      kMaximum ? model::kBuiltinMaximum : model::kBuiltinMinimum, kOp, nullptr, Prepare, Invoke);
+};
 
 }  // namespace runtime
 }  // namespace tflm_arena

@@ -18,11 +18,8 @@ constexpr const char* kOp = "MEAN";
 constexpr TensorType kTypes[] = {TensorType::kFloat32, TensorType::kInt8, TensorType::kInt16};
 
 // ReducerOptions: keep_dims 0.
-Status ParseReducer(model::OptionsTable& table, void* out) {
-  ReducerOptions o;
+void ReadReducer(model::OptionsTable& table, ReducerOptions& o) {
   o.keep_dims = table.Bool(0, false);
-  new (out) ReducerOptions(o);
-  return Status::Ok();
 }
 
 // The kept extents' product for these axes, after checking them.
@@ -147,19 +144,13 @@ Status MeanInvoke(KernelContext& context, Node& node) {
   }
 }
 
+constexpr KernelRegistration kRegistration =
+    MakeRegistration(model::kBuiltinMean, kOp, InitOpData<MeanOpData>, MeanPrepare, MeanInvoke,
+                     OptionsReader<ReducerOptions, ReadReducer>(model::kReducerOptions));
+
 }  // namespace
 
-const KernelRegistration& Register_MEAN() {
-  static const KernelRegistration r = {
-      model::kBuiltinMean,
-      kOp,
-      InitOpData<MeanOpData>,
-      MeanPrepare,
-      MeanInvoke,
-      nullptr,
-      MakeOptionsParser<ReducerOptions>(model::kReducerOptions, ParseReducer)};
-  return r;
-}
+const KernelRegistration& Register_MEAN() { return kRegistration; }
 
 }  // namespace runtime
 }  // namespace tflm_arena

@@ -1,31 +1,13 @@
-// MINIMUM glue (shared with the other of MAXIMUM / MINIMUM in
-// maximum_minimum_glue.h; math in maximum_minimum_math.cc). No init (TFLM
-// asks for no memory), no builtin options.
+// MINIMUM: the kernel shared with the other of MAXIMUM / MINIMUM
+// (MaximumMinimumKernel in maximum_minimum_glue.h; math in
+// maximum_minimum_math.cc).
 #include "tflm_arena/runtime/kernels/maximum_minimum_glue.h"
 #include "tflm_arena/runtime/kernels/registrations.h"
 
 namespace tflm_arena {
 namespace runtime {
-namespace {
 
-constexpr const char* kOp = "MINIMUM";
-
-Status MinimumPrepare(KernelContext& context, Node& node) {
-  return MaximumMinimumPrepare(kOp, context, node);
-}
-
-Status MinimumInvoke(KernelContext& context, Node& node) {
-  return MaximumMinimumInvoke(kOp, false, context, node);
-}
-
-}  // namespace
-
-const KernelRegistration& Register_MINIMUM() {
-  static const KernelRegistration r = {model::kBuiltinMinimum, kOp,           nullptr,
-                                       MinimumPrepare,         MinimumInvoke, nullptr,
-                                       OptionsParser()};
-  return r;
-}
+const KernelRegistration& Register_MINIMUM() { return MaximumMinimumKernel<false>::kRegistration; }
 
 }  // namespace runtime
 }  // namespace tflm_arena

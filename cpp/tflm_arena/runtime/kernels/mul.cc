@@ -12,56 +12,31 @@ namespace tflm_arena {
 namespace runtime {
 namespace {
 
-using model::TensorType;
 constexpr const char* kOp = "MUL";
 
 // MulOptions: fused_activation_function 0.
-Status ParseMul(model::OptionsTable& table, void* out) {
-  MulOptions o;
+void ReadMul(model::OptionsTable& table, MulOptions& o) {
   o.activation = static_cast<model::Activation>(table.UInt8(0, 0));
-  new (out) MulOptions(o);
-  return Status::Ok();
 }
 
+constexpr BinaryKernelFns<MulOptions, MulOpData> kFns = {PrepareMul, nullptr, MulFloat,
+                                                         MulInt32,   MulInt8, MulInt16};
+
 Status MulPrepare(KernelContext& context, Node& node) {
-  return PrepareBinaryOp(context, node, kOp, PrepareMul);
+  return PrepareBinaryOp(context, node, kOp, kFns.prepare);
 }
 
 Status MulInvoke(KernelContext& context, Node& node) {
-  BinaryTensors t;
-  TFLM_ARENA_RETURN_IF_ERROR(GetBinaryOpTensors(context, node, kOp, &t));
-  if (t.count == 0) return Status::Ok();
-  const auto& data = *static_cast<const MulOpData*>(node.user_data);
-  switch (t.out->type) {
-    case TensorType::kFloat32:
-      t.Run<float>(MulFloat, data);
-      return Status::Ok();
-    case TensorType::kInt32:
-      t.Run<int32_t>(MulInt32, data);
-      return Status::Ok();
-    case TensorType::kInt8:
-      t.Run<int8_t>(MulInt8, data);
-      return Status::Ok();
-    case TensorType::kInt16:
-      t.Run<int16_t>(MulInt16, data);
-      return Status::Ok();
-    default:
-      return BinaryOutputTypeUnsupported(kOp, t.out->type);
-  }
+  return InvokeBinaryOp(context, node, kOp, kFns);
 }
+
+constexpr KernelRegistration kRegistration =
+    MakeRegistration(model::kBuiltinMul, kOp, InitOpData<MulOpData>, MulPrepare, MulInvoke,
+                     OptionsReader<MulOptions, ReadMul>(model::kMulOptions));
 
 }  // namespace
 
-const KernelRegistration& Register_MUL() {
-  static const KernelRegistration r = {model::kBuiltinMul,
-                                       kOp,
-                                       InitOpData<MulOpData>,
-                                       MulPrepare,
-                                       MulInvoke,
-                                       nullptr,
-                                       MakeOptionsParser<MulOptions>(model::kMulOptions, ParseMul)};
-  return r;
-}
+const KernelRegistration& Register_MUL() { return kRegistration; }
 
 }  // namespace runtime
 }  // namespace tflm_arena

@@ -20,12 +20,9 @@ constexpr TensorType kTypes[] = {TensorType::kFloat32, TensorType::kInt8, Tensor
                                  TensorType::kInt32, TensorType::kInt64};
 
 // PackOptions: values_count 0, axis 1.
-Status ParsePack(model::OptionsTable& table, void* out) {
-  PackOptions o;
+void ReadPack(model::OptionsTable& table, PackOptions& o) {
   o.values_count = table.Int32(0, 0);
   o.axis = table.Int32(1, 0);
-  new (out) PackOptions(o);
-  return Status::Ok();
 }
 
 PackOptions Options(const Node& node) {
@@ -85,19 +82,13 @@ Status PackInvoke(KernelContext& context, Node& node) {
   return Status::Ok();
 }
 
+constexpr KernelRegistration kRegistration =
+    MakeRegistration(model::kBuiltinPack, kOp, nullptr, PackPrepare, PackInvoke,
+                     OptionsReader<PackOptions, ReadPack>(model::kPackOptions));
+
 }  // namespace
 
-const KernelRegistration& Register_PACK() {
-  static const KernelRegistration r = {
-      model::kBuiltinPack,
-      kOp,
-      nullptr,
-      PackPrepare,
-      PackInvoke,
-      nullptr,
-      MakeOptionsParser<PackOptions>(model::kPackOptions, ParsePack)};
-  return r;
-}
+const KernelRegistration& Register_PACK() { return kRegistration; }
 
 }  // namespace runtime
 }  // namespace tflm_arena

@@ -86,21 +86,17 @@ Status PadInvoke(KernelContext& context, Node& node) {
   return Status::Ok();
 }
 
+constexpr KernelRegistration kPadRegistration =
+    MakeRegistration(model::kBuiltinPad, "PAD", InitOpData<PadOpData>, PadPrepare, PadInvoke);
+
+constexpr KernelRegistration kPadV2Registration =
+    MakeRegistration(model::kBuiltinPadv2, "PADV2", InitOpData<PadOpData>, PadPrepare, PadInvoke);
+
 }  // namespace
 
-const KernelRegistration& Register_PAD() {
-  static const KernelRegistration r = {model::kBuiltinPad, "PAD",     InitOpData<PadOpData>,
-                                       PadPrepare,         PadInvoke, nullptr,
-                                       OptionsParser{}};
-  return r;
-}
+const KernelRegistration& Register_PAD() { return kPadRegistration; }
 
-const KernelRegistration& Register_PADV2() {
-  static const KernelRegistration r = {model::kBuiltinPadv2, "PADV2",   InitOpData<PadOpData>,
-                                       PadPrepare,           PadInvoke, nullptr,
-                                       OptionsParser{}};
-  return r;
-}
+const KernelRegistration& Register_PADV2() { return kPadV2Registration; }
 
 }  // namespace runtime
 }  // namespace tflm_arena

@@ -194,43 +194,29 @@ Status MaxPoolInvoke(KernelContext& context, Node& node) {
 
 // Pool2DOptions: padding 0, stride_w 1, stride_h 2, filter_width 3,
 // filter_height 4, fused_activation_function 5.
-Status ParsePool(model::OptionsTable& table, void* out) {
-  PoolOptions o;
+void ReadPool(model::OptionsTable& table, PoolOptions& o) {
   o.padding = static_cast<model::Padding>(table.UInt8(0, 0));
   o.stride_w = table.Int32(1, 0);
   o.stride_h = table.Int32(2, 0);
   o.filter_w = table.Int32(3, 0);
   o.filter_h = table.Int32(4, 0);
   o.activation = static_cast<model::Activation>(table.UInt8(5, 0));
-  new (out) PoolOptions(o);
-  return Status::Ok();
 }
-constexpr OptionsParser kPoolOptions =
-    MakeOptionsParser<PoolOptions>(model::kPool2DOptions, ParsePool);
+constexpr OptionsParser kPoolOptions = OptionsReader<PoolOptions, ReadPool>(model::kPool2DOptions);
+
+constexpr KernelRegistration kAveragePoolRegistration =
+    MakeRegistration(model::kBuiltinAveragePool2D, "AVERAGE_POOL_2D", InitOpData<PoolingOpData>,
+                     AveragePoolPrepare, AveragePoolInvoke, kPoolOptions);
+
+constexpr KernelRegistration kMaxPoolRegistration =
+    MakeRegistration(model::kBuiltinMaxPool2D, "MAX_POOL_2D", InitOpData<PoolingOpData>,
+                     MaxPoolPrepare, MaxPoolInvoke, kPoolOptions);
 
 }  // namespace
 
-const KernelRegistration& Register_AVERAGE_POOL_2D() {
-  static const KernelRegistration r = {model::kBuiltinAveragePool2D,
-                                       "AVERAGE_POOL_2D",
-                                       InitOpData<PoolingOpData>,
-                                       AveragePoolPrepare,
-                                       AveragePoolInvoke,
-                                       nullptr,
-                                       kPoolOptions};
-  return r;
-}
+const KernelRegistration& Register_AVERAGE_POOL_2D() { return kAveragePoolRegistration; }
 
-const KernelRegistration& Register_MAX_POOL_2D() {
-  static const KernelRegistration r = {model::kBuiltinMaxPool2D,
-                                       "MAX_POOL_2D",
-                                       InitOpData<PoolingOpData>,
-                                       MaxPoolPrepare,
-                                       MaxPoolInvoke,
-                                       nullptr,
-                                       kPoolOptions};
-  return r;
-}
+const KernelRegistration& Register_MAX_POOL_2D() { return kMaxPoolRegistration; }
 
 }  // namespace runtime
 }  // namespace tflm_arena

@@ -137,18 +137,12 @@ Status QuantizeInvoke(KernelContext& context, Node& node) {
                        model::TensorTypeName(in->type), model::TensorTypeName(out->type));
 }
 
+constexpr KernelRegistration kRegistration = MakeRegistration(
+    model::kBuiltinQuantize, kOp, InitOpData<QuantizeOpData>, QuantizePrepare, QuantizeInvoke);
+
 }  // namespace
 
-const KernelRegistration& Register_QUANTIZE() {
-  static const KernelRegistration r = {model::kBuiltinQuantize,
-                                       kOp,
-                                       InitOpData<QuantizeOpData>,
-                                       QuantizePrepare,
-                                       QuantizeInvoke,
-                                       nullptr,
-                                       OptionsParser()};  // reads no options
-  return r;
-}
+const KernelRegistration& Register_QUANTIZE() { return kRegistration; }
 
 }  // namespace runtime
 }  // namespace tflm_arena

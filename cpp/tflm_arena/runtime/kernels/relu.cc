@@ -34,14 +34,12 @@ Status ReluInvoke(KernelContext& context, Node& node) {
   return InvokeUnaryTyped(context, node, kOp, kFns);
 }
 
+constexpr KernelRegistration kRegistration =
+    MakeRegistration(model::kBuiltinRelu, kOp, InitOpData<ReluOpData>, ReluPrepare, ReluInvoke);
+
 }  // namespace
 
-const KernelRegistration& Register_RELU() {
-  static const KernelRegistration r = {model::kBuiltinRelu, kOp,        InitOpData<ReluOpData>,
-                                       ReluPrepare,         ReluInvoke, nullptr,
-                                       OptionsParser{}};
-  return r;
-}
+const KernelRegistration& Register_RELU() { return kRegistration; }
 
 }  // namespace runtime
 }  // namespace tflm_arena

@@ -30,14 +30,12 @@ Status Relu6Invoke(KernelContext& context, Node& node) {
   return InvokeUnaryTyped(context, node, kOp, kFns);
 }
 
+constexpr KernelRegistration kRegistration =
+    MakeRegistration(model::kBuiltinRelu6, kOp, InitOpData<Relu6OpData>, Relu6Prepare, Relu6Invoke);
+
 }  // namespace
 
-const KernelRegistration& Register_RELU6() {
-  static const KernelRegistration r = {model::kBuiltinRelu6, kOp,         InitOpData<Relu6OpData>,
-                                       Relu6Prepare,         Relu6Invoke, nullptr,
-                                       OptionsParser{}};
-  return r;
-}
+const KernelRegistration& Register_RELU6() { return kRegistration; }
 
 }  // namespace runtime
 }  // namespace tflm_arena

@@ -86,26 +86,17 @@ Status ReshapeInvoke(KernelContext& context, Node& node) {
 // ReshapeOptions: new_shape 0. The kernel takes the shape from the output
 // tensor; the options are decoded (into the tail, as TFLM's ParseReshape
 // does) so that tools and tests see them.
-Status ParseReshape(model::OptionsTable& table, void* out) {
-  ReshapeOptions o;
+void ReadReshape(model::OptionsTable& table, ReshapeOptions& o) {
   o.has_new_shape = table.Int32Vector(0, &o.new_shape);
-  new (out) ReshapeOptions(o);
-  return Status::Ok();
 }
+
+constexpr KernelRegistration kRegistration =
+    MakeRegistration(model::kBuiltinReshape, kOp, nullptr, ReshapePrepare, ReshapeInvoke,
+                     OptionsReader<ReshapeOptions, ReadReshape>(model::kReshapeOptions));
 
 }  // namespace
 
-const KernelRegistration& Register_RESHAPE() {
-  static const KernelRegistration r = {
-      model::kBuiltinReshape,
-      kOp,
-      nullptr,
-      ReshapePrepare,
-      ReshapeInvoke,
-      nullptr,
-      MakeOptionsParser<ReshapeOptions>(model::kReshapeOptions, ParseReshape)};
-  return r;
-}
+const KernelRegistration& Register_RESHAPE() { return kRegistration; }
 
 }  // namespace runtime
 }  // namespace tflm_arena

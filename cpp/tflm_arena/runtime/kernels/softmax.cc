@@ -167,26 +167,15 @@ Status SoftmaxInvoke(KernelContext& context, Node& node) {
 }
 
 // SoftmaxOptions: beta 0.
-Status ParseSoftmax(model::OptionsTable& table, void* out) {
-  SoftmaxOptions o;
-  o.beta = table.Float(0, 0.0f);
-  new (out) SoftmaxOptions(o);
-  return Status::Ok();
-}
+void ReadSoftmax(model::OptionsTable& table, SoftmaxOptions& o) { o.beta = table.Float(0, 0.0f); }
+
+constexpr KernelRegistration kRegistration = MakeRegistration(
+    model::kBuiltinSoftmax, kOp, InitOpData<SoftmaxOpData>, SoftmaxPrepare, SoftmaxInvoke,
+    OptionsReader<SoftmaxOptions, ReadSoftmax>(model::kSoftmaxOptions));
 
 }  // namespace
 
-const KernelRegistration& Register_SOFTMAX() {
-  static const KernelRegistration r = {
-      model::kBuiltinSoftmax,
-      kOp,
-      InitOpData<SoftmaxOpData>,
-      SoftmaxPrepare,
-      SoftmaxInvoke,
-      nullptr,
-      MakeOptionsParser<SoftmaxOptions>(model::kSoftmaxOptions, ParseSoftmax)};
-  return r;
-}
+const KernelRegistration& Register_SOFTMAX() { return kRegistration; }
 
 }  // namespace runtime
 }  // namespace tflm_arena

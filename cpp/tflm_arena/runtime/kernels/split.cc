@@ -20,12 +20,7 @@ constexpr TensorType kTypes[] = {TensorType::kFloat32, TensorType::kInt8, Tensor
 constexpr int kMaxSplitOutputs = 64;  // invoke's stack array
 
 // SplitOptions: num_splits 0.
-Status ParseSplit(model::OptionsTable& table, void* out) {
-  SplitOptions o;
-  o.num_splits = table.Int32(0, 0);
-  new (out) SplitOptions(o);
-  return Status::Ok();
-}
+void ReadSplit(model::OptionsTable& table, SplitOptions& o) { o.num_splits = table.Int32(0, 0); }
 
 Status SplitPrepare(KernelContext& context, Node& node) {
   if (node.outputs.empty() || node.outputs.size() > static_cast<size_t>(kMaxSplitOutputs)) {
@@ -81,19 +76,13 @@ Status SplitInvoke(KernelContext& context, Node& node) {
   return Status::Ok();
 }
 
+constexpr KernelRegistration kRegistration =
+    MakeRegistration(model::kBuiltinSplit, kOp, nullptr, SplitPrepare, SplitInvoke,
+                     OptionsReader<SplitOptions, ReadSplit>(model::kSplitOptions));
+
 }  // namespace
 
-const KernelRegistration& Register_SPLIT() {
-  static const KernelRegistration r = {
-      model::kBuiltinSplit,
-      kOp,
-      nullptr,
-      SplitPrepare,
-      SplitInvoke,
-      nullptr,
-      MakeOptionsParser<SplitOptions>(model::kSplitOptions, ParseSplit)};
-  return r;
-}
+const KernelRegistration& Register_SPLIT() { return kRegistration; }
 
 }  // namespace runtime
 }  // namespace tflm_arena

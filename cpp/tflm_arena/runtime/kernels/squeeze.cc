@@ -61,19 +61,13 @@ Status SqueezeInvoke(KernelContext& context, Node& node) {
   return InvokeCopyReshaped(context, node, kOp);
 }
 
+constexpr KernelRegistration kRegistration =
+    MakeRegistration(model::kBuiltinSqueeze, kOp, nullptr, SqueezePrepare, SqueezeInvoke,
+                     MakeOptionsParser<SqueezeOptions>(model::kSqueezeOptions, ParseSqueeze));
+
 }  // namespace
 
-const KernelRegistration& Register_SQUEEZE() {
-  static const KernelRegistration r = {
-      model::kBuiltinSqueeze,
-      kOp,
-      nullptr,
-      SqueezePrepare,
-      SqueezeInvoke,
-      nullptr,
-      MakeOptionsParser<SqueezeOptions>(model::kSqueezeOptions, ParseSqueeze)};
-  return r;
-}
+const KernelRegistration& Register_SQUEEZE() { return kRegistration; }
 
 }  // namespace runtime
 }  // namespace tflm_arena

@@ -20,16 +20,13 @@ constexpr TensorType kTypes[] = {TensorType::kFloat32, TensorType::kInt8, Tensor
 
 // StridedSliceOptions: begin_mask 0, end_mask 1, ellipsis_mask 2,
 // new_axis_mask 3, shrink_axis_mask 4, offset 5.
-Status ParseStridedSlice(model::OptionsTable& table, void* out) {
-  StridedSliceOptions o;
+void ReadStridedSlice(model::OptionsTable& table, StridedSliceOptions& o) {
   o.begin_mask = table.Int32(0, 0);
   o.end_mask = table.Int32(1, 0);
   o.ellipsis_mask = table.Int32(2, 0);
   o.new_axis_mask = table.Int32(3, 0);
   o.shrink_axis_mask = table.Int32(4, 0);
   o.offset = table.Bool(5, false);
-  new (out) StridedSliceOptions(o);
-  return Status::Ok();
 }
 
 Status StridedSlicePrepare(KernelContext& context, Node& node) {
@@ -74,19 +71,14 @@ Status StridedSliceInvoke(KernelContext& context, Node& node) {
   return Status::Ok();
 }
 
+constexpr KernelRegistration kRegistration = MakeRegistration(
+    model::kBuiltinStridedSlice, kOp, InitOpData<StridedSliceOpData>, StridedSlicePrepare,
+    StridedSliceInvoke,
+    OptionsReader<StridedSliceOptions, ReadStridedSlice>(model::kStridedSliceOptions));
+
 }  // namespace
 
-const KernelRegistration& Register_STRIDED_SLICE() {
-  static const KernelRegistration r = {
-      model::kBuiltinStridedSlice,
-      kOp,
-      InitOpData<StridedSliceOpData>,
-      StridedSlicePrepare,
-      StridedSliceInvoke,
-      nullptr,
-      MakeOptionsParser<StridedSliceOptions>(model::kStridedSliceOptions, ParseStridedSlice)};
-  return r;
-}
+const KernelRegistration& Register_STRIDED_SLICE() { return kRegistration; }
 
 }  // namespace runtime
 }  // namespace tflm_arena

@@ -20,13 +20,10 @@ constexpr size_t kInput = 0, kWeightsFeature = 1, kWeightsTime = 2, kBias = 3, k
 
 // SVDFOptions: rank 0, fused_activation_function 1,
 // asymmetric_quantize_inputs 2.
-Status ParseSvdf(model::OptionsTable& table, void* out) {
-  SvdfOptions o;
+void ReadSvdf(model::OptionsTable& table, SvdfOptions& o) {
   o.rank = table.Int32(0, 0);
   o.activation = static_cast<model::Activation>(table.UInt8(1, 0));
   o.asymmetric_quantize_inputs = table.Bool(2, false);
-  new (out) SvdfOptions(o);
-  return Status::Ok();
 }
 
 Status SvdfPrepare(KernelContext& context, Node& node) {
@@ -131,19 +128,13 @@ Status SvdfInvoke(KernelContext& context, Node& node) {
   return Status::Ok();
 }
 
+constexpr KernelRegistration kRegistration =
+    MakeRegistration(model::kBuiltinSvdf, kOp, InitOpData<SvdfOpData>, SvdfPrepare, SvdfInvoke,
+                     OptionsReader<SvdfOptions, ReadSvdf>(model::kSVDFOptions));
+
 }  // namespace
 
-const KernelRegistration& Register_SVDF() {
-  static const KernelRegistration r = {
-      model::kBuiltinSvdf,
-      kOp,
-      InitOpData<SvdfOpData>,
-      SvdfPrepare,
-      SvdfInvoke,
-      nullptr,
-      MakeOptionsParser<SvdfOptions>(model::kSVDFOptions, ParseSvdf)};
-  return r;
-}
+const KernelRegistration& Register_SVDF() { return kRegistration; }
 
 }  // namespace runtime
 }  // namespace tflm_arena

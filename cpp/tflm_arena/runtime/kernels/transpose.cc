@@ -51,14 +51,12 @@ Status TransposeInvoke(KernelContext& context, Node& node) {
   return Status::Ok();
 }
 
+constexpr KernelRegistration kRegistration =
+    MakeRegistration(model::kBuiltinTranspose, kOp, nullptr, TransposePrepare, TransposeInvoke);
+
 }  // namespace
 
-const KernelRegistration& Register_TRANSPOSE() {
-  static const KernelRegistration r = {
-      model::kBuiltinTranspose, kOp,     nullptr,        TransposePrepare,
-      TransposeInvoke,          nullptr, OptionsParser{}};
-  return r;
-}
+const KernelRegistration& Register_TRANSPOSE() { return kRegistration; }
 
 }  // namespace runtime
 }  // namespace tflm_arena

@@ -21,15 +21,12 @@ constexpr size_t kFilter = 1, kInput = 2, kBias = 3;
 
 // TransposeConvOptions: padding 0, stride_w 1, stride_h 2,
 // fused_activation_function 3, quantized_bias_type 4.
-Status ParseTransposeConv(model::OptionsTable& table, void* out) {
-  TransposeConvOptions o;
+void ReadTransposeConv(model::OptionsTable& table, TransposeConvOptions& o) {
   o.padding = static_cast<model::Padding>(table.UInt8(0, 0));
   o.stride_w = table.Int32(1, 0);
   o.stride_h = table.Int32(2, 0);
   o.activation = static_cast<model::Activation>(table.UInt8(3, 0));
   o.quantized_bias_type = table.Int8(4, 0);
-  new (out) TransposeConvOptions(o);
-  return Status::Ok();
 }
 
 bool HasBias(const Node& node) { return node.inputs.size() == 4 && node.inputs[kBias] >= 0; }
@@ -148,19 +145,14 @@ Status TransposeConvInvoke(KernelContext& context, Node& node) {
   }
 }
 
+constexpr KernelRegistration kRegistration = MakeRegistration(
+    model::kBuiltinTransposeConv, kOp, InitOpData<TransposeConvOpData>, TransposeConvPrepare,
+    TransposeConvInvoke,
+    OptionsReader<TransposeConvOptions, ReadTransposeConv>(model::kTransposeConvOptions));
+
 }  // namespace
 
-const KernelRegistration& Register_TRANSPOSE_CONV() {
-  static const KernelRegistration r = {
-      model::kBuiltinTransposeConv,
-      kOp,
-      InitOpData<TransposeConvOpData>,
-      TransposeConvPrepare,
-      TransposeConvInvoke,
-      nullptr,
-      MakeOptionsParser<TransposeConvOptions>(model::kTransposeConvOptions, ParseTransposeConv)};
-  return r;
-}
+const KernelRegistration& Register_TRANSPOSE_CONV() { return kRegistration; }
 
 }  // namespace runtime
 }  // namespace tflm_arena

@@ -21,16 +21,13 @@ constexpr size_t kHiddenState = 18, kCellState = 19;
 // UnidirectionalSequenceLSTMOptions: fused_activation_function 0,
 // cell_clip 1, proj_clip 2, time_major 3, asymmetric_quantize_inputs 4,
 // diagonal_recurrent_tensors 5.
-Status ParseLstm(model::OptionsTable& table, void* out) {
-  LstmOptions o;
+void ReadLstm(model::OptionsTable& table, LstmOptions& o) {
   o.activation = static_cast<model::Activation>(table.UInt8(0, 0));
   o.cell_clip = table.Float(1, 0.0f);
   o.proj_clip = table.Float(2, 0.0f);
   o.time_major = table.Bool(3, false);
   o.asymmetric_quantize_inputs = table.Bool(4, false);
   o.diagonal_recurrent_tensors = table.Bool(5, false);
-  new (out) LstmOptions(o);
-  return Status::Ok();
 }
 
 Status LstmPrepare(KernelContext& context, Node& node) {
@@ -126,19 +123,13 @@ Status LstmInvoke(KernelContext& context, Node& node) {
   }
 }
 
+constexpr KernelRegistration kRegistration = MakeRegistration(
+    model::kBuiltinUnidirectionalSequenceLstm, kOp, InitOpData<LstmOpData>, LstmPrepare, LstmInvoke,
+    OptionsReader<LstmOptions, ReadLstm>(model::kUnidirectionalSequenceLSTMOptions));
+
 }  // namespace
 
-const KernelRegistration& Register_UNIDIRECTIONAL_SEQUENCE_LSTM() {
-  static const KernelRegistration r = {
-      model::kBuiltinUnidirectionalSequenceLstm,
-      kOp,
-      InitOpData<LstmOpData>,
-      LstmPrepare,
-      LstmInvoke,
-      nullptr,
-      MakeOptionsParser<LstmOptions>(model::kUnidirectionalSequenceLSTMOptions, ParseLstm)};
-  return r;
-}
+const KernelRegistration& Register_UNIDIRECTIONAL_SEQUENCE_LSTM() { return kRegistration; }
 
 }  // namespace runtime
 }  // namespace tflm_arena

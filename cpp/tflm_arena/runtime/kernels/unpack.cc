@@ -21,12 +21,9 @@ constexpr TensorType kTypes[] = {TensorType::kFloat32, TensorType::kInt8, Tensor
                                  TensorType::kInt32};
 
 // UnpackOptions: num 0, axis 1.
-Status ParseUnpack(model::OptionsTable& table, void* out) {
-  UnpackOptions o;
+void ReadUnpack(model::OptionsTable& table, UnpackOptions& o) {
   o.num = table.Int32(0, 0);
   o.axis = table.Int32(1, 0);
-  new (out) UnpackOptions(o);
-  return Status::Ok();
 }
 
 UnpackOptions Options(const Node& node) {
@@ -81,19 +78,13 @@ Status UnpackInvoke(KernelContext& context, Node& node) {
   return Status::Ok();
 }
 
+constexpr KernelRegistration kRegistration =
+    MakeRegistration(model::kBuiltinUnpack, kOp, nullptr, UnpackPrepare, UnpackInvoke,
+                     OptionsReader<UnpackOptions, ReadUnpack>(model::kUnpackOptions));
+
 }  // namespace
 
-const KernelRegistration& Register_UNPACK() {
-  static const KernelRegistration r = {
-      model::kBuiltinUnpack,
-      kOp,
-      nullptr,
-      UnpackPrepare,
-      UnpackInvoke,
-      nullptr,
-      MakeOptionsParser<UnpackOptions>(model::kUnpackOptions, ParseUnpack)};
-  return r;
-}
+const KernelRegistration& Register_UNPACK() { return kRegistration; }
 
 }  // namespace runtime
 }  // namespace tflm_arena
