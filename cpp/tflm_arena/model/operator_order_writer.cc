@@ -28,7 +28,7 @@ constexpr size_t kPrefixAlignment = 16;  // Buffer.data is force_align 16
 
 Status Malformed(const char* what) { return MalformedForRewrite(what); }
 
-uint32_t Present(fbraw::Reader* r, size_t table, size_t nfields) {
+uint32_t Present(internal::RawReader* r, size_t table, size_t nfields) {
   uint32_t bits = 0;
   for (size_t id = 0; id < nfields; ++id) {
     if (r->Field(table, id) != 0) bits |= 1u << id;
@@ -36,7 +36,7 @@ uint32_t Present(fbraw::Reader* r, size_t table, size_t nfields) {
   return bits;
 }
 
-bool IsPlanEntry(fbraw::Reader* r, const uint8_t* model, size_t size, size_t entry) {
+bool IsPlanEntry(internal::RawReader* r, const uint8_t* model, size_t size, size_t entry) {
   const size_t name = r->FieldTarget(entry, kMetadataName);
   const uint32_t len = name ? r->Read<uint32_t>(name) : 0;
   return name && len == sizeof(kOfflinePlanMetadataName) - 1 && name + 4 + len <= size &&
@@ -46,7 +46,7 @@ bool IsPlanEntry(fbraw::Reader* r, const uint8_t* model, size_t size, size_t ent
 // The prefix + original bytes; see the header.
 Status Rewrite(const uint8_t* model, size_t model_size, Span<const int32_t> order, bool drop_plan,
                std::vector<uint8_t>* out) {
-  fbraw::Reader r(model, model_size);
+  internal::RawReader r(model, model_size);
   const size_t root = r.Root();
   for (size_t id = kModelFieldCount; id < r.FieldCount(root); ++id) {
     if (r.Field(root, id) != 0) return Malformed("the Model table has fields newer than this tool");
