@@ -17,6 +17,22 @@ using internal::Annotate;
 using internal::OpName;
 using internal::TensorName;
 
+// A tail array of `n` (> 0) value-initialized T for subgraph `sg`; an arena
+// too small is named with `what` ("tensors", "operators").
+template <typename T>
+Status AllocateTailArray(SingleArenaAllocator* arena, size_t n, AllocationCategory category,
+                         const char* what, size_t sg, T** out) {
+  uint8_t* p = nullptr;
+  Status s = arena->AllocatePersistent(n * sizeof(T), alignof(T), category, &p, n);
+  if (!s.ok()) {
+    return Annotate(s, "arena too small for the %zu %s of subgraph %zu (tail)", n, what, sg);
+  }
+  T* items = reinterpret_cast<T*>(p);
+  for (size_t i = 0; i < n; ++i) new (items + i) T();
+  *out = items;
+  return Status::Ok();
+}
+
 }  // namespace
 
 // Every operator needs a kernel; checked before anything is allocated, and
@@ -72,16 +88,12 @@ Status Interpreter::StartModelAllocation() {
 Status Interpreter::AllocateSubgraphArrays(size_t sg) {
   const size_t n = model_.num_tensors(sg);
   if (n == 0) return Status::Ok();
-  uint8_t* p = nullptr;
-  Status s = arena_.AllocatePersistent(n * sizeof(EvalTensor), alignof(EvalTensor),
-                                       AllocationCategory::kEvalTensorData, &p, n);
-  if (!s.ok()) {
-    return Annotate(s, "arena too small for the %zu tensors of subgraph %zu (tail)", n, sg);
-  }
-  EvalTensor* tensors = reinterpret_cast<EvalTensor*>(p);
+  EvalTensor* tensors = nullptr;
+  TFLM_ARENA_RETURN_IF_ERROR(
+      AllocateTailArray(&arena_, n, AllocationCategory::kEvalTensorData, "tensors", sg, &tensors));
   subgraphs_[sg].tensors = tensors;
   for (size_t t = 0; t < n; ++t) {
-    EvalTensor* e = new (tensors + t) EvalTensor();
+    EvalTensor* e = tensors + t;
     model::TensorInfo info;
     TFLM_ARENA_RETURN_IF_ERROR(model_.tensor(sg, t, &info));
     e->dims = info.shape.data();
@@ -171,16 +183,12 @@ Status Interpreter::CheckDataFlow() {
 Status Interpreter::AllocateNodes(size_t sg) {
   const size_t n = model_.num_operators(sg);
   if (n == 0) return Status::Ok();
-  uint8_t* p = nullptr;
-  Status s = arena_.AllocatePersistent(n * sizeof(Node), alignof(Node),
-                                       AllocationCategory::kNodeAndRegistration, &p, n);
-  if (!s.ok()) {
-    return Annotate(s, "arena too small for the %zu operators of subgraph %zu (tail)", n, sg);
-  }
-  Node* nodes = reinterpret_cast<Node*>(p);
+  Node* nodes = nullptr;
+  TFLM_ARENA_RETURN_IF_ERROR(AllocateTailArray(&arena_, n, AllocationCategory::kNodeAndRegistration,
+                                               "operators", sg, &nodes));
   subgraphs_[sg].nodes = nodes;
   for (size_t i = 0; i < n; ++i) {
-    Node* node = new (nodes + i) Node();
+    Node* node = nodes + i;
     model::OperatorInfo op;
     TFLM_ARENA_RETURN_IF_ERROR(model_.op(sg, i, &op));
     node->inputs = op.inputs;
