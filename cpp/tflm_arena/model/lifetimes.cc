@@ -99,7 +99,7 @@ Status Marker::Mark(uint32_t sg, size_t depth) {
 
   // 1. Inputs are live from the start of the invocation.
   if (!Charge(g.inputs.size())) return TooMuchWork();
-  for (size_t k = 0; mark_entries_ && k < g.inputs.size(); ++k) {
+  for (size_t k = 0; t != nullptr && k < g.inputs.size(); ++k) {
     First(&t[g.inputs[k]], scope_);
     t[g.inputs[k]].last_used = scope_;
   }
@@ -111,7 +111,7 @@ Status Marker::Mark(uint32_t sg, size_t depth) {
     if (!Charge(cost)) return TooMuchWork();
     // 2a-b. New scope; outputs are created here.
     NextStep(sg, i, -1);
-    for (size_t k = 0; mark_entries_ && k < op.outputs.size(); ++k) {
+    for (size_t k = 0; t != nullptr && k < op.outputs.size(); ++k) {
       First(&t[op.outputs[k]], scope_);
     }
     // 2c-d. Invoked subgraphs run inside this operator's scope range.
@@ -122,7 +122,7 @@ Status Marker::Mark(uint32_t sg, size_t depth) {
       NextStep(sg, i, callee);
       TFLM_ARENA_RETURN_IF_ERROR(Mark(static_cast<uint32_t>(callee), depth + 1));
     }
-    if (!mark_entries_) continue;
+    if (t == nullptr) continue;  // steps only
     // 2e-f. Inputs and outputs live until the operator (and its subgraphs)
     // finished.
     for (int32_t in : op.inputs) {
@@ -143,7 +143,7 @@ Status Marker::Mark(uint32_t sg, size_t depth) {
   }
   // 3. Outputs survive to the end of the invocation.
   if (!Charge(g.outputs.size())) return TooMuchWork();
-  for (size_t k = 0; mark_entries_ && k < g.outputs.size(); ++k) {
+  for (size_t k = 0; t != nullptr && k < g.outputs.size(); ++k) {
     First(&t[g.outputs[k]], scope_);
     t[g.outputs[k]].last_used = scope_;
   }

@@ -17,20 +17,22 @@ using internal::Annotate;
 using internal::OpName;
 using internal::TensorName;
 
-// A tail array of `n` (> 0) value-initialized T for subgraph `sg`; an arena
-// too small is named with `what` ("tensors", "operators").
+// A tail array of `n` (> 0) value-initialized T for subgraph `sg`, or null
+// with *status naming `what` ("tensors", "operators") when the arena is too
+// small.
 template <typename T>
-Status AllocateTailArray(SingleArenaAllocator* arena, size_t n, AllocationCategory category,
-                         const char* what, size_t sg, T** out) {
+T* AllocateTailArray(SingleArenaAllocator* arena, size_t n, AllocationCategory category,
+                     const char* what, size_t sg, Status* status) {
   uint8_t* p = nullptr;
-  Status s = arena->AllocatePersistent(n * sizeof(T), alignof(T), category, &p, n);
-  if (!s.ok()) {
-    return Annotate(s, "arena too small for the %zu %s of subgraph %zu (tail)", n, what, sg);
+  *status = arena->AllocatePersistent(n * sizeof(T), alignof(T), category, &p, n);
+  if (!status->ok() || p == nullptr) {
+    *status =
+        Annotate(*status, "arena too small for the %zu %s of subgraph %zu (tail)", n, what, sg);
+    return nullptr;
   }
   T* items = reinterpret_cast<T*>(p);
   for (size_t i = 0; i < n; ++i) new (items + i) T();
-  *out = items;
-  return Status::Ok();
+  return items;
 }
 
 }  // namespace
@@ -88,9 +90,10 @@ Status Interpreter::StartModelAllocation() {
 Status Interpreter::AllocateSubgraphArrays(size_t sg) {
   const size_t n = model_.num_tensors(sg);
   if (n == 0) return Status::Ok();
-  EvalTensor* tensors = nullptr;
-  TFLM_ARENA_RETURN_IF_ERROR(
-      AllocateTailArray(&arena_, n, AllocationCategory::kEvalTensorData, "tensors", sg, &tensors));
+  Status s;
+  EvalTensor* tensors = AllocateTailArray<EvalTensor>(
+      &arena_, n, AllocationCategory::kEvalTensorData, "tensors", sg, &s);
+  if (tensors == nullptr) return s;
   subgraphs_[sg].tensors = tensors;
   for (size_t t = 0; t < n; ++t) {
     EvalTensor* e = tensors + t;
@@ -183,9 +186,10 @@ Status Interpreter::CheckDataFlow() {
 Status Interpreter::AllocateNodes(size_t sg) {
   const size_t n = model_.num_operators(sg);
   if (n == 0) return Status::Ok();
-  Node* nodes = nullptr;
-  TFLM_ARENA_RETURN_IF_ERROR(AllocateTailArray(&arena_, n, AllocationCategory::kNodeAndRegistration,
-                                               "operators", sg, &nodes));
+  Status s;
+  Node* nodes = AllocateTailArray<Node>(&arena_, n, AllocationCategory::kNodeAndRegistration,
+                                        "operators", sg, &s);
+  if (nodes == nullptr) return s;
   subgraphs_[sg].nodes = nodes;
   for (size_t i = 0; i < n; ++i) {
     Node* node = nodes + i;
