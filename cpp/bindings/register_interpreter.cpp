@@ -32,36 +32,26 @@ namespace {
 using runtime::EvalTensor;
 using runtime::InterpreterOptions;
 
+// The tensor types a numpy array can view, with numpy's name for each.
+struct NumpyType {
+  model::TensorType type;
+  const char* dtype;
+};
+constexpr NumpyType kNumpyTypes[] = {
+    {model::TensorType::kFloat32, "float32"}, {model::TensorType::kFloat16, "float16"},
+    {model::TensorType::kFloat64, "float64"}, {model::TensorType::kInt8, "int8"},
+    {model::TensorType::kUint8, "uint8"},     {model::TensorType::kInt16, "int16"},
+    {model::TensorType::kUint16, "uint16"},   {model::TensorType::kInt32, "int32"},
+    {model::TensorType::kUint32, "uint32"},   {model::TensorType::kInt64, "int64"},
+    {model::TensorType::kUint64, "uint64"},   {model::TensorType::kBool, "bool"},
+};
+
 py::dtype DtypeOf(model::TensorType t) {
-  switch (t) {
-    case model::TensorType::kFloat32:
-      return py::dtype("float32");
-    case model::TensorType::kFloat16:
-      return py::dtype("float16");
-    case model::TensorType::kFloat64:
-      return py::dtype("float64");
-    case model::TensorType::kInt8:
-      return py::dtype("int8");
-    case model::TensorType::kUint8:
-      return py::dtype("uint8");
-    case model::TensorType::kInt16:
-      return py::dtype("int16");
-    case model::TensorType::kUint16:
-      return py::dtype("uint16");
-    case model::TensorType::kInt32:
-      return py::dtype("int32");
-    case model::TensorType::kUint32:
-      return py::dtype("uint32");
-    case model::TensorType::kInt64:
-      return py::dtype("int64");
-    case model::TensorType::kUint64:
-      return py::dtype("uint64");
-    case model::TensorType::kBool:
-      return py::dtype("bool");
-    default:
-      throw py::value_error(std::string("tensors of type ") + model::TensorTypeName(t) +
-                            " have no numpy view");
+  for (const NumpyType& n : kNumpyTypes) {
+    if (n.type == t) return py::dtype(n.dtype);
   }
+  throw py::value_error(std::string("tensors of type ") + model::TensorTypeName(t) +
+                        " have no numpy view");
 }
 
 // Largest arena the binding allocates: the planner's offsets are int32 (as

@@ -70,12 +70,14 @@ int64_t Peak(const ModelHandle& h, const I32Array& order) {
   return peak;
 }
 
+// The dependency check is plan/'s (model/ does not depend on plan/); the
+// writer checks the rest.
 py::bytes Write(const ModelHandle& h, const I32Array& order, bool drop_offline_plan) {
+  const Span<const int32_t> run(order.data(), static_cast<size_t>(order.size()));
+  ThrowIfError(CheckOperatorOrder(GraphOf(h), run));
   std::vector<uint8_t> out;
-  ThrowIfError(model::WriteOperatorOrder(
-      h.bytes().data(), h.bytes().size(),
-      Span<const int32_t>(order.data(), static_cast<size_t>(order.size())), drop_offline_plan,
-      &out));
+  ThrowIfError(
+      model::WriteOperatorOrder(h.bytes().data(), h.bytes().size(), run, drop_offline_plan, &out));
   return py::bytes(reinterpret_cast<const char*>(out.data()), out.size());
 }
 

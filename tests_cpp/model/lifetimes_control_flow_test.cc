@@ -52,24 +52,7 @@ TEST(Lifetimes, ScratchOfControlFlowOpSpansItsSubgraphs) {
 }
 
 TEST(Lifetimes, WhileAndCallOnce) {
-  TModel t;
-  t.opcodes = {testing::Builtin(0), testing::Builtin(kBuiltinWhile),
-               testing::Builtin(kBuiltinCallOnce)};
-  TSubgraph g;
-  g.tensors = {Int32(), Int32(), Int32()};
-  g.inputs = {0};
-  g.outputs = {2};
-  g.ops = {TOp{2, {}, {}, {}, TOptions::kCallOnce, 3, 0},
-           TOp{1, {0}, {1}, {}, TOptions::kWhile, 1, 2}, TOp{0, {1}, {2}, {}}};
-  TSubgraph one_in_one_out;
-  one_in_one_out.tensors = {Int32(), Int32()};
-  one_in_one_out.inputs = {0};
-  one_in_one_out.outputs = {1};
-  one_in_one_out.ops = {TOp{0, {0}, {1}, {}}};
-  TSubgraph init;  // no inputs, one op producing a tensor
-  init.tensors = {Int32()};
-  init.ops = {TOp{0, {}, {0}, {}}};
-  t.subgraphs = {g, one_in_one_out, one_in_one_out, init};
+  const TModel t = WhileAndCallOnceModel();
   std::vector<AllocationEntry> e = Compute(t);
   // scope: CALL_ONCE op 1, init sg at 2 (its op 3); WHILE op 4, cond at 5
   // (op 6), body at 7 (op 8); last op 9.

@@ -114,6 +114,31 @@ inline TModel IfModel(bool else_has_op, bool op_after_if) {
   return t;
 }
 
+// Subgraph 0: CALL_ONCE(init = 3), WHILE(cond = 1, body = 2) of tensor 0
+// into 1, then an operator 1 -> 2. cond and body: one operator from their
+// input to their output; init: no inputs, one operator producing a tensor.
+inline TModel WhileAndCallOnceModel() {
+  TModel t;
+  t.opcodes = {testing::Builtin(0), testing::Builtin(kBuiltinWhile),
+               testing::Builtin(kBuiltinCallOnce)};
+  TSubgraph g;
+  g.tensors = {Int32(), Int32(), Int32()};
+  g.inputs = {0};
+  g.outputs = {2};
+  g.ops = {TOp{2, {}, {}, {}, TOptions::kCallOnce, 3, 0},
+           TOp{1, {0}, {1}, {}, TOptions::kWhile, 1, 2}, TOp{0, {1}, {2}, {}}};
+  TSubgraph one_in_one_out;
+  one_in_one_out.tensors = {Int32(), Int32()};
+  one_in_one_out.inputs = {0};
+  one_in_one_out.outputs = {1};
+  one_in_one_out.ops = {TOp{0, {0}, {1}, {}}};
+  TSubgraph init;
+  init.tensors = {Int32()};
+  init.ops = {TOp{0, {}, {0}, {}}};
+  t.subgraphs = {g, one_in_one_out, one_in_one_out, init};
+  return t;
+}
+
 inline TModel BranchModel() {  // micro_allocator_test.cc's tensors: float32[2,2,3] = 48 bytes each
   TModel t;
   t.opcodes = {testing::Builtin(0)};

@@ -158,16 +158,32 @@ TEST(OperatorOrderWriter, ScratchRequestsAreLiveDuringTheirOperator) {
       "scratch request 0: node 7 out of range (subgraph 0 has 5 operators)");
 }
 
-TEST(OperatorOrderWriter, RefusesInvalidOrders) {
+TEST(OperatorOrderWriter, RefusesOrdersThatAreNotPermutations) {
   const std::vector<uint8_t> bytes = testing::Build(Diamond());
   Status s;
-  Write(bytes, {2, 0, 1, 3, 4}, false, &s);
-  EXPECT_STREQ(s.message(),
-               "operator 2 reads tensor 1 but runs before operator 0, which produces it");
   Write(bytes, {0, 1, 2, 3}, false, &s);
-  EXPECT_STREQ(s.message(), "order has 4 entries, the graph has 5 operators");
+  EXPECT_EQ(s.code(), StatusCode::kInvalidArgument);
+  EXPECT_STREQ(s.message(), "order has 4 entries, subgraph 0 has 5 operators");
   Write(bytes, {0, 1, 2, 3, 7}, false, &s);
   EXPECT_STREQ(s.message(), "order[4] = 7 is not an operator index (0..4)");
+  Write(bytes, {0, 1, -1, 3, 4}, false, &s);
+  EXPECT_STREQ(s.message(), "order[2] = -1 is not an operator index (0..4)");
+  Write(bytes, {0, 1, 2, 2, 4}, false, &s);
+  EXPECT_STREQ(s.message(), "operator 2 appears twice in the order");
+}
+
+// Dependencies are checked by the caller (plan/, which model/ does not
+// link): the writer's graph and plan's order check refuse what the
+// bindings refuse before writing.
+TEST(OperatorOrderWriter, DependencyCheckIsTheCallersOnTheWritersGraph) {
+  const std::vector<uint8_t> bytes = testing::Build(Diamond());
+  const Model m = testing::MustLoad(bytes);
+  ReorderGraph graph;
+  ASSERT_TRUE(BuildOperatorGraph(m, &graph).ok());
+  const std::vector<int32_t> bad = {2, 0, 1, 3, 4};
+  const Status s = CheckOperatorOrder(graph, Span<const int32_t>(bad.data(), bad.size()));
+  EXPECT_STREQ(s.message(),
+               "operator 2 reads tensor 1 but runs before operator 0, which produces it");
 }
 
 TEST(OperatorOrderWriter, OfflinePlanKeptOnlyWhileValid) {

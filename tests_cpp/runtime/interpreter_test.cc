@@ -94,19 +94,14 @@ TEST_F(InterpreterTest, HeadIsTheGreedyPlanOfTheModel) {
 }
 
 TEST_F(InterpreterTest, MissingKernelIsNamed) {
-  TModel t = ChainModel({kReshapeCode, kSvdfCode}, 4, 4);
-  Loaded l = BuildAndLoad(t);
-  TestResolver r;
-  r.Add(CopyKernel());
-  TestArena arena(4096);
-  Interpreter it(l.model, r.resolver, arena.data(), arena.size());
-  Status s = it.AllocateTensors();
+  CopyRun run(ChainModel({kReshapeCode, kSvdfCode}, 4, 4), 4096);
+  Status s = run.it->AllocateTensors();
   EXPECT_EQ(s.code(), StatusCode::kUnimplemented);
   EXPECT_STREQ(s.message(),
                "no kernel for 1 operator type: SVDF (operator 1 of subgraph "
                "0, 2 uses)");
   // Reported before any allocation, even with no arena at all.
-  Interpreter empty(l.model, r.resolver, nullptr, 0);
+  Interpreter empty(run.l.model, run.r.resolver, nullptr, 0);
   EXPECT_EQ(empty.AllocateTensors().code(), StatusCode::kUnimplemented);
 }
 
@@ -118,12 +113,8 @@ TEST_F(InterpreterTest, CustomOperatorIsNotSupported) {
   custom.custom_code = "MyOp";
   t.opcodes.push_back(custom);
   t.subgraphs[0].ops[1].opcode = 1;
-  Loaded l = BuildAndLoad(t);
-  TestResolver r;
-  r.Add(CopyKernel());
-  TestArena arena(4096);
-  Interpreter it(l.model, r.resolver, arena.data(), arena.size());
-  Status s = it.AllocateTensors();
+  CopyRun run(t, 4096);
+  Status s = run.it->AllocateTensors();
   EXPECT_EQ(s.code(), StatusCode::kUnimplemented);
   EXPECT_STREQ(s.message(),
                "no kernel for 1 operator type: custom 'MyOp' (operator 1 of "

@@ -84,12 +84,9 @@ TEST_F(PreallocationTest, Errors) {
   t.subgraphs[0].tensors.push_back(Float({1, 4}));
   t.subgraphs[0].tensors[4].buffer = AddConstBuffer(&t, 16);  // constant t4
   t.subgraphs[0].ops[0].inputs = {0, 4};
-  Loaded l = BuildAndLoad(t);
-  TestResolver r;
-  r.Add(CopyKernel());
-  TestArena arena(4096);
+  CopyRun run(t, 4096);
+  Interpreter& it = *run.it;
   alignas(16) static uint8_t buf[64];
-  Interpreter it(l.model, r.resolver, arena.data(), arena.size());
 
   Status s = it.RegisterPreallocatedTensor(5, buf, 64);
   EXPECT_EQ(s.code(), StatusCode::kOutOfRange);
@@ -122,18 +119,14 @@ TEST_F(PreallocationTest, Errors) {
 TEST_F(PreallocationTest, OfflinePlannedTensorCannotBePreallocated) {
   TModel t = ChainModel({kReshapeCode}, 2, 4);
   AddOfflinePlan(&t, {-1, 0, -1});
-  Loaded l = BuildAndLoad(t);
-  TestResolver r;
-  r.Add(CopyKernel());
-  TestArena arena(4096);
+  CopyRun run(t, 4096);
   alignas(16) static uint8_t buf[16];
-  Interpreter it(l.model, r.resolver, arena.data(), arena.size());
-  Status s = it.RegisterPreallocatedTensor(1, buf, 16);
+  Status s = run.it->RegisterPreallocatedTensor(1, buf, 16);
   EXPECT_EQ(s.code(), StatusCode::kInvalidArgument);
   EXPECT_STREQ(s.message(),
                "RegisterPreallocatedTensor: tensor 1 ('') is offline-planned at "
                "offset 0 and cannot be preallocated");
-  EXPECT_TRUE(it.RegisterPreallocatedTensor(0, buf, 16).ok());
+  EXPECT_TRUE(run.it->RegisterPreallocatedTensor(0, buf, 16).ok());
 }
 
 TEST_F(PreallocationTest, TableCapacity) {

@@ -8,6 +8,7 @@
 
 #include <array>
 #include <cstring>
+#include <optional>
 #include <set>
 #include <vector>
 
@@ -65,6 +66,19 @@ struct TestResolver {
   TestResolver() = default;
   TestResolver(const TestResolver&) = delete;
   TestResolver& operator=(const TestResolver&) = delete;
+};
+
+// A model of copy kernels (CopyKernel) ready to run: loaded, resolved, and
+// an interpreter over its own `arena_bytes` arena.
+struct CopyRun {
+  CopyRun(const TModel& t, size_t arena_bytes) : l(BuildAndLoad(t)), arena(arena_bytes) {
+    r.Add(CopyKernel());
+    it.emplace(l.model, r.resolver, arena.data(), arena.size());
+  }
+  Loaded l;
+  TestResolver r;
+  TestArena arena;
+  std::optional<runtime::Interpreter> it;
 };
 
 // Nop kernels for every builtin code the model uses (SVDF: with TFLM's

@@ -1,6 +1,7 @@
 // Bounds-checked reads of raw flatbuffer structures (tables, vtables,
-// vectors), for host tools that must handle fields our schema subset does not
-// name. Every accessor fails softly: out-of-range reads report an error
+// vectors), for the model writers (offline_plan_writer.cc,
+// operator_order_writer.cc), which must handle fields our schema subset does
+// not name. Every accessor fails softly: out-of-range reads report an error
 // instead of touching memory outside the buffer.
 #ifndef TFLM_ARENA_MODEL_FLATBUFFER_RAW_H_
 #define TFLM_ARENA_MODEL_FLATBUFFER_RAW_H_
@@ -10,11 +11,12 @@
 #include <cstring>
 
 namespace tflm_arena {
-namespace fbraw {
+namespace model {
+namespace internal {
 
-class Reader {
+class RawReader {
  public:
-  Reader(const uint8_t* data, size_t size) : data_(data), size_(size) {}
+  RawReader(const uint8_t* data, size_t size) : data_(data), size_(size) {}
 
   bool ok() const { return ok_; }
   size_t size() const { return size_; }
@@ -69,7 +71,8 @@ class Reader {
   bool ok_ = true;
 };
 
-}  // namespace fbraw
+}  // namespace internal
+}  // namespace model
 }  // namespace tflm_arena
 
 #endif  // TFLM_ARENA_MODEL_FLATBUFFER_RAW_H_

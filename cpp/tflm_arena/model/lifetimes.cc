@@ -4,6 +4,7 @@
 #include <cinttypes>
 
 #include "tflm_arena/core/align.h"
+#include "tflm_arena/model/step_operators.h"
 
 namespace tflm_arena {
 namespace model {
@@ -19,13 +20,18 @@ const char* OpName(BuiltinCode code) {
 
 // The recursive "mark subgraph" walk of TFLM's micro_allocation_info.cc
 // (MarkSubgraphLifetimesIfNecessary): a scope counter per operator, and
-// scope += 1 before each subgraph an IF / WHILE / CALL_ONCE invokes.
+// scope += 1 before each subgraph an IF / WHILE / CALL_ONCE invokes. The one
+// walk for both outputs: the lifetimes of the entries (when `mark_entries`)
+// and the operator of each step (step_operators.h) into `steps`, as far as
+// it holds; steps() counts them all.
 class Marker {
  public:
-  Marker(const Model& model, Span<const ScratchRequest> scratch, Span<AllocationEntry> out)
-      : model_(model), scratch_(scratch), out_(out) {}
+  Marker(const Model& model, Span<const ScratchRequest> scratch, Span<AllocationEntry> out,
+         bool mark_entries, Span<StepOperator> steps)
+      : model_(model), scratch_(scratch), out_(out), steps_(steps), mark_entries_(mark_entries) {}
 
   Status Mark(uint32_t sg, size_t depth);
+  size_t steps() const { return static_cast<size_t>(scope_); }
 
  private:
   // size_t, not uint64_t: no 64-bit arithmetic on 32-bit targets. Every
@@ -45,12 +51,21 @@ class Marker {
   void First(AllocationEntry* e, Step s) {
     if (e->first_created == kUninitializedLifetime) e->first_created = s;
   }
+  // Takes the next step, run by operator `op` of subgraph `sg` (`calls`:
+  // -1, or the subgraph it invokes after this step).
+  void NextStep(uint32_t sg, size_t op, int32_t calls) {
+    const size_t index = static_cast<size_t>(scope_);
+    if (index < steps_.size()) steps_[index] = StepOperator{sg, static_cast<uint32_t>(op), calls};
+    ++scope_;
+  }
   Status CheckCall(uint32_t sg, size_t op, const OperatorInfo& info, int32_t callee,
                    size_t depth) const;
 
   const Model& model_;
   Span<const ScratchRequest> scratch_;
   Span<AllocationEntry> out_;
+  Span<StepOperator> steps_;
+  bool mark_entries_;
   Step scope_ = 0;
   size_t work_ = 0;
   uint32_t path_[kMaxControlFlowDepth] = {};  // subgraphs being marked
@@ -80,13 +95,13 @@ Status Marker::Mark(uint32_t sg, size_t depth) {
   if (!Charge(sg + 1)) return TooMuchWork();  // subgraph() is O(sg)
   SubgraphInfo g;
   TFLM_ARENA_RETURN_IF_ERROR(model_.subgraph(sg, &g));
-  AllocationEntry* t = out_.data() + g.first_tensor;
+  AllocationEntry* t = mark_entries_ ? out_.data() + g.first_tensor : nullptr;
 
   // 1. Inputs are live from the start of the invocation.
   if (!Charge(g.inputs.size())) return TooMuchWork();
-  for (int32_t in : g.inputs) {
-    First(&t[in], scope_);
-    t[in].last_used = scope_;
+  for (size_t k = 0; t != nullptr && k < g.inputs.size(); ++k) {
+    First(&t[g.inputs[k]], scope_);
+    t[g.inputs[k]].last_used = scope_;
   }
   for (size_t i = 0; i < g.num_operators; ++i) {
     OperatorInfo op;
@@ -95,16 +110,19 @@ Status Marker::Mark(uint32_t sg, size_t depth) {
         1 + op.inputs.size() + 2 * op.outputs.size() + op.called.count + scratch_.size();
     if (!Charge(cost)) return TooMuchWork();
     // 2a-b. New scope; outputs are created here.
-    ++scope_;
-    for (int32_t o : op.outputs) First(&t[o], scope_);
+    NextStep(sg, i, -1);
+    for (size_t k = 0; t != nullptr && k < op.outputs.size(); ++k) {
+      First(&t[op.outputs[k]], scope_);
+    }
     // 2c-d. Invoked subgraphs run inside this operator's scope range.
     const Step start = scope_;
     for (size_t k = 0; k < op.called.count; ++k) {
       const int32_t callee = op.called.index[k];
       TFLM_ARENA_RETURN_IF_ERROR(CheckCall(sg, i, op, callee, depth));
-      ++scope_;
+      NextStep(sg, i, callee);
       TFLM_ARENA_RETURN_IF_ERROR(Mark(static_cast<uint32_t>(callee), depth + 1));
     }
+    if (t == nullptr) continue;  // steps only
     // 2e-f. Inputs and outputs live until the operator (and its subgraphs)
     // finished.
     for (int32_t in : op.inputs) {
@@ -125,9 +143,9 @@ Status Marker::Mark(uint32_t sg, size_t depth) {
   }
   // 3. Outputs survive to the end of the invocation.
   if (!Charge(g.outputs.size())) return TooMuchWork();
-  for (int32_t o : g.outputs) {
-    First(&t[o], scope_);
-    t[o].last_used = scope_;
+  for (size_t k = 0; t != nullptr && k < g.outputs.size(); ++k) {
+    First(&t[g.outputs[k]], scope_);
+    t[g.outputs[k]].last_used = scope_;
   }
   return Status::Ok();
 }
@@ -239,7 +257,7 @@ Status ComputeAllocationInfo(const Model& model, Span<const ScratchRequest> scra
     e.index = static_cast<uint32_t>(j);
     out[model.total_tensors() + j] = e;
   }
-  Marker marker(model, scratch, out);
+  Marker marker(model, scratch, out, /*mark_entries=*/true, Span<StepOperator>());
   return marker.Mark(0, 0);
 }
 
@@ -250,6 +268,18 @@ Status ComputeModelAllocationInfo(const Model& model, Span<const ScratchRequest>
   TFLM_ARENA_RETURN_IF_ERROR(DecodeOfflinePlan(model, &plan, &present));
   return ComputeAllocationInfo(model, scratch, present ? &plan : nullptr, out);
 }
+
+namespace internal {
+
+Status WalkSteps(const Model& model, Span<StepOperator> out, size_t* num_steps) {
+  Marker marker(model, Span<const ScratchRequest>(), Span<AllocationEntry>(),
+                /*mark_entries=*/false, out);
+  TFLM_ARENA_RETURN_IF_ERROR(marker.Mark(0, 0));
+  *num_steps = marker.steps();
+  return Status::Ok();
+}
+
+}  // namespace internal
 
 size_t PlannedBufferCount(Span<const AllocationEntry> entries) {
   size_t n = 0;

@@ -43,7 +43,7 @@ Status EncodeOfflinePlan(int32_t num_subgraphs, Span<const int64_t> offsets,
 
 Status WriteOfflinePlanMetadata(const uint8_t* model, size_t model_size,
                                 Span<const uint8_t> payload, std::vector<uint8_t>* out) {
-  fbraw::Reader r(model, model_size);
+  internal::RawReader r(model, model_size);
   if (model_size < 8 || std::memcmp(model + 4, "TFL3", 4) != 0) {
     return Malformed("not a .tflite flatbuffer (identifier TFL3 missing)");
   }

@@ -1,17 +1,17 @@
 #include "tflm_arena/model/operator_order_writer.h"
 
 #include <algorithm>
+#include <cinttypes>
 #include <cstring>
 #include <utility>
 
 #include "tflm_arena/model/flatbuffer_raw.h"
 #include "tflm_arena/model/lifetimes.h"
 #include "tflm_arena/model/model.h"
+#include "tflm_arena/model/offline_aliases.h"
 #include "tflm_arena/model/offline_plan.h"
 #include "tflm_arena/model/operator_graph.h"
 #include "tflm_arena/model/prefix_builder.h"
-#include "tflm_arena/plan/plan.h"
-#include "tflm_arena/plan/reorder.h"
 
 namespace tflm_arena {
 namespace model {
@@ -28,7 +28,7 @@ constexpr size_t kPrefixAlignment = 16;  // Buffer.data is force_align 16
 
 Status Malformed(const char* what) { return MalformedForRewrite(what); }
 
-uint32_t Present(fbraw::Reader* r, size_t table, size_t nfields) {
+uint32_t Present(internal::RawReader* r, size_t table, size_t nfields) {
   uint32_t bits = 0;
   for (size_t id = 0; id < nfields; ++id) {
     if (r->Field(table, id) != 0) bits |= 1u << id;
@@ -36,7 +36,7 @@ uint32_t Present(fbraw::Reader* r, size_t table, size_t nfields) {
   return bits;
 }
 
-bool IsPlanEntry(fbraw::Reader* r, const uint8_t* model, size_t size, size_t entry) {
+bool IsPlanEntry(internal::RawReader* r, const uint8_t* model, size_t size, size_t entry) {
   const size_t name = r->FieldTarget(entry, kMetadataName);
   const uint32_t len = name ? r->Read<uint32_t>(name) : 0;
   return name && len == sizeof(kOfflinePlanMetadataName) - 1 && name + 4 + len <= size &&
@@ -46,7 +46,7 @@ bool IsPlanEntry(fbraw::Reader* r, const uint8_t* model, size_t size, size_t ent
 // The prefix + original bytes; see the header.
 Status Rewrite(const uint8_t* model, size_t model_size, Span<const int32_t> order, bool drop_plan,
                std::vector<uint8_t>* out) {
-  fbraw::Reader r(model, model_size);
+  internal::RawReader r(model, model_size);
   const size_t root = r.Root();
   for (size_t id = kModelFieldCount; id < r.FieldCount(root); ++id) {
     if (r.Field(root, id) != 0) return Malformed("the Model table has fields newer than this tool");
@@ -133,34 +133,69 @@ Status Rewrite(const uint8_t* model, size_t model_size, Span<const int32_t> orde
   return Status::Ok();
 }
 
-// Usage records of `m` (no scratch) in TFLM's order.
-Status Records(const Model& m, std::vector<UsageRecord>* records) {
-  std::vector<AllocationEntry> entries(AllocationInfoCount(m, 0));
-  TFLM_ARENA_RETURN_IF_ERROR(ComputeModelAllocationInfo(
-      m, Span<const ScratchRequest>(), Span<AllocationEntry>(entries.data(), entries.size())));
-  Span<const AllocationEntry> all(entries.data(), entries.size());
-  records->resize(PlannedBufferCount(all));
-  size_t count = 0;
-  return BuildUsageRecords(all, Span<UsageRecord>(records->data(), records->size()),
-                           Span<uint32_t>(), &count);
+// `order` names each operator of subgraph 0 exactly once.
+Status CheckPermutation(Span<const int32_t> order, size_t num_operators) {
+  if (order.size() != num_operators) {
+    return Status::Error(StatusCode::kInvalidArgument,
+                         "order has %zu entries, subgraph 0 has %zu operators", order.size(),
+                         num_operators);
+  }
+  std::vector<bool> seen(num_operators, false);
+  for (size_t k = 0; k < order.size(); ++k) {
+    const int32_t op = order[k];
+    if (op < 0 || static_cast<size_t>(op) >= num_operators) {
+      return Status::Error(StatusCode::kInvalidArgument,
+                           "order[%zu] = %" PRId32 " is not an operator index (0..%zu)", k, op,
+                           num_operators - 1);
+    }
+    if (seen[op]) {
+      return Status::Error(StatusCode::kInvalidArgument,
+                           "operator %" PRId32 " appears twice in the order", op);
+    }
+    seen[op] = true;
+  }
+  return Status::Ok();
+}
+
+using EntryPairs = std::vector<std::pair<size_t, size_t>>;
+
+bool CollectAlias(const OfflineAlias& alias, void* pairs) {
+  static_cast<EntryPairs*>(pairs)->emplace_back(alias.a, alias.b);
+  return true;
+}
+
+// Planned-buffer (usage record) index of entry `e`: records are the entries
+// that need allocating, in entry order.
+size_t RecordIndex(const std::vector<AllocationEntry>& entries, size_t e) {
+  size_t index = 0;
+  for (size_t i = 0; i < e; ++i) index += entries[i].needs_allocating ? 1 : 0;
+  return index;
+}
+
+// Lifetimes of `m` (no scratch, offline plan included) and the pairs of
+// offline-planned entries that share bytes while both live.
+Status AliasedPairs(const Model& m, std::vector<AllocationEntry>* entries, EntryPairs* pairs) {
+  entries->resize(AllocationInfoCount(m, 0));
+  const Span<AllocationEntry> all(entries->data(), entries->size());
+  TFLM_ARENA_RETURN_IF_ERROR(ComputeModelAllocationInfo(m, Span<const ScratchRequest>(), all));
+  return ForEachOfflineAlias(all, CollectAlias, pairs);
 }
 
 // The offline plan must not make fixed tensors share bytes that the
-// original order kept apart.
+// original order kept apart. Tensors keep their indices when operators are
+// reordered, so the aliased entry pairs of both models compare directly.
 Status CheckPlanStillValid(const Model& before, const Model& after) {
-  std::vector<UsageRecord> a, b;
-  TFLM_ARENA_RETURN_IF_ERROR(Records(before, &a));
-  TFLM_ARENA_RETURN_IF_ERROR(Records(after, &b));
-  if (a.size() != b.size())
-    return Status::Error(StatusCode::kInternal, "record count changed by reordering");
-  const auto old_pairs = FixedAliases(Span<const UsageRecord>(a.data(), a.size()));
-  for (const auto& pair : FixedAliases(Span<const UsageRecord>(b.data(), b.size()))) {
+  std::vector<AllocationEntry> a, b;
+  EntryPairs old_pairs, new_pairs;
+  TFLM_ARENA_RETURN_IF_ERROR(AliasedPairs(before, &a, &old_pairs));
+  TFLM_ARENA_RETURN_IF_ERROR(AliasedPairs(after, &b, &new_pairs));
+  for (const auto& pair : new_pairs) {
     if (std::find(old_pairs.begin(), old_pairs.end(), pair) != old_pairs.end()) continue;
     return Status::Error(
         StatusCode::kInvalidArgument,
         "the model's offline plan is not valid in the new operator order: planned "
         "buffers %zu and %zu would share bytes while both live (drop the plan to reorder)",
-        pair.first, pair.second);
+        RecordIndex(b, pair.first), RecordIndex(b, pair.second));
   }
   return Status::Ok();
 }
@@ -171,9 +206,9 @@ Status WriteOperatorOrder(const uint8_t* model, size_t model_size, Span<const in
                           bool drop_offline_plan, std::vector<uint8_t>* out) {
   Model original;
   TFLM_ARENA_RETURN_IF_ERROR(Model::FromBuffer(model, model_size, &original));
-  ReorderGraph graph;
+  ReorderGraph graph;  // refuses control flow
   TFLM_ARENA_RETURN_IF_ERROR(BuildOperatorGraph(original, &graph));
-  TFLM_ARENA_RETURN_IF_ERROR(CheckOperatorOrder(graph, order));
+  TFLM_ARENA_RETURN_IF_ERROR(CheckPermutation(order, graph.ops.size()));
   OfflinePlanView plan;
   bool has_plan = false;
   TFLM_ARENA_RETURN_IF_ERROR(DecodeOfflinePlan(original, &plan, &has_plan));

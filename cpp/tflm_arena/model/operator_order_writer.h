@@ -8,13 +8,18 @@
 // the new order; the original file follows unchanged (absolute
 // Buffer.offset fields of large models are shifted by the prefix length).
 //
+// The caller checks that the order respects the operators' dependencies
+// (every operator after the producers of what it reads, users of a
+// variable and side-effecting operators in their original relative order):
+// plan/reorder.h's CheckOperatorOrder on model/operator_graph.h's graph, as
+// the bindings do. This layer does not depend on plan/.
+//
 // Checks, each failing with a message naming the fault:
-//  - the order is a valid topological order of subgraph 0
-//    (model/operator_graph.h + CheckOperatorOrder: every operator after the
-//    producers of what it reads, users of a variable and side-effecting
-//    operators in their original relative order);
+//  - subgraph 0 has no control flow (BuildOperatorGraph's refusal) and the
+//    order is a permutation of its operators;
 //  - an OfflineMemoryAllocation plan is kept only if the new lifetimes make
-//    no fixed tensors share bytes that did not already share them (else
+//    no fixed tensors share bytes that did not already share them
+//    (model/offline_aliases.h finds the aliased pairs; else
 //    kInvalidArgument; `drop_offline_plan` removes the metadata entry);
 //  - the output verifies (Model::FromBuffer).
 // Host tool (standard library).

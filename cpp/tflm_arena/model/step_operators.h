@@ -5,8 +5,8 @@
 // more step before each subgraph it invokes, whose operators follow
 // recursively (TFLM's micro_allocation_info.cc, MarkAllocationLifetimes and
 // MarkSubgraphLifetimesIfNecessary).
-// lifetimes.cc walks the same way to set lifetimes; tests check the two
-// agree. The CLI labels steps with this.
+// The steps are taken by lifetimes.cc's walk, the one that sets the
+// lifetimes, so the two cannot disagree. The CLI labels steps with this.
 //
 // Fails as ComputeAllocationInfo does on a control-flow cycle, nesting
 // deeper than kMaxControlFlowDepth, or more than kMaxLifetimeWork steps.
@@ -39,6 +39,12 @@ struct StepOperator {
 // operator (the last step), so a caller may ask with an empty span first.
 // A model without subgraphs has none.
 Status ComputeStepOperators(const Model& model, Span<StepOperator> out, size_t* num_steps);
+
+namespace internal {
+// The walk of ComputeAllocationInfo (lifetimes.cc) without entries: writes
+// the steps as above. Needs at least one subgraph.
+Status WalkSteps(const Model& model, Span<StepOperator> out, size_t* num_steps);
+}  // namespace internal
 
 }  // namespace model
 }  // namespace tflm_arena

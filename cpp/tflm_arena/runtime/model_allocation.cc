@@ -17,6 +17,24 @@ using internal::Annotate;
 using internal::OpName;
 using internal::TensorName;
 
+// A tail array of `n` (> 0) value-initialized T for subgraph `sg`, or null
+// with *status naming `what` ("tensors", "operators") when the arena is too
+// small.
+template <typename T>
+T* AllocateTailArray(SingleArenaAllocator* arena, size_t n, AllocationCategory category,
+                     const char* what, size_t sg, Status* status) {
+  uint8_t* p = nullptr;
+  *status = arena->AllocatePersistent(n * sizeof(T), alignof(T), category, &p, n);
+  if (!status->ok() || p == nullptr) {
+    *status =
+        Annotate(*status, "arena too small for the %zu %s of subgraph %zu (tail)", n, what, sg);
+    return nullptr;
+  }
+  T* items = reinterpret_cast<T*>(p);
+  for (size_t i = 0; i < n; ++i) new (items + i) T();
+  return items;
+}
+
 }  // namespace
 
 // Every operator needs a kernel; checked before anything is allocated, and
@@ -72,16 +90,13 @@ Status Interpreter::StartModelAllocation() {
 Status Interpreter::AllocateSubgraphArrays(size_t sg) {
   const size_t n = model_.num_tensors(sg);
   if (n == 0) return Status::Ok();
-  uint8_t* p = nullptr;
-  Status s = arena_.AllocatePersistent(n * sizeof(EvalTensor), alignof(EvalTensor),
-                                       AllocationCategory::kEvalTensorData, &p, n);
-  if (!s.ok()) {
-    return Annotate(s, "arena too small for the %zu tensors of subgraph %zu (tail)", n, sg);
-  }
-  EvalTensor* tensors = reinterpret_cast<EvalTensor*>(p);
+  Status s;
+  EvalTensor* tensors = AllocateTailArray<EvalTensor>(
+      &arena_, n, AllocationCategory::kEvalTensorData, "tensors", sg, &s);
+  if (tensors == nullptr) return s;
   subgraphs_[sg].tensors = tensors;
   for (size_t t = 0; t < n; ++t) {
-    EvalTensor* e = new (tensors + t) EvalTensor();
+    EvalTensor* e = tensors + t;
     model::TensorInfo info;
     TFLM_ARENA_RETURN_IF_ERROR(model_.tensor(sg, t, &info));
     e->dims = info.shape.data();
@@ -171,16 +186,13 @@ Status Interpreter::CheckDataFlow() {
 Status Interpreter::AllocateNodes(size_t sg) {
   const size_t n = model_.num_operators(sg);
   if (n == 0) return Status::Ok();
-  uint8_t* p = nullptr;
-  Status s = arena_.AllocatePersistent(n * sizeof(Node), alignof(Node),
-                                       AllocationCategory::kNodeAndRegistration, &p, n);
-  if (!s.ok()) {
-    return Annotate(s, "arena too small for the %zu operators of subgraph %zu (tail)", n, sg);
-  }
-  Node* nodes = reinterpret_cast<Node*>(p);
+  Status s;
+  Node* nodes = AllocateTailArray<Node>(&arena_, n, AllocationCategory::kNodeAndRegistration,
+                                        "operators", sg, &s);
+  if (nodes == nullptr) return s;
   subgraphs_[sg].nodes = nodes;
   for (size_t i = 0; i < n; ++i) {
-    Node* node = new (nodes + i) Node();
+    Node* node = nodes + i;
     model::OperatorInfo op;
     TFLM_ARENA_RETURN_IF_ERROR(model_.op(sg, i, &op));
     node->inputs = op.inputs;
