@@ -260,6 +260,7 @@ def test_every_option_and_command_has_help_without_rest(capsys):
         "optimize",
         "report",
         "resolver",
+        "strategies",
     }
     helped = {a.dest: a.help for a in sub._choices_actions}
     assert all(helped.get(name) for name in sub.choices)

@@ -15,7 +15,8 @@ import pytest
 from conftest import model_params
 
 import tflm_arena as ta
-from tflm_arena.cli import _progress_printer, main
+from tflm_arena.cli import main
+from tflm_arena.cli._output import progress_printer as _progress_printer
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 from hard_instances import hard_instance

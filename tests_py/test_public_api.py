@@ -137,10 +137,12 @@ def test_docstring_examples_run(models_dir, monkeypatch):
     import tflm_arena._objects
     import tflm_arena._plan
     import tflm_arena._records
+    import tflm_arena._stock_tflm
     import tflm_arena.interpreter
     import tflm_arena.model
     import tflm_arena.optimize
     import tflm_arena.reorder
+    import tflm_arena.signature_runner
     import tflm_arena.tflm_plan
     import tflm_arena.tflm_size
 
@@ -149,10 +151,12 @@ def test_docstring_examples_run(models_dir, monkeypatch):
         tflm_arena._objects,
         tflm_arena._plan,
         tflm_arena._records,
+        tflm_arena._stock_tflm,
         tflm_arena.interpreter,
         tflm_arena.model,
         tflm_arena.optimize,
         tflm_arena.reorder,
+        tflm_arena.signature_runner,
         tflm_arena.tflm_plan,
         tflm_arena.tflm_size,
     ]

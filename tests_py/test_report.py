@@ -416,6 +416,18 @@ def test_page_is_self_contained(models_dir):
 # --- write_report and the CLI -------------------------------------------------
 
 
+def test_unknown_target_names_the_known_ones(models_dir, tmp_path):
+    # The same check and wording as every other function taking a target.
+    path = models_dir / "hello_world_int8.tflite"
+    known = ", ".join(TARGETS)
+    with pytest.raises(ValueError) as e:
+        ta.report_html(path, strategies=["linear"], targets=[DEFAULT_TARGET, "arm"])
+    assert str(e.value) == f"unknown target 'arm' (known: {known})"
+    with pytest.raises(ValueError, match=r"unknown target 'arm' \(known: "):
+        ta.write_report(path, tmp_path / "r.html", targets=["arm"])
+    assert not (tmp_path / "r.html").exists()
+
+
 def test_write_report_refuses_to_overwrite(models_dir, tmp_path):
     path = models_dir / "hello_world_int8.tflite"
     out = tmp_path / "r.html"

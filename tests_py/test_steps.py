@@ -12,7 +12,7 @@ import tflm_arena as ta
 from tflm_arena import _core, viz
 from tflm_arena import _sample_models as sm
 from tflm_arena.builder import ModelBuilder
-from tflm_arena.cli import _Steps
+from tflm_arena.cli._plan import Steps as _Steps
 from tflm_arena.examples import demo_model_bytes
 
 

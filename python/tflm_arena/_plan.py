@@ -14,7 +14,7 @@ import numpy as np
 
 from . import _core
 from ._records import ArrayLike, as_records, columns, make_records
-from .tflm_size import DEFAULT_TARGET, check_target
+from .tflm_size import DEFAULT_TARGET, tflm_scratch_requests
 
 #: The strategy registry of the C++ core, one dict per strategy in the order
 #: lists show them: ``name``, ``kind`` ("runtime_planner": a TFLM planner the
@@ -313,12 +313,8 @@ def _model_records(model: Any, target: str, scratch: bool) -> tuple[np.ndarray, 
     ``scratch``) and the Plan fields that say what they hold and name them."""
     requests: list[tuple[int, int, int]] = []
     if scratch:
-        check_target(target)
         try:
-            requests = [
-                (int(r[0]), int(r[1]), int(r[2]))
-                for r in _core.tflm_scratch_requests(model._handle, target)
-            ]
+            requests = tflm_scratch_requests(model, target)
         except NotImplementedError as e:
             raise NotImplementedError(
                 f"cannot include stock TFLM's kernel scratch buffers ({target}): "

@@ -14,9 +14,11 @@ import numpy as np
 from . import _core
 from ._plan import STRATEGY_TABLE, Plan
 from ._records import RECORD_DTYPE
+from ._stock_tflm import StockTflm
 from .model import Model, PathLike
 from .schema_enums import _NUMPY_OF_TYPE, TENSOR_TYPES
-from .tflm_size import DEFAULT_TARGET, _planner_words, check_target, tflm_arena
+from .signature_runner import SignatureRunner
+from .tflm_size import DEFAULT_TARGET
 
 #: Largest arena an Interpreter allocates (TFLM's planner offsets are int32).
 MAX_ARENA_BYTES = 2**31 - 1
@@ -196,7 +198,7 @@ class Interpreter:
         self._planner = strategy
         self._keep_plan = keep_plan
         self._pre: list[tuple[int, np.ndarray]] = []
-        self._stock: dict[tuple[str, bool | None], dict[str, Any]] = {}
+        self._stock = StockTflm(model, strategy)  # stock TFLM's figures, made when asked
         self._h = _core.InterpreterHandle(model._handle, arena_size, strategy, keep_plan)
 
     @classmethod
@@ -559,33 +561,11 @@ class Interpreter:
         ('tflm_arena', 32, 1704)
         """
         ours = self._h.allocations()
-        return {"runtime": "tflm_arena", **ours, "stock_tflm": self._stock_tflm(target, recording)}
-
-    def _stock_tflm(self, target: str, recording: bool | None) -> dict[str, Any]:
-        """Stock TFLM's figures for this model (cached per target/recording)."""
-        check_target(target)
-        key = (target, recording)
-        if key not in self._stock:
-            planner = self._planner  # the same names: tflm_size.PLANNERS
-            kw = {} if recording is None else {"recording": bool(recording)}
-            try:
-                r = tflm_arena(self.model, target=target, planner=planner, **kw)
-            except (NotImplementedError, ValueError, RuntimeError) as e:
-                self._stock[key] = {
-                    "target": target,
-                    "recording": recording,
-                    "planner": planner,
-                    "min_arena_bytes": None,
-                    "kTensorArenaSize": None,
-                    "error": f"stock TFLM's arena cannot be predicted: {e}",
-                }
-            else:
-                self._stock[key] = {
-                    **r.as_dict(),
-                    "kTensorArenaSize": r.firmware_line(),
-                    "error": None,
-                }
-        return dict(self._stock[key])
+        return {
+            "runtime": "tflm_arena",
+            **ours,
+            "stock_tflm": self._stock.figures(target, recording),
+        }
 
     def print_allocations(self, target: str = DEFAULT_TARGET, recording: bool | None = None) -> str:
         """Prints (and returns) this runtime's allocations, then stock TFLM's
@@ -601,7 +581,7 @@ class Interpreter:
           minimum arena 1,704 bytes (head 32, tail ...)
           constexpr int kTensorArenaSize = 1712;
         """
-        text = self._h.print_allocations() + _stock_text(self._stock_tflm(target, recording))
+        text = self._h.print_allocations() + self._stock.text(target, recording)
         print(text, end="")
         return text
 
@@ -661,20 +641,6 @@ class Interpreter:
         )
 
 
-def _stock_text(stock: dict[str, Any]) -> str:
-    """The "stock TFLM (<target>)" block of :meth:`Interpreter.print_allocations`."""
-    if stock["error"] is not None:
-        return f"stock TFLM ({stock['target']}), same model:\n  {stock['error']}\n"
-    alloc = "RecordingMicroAllocator" if stock["recording"] else "MicroAllocator"
-    planner = _planner_words(stock["planner"])
-    return (
-        f"stock TFLM ({stock['target']}, {alloc}, {planner}), same model:\n"
-        f"  minimum arena {stock['min_arena_bytes']:,} bytes (head {stock['head']:,}, "
-        f"tail {stock['tail']:,})\n"
-        f"  {stock['kTensorArenaSize']}\n"
-    )
-
-
 def _check_num_threads(num_threads: Any) -> None:
     """tf.lite.Interpreter's check of ``num_threads`` (the value is unused)."""
     if num_threads is None:
@@ -700,80 +666,6 @@ def _warn_if_delegates(delegates: Any) -> None:
             UserWarning,
             stacklevel=3,
         )
-
-
-class SignatureRunner:
-    """Runs one SignatureDef of an :class:`Interpreter`, as
-    ``tf.lite``'s SignatureRunner: call it with keyword arguments named as
-    the signature's inputs (numpy arrays of the inputs' dtype and shape); it
-    returns a dict of output names -> arrays (copies). Made by
-    :meth:`Interpreter.get_signature_runner`.
-
-    >>> import numpy as np
-    >>> it = Interpreter(model_path="hello_world_int8.tflite")
-    >>> run = it.get_signature_runner("serving_default")
-    >>> run(dense_input=np.array([[17]], np.int8))["dense_2"]
-    array([[-43]], dtype=int8)
-    """
-
-    def __init__(
-        self,
-        interpreter: Interpreter,
-        signature_key: str,
-        inputs: dict[str, int],
-        outputs: dict[str, int],
-    ) -> None:
-        """Use :meth:`Interpreter.get_signature_runner`.
-
-        >>> it = Interpreter(model_path="hello_world_int8.tflite")
-        >>> it.get_signature_runner().signature_key
-        'serving_default'
-        """
-        self._interpreter = interpreter
-        self.signature_key = signature_key
-        # Sorted by name, as TFLite's signature maps.
-        self._inputs = dict(sorted(inputs.items()))
-        self._outputs = dict(sorted(outputs.items()))
-
-    def __call__(self, **kwargs: Any) -> dict[str, np.ndarray]:
-        """Sets the named inputs, invokes, returns the outputs by name."""
-        if len(kwargs) != len(self._inputs):
-            raise ValueError(
-                "Invalid number of inputs provided for running a SignatureDef, "
-                f"expected {len(self._inputs)} vs provided {len(kwargs)}"
-            )
-        it = self._interpreter
-        for name in kwargs:
-            if name not in self._inputs:
-                raise ValueError(
-                    f"Invalid Input name ({name}) for SignatureDef "
-                    f"{self.signature_key!r} (inputs: {list(self._inputs)})"
-                )
-        for name, value in kwargs.items():
-            value = np.asarray(value)
-            it.resize_tensor_input(self._inputs[name], value.shape)
-            it.set_tensor(self._inputs[name], value)
-        it.invoke()
-        return {name: it.get_tensor(index) for name, index in self._outputs.items()}
-
-    def get_input_details(self) -> dict[str, dict[str, Any]]:
-        """Input name -> the tensor's details dict (keys of
-        :meth:`Interpreter.get_input_details`).
-
-        >>> run = Interpreter(model_path="hello_world_int8.tflite").get_signature_runner()
-        >>> run.get_input_details()["dense_input"]["index"]
-        0
-        """
-        return {name: self._interpreter._details(i) for name, i in self._inputs.items()}
-
-    def get_output_details(self) -> dict[str, dict[str, Any]]:
-        """Output name -> the tensor's details dict.
-
-        >>> run = Interpreter(model_path="hello_world_int8.tflite").get_signature_runner()
-        >>> run.get_output_details()["dense_2"]["index"]
-        9
-        """
-        return {name: self._interpreter._details(i) for name, i in self._outputs.items()}
 
 
 def _one_model(model: Any, model_path: PathLike | None, model_content: bytes | None) -> Model:

@@ -44,7 +44,15 @@ from ._atomic_write import write_atomic
 from ._plan import STRATEGIES, Plan
 from .model import Model
 from .optimize import Optimization, optimize
-from .tflm_size import DEFAULT_TARGET, TARGETS, TflmArena, _planner_words, targets, tflm_arena
+from .tflm_size import (
+    DEFAULT_TARGET,
+    TARGETS,
+    TflmArena,
+    _planner_words,
+    check_target,
+    targets,
+    tflm_arena,
+)
 
 ModelLike = Model | str | PathLike[str] | bytes | bytearray
 
@@ -266,8 +274,7 @@ def report_html(
         if s not in STRATEGIES:
             raise ValueError(f"unknown strategy {s!r}; choose from {', '.join(STRATEGIES)}")
     for t in targets:
-        if t not in TARGETS:
-            raise ValueError(f"unknown target {t!r}; choose from {', '.join(TARGETS)}")
+        check_target(t)
     if not time_limit > 0:
         raise ValueError(f"time_limit must be > 0 seconds, got {time_limit}")
     from . import viz  # ImportError (with "pip install matplotlib") before any work

@@ -27,11 +27,18 @@ from typing import Any
 
 import numpy as np
 
-from . import _core
 from ._plan import Plan
 from ._plan import plan as _plan
 from .model import Model
-from .tflm_size import DEFAULT_TARGET, check_target, tflm_arena
+from .tflm_size import (
+    DEFAULT_TARGET,
+    _as_model,
+    check_target,
+    tflm_arena,
+)
+from .tflm_size import (
+    tflm_scratch_requests as tflm_scratch_requests,  # also importable from here
+)
 
 #: Strategies :func:`plan_for_tflm` also tries besides the one asked for.
 ALSO_TRY = ("greedy_by_size", "greedy_by_breadth", "tflm_greedy")
@@ -42,25 +49,6 @@ REFIT_ROUNDS = 3
 #: Planner for the tensors when the scratch buffers are fixed and the asked
 #: strategy does not take fixed offsets (the TFLite-GPU family).
 _FIXED_FALLBACK = "tflm_greedy"
-
-
-def tflm_scratch_requests(
-    model: Model | str | PathLike[str] | bytes, target: str = DEFAULT_TARGET
-) -> list[tuple[int, int, int]]:
-    """Scratch buffers stock TFLM's kernels request for ``model``:
-    ``[(bytes, operator, subgraph), ...]`` in TFLM's order, as
-    :meth:`Model.usage_records` takes them (``scratch=``).
-
-    >>> import tflm_arena as ta
-    >>> ta.tflm_scratch_requests("hello_world_int8.tflite", target="x86-64")
-    []
-    """
-    model = _as_model(model)
-    check_target(target)
-    return [
-        (int(r[0]), int(r[1]), int(r[2]))
-        for r in _core.tflm_scratch_requests(model._handle, target)
-    ]
 
 
 @dataclass(frozen=True)
@@ -286,9 +274,3 @@ def simulate_tflm(joint: np.ndarray, offsets: np.ndarray) -> Plan:
     rec["fixed_offset"][~is_scratch] = np.asarray(offsets)[~is_scratch]
     rec["fixed_offset"][is_scratch] = -1
     return _plan(rec, strategy="tflm_greedy")
-
-
-def _as_model(model: Model | str | PathLike[str] | bytes) -> Model:
-    if isinstance(model, Model):
-        return model
-    return Model.from_bytes(model) if isinstance(model, (bytes, bytearray)) else Model.load(model)

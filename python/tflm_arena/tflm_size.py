@@ -194,10 +194,7 @@ def tflm_arena(
     >>> ta.tflm_arena("hello_world_int8.tflite", target="tflite-micro-wheel").min_arena_bytes
     1936
     """
-    if not isinstance(model, Model):
-        model = (
-            Model.from_bytes(model) if isinstance(model, (bytes, bytearray)) else Model.load(model)
-        )
+    model = _as_model(model)
     check_target(target)
     if planner == "greedy":
         warnings.warn(
@@ -217,3 +214,31 @@ def tflm_arena(
         for k, v in d.pop("categories").items()
     }
     return TflmArena(categories=cats, **d)
+
+
+def tflm_scratch_requests(
+    model: Model | str | PathLike[str] | bytes, target: str = DEFAULT_TARGET
+) -> list[tuple[int, int, int]]:
+    """Scratch buffers stock TFLM's kernels request for ``model``:
+    ``[(bytes, operator, subgraph), ...]`` in TFLM's order, as
+    :meth:`Model.usage_records` takes them (``scratch=``).
+    ``NotImplementedError`` names an operator whose requests are not
+    modelled.
+
+    >>> import tflm_arena as ta
+    >>> ta.tflm_scratch_requests("hello_world_int8.tflite", target="x86-64")
+    []
+    """
+    model = _as_model(model)
+    check_target(target)
+    return [
+        (int(r[0]), int(r[1]), int(r[2]))
+        for r in _core.tflm_scratch_requests(model._handle, target)
+    ]
+
+
+def _as_model(model: Model | str | PathLike[str] | bytes) -> Model:
+    """``model`` as a Model: loaded from a path or read from bytes."""
+    if isinstance(model, Model):
+        return model
+    return Model.from_bytes(model) if isinstance(model, (bytes, bytearray)) else Model.load(model)
