@@ -39,6 +39,11 @@ def test_table_fields():
         if s["objects_name"] is not None:
             assert s["name"] == s["objects_name"] + "_objects"
     assert [s["name"] for s in _core.strategies()] == [s["name"] for s in STRATEGY_TABLE]
+    # ta.strategies() is the registry, as copies (a caller cannot edit it).
+    rows = ta.strategies()
+    assert rows == _core.strategies()
+    rows[0]["name"] = "edited"
+    assert ta.strategies()[0]["name"] == "tflm_greedy"
 
 
 def test_python_lists_are_the_registry():

@@ -46,7 +46,14 @@ from . import _core
 from . import viz as viz  # pictures; matplotlib is imported only when drawing
 from ._core import ArenaTooSmallError, TflmRefusesModelError
 from ._objects import OBJECT_STRATEGIES, SharedObjects, assign_objects
-from ._plan import BEST_STRATEGIES, STRATEGIES, OfflinePlanAliasWarning, Plan, plan
+from ._plan import (
+    BEST_STRATEGIES,
+    STRATEGIES,
+    OfflinePlanAliasWarning,
+    Plan,
+    plan,
+    strategies,
+)
 from ._records import RECORD_DTYPE, make_records
 from .interpreter import PLAN_DTYPE, RUNTIME_PLANNERS, Interpreter
 from .model import MODEL_RECORD_DTYPE, Model, Operator, Subgraph, Tensor
@@ -114,6 +121,7 @@ __all__ = [
     "report_html",
     "resolver_ops",
     "runtime_resolver_cpp",
+    "strategies",
     "targets",
     "tflm_arena",
     "tflm_resolver_cpp",

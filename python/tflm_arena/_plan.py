@@ -40,6 +40,24 @@ STRATEGIES = tuple(s["name"] for s in STRATEGY_TABLE)
 #: gives ``tflm_greedy``'s plan; ``linear`` reuses nothing.
 BEST_STRATEGIES = tuple(s["name"] for s in STRATEGY_TABLE if s["tried_by_best"])
 
+
+def strategies() -> list[dict[str, Any]]:
+    """The strategy registry, one dict per strategy in the order lists show
+    them (a copy of :data:`STRATEGY_TABLE`; the C++ core's
+    ``plan/strategy_list.h`` is its one source). Keys: ``name``, ``kind``,
+    ``description``, ``tried_by_best``, ``fixed_offsets``, ``objects_name``.
+    The CLI prints it with ``tflm-arena strategies``.
+
+    >>> import tflm_arena as ta
+    >>> rows = ta.strategies()
+    >>> rows[0]["name"], rows[0]["kind"]
+    ('tflm_greedy', 'runtime_planner')
+    >>> [r["name"] for r in rows] == list(ta.STRATEGIES)
+    True
+    """
+    return [dict(s) for s in STRATEGY_TABLE]
+
+
 #: The names :func:`plan` accepts, as a type (one list: built from STRATEGIES).
 Strategy = Literal[STRATEGIES]  # type: ignore[valid-type]
 

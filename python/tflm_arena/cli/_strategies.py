@@ -1,12 +1,12 @@
 """``tflm-arena strategies``: the planning strategies, as the C++ registry
-lists them (plan/strategies.cc), as a table or JSON."""
+lists them (plan/strategy_list.h; ``ta.strategies()``), as a table or JSON."""
 
 from __future__ import annotations
 
 import argparse
 from typing import TextIO
 
-from .._plan import STRATEGY_TABLE
+from .._plan import strategies
 from ._output import write_json
 
 SUMMARY = "the planning strategies: name, kind, description, whether best tries them"
@@ -29,12 +29,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace, out: TextIO) -> int:
+    rows = strategies()
     if args.json:
-        return write_json([dict(s) for s in STRATEGY_TABLE], out)
-    name_width = max(len("strategy"), *(len(s["name"]) for s in STRATEGY_TABLE))
-    kind_width = max(len("kind"), *(len(s["kind"]) for s in STRATEGY_TABLE))
+        return write_json(rows, out)
+    name_width = max(len("strategy"), *(len(s["name"]) for s in rows))
+    kind_width = max(len("kind"), *(len(s["kind"]) for s in rows))
     out.write(f"{'strategy':<{name_width}} {'kind':<{kind_width}} best  fixed  description\n")
-    for s in STRATEGY_TABLE:
+    for s in rows:
         best = "yes" if s["tried_by_best"] else "-"
         fixed = "yes" if s["fixed_offsets"] else "-"
         out.write(
