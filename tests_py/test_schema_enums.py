@@ -97,7 +97,9 @@ def test_numpy_types_of_tensor_types():
 def test_kernels_name_option_tables_not_ordinals():
     """A literal BuiltinOptions ordinal in a kernel (or the validator's
     operator/table pairs) fails here; builtin_options.h has the constants."""
-    literal = re.compile(r"MakeOptionsParser<\w+>\(\s*\d|OptionsTypeName\(\s*\d")
+    literal = re.compile(
+        r"(?:MakeOptionsParser<\w+>|OptionsReader<\w+,\s*\w+>)\(\s*\d|OptionsTypeName\(\s*\d"
+    )
     pair = re.compile(r"\{\s*\d+\s*,\s*fb::BuiltinOptions::")
     offenders = []
     sources = sorted((REPO / "cpp" / "tflm_arena" / "runtime").rglob("*.cc")) + sorted(
@@ -111,4 +113,5 @@ def test_kernels_name_option_tables_not_ordinals():
     assert offenders == []
     # The check sees the calls it guards.
     conv = (REPO / "cpp/tflm_arena/runtime/kernels/conv.cc").read_text()
-    assert "MakeOptionsParser<ConvOptions>(model::kConv2DOptions" in conv
+    assert "OptionsReader<ConvOptions, ReadConv>(model::kConv2DOptions" in conv
+    assert literal.search("OptionsReader<ConvOptions, ReadConv>(3)")

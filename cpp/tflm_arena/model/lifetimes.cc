@@ -21,14 +21,16 @@ const char* OpName(BuiltinCode code) {
 // The recursive "mark subgraph" walk of TFLM's micro_allocation_info.cc
 // (MarkSubgraphLifetimesIfNecessary): a scope counter per operator, and
 // scope += 1 before each subgraph an IF / WHILE / CALL_ONCE invokes. The one
-// walk for both outputs: the lifetimes of the entries (when `mark_entries`)
-// and the operator of each step (step_operators.h) into `steps`, as far as
-// it holds; steps() counts them all.
+// walk for both outputs: the lifetimes of the entries (kStepsOnly false), or
+// the operator of each step (step_operators.h) into `steps`, as far as it
+// holds (kStepsOnly true); steps() counts them all. A template parameter, not
+// a flag, so that the device's instantiation carries no step bookkeeping.
+template <bool kStepsOnly>
 class Marker {
  public:
   Marker(const Model& model, Span<const ScratchRequest> scratch, Span<AllocationEntry> out,
-         bool mark_entries, Span<StepOperator> steps)
-      : model_(model), scratch_(scratch), out_(out), steps_(steps), mark_entries_(mark_entries) {}
+         Span<StepOperator> steps)
+      : model_(model), scratch_(scratch), out_(out), steps_(steps) {}
 
   Status Mark(uint32_t sg, size_t depth);
   size_t steps() const { return static_cast<size_t>(scope_); }
@@ -54,8 +56,10 @@ class Marker {
   // Takes the next step, run by operator `op` of subgraph `sg` (`calls`:
   // -1, or the subgraph it invokes after this step).
   void NextStep(uint32_t sg, size_t op, int32_t calls) {
-    const size_t index = static_cast<size_t>(scope_);
-    if (index < steps_.size()) steps_[index] = StepOperator{sg, static_cast<uint32_t>(op), calls};
+    if (kStepsOnly) {
+      const size_t index = static_cast<size_t>(scope_);
+      if (index < steps_.size()) steps_[index] = StepOperator{sg, static_cast<uint32_t>(op), calls};
+    }
     ++scope_;
   }
   Status CheckCall(uint32_t sg, size_t op, const OperatorInfo& info, int32_t callee,
@@ -65,14 +69,14 @@ class Marker {
   Span<const ScratchRequest> scratch_;
   Span<AllocationEntry> out_;
   Span<StepOperator> steps_;
-  bool mark_entries_;
   Step scope_ = 0;
   size_t work_ = 0;
   uint32_t path_[kMaxControlFlowDepth] = {};  // subgraphs being marked
 };
 
-Status Marker::CheckCall(uint32_t sg, size_t op, const OperatorInfo& info, int32_t callee,
-                         size_t depth) const {
+template <bool kStepsOnly>
+Status Marker<kStepsOnly>::CheckCall(uint32_t sg, size_t op, const OperatorInfo& info,
+                                     int32_t callee, size_t depth) const {
   for (size_t d = 0; d <= depth; ++d) {
     if (path_[d] == static_cast<uint32_t>(callee)) {
       return TFLM_ARENA_INVALID("control-flow cycle: subgraph %" PRIu32
@@ -90,18 +94,21 @@ Status Marker::CheckCall(uint32_t sg, size_t op, const OperatorInfo& info, int32
   return Status::Ok();
 }
 
-Status Marker::Mark(uint32_t sg, size_t depth) {
+template <bool kStepsOnly>
+Status Marker<kStepsOnly>::Mark(uint32_t sg, size_t depth) {
   path_[depth] = sg;
   if (!Charge(sg + 1)) return TooMuchWork();  // subgraph() is O(sg)
   SubgraphInfo g;
   TFLM_ARENA_RETURN_IF_ERROR(model_.subgraph(sg, &g));
-  AllocationEntry* t = mark_entries_ ? out_.data() + g.first_tensor : nullptr;
+  AllocationEntry* t = kStepsOnly ? nullptr : out_.data() + g.first_tensor;
 
   // 1. Inputs are live from the start of the invocation.
   if (!Charge(g.inputs.size())) return TooMuchWork();
-  for (size_t k = 0; t != nullptr && k < g.inputs.size(); ++k) {
-    First(&t[g.inputs[k]], scope_);
-    t[g.inputs[k]].last_used = scope_;
+  if (!kStepsOnly) {
+    for (int32_t in : g.inputs) {
+      First(&t[in], scope_);
+      t[in].last_used = scope_;
+    }
   }
   for (size_t i = 0; i < g.num_operators; ++i) {
     OperatorInfo op;
@@ -111,8 +118,8 @@ Status Marker::Mark(uint32_t sg, size_t depth) {
     if (!Charge(cost)) return TooMuchWork();
     // 2a-b. New scope; outputs are created here.
     NextStep(sg, i, -1);
-    for (size_t k = 0; t != nullptr && k < op.outputs.size(); ++k) {
-      First(&t[op.outputs[k]], scope_);
+    if (!kStepsOnly) {
+      for (int32_t o : op.outputs) First(&t[o], scope_);
     }
     // 2c-d. Invoked subgraphs run inside this operator's scope range.
     const Step start = scope_;
@@ -122,7 +129,7 @@ Status Marker::Mark(uint32_t sg, size_t depth) {
       NextStep(sg, i, callee);
       TFLM_ARENA_RETURN_IF_ERROR(Mark(static_cast<uint32_t>(callee), depth + 1));
     }
-    if (t == nullptr) continue;  // steps only
+    if (kStepsOnly) continue;
     // 2e-f. Inputs and outputs live until the operator (and its subgraphs)
     // finished.
     for (int32_t in : op.inputs) {
@@ -143,9 +150,11 @@ Status Marker::Mark(uint32_t sg, size_t depth) {
   }
   // 3. Outputs survive to the end of the invocation.
   if (!Charge(g.outputs.size())) return TooMuchWork();
-  for (size_t k = 0; t != nullptr && k < g.outputs.size(); ++k) {
-    First(&t[g.outputs[k]], scope_);
-    t[g.outputs[k]].last_used = scope_;
+  if (!kStepsOnly) {
+    for (int32_t o : g.outputs) {
+      First(&t[o], scope_);
+      t[o].last_used = scope_;
+    }
   }
   return Status::Ok();
 }
@@ -257,7 +266,7 @@ Status ComputeAllocationInfo(const Model& model, Span<const ScratchRequest> scra
     e.index = static_cast<uint32_t>(j);
     out[model.total_tensors() + j] = e;
   }
-  Marker marker(model, scratch, out, /*mark_entries=*/true, Span<StepOperator>());
+  Marker<false> marker(model, scratch, out, Span<StepOperator>());
   return marker.Mark(0, 0);
 }
 
@@ -272,8 +281,7 @@ Status ComputeModelAllocationInfo(const Model& model, Span<const ScratchRequest>
 namespace internal {
 
 Status WalkSteps(const Model& model, Span<StepOperator> out, size_t* num_steps) {
-  Marker marker(model, Span<const ScratchRequest>(), Span<AllocationEntry>(),
-                /*mark_entries=*/false, out);
+  Marker<true> marker(model, Span<const ScratchRequest>(), Span<AllocationEntry>(), out);
   TFLM_ARENA_RETURN_IF_ERROR(marker.Mark(0, 0));
   *num_steps = marker.steps();
   return Status::Ok();

@@ -17,22 +17,17 @@ using internal::Annotate;
 using internal::OpName;
 using internal::TensorName;
 
-// A tail array of `n` (> 0) value-initialized T for subgraph `sg`, or null
-// with *status naming `what` ("tensors", "operators") when the arena is too
-// small.
-template <typename T>
-T* AllocateTailArray(SingleArenaAllocator* arena, size_t n, AllocationCategory category,
-                     const char* what, size_t sg, Status* status) {
-  uint8_t* p = nullptr;
-  *status = arena->AllocatePersistent(n * sizeof(T), alignof(T), category, &p, n);
-  if (!status->ok() || p == nullptr) {
-    *status =
-        Annotate(*status, "arena too small for the %zu %s of subgraph %zu (tail)", n, what, sg);
-    return nullptr;
+// Tail memory for the `n` (> 0) `what` ("tensors", "operators") of
+// subgraph `sg`: `bytes` aligned to `align`, or an error naming them when
+// the arena is too small. One function, not a template, so that both
+// callers share its code on the device.
+Status AllocateTailArray(SingleArenaAllocator* arena, size_t n, size_t bytes, size_t align,
+                         AllocationCategory category, const char* what, size_t sg, uint8_t** out) {
+  Status s = arena->AllocatePersistent(bytes, align, category, out, n);
+  if (!s.ok()) {
+    return Annotate(s, "arena too small for the %zu %s of subgraph %zu (tail)", n, what, sg);
   }
-  T* items = reinterpret_cast<T*>(p);
-  for (size_t i = 0; i < n; ++i) new (items + i) T();
-  return items;
+  return Status::Ok();
 }
 
 }  // namespace
@@ -90,13 +85,14 @@ Status Interpreter::StartModelAllocation() {
 Status Interpreter::AllocateSubgraphArrays(size_t sg) {
   const size_t n = model_.num_tensors(sg);
   if (n == 0) return Status::Ok();
-  Status s;
-  EvalTensor* tensors = AllocateTailArray<EvalTensor>(
-      &arena_, n, AllocationCategory::kEvalTensorData, "tensors", sg, &s);
-  if (tensors == nullptr) return s;
+  uint8_t* p = nullptr;
+  TFLM_ARENA_RETURN_IF_ERROR(
+      AllocateTailArray(&arena_, n, n * sizeof(EvalTensor), alignof(EvalTensor),
+                        AllocationCategory::kEvalTensorData, "tensors", sg, &p));
+  EvalTensor* tensors = reinterpret_cast<EvalTensor*>(p);
   subgraphs_[sg].tensors = tensors;
   for (size_t t = 0; t < n; ++t) {
-    EvalTensor* e = tensors + t;
+    EvalTensor* e = new (tensors + t) EvalTensor();
     model::TensorInfo info;
     TFLM_ARENA_RETURN_IF_ERROR(model_.tensor(sg, t, &info));
     e->dims = info.shape.data();
@@ -186,13 +182,14 @@ Status Interpreter::CheckDataFlow() {
 Status Interpreter::AllocateNodes(size_t sg) {
   const size_t n = model_.num_operators(sg);
   if (n == 0) return Status::Ok();
-  Status s;
-  Node* nodes = AllocateTailArray<Node>(&arena_, n, AllocationCategory::kNodeAndRegistration,
-                                        "operators", sg, &s);
-  if (nodes == nullptr) return s;
+  uint8_t* p = nullptr;
+  TFLM_ARENA_RETURN_IF_ERROR(AllocateTailArray(&arena_, n, n * sizeof(Node), alignof(Node),
+                                               AllocationCategory::kNodeAndRegistration,
+                                               "operators", sg, &p));
+  Node* nodes = reinterpret_cast<Node*>(p);
   subgraphs_[sg].nodes = nodes;
   for (size_t i = 0; i < n; ++i) {
-    Node* node = nodes + i;
+    Node* node = new (nodes + i) Node();
     model::OperatorInfo op;
     TFLM_ARENA_RETURN_IF_ERROR(model_.op(sg, i, &op));
     node->inputs = op.inputs;
