@@ -38,7 +38,9 @@ cmake -S . -B build/asan -DTFLM_ARENA_BUILD_TESTS=ON -DTFLM_ARENA_SANITIZE=ON \
 cmake --build build/asan -j"$jobs"
 ctest --test-dir build/asan --output-on-failure
 
-python3 -m pytest
+# pytest runs on $jobs workers (pytest-xdist), one test file per worker at a
+# time (--dist loadfile: a file's tests share fixtures and build folders).
+python3 -m pytest -n "$jobs" --dist loadfile
 
 # pytest again against an ASan+UBSan build of the module (a private
 # install in build/pyasan, loaded first; Python itself is not instrumented,
@@ -51,7 +53,7 @@ LD_PRELOAD="$(gcc -print-file-name=libasan.so) $(gcc -print-file-name=libstdc++.
   ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 \
   UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   PYTHONPATH="$PWD/build/pyasan" \
-  python3 -m pytest -q -p no:cacheprovider -m "not install"
+  python3 -m pytest -q -p no:cacheprovider -m "not install" -n "$jobs" --dist loadfile
 
 # Fuzzing: replay every saved reproducer, then a short run of each harness
 # (fuzz/README.md has the figures of longer runs).
