@@ -275,6 +275,14 @@ class InterpreterHandle {
 }  // namespace
 
 void RegisterInterpreter(py::module_& m) {
+  // The operators our runtime ships kernels for, in kernel_list.h's order.
+  m.def("runtime_kernels", [] {
+    std::vector<std::string> names;
+#define TFLM_ARENA_KERNEL_NAME(NAME) names.emplace_back(#NAME);
+    TFLM_ARENA_SHIPPED_KERNELS(TFLM_ARENA_KERNEL_NAME)
+#undef TFLM_ARENA_KERNEL_NAME
+    return names;
+  });
   py::class_<InterpreterHandle>(m, "InterpreterHandle")
       .def(
           py::init<std::shared_ptr<ModelHandle>, std::optional<size_t>, const std::string&, bool>(),

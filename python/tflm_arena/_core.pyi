@@ -16,6 +16,7 @@ class TflmRefusesModelError(ValueError):
     operator: Any  # types.SimpleNamespace(index=int, name=str, subgraph=int)
 
 def strategies() -> list[dict[str, Any]]: ...
+def runtime_kernels() -> list[str]: ...
 def validate_records(
     sizes: npt.ArrayLike,
     first: npt.ArrayLike,

@@ -26,6 +26,7 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Union
 
+from . import _core
 from .model import Model
 from .schema_enums import BUILTIN_OPERATORS
 
@@ -170,48 +171,14 @@ TFLM_CUSTOM_METHODS: dict[str, str] = {
     "SignalWindow": "AddWindow",
 }
 
-#: The kernels our runtime ships (cpp/tflm_arena/runtime/kernels/kernel_list.h;
-#: a test keeps the two in step). Each has ``Register_<NAME>()``.
-RUNTIME_KERNELS: tuple[str, ...] = (
-    "FULLY_CONNECTED",
-    "CONV_2D",
-    "DEPTHWISE_CONV_2D",
-    "ADD",
-    "AVERAGE_POOL_2D",
-    "MAX_POOL_2D",
-    "SOFTMAX",
-    "RESHAPE",
-    "QUANTIZE",
-    "DEQUANTIZE",
-    "LEAKY_RELU",
-    "BATCH_MATMUL",
-    "SVDF",
-    "TRANSPOSE_CONV",
-    "UNIDIRECTIONAL_SEQUENCE_LSTM",
-    "STRIDED_SLICE",
-    "PAD",
-    "PADV2",
-    "CONCATENATION",
-    "MEAN",
-    "TRANSPOSE",
-    "SQUEEZE",
-    "EXPAND_DIMS",
-    "PACK",
-    "UNPACK",
-    "SPLIT",
-    "GATHER",
-    "SUB",
-    "MUL",
-    "RELU",
-    "RELU6",
-    "MAXIMUM",
-    "MINIMUM",
-    "DIV",
-    "LOGISTIC",
-    "TANH",
-    "HARD_SWISH",
-    "CAST",
-)
+#: The operators our runtime ships kernels for, in the order of
+#: cpp/tflm_arena/runtime/kernels/kernel_list.h (bound from that list). Each
+#: has ``Register_<NAME>()``.
+#:
+#: >>> from tflm_arena import resolver
+#: >>> resolver.RUNTIME_KERNELS[:3]
+#: ('FULLY_CONNECTED', 'CONV_2D', 'DEPTHWISE_CONV_2D')
+RUNTIME_KERNELS: tuple[str, ...] = tuple(_core.runtime_kernels())
 
 #: The two resolvers ``--runtime`` chooses between.
 RUNTIMES: tuple[str, ...] = ("tflm", "tflm_arena")

@@ -13,11 +13,9 @@
 //  3. Tests: tests_cpp/runtime/kernels/<op>_test.cc (found by name) with
 //     golden vectors from golden/<op>_cases.py (gen_golden.py <op>), and a
 //     parity test against the tflite_micro wheel in tests_py/.
-//  4. Outside these: the name in RUNTIME_KERNELS
-//     (python/tflm_arena/resolver.py; a test keeps it equal to this list),
-//     the operator list of docs/reference.md, and the Python builder's
-//     options fields if it does not know them yet
-//     (python/tflm_arena/_builder_options.py).
+//  4. Only if the Python builder does not know the options table's fields
+//     yet: python/tflm_arena/_builder_options.py. (Python's
+//     tflm_arena.resolver.RUNTIME_KERNELS and the docs read this list.)
 #ifndef TFLM_ARENA_RUNTIME_KERNELS_KERNEL_LIST_H_
 #define TFLM_ARENA_RUNTIME_KERNELS_KERNEL_LIST_H_
 
