@@ -41,6 +41,19 @@ STRATEGIES = tuple(s["name"] for s in STRATEGY_TABLE)
 BEST_STRATEGIES = tuple(s["name"] for s in STRATEGY_TABLE if s["tried_by_best"])
 
 
+def check_strategy(strategy: str) -> None:
+    """Raise ValueError naming the known strategies unless ``strategy`` is one
+    (the one wording of every function that takes a strategy).
+
+    >>> check_strategy("tflm_greedy")
+    >>> check_strategy("fast")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ValueError: unknown strategy 'fast'; choose one of tflm_greedy, ...
+    """
+    if strategy not in STRATEGIES:
+        raise ValueError(f"unknown strategy {strategy!r}; choose one of {', '.join(STRATEGIES)}")
+
+
 def strategies() -> list[dict[str, Any]]:
     """The strategy registry, one dict per strategy in the order lists show
     them (a copy of :data:`STRATEGY_TABLE`; the C++ core's
@@ -310,8 +323,7 @@ def plan(
     >>> ta.plan(m, scratch=False)
     Plan(strategy='tflm_greedy', buffers=4, arena_bytes=32, lower_bound=32, optimal=True, tensors only)
     """  # noqa: E501 (a doctest's expected output is one line)
-    if strategy not in STRATEGIES:
-        raise ValueError(f"unknown strategy {strategy!r}; choose one of {', '.join(STRATEGIES)}")
+    check_strategy(strategy)
     if alignment < 1:
         raise ValueError(f"alignment must be >= 1, got {alignment}")
     meta: dict[str, Any] = {}

@@ -41,7 +41,7 @@ from typing import Any
 import numpy as np
 
 from ._atomic_write import write_atomic
-from ._plan import STRATEGIES, Plan
+from ._plan import STRATEGIES, Plan, check_strategy
 from .model import Model
 from .optimize import Optimization, optimize
 from .tflm_size import (
@@ -271,8 +271,7 @@ def report_html(
         targets = [DEFAULT_TARGET] + [t for t in TARGETS if t != DEFAULT_TARGET]
     targets = list(targets)
     for s in strategies:
-        if s not in STRATEGIES:
-            raise ValueError(f"unknown strategy {s!r}; choose from {', '.join(STRATEGIES)}")
+        check_strategy(s)
     for t in targets:
         check_target(t)
     if not time_limit > 0:
