@@ -15,12 +15,43 @@ constexpr BuildTarget kBuildTargets[] = {
     {"tflite-micro-wheel", "x86-64", AllocatorRule::kWheelInterpreter,
      "the tflite-micro PyPI wheel's Python interpreter (x86-64, compression on, "
      "RecordingMicroAllocator)"},
+// The CMSIS-NN builds: TFLM's Makefile with OPTIMIZED_KERNEL_DIR=cmsis_nn.
+#define TFLM_ARENA_CMSIS_BUILD                                                        \
+  "TFLM 90b983c Makefile build, CMSIS-NN kernels (CMSIS-NN 4ab83cc), GCC, "          \
+  "KERNELS_OPTIMIZED_FOR_SPEED, compression off, MicroAllocator"
+#define TFLM_ARENA_CMSIS_TARGET(name, core, backend_words, backend, checked, note)   \
+  {name,                                                                            \
+   "cortex-m",                                                                      \
+   AllocatorRule::kPlain,                                                           \
+   core " (CMSIS-NN " backend_words " backend): " TFLM_ARENA_CMSIS_BUILD note,      \
+   KernelLibrary::kCmsisNn,                                                         \
+   CmsisNnBackend::backend,                                                         \
+   checked}
+#define TFLM_ARENA_UNCHECKED \
+  "; figures modelled from TFLM's and CMSIS-NN's source only, not checked against a real build"
+    TFLM_ARENA_CMSIS_TARGET("cortex-m0+cmsis-nn", "Cortex-M0", "scalar", kScalar, true, ""),
+    TFLM_ARENA_CMSIS_TARGET("cortex-m0plus+cmsis-nn", "Cortex-M0+", "scalar", kScalar, true, ""),
+    TFLM_ARENA_CMSIS_TARGET("cortex-m3+cmsis-nn", "Cortex-M3", "scalar", kScalar, true, ""),
+    TFLM_ARENA_CMSIS_TARGET("cortex-m4+cmsis-nn", "Cortex-M4", "DSP", kDsp, true, ""),
+    TFLM_ARENA_CMSIS_TARGET("cortex-m7+cmsis-nn", "Cortex-M7", "DSP", kDsp, true, ""),
+    TFLM_ARENA_CMSIS_TARGET("cortex-m33+cmsis-nn", "Cortex-M33", "DSP", kDsp, true, ""),
+    TFLM_ARENA_CMSIS_TARGET("cortex-m55+cmsis-nn", "Cortex-M55", "MVE", kMve, false,
+                            TFLM_ARENA_UNCHECKED),
+    TFLM_ARENA_CMSIS_TARGET("cortex-m85+cmsis-nn", "Cortex-M85", "MVE", kMve, false,
+                            TFLM_ARENA_UNCHECKED),
+#undef TFLM_ARENA_UNCHECKED
+#undef TFLM_ARENA_CMSIS_TARGET
+#undef TFLM_ARENA_CMSIS_BUILD
 };
 
 }  // namespace
 
 Span<const BuildTarget> BuildTargets() {
   return Span<const BuildTarget>(kBuildTargets, sizeof(kBuildTargets) / sizeof(kBuildTargets[0]));
+}
+
+Span<const KernelRow> TargetKernels(const BuildTarget& target) {
+  return target.kernels == KernelLibrary::kCmsisNn ? CmsisNnKernels() : ReferenceKernels();
 }
 
 const BuildTarget& DefaultBuildTarget() { return kBuildTargets[0]; }

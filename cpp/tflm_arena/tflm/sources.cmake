@@ -6,6 +6,7 @@ tflm_arena_host_library(tflm_arena_tflm
     ${TFLM_ARENA_SRC}/tflm/build_targets.cc
     ${TFLM_ARENA_SRC}/tflm/kernel_refusals.cc
     ${TFLM_ARENA_SRC}/tflm/kernel_table.cc
+    ${TFLM_ARENA_SRC}/tflm/cmsis_nn_kernels.cc
     ${TFLM_ARENA_SRC}/tflm/signal_kernels.cc
     ${TFLM_ARENA_SRC}/tflm/allocation_trace.cc
     ${TFLM_ARENA_SRC}/tflm/arena_replay.cc
