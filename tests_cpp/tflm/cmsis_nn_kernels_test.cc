@@ -54,7 +54,7 @@ TEST(CmsisNnFormulas, ConvS8OneByOne) {
 TEST(CmsisNnFormulas, ConvS8OneByNOnMve) {
   const CmsisConv c = Conv({1, 1, 10, 4}, {1, 1, 3, 4}, {1, 1, 8, 8});  // valid, stride 1
   EXPECT_EQ(ConvolveWrapperS8BufferSize(kMve, c), 12);
-  EXPECT_EQ(ConvolveWrapperS8BufferSize(kDsp, c), 2 * 12 * 2);  // im2col off MVE
+  EXPECT_EQ(ConvolveWrapperS8BufferSize(kDsp, c), 2 * 12 * 2);              // im2col off MVE
   CmsisConv same = Conv({1, 1, 10, 4}, {1, 1, 3, 4}, {1, 1, 10, 8}, 1, 1);  // pad 1 each side
   EXPECT_EQ(ConvolveWrapperS8BufferSize(kMve, same), 3 * 4 + 1 * 4);
 }
@@ -140,7 +140,7 @@ TEST(CmsisNnKernels, OwnRowsReplaceReferenceRowsAndTheRestFallBack) {
     ASSERT_NE(row, nullptr) << ref.op;
     if (FindKernel(own, ref.op) == nullptr) EXPECT_EQ(row->source, ref.source) << ref.op;
   }
-  EXPECT_EQ(all.size(), ReferenceKernels().size());  // every cmsis_nn op has a reference row
+  EXPECT_EQ(all.size(), ReferenceKernels().size());       // every cmsis_nn op has a reference row
   EXPECT_EQ(FindKernel(all, "CONV_2D")->opdata[1], 60u);  // OpDataConv (56) + buffer index
 }
 

@@ -15,33 +15,44 @@ constexpr BuildTarget kBuildTargets[] = {
     {"tflite-micro-wheel", "x86-64", AllocatorRule::kWheelInterpreter,
      "the tflite-micro PyPI wheel's Python interpreter (x86-64, compression on, "
      "RecordingMicroAllocator)"},
-// The CMSIS-NN builds: TFLM's Makefile with OPTIMIZED_KERNEL_DIR=cmsis_nn.
-#define TFLM_ARENA_CMSIS_BUILD                                                        \
-  "TFLM 90b983c Makefile build, CMSIS-NN kernels (CMSIS-NN 4ab83cc), GCC, "          \
-  "KERNELS_OPTIMIZED_FOR_SPEED, compression off, MicroAllocator"
-#define TFLM_ARENA_CMSIS_TARGET(name, core, backend_words, backend, checked, note)   \
-  {name,                                                                            \
-   "cortex-m",                                                                      \
-   AllocatorRule::kPlain,                                                           \
-   core " (CMSIS-NN " backend_words " backend): " TFLM_ARENA_CMSIS_BUILD note,      \
-   KernelLibrary::kCmsisNn,                                                         \
-   CmsisNnBackend::backend,                                                         \
-   checked}
-#define TFLM_ARENA_UNCHECKED \
-  "; figures modelled from TFLM's and CMSIS-NN's source only, not checked against a real build"
-    TFLM_ARENA_CMSIS_TARGET("cortex-m0+cmsis-nn", "Cortex-M0", "scalar", kScalar, true, ""),
-    TFLM_ARENA_CMSIS_TARGET("cortex-m0plus+cmsis-nn", "Cortex-M0+", "scalar", kScalar, true, ""),
-    TFLM_ARENA_CMSIS_TARGET("cortex-m3+cmsis-nn", "Cortex-M3", "scalar", kScalar, true, ""),
-    TFLM_ARENA_CMSIS_TARGET("cortex-m4+cmsis-nn", "Cortex-M4", "DSP", kDsp, true, ""),
-    TFLM_ARENA_CMSIS_TARGET("cortex-m7+cmsis-nn", "Cortex-M7", "DSP", kDsp, true, ""),
-    TFLM_ARENA_CMSIS_TARGET("cortex-m33+cmsis-nn", "Cortex-M33", "DSP", kDsp, true, ""),
-    TFLM_ARENA_CMSIS_TARGET("cortex-m55+cmsis-nn", "Cortex-M55", "MVE", kMve, false,
-                            TFLM_ARENA_UNCHECKED),
-    TFLM_ARENA_CMSIS_TARGET("cortex-m85+cmsis-nn", "Cortex-M85", "MVE", kMve, false,
-                            TFLM_ARENA_UNCHECKED),
-#undef TFLM_ARENA_UNCHECKED
-#undef TFLM_ARENA_CMSIS_TARGET
-#undef TFLM_ARENA_CMSIS_BUILD
+    // TFLM's Makefile with OPTIMIZED_KERNEL_DIR=cmsis_nn, one row per core
+    // (cmsis_nn_kernels.h). MVE cannot be run here: those rows say so.
+    {"cortex-m0+cmsis-nn", "cortex-m", AllocatorRule::kPlain,
+     "Cortex-M0 (CMSIS-NN scalar backend): TFLM 90b983c Makefile build, CMSIS-NN kernels "
+     "(CMSIS-NN 4ab83cc), GCC, KERNELS_OPTIMIZED_FOR_SPEED, compression off, MicroAllocator",
+     KernelLibrary::kCmsisNn, CmsisNnBackend::kScalar, /*checked=*/true},
+    {"cortex-m0plus+cmsis-nn", "cortex-m", AllocatorRule::kPlain,
+     "Cortex-M0+ (CMSIS-NN scalar backend): TFLM 90b983c Makefile build, CMSIS-NN kernels "
+     "(CMSIS-NN 4ab83cc), GCC, KERNELS_OPTIMIZED_FOR_SPEED, compression off, MicroAllocator",
+     KernelLibrary::kCmsisNn, CmsisNnBackend::kScalar, /*checked=*/true},
+    {"cortex-m3+cmsis-nn", "cortex-m", AllocatorRule::kPlain,
+     "Cortex-M3 (CMSIS-NN scalar backend): TFLM 90b983c Makefile build, CMSIS-NN kernels "
+     "(CMSIS-NN 4ab83cc), GCC, KERNELS_OPTIMIZED_FOR_SPEED, compression off, MicroAllocator",
+     KernelLibrary::kCmsisNn, CmsisNnBackend::kScalar, /*checked=*/true},
+    {"cortex-m4+cmsis-nn", "cortex-m", AllocatorRule::kPlain,
+     "Cortex-M4 (CMSIS-NN DSP backend): TFLM 90b983c Makefile build, CMSIS-NN kernels "
+     "(CMSIS-NN 4ab83cc), GCC, KERNELS_OPTIMIZED_FOR_SPEED, compression off, MicroAllocator",
+     KernelLibrary::kCmsisNn, CmsisNnBackend::kDsp, /*checked=*/true},
+    {"cortex-m7+cmsis-nn", "cortex-m", AllocatorRule::kPlain,
+     "Cortex-M7 (CMSIS-NN DSP backend): TFLM 90b983c Makefile build, CMSIS-NN kernels "
+     "(CMSIS-NN 4ab83cc), GCC, KERNELS_OPTIMIZED_FOR_SPEED, compression off, MicroAllocator",
+     KernelLibrary::kCmsisNn, CmsisNnBackend::kDsp, /*checked=*/true},
+    {"cortex-m33+cmsis-nn", "cortex-m", AllocatorRule::kPlain,
+     "Cortex-M33 (CMSIS-NN DSP backend): TFLM 90b983c Makefile build, CMSIS-NN kernels "
+     "(CMSIS-NN 4ab83cc), GCC, KERNELS_OPTIMIZED_FOR_SPEED, compression off, MicroAllocator",
+     KernelLibrary::kCmsisNn, CmsisNnBackend::kDsp, /*checked=*/true},
+    {"cortex-m55+cmsis-nn", "cortex-m", AllocatorRule::kPlain,
+     "Cortex-M55 (CMSIS-NN MVE backend): TFLM 90b983c Makefile build, CMSIS-NN kernels "
+     "(CMSIS-NN 4ab83cc), GCC, KERNELS_OPTIMIZED_FOR_SPEED, compression off, MicroAllocator"
+     "; figures modelled from TFLM's and CMSIS-NN's source only, not checked against a real "
+     "build",
+     KernelLibrary::kCmsisNn, CmsisNnBackend::kMve, /*checked=*/false},
+    {"cortex-m85+cmsis-nn", "cortex-m", AllocatorRule::kPlain,
+     "Cortex-M85 (CMSIS-NN MVE backend): TFLM 90b983c Makefile build, CMSIS-NN kernels "
+     "(CMSIS-NN 4ab83cc), GCC, KERNELS_OPTIMIZED_FOR_SPEED, compression off, MicroAllocator"
+     "; figures modelled from TFLM's and CMSIS-NN's source only, not checked against a real "
+     "build",
+     KernelLibrary::kCmsisNn, CmsisNnBackend::kMve, /*checked=*/false},
 };
 
 }  // namespace

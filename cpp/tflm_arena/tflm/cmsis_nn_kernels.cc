@@ -22,7 +22,7 @@ using steps::PerChannel;
 using steps::PerChannelIfMulti;
 
 // CMSIS-NN's Include/arm_nnsupportfunctions.h at 4ab83cc.
-constexpr int64_t kChInBlockMve = 124;               // CH_IN_BLOCK_MVE
+constexpr int64_t kChInBlockMve = 124;                  // CH_IN_BLOCK_MVE
 constexpr int64_t kReverseTcolEfficientThreshold = 16;  // REVERSE_TCOL_EFFICIENT_THRESHOLD
 // CONVERT_DW_CONV_WITH_ONE_INPUT_CH_AND_OUTPUT_CH_ABOVE_THRESHOLD: 1 unless
 // Arm Compiler >= 6.10.50 (8).
@@ -54,9 +54,9 @@ int64_t Conv1xNS8Mve(const CmsisConv& c) {
   const int64_t total_pad = (c.output.w - 1) * c.stride_w + c.filter.w - c.input.w;
   const int64_t asym_pad = total_pad % 2;
   const int64_t right_pad_num =
-      c.pad_w + asym_pad != 0 ? std::max<int64_t>(1, (c.pad_w + asym_pad + c.stride_w - 1) /
-                                                         c.stride_w)
-                              : 0;
+      c.pad_w + asym_pad != 0
+          ? std::max<int64_t>(1, (c.pad_w + asym_pad + c.stride_w - 1) / c.stride_w)
+          : 0;
   const int64_t left_pad_num =
       c.pad_w != 0 ? std::max<int64_t>(1, (c.pad_w + c.stride_w - 1) / c.stride_w) : 0;
   const int64_t no_pad_num = std::max<int64_t>(c.output.w - (right_pad_num + left_pad_num), 0);
@@ -216,8 +216,8 @@ struct NodeView {
     TFLM_ARENA_RETURN_IF_ERROR(Tensor(output, index, t, &present));
     if (!present || t->shape.empty() || (rank != 0 && t->shape.size() != rank)) {
       return Status::Error(StatusCode::kInvalidArgument,
-                           "%s operator %zu (subgraph %zu): %s %d missing or not of rank %zu",
-                           name, op_index, sg, output ? "output" : "input", index, rank);
+                           "%s operator %zu (subgraph %zu): %s %d missing or not of rank %zu", name,
+                           op_index, sg, output ? "output" : "input", index, rank);
     }
     return Status::Ok();
   }
@@ -434,16 +434,16 @@ constexpr KernelRow kCmsisNn[] = {
      "cmsis_nn/conv.cc conv_common.cc",
      {{28, 4}, {28, 4}},
      {60, 60},
-     {In(0), In(1), Out(0), Out(2), IfQuantized(PerChannel(1, 0), 0),
-      In(0), In(1), In(2), Out(0),  // CalculateOpDataConv
+     {In(0), In(1), Out(0), Out(2), IfQuantized(PerChannel(1, 0), 0), In(0), In(1), In(2),
+      Out(0),  // CalculateOpDataConv
       CmsisNn(static_cast<uint8_t>(CmsisNnRule::kConv))},
      TypeRule::kConv},
     {"DEPTHWISE_CONV_2D",
      "cmsis_nn/depthwise_conv.cc depthwise_conv_common.cc",
      {{28, 4}, {28, 4}},
      {60, 60},
-     {In(0), In(1), Out(0), IfQuantized(PerChannel(1, 3), 0),
-      In(0), In(1), In(2), Out(0),  // CalculateOpDataDepthwiseConv
+     {In(0), In(1), Out(0), IfQuantized(PerChannel(1, 3), 0), In(0), In(1), In(2),
+      Out(0),  // CalculateOpDataDepthwiseConv
       CmsisNn(static_cast<uint8_t>(CmsisNnRule::kDepthwiseConv))},
      TypeRule::kDepthwiseConv},
     // OpData = OpDataFullyConnected + 2 buffer indices, kernel-sum pointer,
@@ -503,8 +503,8 @@ constexpr KernelRow kCmsisNn[] = {
      {{20, 4}, {20, 4}},
      {76, 76},
      {Out(0), In(2), In(1), PerChannel(1, 0),
-      CmsisNn(static_cast<uint8_t>(CmsisNnRule::kTransposeConv)),
-      IfQuantized(In(2), 2), IfQuantized(In(1), 2),  // CalculateOpData
+      CmsisNn(static_cast<uint8_t>(CmsisNnRule::kTransposeConv)), IfQuantized(In(2), 2),
+      IfQuantized(In(1), 2),  // CalculateOpData
       IfQuantized(In(3), 2), IfQuantized(Out(0), 2)},
      TypeRule::kTransposeConv},
     // OpData = OpDataLSTM + cmsis_nn_lstm_params.
@@ -523,8 +523,12 @@ Status CmsisNnPrepare(CmsisNnRule rule, CmsisNnBackend backend, const model::Mod
                       std::vector<CmsisNnAllocation>* out, std::string* refusal_reason) {
   out->clear();
   refusal_reason->clear();
-  const char* names[] = {"CONV_2D", "DEPTHWISE_CONV_2D",           "FULLY_CONNECTED",
-                         "AVERAGE_POOL_2D", "SVDF", "UNIDIRECTIONAL_SEQUENCE_LSTM",
+  const char* names[] = {"CONV_2D",
+                         "DEPTHWISE_CONV_2D",
+                         "FULLY_CONNECTED",
+                         "AVERAGE_POOL_2D",
+                         "SVDF",
+                         "UNIDIRECTIONAL_SEQUENCE_LSTM",
                          "TRANSPOSE_CONV"};
   const size_t r = static_cast<size_t>(rule);
   if (r >= sizeof(names) / sizeof(names[0])) {
