@@ -15,6 +15,7 @@ import pytest
 
 import tflm_arena as ta
 from tflm_arena import _core
+from tflm_arena.builder import ModelBuilder
 
 DATA = Path(__file__).resolve().parent / "data" / "oracle_armhf_cmsis_nn.tsv"
 
@@ -99,3 +100,48 @@ def test_unknown_target_lists_the_cmsis_nn_targets(models_dir):
     for names in (*BUILD_TARGETS.values(), MVE_TARGETS):
         for target in names:
             assert target in message
+
+
+def _int8_conv(stride: int = 1, kernel: int = 3, channels: int = 3) -> bytes:
+    mb = ModelBuilder()
+    x = mb.add_tensor([1, 8, 8, channels], "int8", "x", scale=0.1, zero_point=0)
+    w = mb.add_tensor(
+        [4, kernel, kernel, channels],
+        "int8",
+        "w",
+        data=[1] * (4 * kernel * kernel * channels),
+        scale=[0.01] * 4,
+        zero_point=[0] * 4,
+    )
+    b = mb.add_tensor([4], "int32", "b", data=[0] * 4)
+    out = 8 // stride if stride > 0 else 8
+    y = mb.add_tensor([1, out, out, 4], "int8", "y", scale=0.1, zero_point=0)
+    mb.add_operator(
+        "CONV_2D", [x, w, b], [y], options={"padding": "SAME", "stride_w": stride, "stride_h": 1}
+    )
+    mb.set_io([x], [y])
+    return mb.build()
+
+
+def test_conv_scratch_follows_the_backend():
+    # K = 3 * 3 * 3 = 27: scalar and DSP im2col 2 x 28 int16 = 112 bytes
+    # (arm_convolve_s8_get_buffer_size); MVE 4 x 32 = 128
+    # (arm_convolve_s8_get_buffer_size_mve); the reference kernel none.
+    m = ta.Model.from_bytes(_int8_conv())
+    assert _core.tflm_scratch_requests(m._handle, "cortex-m") == []
+    for target, bytes_ in (
+        ("cortex-m0+cmsis-nn", 112),
+        ("cortex-m4+cmsis-nn", 112),
+        ("cortex-m55+cmsis-nn", 128),
+    ):
+        assert _core.tflm_scratch_requests(m._handle, target) == [(bytes_, 0, 0)], target
+    # 1x1 without padding: no buffer on any backend (GCC).
+    one = ta.Model.from_bytes(_int8_conv(kernel=1))
+    for target in ("cortex-m0+cmsis-nn", "cortex-m4+cmsis-nn", "cortex-m55+cmsis-nn"):
+        assert _core.tflm_scratch_requests(one._handle, target) == [], target
+
+
+def test_a_zero_stride_is_a_clear_error_not_a_crash():
+    m = ta.Model.from_bytes(_int8_conv(stride=0))
+    with pytest.raises(ValueError, match=r"stride 0x1.*positive"):
+        ta.tflm_arena(m, target="cortex-m55+cmsis-nn")

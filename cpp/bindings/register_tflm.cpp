@@ -135,7 +135,8 @@ void RegisterTflm(py::module_& m) {
   m.def("tflm_scratch_requests", &TflmScratchRequests, py::arg("model"), py::arg("target"),
         "Scratch buffers TFLM's kernels request: [(bytes, operator, subgraph), ...].");
   m.def("tflm_targets", &TflmTargets,
-        "The stock-TFLM build targets, default first: [{name, description, abi, allocator, kernels, checked}].");
+        "The stock-TFLM build targets, default first: [{name, description, abi, allocator, "
+        "kernels, checked}].");
   m.def("recording_categories", &RecordingCategories,
         "TFLM's RecordingMicroAllocator categories in print order: [{key, name, noun}].");
 }

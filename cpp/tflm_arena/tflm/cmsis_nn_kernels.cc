@@ -1,6 +1,8 @@
 #include "tflm_arena/tflm/cmsis_nn_kernels.h"
 
 #include <algorithm>
+#include <climits>
+#include <cstdint>
 #include <cstring>
 #include <iterator>
 
@@ -28,7 +30,16 @@ constexpr int64_t kReverseTcolEfficientThreshold = 16;  // REVERSE_TCOL_EFFICIEN
 // Arm Compiler >= 6.10.50 (8).
 constexpr int64_t kDwOneInChThresholdGcc = 1;
 
-int64_t RoundUp(int64_t x, int64_t n) { return (x + n - 1) / n * n; }
+// Every size is computed in 128 bits: the inputs are int32 values from the
+// model, and no formula multiplies more than four of them, so nothing
+// overflows; a result beyond int64 saturates (the rules refuse anything
+// beyond CMSIS-NN's int32).
+using Wide = __int128;
+int64_t Sat(Wide v) {
+  constexpr Wide kMax = INT64_MAX;
+  return static_cast<int64_t>(v > kMax ? kMax : v < 0 ? 0 : v);
+}
+Wide RoundUp(Wide x, Wide n) { return (x + n - 1) / n * n; }
 
 // arm_nn_is_convolve_1x1, arm_nn_is_convolve_1_x_n. (arm_nn_is_convolve_1x1_fast,
 // stride 1, picks between two 1x1 kernels that both need 0 bytes under GCC.)
@@ -43,14 +54,15 @@ bool Is1xN(const CmsisConv& c) {
 
 // arm_convolve_s8_get_buffer_size (not MVE): 2 * rhs_cols rounded up to 4, int16.
 int64_t ConvS8Im2col(const CmsisDims& input, const CmsisDims& filter) {
-  return 2 * RoundUp(filter.w * filter.h * input.c, 4) * 2;
+  return Sat(2 * RoundUp(Wide{filter.w} * filter.h * input.c, 4) * 2);
 }
 // arm_convolve_s8_get_buffer_size_mve: 4 im2col columns of whole 16-lane registers.
 int64_t ConvS8Mve(const CmsisDims& input, const CmsisDims& filter) {
-  return 4 * RoundUp(input.c * filter.w * filter.h, 16);
+  return Sat(4 * RoundUp(Wide{input.c} * filter.w * filter.h, 16));
 }
 // arm_convolve_1_x_n_s8_get_buffer_size_mve.
 int64_t Conv1xNS8Mve(const CmsisConv& c) {
+  if (c.stride_w <= 0) return ConvS8Mve(c.input, c.filter);  // the rules refuse it first
   const int64_t total_pad = (c.output.w - 1) * c.stride_w + c.filter.w - c.input.w;
   const int64_t asym_pad = total_pad % 2;
   const int64_t right_pad_num =
@@ -63,11 +75,11 @@ int64_t Conv1xNS8Mve(const CmsisConv& c) {
   if (right_pad_num + no_pad_num + left_pad_num != c.output.w) {
     return ConvS8Mve(c.input, c.filter);
   }
-  const int64_t pad_size_left = c.pad_w * c.input.c;
-  const int64_t pad_size_right = asym_pad ? right_pad_num * c.input.c : pad_size_left;
-  const int64_t num_elem_left = c.filter.w * c.input.c;
-  const int64_t num_elem_right = num_elem_left - c.input.c;
-  return std::max(num_elem_left + pad_size_left, num_elem_right + pad_size_right);
+  const Wide pad_size_left = Wide{c.pad_w} * c.input.c;
+  const Wide pad_size_right = asym_pad ? Wide{right_pad_num} * c.input.c : pad_size_left;
+  const Wide num_elem_left = Wide{c.filter.w} * c.input.c;
+  const Wide num_elem_right = num_elem_left - c.input.c;
+  return Sat(std::max(num_elem_left + pad_size_left, num_elem_right + pad_size_right));
 }
 
 }  // namespace
@@ -99,9 +111,9 @@ int64_t ConvolveWrapperS8BufferSize(CmsisNnBackend backend, const CmsisConv& c) 
 }
 
 int64_t ConvolveWrapperS16BufferSize(CmsisNnBackend backend, const CmsisConv& c) {
-  const int64_t k = c.input.c * c.filter.w * c.filter.h;
-  if (backend == CmsisNnBackend::kMve) return 4 * RoundUp(k, 8) * 2;  // 8-lane int16 registers
-  return 2 * k * 2;
+  const Wide k = Wide{c.input.c} * c.filter.w * c.filter.h;
+  if (backend == CmsisNnBackend::kMve) return Sat(4 * RoundUp(k, 8) * 2);  // 8-lane int16 registers
+  return Sat(2 * k * 2);
 }
 
 int64_t DepthwiseConvWrapperS8BufferSize(CmsisNnBackend backend, const CmsisConv& c) {
@@ -110,20 +122,20 @@ int64_t DepthwiseConvWrapperS8BufferSize(CmsisNnBackend backend, const CmsisConv
     // convolution (filter dims {c, h, w, n}) plus a copy of the filter.
     CmsisConv conv = c;
     conv.filter = CmsisDims{c.filter.c, c.filter.h, c.filter.w, c.filter.n};
-    return ConvolveWrapperS8BufferSize(CmsisNnBackend::kMve, conv) +
-           c.filter.c * c.filter.h * c.filter.w * c.filter.n;
+    return Sat(Wide{ConvolveWrapperS8BufferSize(CmsisNnBackend::kMve, conv)} +
+               Wide{c.filter.c} * c.filter.h * c.filter.w * c.filter.n);
   }
   if (c.input.c != c.output.c || c.input.n != 1 || c.dilation_w != 1 || c.dilation_h != 1) {
     return 0;
   }
   switch (backend) {
     case CmsisNnBackend::kMve:  // arm_depthwise_conv_s8_opt_get_buffer_size_mve
-      return 4 * kChInBlockMve * c.filter.w * c.filter.h;
+      return Sat(4 * Wide{kChInBlockMve} * c.filter.w * c.filter.h);
     case CmsisNnBackend::kDsp:
       // The 3x3 kernel with padding <= 1 needs none; otherwise
       // arm_depthwise_conv_s8_opt_get_buffer_size_dsp.
       if (c.filter.w == 3 && c.filter.h == 3 && c.pad_h <= 1 && c.pad_w <= 1) return 0;
-      return c.input.c * c.filter.w * c.filter.h * 2;
+      return Sat(Wide{c.input.c} * c.filter.w * c.filter.h * 2);
     case CmsisNnBackend::kScalar:
       return 0;
   }
@@ -136,20 +148,21 @@ int64_t DepthwiseConvWrapperS4BufferSize(CmsisNnBackend backend, const CmsisConv
   }
   // arm_depthwise_conv_s4_opt_get_buffer_size: the MVE size on MVE, the
   // DSP size on every other backend (scalar included).
-  if (backend == CmsisNnBackend::kMve) return 4 * kChInBlockMve * c.filter.w * c.filter.h;
-  return c.input.c * c.filter.w * c.filter.h * 2;
+  if (backend == CmsisNnBackend::kMve)
+    return Sat(4 * Wide{kChInBlockMve} * c.filter.w * c.filter.h);
+  return Sat(Wide{c.input.c} * c.filter.w * c.filter.h * 2);
 }
 
 int64_t FullyConnectedS8BufferSize(CmsisNnBackend backend, int64_t output_depth) {
-  return backend == CmsisNnBackend::kMve ? output_depth * 4 : 0;
+  return backend == CmsisNnBackend::kMve ? Sat(Wide{output_depth} * 4) : 0;
 }
 
 int64_t AvgPoolBufferSize(CmsisNnBackend backend, int64_t channels) {
-  return backend == CmsisNnBackend::kDsp ? channels * 4 : 0;
+  return backend == CmsisNnBackend::kDsp ? Sat(Wide{channels} * 4) : 0;
 }
 
 int64_t SvdfS8BufferSize(CmsisNnBackend backend, int64_t num_filters) {
-  return backend == CmsisNnBackend::kMve ? num_filters * 4 : 0;
+  return backend == CmsisNnBackend::kMve ? Sat(Wide{num_filters} * 4) : 0;
 }
 
 namespace {
@@ -166,14 +179,14 @@ int64_t TransposeConvS8BufferSize(CmsisNnBackend backend, const CmsisConv& c) {
                                            : ConvS8Im2col(reverse_input, c.filter);
   }
   // Column buffer. CMSIS-NN takes max(filter width, stride HEIGHT) here.
-  const int64_t buf_x =
-      ((c.input.w - 1) * c.stride_w + std::max(c.filter.w, c.stride_h)) * c.output.c;
-  const int64_t buf_y = std::max(c.filter.h, c.stride_h);
-  return buf_x * buf_y * 4;
+  const Wide buf_x =
+      (Wide{c.input.w - 1} * c.stride_w + std::max(c.filter.w, c.stride_h)) * c.output.c;
+  const Wide buf_y = std::max(c.filter.h, c.stride_h);
+  return Sat(buf_x * buf_y * 4);
 }
 
 int64_t TransposeConvS8ReverseBufferSize(const CmsisConv& c) {
-  return ReverseConvUsed(c) ? c.input.c * c.filter.w * c.filter.h * c.filter.n : 0;
+  return ReverseConvUsed(c) ? Sat(Wide{c.input.c} * c.filter.w * c.filter.h * c.filter.n) : 0;
 }
 
 namespace {
@@ -225,6 +238,18 @@ struct NodeView {
     TFLM_ARENA_RETURN_IF_ERROR(model.builtin_options(sg, op_index, table));
     return Status::Ok();
   }
+  // CMSIS-NN divides by the strides.
+  Status PositiveStrides(const CmsisConv& c) const {
+    if (c.stride_w > 0 && c.stride_h > 0 && c.dilation_w > 0 && c.dilation_h > 0) {
+      return Status::Ok();
+    }
+    return Status::Error(StatusCode::kInvalidArgument,
+                         "%s operator %zu (subgraph %zu): stride %lldx%lld, dilation %lldx%lld: "
+                         "the CMSIS-NN size model needs positive values",
+                         name, op_index, sg, static_cast<long long>(c.stride_w),
+                         static_cast<long long>(c.stride_h), static_cast<long long>(c.dilation_w),
+                         static_cast<long long>(c.dilation_h));
+  }
   Status BadOptions() const {
     return Status::Error(StatusCode::kInvalidArgument,
                          "%s operator %zu (subgraph %zu): malformed builtin options", name,
@@ -256,6 +281,7 @@ Status ConvGeometry(const NodeView& n, bool depthwise, const model::TensorInfo& 
   c->dilation_w = table.Int32(depthwise ? 5 : 4, 1);
   c->dilation_h = table.Int32(depthwise ? 6 : 5, 1);
   if (!table.ok()) return n.BadOptions();
+  TFLM_ARENA_RETURN_IF_ERROR(n.PositiveStrides(*c));
   c->input = Nhwc(in);
   c->output = Nhwc(output);
   c->filter = CmsisDims{1, filter.shape[1], filter.shape[2], filter.shape[3]};
@@ -374,7 +400,7 @@ Status LstmRule(const NodeView& n, std::vector<CmsisNnAllocation>* out) {
   TFLM_ARENA_RETURN_IF_ERROR(n.Need(false, 18, 2, &hidden));
   TFLM_ARENA_RETURN_IF_ERROR(n.Need(false, 19, 0, &cell));
   const int64_t state = hidden.shape[1];
-  const int64_t batch_state = static_cast<int64_t>(hidden.num_elements);
+  const int64_t batch_state = Sat(Wide{hidden.num_elements});
   int buffers = 4;
   if (cell.type == TensorType::kInt16 &&
       (in.type == TensorType::kInt8 || in.type == TensorType::kInt16)) {
@@ -384,7 +410,7 @@ Status LstmRule(const NodeView& n, std::vector<CmsisNnAllocation>* out) {
     for (int i = 0; i < 8; ++i) Persistent(out, state * width, "CMSIS-NN LSTM kernel sums");
     buffers = 3;
   }
-  const int64_t bytes = batch_state * static_cast<int64_t>(model::ElementByteSize(cell.type));
+  const int64_t bytes = Sat(Wide{batch_state} * model::ElementByteSize(cell.type));
   for (int i = 0; i < buffers; ++i) Scratch(out, bytes, "LSTM scratch");
   return Status::Ok();
 }
@@ -405,6 +431,7 @@ Status TransposeConvRule(const NodeView& n, CmsisNnBackend backend,
     c.stride_w = table.Int32(1, 0);
     c.stride_h = table.Int32(2, 0);
     if (!table.ok()) return n.BadOptions();
+    TFLM_ARENA_RETURN_IF_ERROR(n.PositiveStrides(c));
     c.input = Nhwc(in);
     c.output = Nhwc(output);
     c.filter = CmsisDims{filter.shape[0], filter.shape[1], filter.shape[2], in.shape[3]};
@@ -535,21 +562,40 @@ Status CmsisNnPrepare(CmsisNnRule rule, CmsisNnBackend backend, const model::Mod
     return Status::Error(StatusCode::kInternal, "unknown CMSIS-NN rule %zu", r);
   }
   const NodeView n{model, sg, op_index, op, names[r]};
+  Status s = Status::Ok();
   switch (rule) {
     case CmsisNnRule::kConv:
-      return ConvRule(n, backend, out);
+      s = ConvRule(n, backend, out);
+      break;
     case CmsisNnRule::kDepthwiseConv:
-      return DepthwiseRule(n, backend, out);
+      s = DepthwiseRule(n, backend, out);
+      break;
     case CmsisNnRule::kFullyConnected:
-      return FullyConnectedRule(n, backend, out);
+      s = FullyConnectedRule(n, backend, out);
+      break;
     case CmsisNnRule::kAveragePool:
-      return AveragePoolRule(n, backend, out);
+      s = AveragePoolRule(n, backend, out);
+      break;
     case CmsisNnRule::kSvdf:
-      return SvdfRule(n, backend, out, refusal_reason);
+      s = SvdfRule(n, backend, out, refusal_reason);
+      break;
     case CmsisNnRule::kLstm:
-      return LstmRule(n, out);
+      s = LstmRule(n, out);
+      break;
     case CmsisNnRule::kTransposeConv:
-      return TransposeConvRule(n, backend, out);
+      s = TransposeConvRule(n, backend, out);
+      break;
+  }
+  TFLM_ARENA_RETURN_IF_ERROR(s);
+  // CMSIS-NN and TFLM compute these sizes in int32.
+  for (const CmsisNnAllocation& a : *out) {
+    if (a.bytes > static_cast<uint64_t>(INT32_MAX)) {
+      return Status::Error(StatusCode::kInvalidArgument,
+                           "%s operator %zu (subgraph %zu): %s of %llu bytes overflows the int32 "
+                           "that CMSIS-NN and TFLM compute it in",
+                           names[r], op_index, sg, a.what,
+                           static_cast<unsigned long long>(a.bytes));
+    }
   }
   return Status::Ok();
 }
