@@ -25,10 +25,11 @@ from conftest import REPO
 import tflm_arena as ta
 from tflm_arena.builder import ModelBuilder
 from tflm_arena.cli import _parser, main
+from tflm_arena.report import REPORT_DEFAULT_TARGETS
 from tflm_arena.tflm_size import DEFAULT_TARGET, TARGETS
 
 #: The targets in the order the report lists them by default.
-REPORT_TARGETS = [DEFAULT_TARGET] + [t for t in TARGETS if t != DEFAULT_TARGET]
+REPORT_TARGETS = list(REPORT_DEFAULT_TARGETS)
 HOSTILE = "<script>alert(1)</script>"
 HOSTILE_OP = '<img src=x onerror="alert(2)">'
 OUTPUT_DIR = REPO / "build" / "test-output"
@@ -779,7 +780,7 @@ def test_report_in_headless_chromium(models_dir, tmp_path):
     assert len(page.tables["tensors"]) == len(m.tensors)
     assert len(page.tables["operators"]) == len(m.operators)
     assert len(page.tables["strategies"]) == len(ta.STRATEGIES)
-    assert len(page.tables["tflm-size"]) == len(TARGETS)
+    assert len(page.tables["tflm-size"]) == len(REPORT_TARGETS)
     assert len(page.tables["runtime"]) == len(ta.Interpreter(m).allocations()["categories"])
 
     img = _screenshot(html_path, png, tmp_path / "profile-shot")
@@ -881,3 +882,15 @@ def test_cli_optimize_says_when_the_model_is_unchanged(models_dir, tmp_path, cap
     a = ta.tflm_arena(ta.Model.load(src))  # the default target
     assert f"{out}:\n  {a.firmware_line()}  // stock TFLM, {DEFAULT_TARGET}, " in text
     assert "the same as the original model needs (TFLM's own plan is already the smallest" in text
+
+
+def test_report_sizes_the_cmsis_nn_builds_only_when_asked(models_dir):
+    # By default one line per reference-kernel build; a CMSIS-NN build when named.
+    assert set(REPORT_DEFAULT_TARGETS) == {t for t in TARGETS if not t.endswith("+cmsis-nn")}
+    path = models_dir / "hello_world_int8.tflite"
+    page = ta.report_html(
+        path, strategies=["linear"], targets=["cortex-m4+cmsis-nn"], time_limit=0.1
+    )
+    line = ta.tflm_arena(path, target="cortex-m4+cmsis-nn").firmware_line()
+    assert f'<pre class="arena-line" id="arena-line-cortex-m4+cmsis-nn">{line}</pre>' in page
+    assert 'id="arena-line-cortex-m"' not in page

@@ -101,6 +101,11 @@ py::list TflmTargets() {
     d["allocator"] = t.allocator == tflm::AllocatorRule::kWheelInterpreter
                          ? "recording with the greedy planner, plain with the linear planner"
                          : "MicroAllocator unless recording is asked";
+    d["kernels"] = t.kernels == tflm::KernelLibrary::kCmsisNn
+                       ? std::string("cmsis_nn (") + tflm::CmsisNnBackendName(t.cmsis_nn_backend) +
+                             " backend)"
+                       : std::string("reference");
+    d["checked"] = t.checked;
     out.append(d);
   }
   return out;
@@ -130,7 +135,8 @@ void RegisterTflm(py::module_& m) {
   m.def("tflm_scratch_requests", &TflmScratchRequests, py::arg("model"), py::arg("target"),
         "Scratch buffers TFLM's kernels request: [(bytes, operator, subgraph), ...].");
   m.def("tflm_targets", &TflmTargets,
-        "The stock-TFLM build targets, default first: [{name, description, abi, allocator}].");
+        "The stock-TFLM build targets, default first: [{name, description, abi, allocator, "
+        "kernels, checked}].");
   m.def("recording_categories", &RecordingCategories,
         "TFLM's RecordingMicroAllocator categories in print order: [{key, name, noun}].");
 }

@@ -40,6 +40,7 @@ from typing import Any
 
 import numpy as np
 
+from . import _core
 from ._atomic_write import write_atomic
 from ._plan import STRATEGIES, Plan, check_strategy
 from .model import Model
@@ -55,6 +56,16 @@ from .tflm_size import (
 )
 
 ModelLike = Model | str | PathLike[str] | bytes | bytearray
+
+#: The targets a report sizes unless told: the default target first, then
+#: every other reference-kernel build (a CMSIS-NN build, ``cortex-m4+cmsis-nn``
+#: etc., only when named in ``targets=``, so the first screen keeps one line
+#: per target).
+REPORT_DEFAULT_TARGETS: tuple[str, ...] = (DEFAULT_TARGET,) + tuple(
+    t["name"]
+    for t in _core.tflm_targets()
+    if t["kernels"] == "reference" and t["name"] != DEFAULT_TARGET
+)
 
 #: Each target in words, after its name: "stock TFLM, cortex-m (32-bit ARM,
 #: reference kernels)". A target missing here is shown by its name alone.
@@ -254,8 +265,8 @@ def report_html(
     ``strategies``: the planning strategies to compare (default every name
     in :data:`STRATEGIES`; ``optimal`` and ``best`` search for
     ``time_limit`` seconds). ``targets``: the stock TFLM builds to size
-    (default every one of :data:`tflm_size.TARGETS`, the default target
-    first); for each, the
+    (default :data:`REPORT_DEFAULT_TARGETS`: the reference-kernel builds,
+    the default target first); for each, the
     headline gives ``kTensorArenaSize`` and what :func:`optimize` (with
     ``time_limit``) saves with the best plan written. The plan plot
     compares TFLM's greedy plan with the smallest plan found. Needs
@@ -267,8 +278,8 @@ def report_html(
     True
     """
     strategies = list(STRATEGIES if strategies is None else strategies)
-    if targets is None:  # the default target first
-        targets = [DEFAULT_TARGET] + [t for t in TARGETS if t != DEFAULT_TARGET]
+    if targets is None:
+        targets = REPORT_DEFAULT_TARGETS
     targets = list(targets)
     for s in strategies:
         check_strategy(s)

@@ -83,8 +83,8 @@ def targets() -> dict[str, str]:
     """Each target's name and a one-line description of the build.
 
     >>> import tflm_arena as ta
-    >>> list(ta.targets())
-    ['cortex-m', 'x86-64', 'tflite-micro-wheel']
+    >>> list(ta.targets())[:4]
+    ['cortex-m', 'x86-64', 'tflite-micro-wheel', 'cortex-m0+cmsis-nn']
     """
     return {t["name"]: t["description"] for t in _core.tflm_targets()}
 

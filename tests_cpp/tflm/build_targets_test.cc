@@ -28,7 +28,10 @@ TEST(BuildTargets, NamesAreUniqueAndEachNamesAKnownLayout) {
     EXPECT_GT(std::strlen(t.description), 20u) << t.name;
   }
   EXPECT_STREQ(DefaultBuildTarget().name, "cortex-m");
-  EXPECT_EQ(BuildTargetNames(), "cortex-m, x86-64, tflite-micro-wheel");
+  EXPECT_EQ(BuildTargetNames(),
+            "cortex-m, x86-64, tflite-micro-wheel, cortex-m0+cmsis-nn, cortex-m0plus+cmsis-nn, "
+            "cortex-m3+cmsis-nn, cortex-m4+cmsis-nn, cortex-m7+cmsis-nn, cortex-m33+cmsis-nn, "
+            "cortex-m55+cmsis-nn, cortex-m85+cmsis-nn");
   EXPECT_EQ(FindBuildTarget("riscv"), nullptr);
   EXPECT_EQ(FindBuildTarget(nullptr), nullptr);
 }

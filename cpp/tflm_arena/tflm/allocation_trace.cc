@@ -25,6 +25,7 @@ struct Builder {
   const TargetAbi& abi;
   Trace* out;
   std::vector<model::ScratchRequest> scratch;
+  CmsisNnBackend cmsis_nn_backend;
 
   void Tail(SizeAlign s, Category c, const char* what, int32_t op = -1, uint32_t count = 1) {
     TailBytes(s.size, s.align, c, what, op, count);
@@ -266,9 +267,38 @@ struct Builder {
         case StepKind::kScratch:
           TFLM_ARENA_RETURN_IF_ERROR(ScratchFor(s.rule, s.a, sg, op_index, op));
           break;
+        case StepKind::kCmsisNn:
+          TFLM_ARENA_RETURN_IF_ERROR(CmsisNnStep(row, s.a, sg, op_index, op, global_op));
+          break;
       }
     }
     return FinishNode(row.op, op_index, requests_before, global_op);
+  }
+
+  // A cmsis_nn kernel's own allocations (cmsis_nn_kernels.h), in order.
+  Status CmsisNnStep(const KernelRow& row, int rule, size_t sg, size_t op_index,
+                     const model::OperatorInfo& op, int32_t global_op) {
+    std::vector<CmsisNnAllocation> allocs;
+    std::string reason;
+    TFLM_ARENA_RETURN_IF_ERROR(CmsisNnPrepare(static_cast<CmsisNnRule>(rule), cmsis_nn_backend,
+                                              model, sg, op_index, op, &allocs, &reason));
+    if (!reason.empty()) {
+      out->refusal.refused = true;
+      out->refusal.reason = reason;
+      out->refusal.source = std::string(row.source) + ", Prepare";
+      out->refusal.op_name = row.op;
+      out->refusal.subgraph = sg;
+      out->refusal.op_index = op_index;
+      return RefusalStatus(out->refusal);
+    }
+    for (const CmsisNnAllocation& a : allocs) {
+      if (a.persistent) {
+        TailBytes(a.bytes, kArenaAlignment, Category::kPersistentBufferData, a.what, global_op);
+      } else {
+        Request(a.bytes, sg, op_index);
+      }
+    }
+    return Status::Ok();
   }
 
   Status FinishNode(const char* name, size_t op_index, size_t requests_before, int32_t global_op) {
@@ -358,7 +388,7 @@ Status BuildTrace(const model::Model& model, const TraceOptions& options, Trace*
   *out = Trace();
   const TargetAbi& abi = *options.target;
   const size_t abi_col = static_cast<size_t>(abi.id);
-  Builder b{model, abi, out, {}};
+  Builder b{model, abi, out, {}, options.cmsis_nn_backend};
   out->planner = options.planner;
 
   if (HasCompressionMetadata(model)) {

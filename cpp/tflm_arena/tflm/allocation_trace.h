@@ -17,6 +17,7 @@
 #include "tflm_arena/core/status.h"
 #include "tflm_arena/model/lifetimes.h"
 #include "tflm_arena/model/model.h"
+#include "tflm_arena/tflm/cmsis_nn_kernels.h"
 #include "tflm_arena/tflm/kernel_refusals.h"
 #include "tflm_arena/tflm/kernel_table.h"
 #include "tflm_arena/tflm/target_abi.h"
@@ -76,6 +77,8 @@ struct Trace {
 struct TraceOptions {
   const TargetAbi* target = nullptr;  // required
   Span<const KernelRow> kernels;      // e.g. ReferenceKernels()
+  // The CMSIS-NN backend the kCmsisNn steps size for (CmsisNnKernels()).
+  CmsisNnBackend cmsis_nn_backend = CmsisNnBackend::kDsp;
   bool recording = false;             // RecordingMicroAllocator
   PlannerKind planner = PlannerKind::kGreedy;
 };

@@ -15,12 +15,54 @@ constexpr BuildTarget kBuildTargets[] = {
     {"tflite-micro-wheel", "x86-64", AllocatorRule::kWheelInterpreter,
      "the tflite-micro PyPI wheel's Python interpreter (x86-64, compression on, "
      "RecordingMicroAllocator)"},
+    // TFLM's Makefile with OPTIMIZED_KERNEL_DIR=cmsis_nn, one row per core
+    // (cmsis_nn_kernels.h). MVE cannot be run here: those rows say so.
+    {"cortex-m0+cmsis-nn", "cortex-m", AllocatorRule::kPlain,
+     "Cortex-M0 (CMSIS-NN scalar backend): TFLM 90b983c Makefile build, CMSIS-NN kernels "
+     "(CMSIS-NN 4ab83cc), GCC, KERNELS_OPTIMIZED_FOR_SPEED, compression off, MicroAllocator",
+     KernelLibrary::kCmsisNn, CmsisNnBackend::kScalar, /*checked=*/true},
+    {"cortex-m0plus+cmsis-nn", "cortex-m", AllocatorRule::kPlain,
+     "Cortex-M0+ (CMSIS-NN scalar backend): TFLM 90b983c Makefile build, CMSIS-NN kernels "
+     "(CMSIS-NN 4ab83cc), GCC, KERNELS_OPTIMIZED_FOR_SPEED, compression off, MicroAllocator",
+     KernelLibrary::kCmsisNn, CmsisNnBackend::kScalar, /*checked=*/true},
+    {"cortex-m3+cmsis-nn", "cortex-m", AllocatorRule::kPlain,
+     "Cortex-M3 (CMSIS-NN scalar backend): TFLM 90b983c Makefile build, CMSIS-NN kernels "
+     "(CMSIS-NN 4ab83cc), GCC, KERNELS_OPTIMIZED_FOR_SPEED, compression off, MicroAllocator",
+     KernelLibrary::kCmsisNn, CmsisNnBackend::kScalar, /*checked=*/true},
+    {"cortex-m4+cmsis-nn", "cortex-m", AllocatorRule::kPlain,
+     "Cortex-M4 (CMSIS-NN DSP backend): TFLM 90b983c Makefile build, CMSIS-NN kernels "
+     "(CMSIS-NN 4ab83cc), GCC, KERNELS_OPTIMIZED_FOR_SPEED, compression off, MicroAllocator",
+     KernelLibrary::kCmsisNn, CmsisNnBackend::kDsp, /*checked=*/true},
+    {"cortex-m7+cmsis-nn", "cortex-m", AllocatorRule::kPlain,
+     "Cortex-M7 (CMSIS-NN DSP backend): TFLM 90b983c Makefile build, CMSIS-NN kernels "
+     "(CMSIS-NN 4ab83cc), GCC, KERNELS_OPTIMIZED_FOR_SPEED, compression off, MicroAllocator",
+     KernelLibrary::kCmsisNn, CmsisNnBackend::kDsp, /*checked=*/true},
+    {"cortex-m33+cmsis-nn", "cortex-m", AllocatorRule::kPlain,
+     "Cortex-M33 (CMSIS-NN DSP backend): TFLM 90b983c Makefile build, CMSIS-NN kernels "
+     "(CMSIS-NN 4ab83cc), GCC, KERNELS_OPTIMIZED_FOR_SPEED, compression off, MicroAllocator",
+     KernelLibrary::kCmsisNn, CmsisNnBackend::kDsp, /*checked=*/true},
+    {"cortex-m55+cmsis-nn", "cortex-m", AllocatorRule::kPlain,
+     "Cortex-M55 (CMSIS-NN MVE backend): TFLM 90b983c Makefile build, CMSIS-NN kernels "
+     "(CMSIS-NN 4ab83cc), GCC, KERNELS_OPTIMIZED_FOR_SPEED, compression off, MicroAllocator"
+     "; figures modelled from TFLM's and CMSIS-NN's source only, not checked against a real "
+     "build",
+     KernelLibrary::kCmsisNn, CmsisNnBackend::kMve, /*checked=*/false},
+    {"cortex-m85+cmsis-nn", "cortex-m", AllocatorRule::kPlain,
+     "Cortex-M85 (CMSIS-NN MVE backend): TFLM 90b983c Makefile build, CMSIS-NN kernels "
+     "(CMSIS-NN 4ab83cc), GCC, KERNELS_OPTIMIZED_FOR_SPEED, compression off, MicroAllocator"
+     "; figures modelled from TFLM's and CMSIS-NN's source only, not checked against a real "
+     "build",
+     KernelLibrary::kCmsisNn, CmsisNnBackend::kMve, /*checked=*/false},
 };
 
 }  // namespace
 
 Span<const BuildTarget> BuildTargets() {
   return Span<const BuildTarget>(kBuildTargets, sizeof(kBuildTargets) / sizeof(kBuildTargets[0]));
+}
+
+Span<const KernelRow> TargetKernels(const BuildTarget& target) {
+  return target.kernels == KernelLibrary::kCmsisNn ? CmsisNnKernels() : ReferenceKernels();
 }
 
 const BuildTarget& DefaultBuildTarget() { return kBuildTargets[0]; }

@@ -14,6 +14,11 @@
 //    RecordingMicroAllocator when asked).
 //  - "cortex-m": TFLM built with its Makefile for a 32-bit ARM core,
 //    reference kernels, compression off; plain MicroAllocator unless asked.
+//  - "cortex-mN+cmsis-nn": the same build with OPTIMIZED_KERNEL_DIR=cmsis_nn
+//    for one core; the core decides CMSIS-NN's backend (cmsis_nn_kernels.h).
+//    Scalar and DSP figures are checked against real TFLM + CMSIS-NN built
+//    for 32-bit ARM; MVE cores cannot be run here, so their figures are
+//    modelled from source only and their description says so.
 #ifndef TFLM_ARENA_TFLM_BUILD_TARGETS_H_
 #define TFLM_ARENA_TFLM_BUILD_TARGETS_H_
 
@@ -23,6 +28,8 @@
 
 #include "tflm_arena/core/span.h"
 #include "tflm_arena/core/status.h"
+#include "tflm_arena/tflm/cmsis_nn_kernels.h"
+#include "tflm_arena/tflm/kernel_table.h"
 #include "tflm_arena/tflm/target_abi.h"
 
 namespace tflm_arena {
@@ -34,12 +41,26 @@ enum class AllocatorRule : uint8_t {
   kWheelInterpreter,  // the wheel: recording with greedy, plain with linear, fixed
 };
 
+// Which kernels the build links.
+enum class KernelLibrary : uint8_t {
+  kReference,  // tensorflow/lite/micro/kernels/*.cc
+  kCmsisNn,    // OPTIMIZED_KERNEL_DIR=cmsis_nn (cmsis_nn_kernels.h)
+};
+
 struct BuildTarget {
   const char* name;  // what users type, e.g. "cortex-m"
   const char* abi;   // TargetAbi name (struct sizes, compression)
   AllocatorRule allocator;
-  const char* description;  // one line, printed with every figure
+  // One line, printed with every figure. An unchecked target says so here.
+  const char* description;
+  KernelLibrary kernels = KernelLibrary::kReference;
+  CmsisNnBackend cmsis_nn_backend = CmsisNnBackend::kDsp;  // kCmsisNn only
+  // The figures were checked against a real build of this configuration.
+  bool checked = true;
 };
+
+// The kernel table of a target's build.
+Span<const KernelRow> TargetKernels(const BuildTarget& target);
 
 // Every build target, in the order users see them (the default first).
 Span<const BuildTarget> BuildTargets();

@@ -6,34 +6,16 @@ namespace tflm_arena {
 namespace tflm {
 namespace {
 
-// Step shorthands, so each row reads like the kernel's Prepare.
-constexpr Step In(int a) { return Step{StepKind::kTempInput, static_cast<int8_t>(a)}; }
-constexpr Step InRange(int a, int b) {
-  return Step{StepKind::kTempInputRange, static_cast<int8_t>(a), static_cast<int8_t>(b)};
-}
-constexpr Step Out(int a) { return Step{StepKind::kTempOutput, static_cast<int8_t>(a)}; }
-constexpr Step PerChannel(int input, int dim) {
-  return Step{StepKind::kPerChannelArrays, static_cast<int8_t>(input), static_cast<int8_t>(dim)};
-}
-constexpr Step PerChannelIfMulti(int input) {
-  return Step{StepKind::kPerChannelArraysIfMultiScale, static_cast<int8_t>(input)};
-}
-constexpr Step Luts16() { return Step{StepKind::kInt16Luts}; }
-constexpr Step Scratch(ScratchRule rule, int a = 0) {
-  return Step{StepKind::kScratch, static_cast<int8_t>(a), 0, rule};
-}
-// `s` only when node input `input` is not FLOAT32.
-constexpr Step IfQuantized(Step s, int input) {
-  s.cond = StepCond::kInputNotFloat32;
-  s.cond_input = static_cast<int8_t>(input);
-  return s;
-}
-// `s` only when node input `input` is INT8.
-constexpr Step IfInt8(Step s, int input) {
-  s.cond = StepCond::kInputIsInt8;
-  s.cond_input = static_cast<int8_t>(input);
-  return s;
-}
+using steps::IfInt8;
+using steps::IfQuantized;
+using steps::In;
+using steps::InRange;
+using steps::Luts16;
+using steps::Out;
+using steps::PerChannel;
+using steps::PerChannelIfMulti;
+using steps::Scratch;
+
 constexpr int kAllInputs = 127;
 
 // Columns: {x86-64 wheel (compression on), cortex-m (compression off)}.

@@ -47,6 +47,10 @@ enum class StepKind : uint8_t {
   kInt16Luts,
   // Scratch requests; sizes from the node's tensors (see ScratchRule).
   kScratch,
+  // A CMSIS-NN kernel's scratch requests and persistent buffers, sized by
+  // CMSIS-NN's functions for the target's backend (cmsis_nn_kernels.h;
+  // the rule is Step::a, a CmsisNnRule).
+  kCmsisNn,
 };
 
 enum class ScratchRule : uint8_t {
@@ -83,6 +87,40 @@ struct KernelRow {
   // Type checks in Prepare that refuse the model (kernel_refusals.h).
   TypeRule types = TypeRule::kNone;
 };
+
+// Step shorthands, so each row reads like the kernel's Prepare.
+namespace steps {
+constexpr Step In(int a) { return Step{StepKind::kTempInput, static_cast<int8_t>(a)}; }
+constexpr Step InRange(int a, int b) {
+  return Step{StepKind::kTempInputRange, static_cast<int8_t>(a), static_cast<int8_t>(b)};
+}
+constexpr Step Out(int a) { return Step{StepKind::kTempOutput, static_cast<int8_t>(a)}; }
+constexpr Step PerChannel(int input, int dim) {
+  return Step{StepKind::kPerChannelArrays, static_cast<int8_t>(input), static_cast<int8_t>(dim)};
+}
+constexpr Step PerChannelIfMulti(int input) {
+  return Step{StepKind::kPerChannelArraysIfMultiScale, static_cast<int8_t>(input)};
+}
+constexpr Step Luts16() { return Step{StepKind::kInt16Luts}; }
+constexpr Step Scratch(ScratchRule rule, int a = 0) {
+  return Step{StepKind::kScratch, static_cast<int8_t>(a), 0, rule};
+}
+// `s` only when node input `input` is not FLOAT32.
+constexpr Step IfQuantized(Step s, int input) {
+  s.cond = StepCond::kInputNotFloat32;
+  s.cond_input = static_cast<int8_t>(input);
+  return s;
+}
+// `s` only when node input `input` is INT8.
+constexpr Step IfInt8(Step s, int input) {
+  s.cond = StepCond::kInputIsInt8;
+  s.cond_input = static_cast<int8_t>(input);
+  return s;
+}
+constexpr Step CmsisNn(uint8_t rule) {
+  return Step{StepKind::kCmsisNn, static_cast<int8_t>(rule)};
+}
+}  // namespace steps
 
 // TFLM's reference kernels (tensorflow/lite/micro/kernels/*.cc).
 Span<const KernelRow> ReferenceKernels();

@@ -16,7 +16,8 @@ Status TflmScratchRequests(const model::Model& model, const std::string& target,
       ResolveBuildTarget(target, AllocatorChoice::kTargetDefault, "tflm_greedy", &resolved));
   TraceOptions options;
   options.target = resolved.abi;
-  options.kernels = ReferenceKernels();
+  options.kernels = TargetKernels(*resolved.target);
+  options.cmsis_nn_backend = resolved.target->cmsis_nn_backend;
   // The requests depend on the kernels only, not on the allocator or planner.
   Trace trace;
   const Status built = BuildTrace(model, options, &trace);

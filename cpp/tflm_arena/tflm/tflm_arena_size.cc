@@ -30,7 +30,8 @@ Status ComputeTflmArenaSize(const model::Model& model, const TflmArenaOptions& o
       ResolveBuildTarget(options.target, choice, options.planner, &resolved));
   TraceOptions to;
   to.target = resolved.abi;
-  to.kernels = ReferenceKernels();
+  to.kernels = TargetKernels(*resolved.target);
+  to.cmsis_nn_backend = resolved.target->cmsis_nn_backend;
   to.recording = resolved.recording;
   to.planner = options.planner == "linear" ? PlannerKind::kLinear : PlannerKind::kGreedy;
   Trace trace;
