@@ -17,19 +17,6 @@ using internal::Annotate;
 using internal::OpName;
 using internal::TensorName;
 
-// Tail memory for the `n` (> 0) `what` ("tensors", "operators") of
-// subgraph `sg`: `bytes` aligned to `align`, or an error naming them when
-// the arena is too small. One function, not a template, so that both
-// callers share its code on the device.
-Status AllocateTailArray(SingleArenaAllocator* arena, size_t n, size_t bytes, size_t align,
-                         AllocationCategory category, const char* what, size_t sg, uint8_t** out) {
-  Status s = arena->AllocatePersistent(bytes, align, category, out, n);
-  if (!s.ok()) {
-    return Annotate(s, "arena too small for the %zu %s of subgraph %zu (tail)", n, what, sg);
-  }
-  return Status::Ok();
-}
-
 }  // namespace
 
 // Every operator needs a kernel; checked before anything is allocated, and
@@ -86,9 +73,11 @@ Status Interpreter::AllocateSubgraphArrays(size_t sg) {
   const size_t n = model_.num_tensors(sg);
   if (n == 0) return Status::Ok();
   uint8_t* p = nullptr;
-  TFLM_ARENA_RETURN_IF_ERROR(
-      AllocateTailArray(&arena_, n, n * sizeof(EvalTensor), alignof(EvalTensor),
-                        AllocationCategory::kEvalTensorData, "tensors", sg, &p));
+  Status s = arena_.AllocatePersistent(n * sizeof(EvalTensor), alignof(EvalTensor),
+                                       AllocationCategory::kEvalTensorData, &p, n);
+  if (!s.ok()) {
+    return Annotate(s, "arena too small for the %zu tensors of subgraph %zu (tail)", n, sg);
+  }
   EvalTensor* tensors = reinterpret_cast<EvalTensor*>(p);
   subgraphs_[sg].tensors = tensors;
   for (size_t t = 0; t < n; ++t) {
@@ -183,9 +172,11 @@ Status Interpreter::AllocateNodes(size_t sg) {
   const size_t n = model_.num_operators(sg);
   if (n == 0) return Status::Ok();
   uint8_t* p = nullptr;
-  TFLM_ARENA_RETURN_IF_ERROR(AllocateTailArray(&arena_, n, n * sizeof(Node), alignof(Node),
-                                               AllocationCategory::kNodeAndRegistration,
-                                               "operators", sg, &p));
+  Status s = arena_.AllocatePersistent(n * sizeof(Node), alignof(Node),
+                                       AllocationCategory::kNodeAndRegistration, &p, n);
+  if (!s.ok()) {
+    return Annotate(s, "arena too small for the %zu operators of subgraph %zu (tail)", n, sg);
+  }
   Node* nodes = reinterpret_cast<Node*>(p);
   subgraphs_[sg].nodes = nodes;
   for (size_t i = 0; i < n; ++i) {
