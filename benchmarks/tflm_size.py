@@ -9,6 +9,14 @@ kernel's Prepare.
 
     python benchmarks/tflm_size.py [--models-dir DIR] [--linear]
         [--json OUT]   # also write the bisected figures (test fixture)
+    python benchmarks/tflm_size.py --oracle   # every target an oracle checks
+
+``--oracle`` prints, per shared model and oracle build (real TFLM built for
+that target, measured outside this repository; tables and how they were
+made in tests_py/data/oracle_*.tsv, build -> target in
+tests_py/data/oracle_builds.json): our minimum, the oracle's, their
+difference, and the difference from the reference-kernel build of the same
+table, so that it shows how much the kernel library matters.
 
 The functions are reused by tests_py/test_tflm_size.py.
 """
@@ -114,6 +122,54 @@ def wheel_minimum(path, linear: bool = False, hint: int | None = None) -> tuple[
     return hi, wheel_try(path, hi, linear)
 
 
+DATA = Path(__file__).resolve().parents[1] / "tests_py" / "data"
+
+
+def _oracle_rows(table: Path) -> list[dict[str, str]]:
+    import csv
+
+    with open(table) as f:
+        lines = (line for line in f if not line.startswith("#"))
+        return list(csv.DictReader(lines, delimiter="\t"))
+
+
+def oracle_table(models_dir: Path) -> int:
+    """Ours against every oracle table, per model and build."""
+    import tflm_arena as ta
+
+    builds = json.loads((DATA / "oracle_builds.json").read_text())
+    print(
+        f"{'model':<24}{'target':<22}{'ours':>9}{'oracle':>9}{'ours-oracle':>12}"
+        f"{'vs reference':>14}"
+    )
+    mismatches = 0
+    for table, targets in builds.items():
+        if table.startswith("_"):
+            continue
+        print(f"# {table}")
+        rows = _oracle_rows(DATA / table)
+        reference = {r["model"]: int(r["min_arena"]) for r in rows if r["build"] == "reference"}
+        for r in sorted(rows, key=lambda r: (r["model"], list(targets).index(r["build"]))):
+            target = targets[r["build"]][0]
+            model = models_dir / f"{r['model']}.tflite"
+            oracle = int(r["min_arena"])
+            try:
+                ours = ta.tflm_arena(model, target=target).min_arena_bytes
+            except (NotImplementedError, ValueError, OSError) as e:
+                print(f"{r['model']:<24}{target:<22} ours: {e}")
+                mismatches += 1
+                continue
+            mismatches += ours != oracle
+            ref = reference.get(r["model"])
+            vs_ref = f"{oracle - ref:+,}" if ref is not None else "-"
+            print(
+                f"{r['model']:<24}{target:<22}{ours:>9,}{oracle:>9,}{ours - oracle:>+12,}"
+                f"{vs_ref:>14}"
+            )
+    print(f"{mismatches} figure(s) differ from the oracle")
+    return 1 if mismatches else 0
+
+
 def main(argv=None) -> int:
     import tflm_arena as ta
 
@@ -123,7 +179,14 @@ def main(argv=None) -> int:
     )
     ap.add_argument("--linear", action="store_true", help="also bisect the linear planner")
     ap.add_argument("--json", help="write the bisected figures here")
+    ap.add_argument(
+        "--oracle",
+        action="store_true",
+        help="ours against the real-TFLM oracle tables of every target they cover",
+    )
     args = ap.parse_args(argv)
+    if args.oracle:
+        return oracle_table(Path(args.models_dir))
 
     fixture: dict[str, dict] = {}
     print(

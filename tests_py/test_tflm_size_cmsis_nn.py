@@ -9,6 +9,7 @@ are unchecked."""
 from __future__ import annotations
 
 import csv
+import json
 from pathlib import Path
 
 import pytest
@@ -19,12 +20,9 @@ from tflm_arena.builder import ModelBuilder
 
 DATA = Path(__file__).resolve().parent / "data" / "oracle_armhf_cmsis_nn.tsv"
 
-# The oracle's builds and the targets that must give its figures.
-BUILD_TARGETS = {
-    "reference": ("cortex-m",),
-    "scalar": ("cortex-m0+cmsis-nn", "cortex-m0plus+cmsis-nn", "cortex-m3+cmsis-nn"),
-    "dsp": ("cortex-m4+cmsis-nn", "cortex-m7+cmsis-nn", "cortex-m33+cmsis-nn"),
-}
+# The oracle's builds and the targets that must give its figures
+# (data/oracle_builds.json, shared with benchmarks/tflm_size.py --oracle).
+BUILD_TARGETS = json.loads((DATA.parent / "oracle_builds.json").read_text())[DATA.name]
 MVE_TARGETS = ("cortex-m55+cmsis-nn", "cortex-m85+cmsis-nn")
 
 
