@@ -47,7 +47,6 @@ from .model import Model
 from .optimize import Optimization, optimize
 from .tflm_size import (
     DEFAULT_TARGET,
-    TARGETS,
     TflmArena,
     _planner_words,
     check_target,
