@@ -152,7 +152,7 @@ class Fit:
         return self.ram_bytes - self.needed
 
     def where(self) -> str:
-        """"board raspberry-pi-pico (264 KB ...)" or "a RAM limit"."""
+        """ "board raspberry-pi-pico (264 KB ...)" or "a RAM limit"."""
         if self.board is None:
             return f"the limit of {self.ram_bytes:,} bytes"
         return f"board {self.board.name} ({self.board.chip}, {self.ram_bytes:,} bytes of RAM)"
