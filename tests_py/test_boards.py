@@ -319,3 +319,38 @@ def test_help_documents_exit_status_3(capsys):
     assert main(["size", "--help"]) == 0
     text = capsys.readouterr().out
     assert "--board NAME" in text and "--max-bytes N" in text and "3 a model does not fit" in text
+
+
+# ---- the HTML report's headline ---------------------------------------------
+
+
+def test_report_headline_lists_the_boards_of_a_sized_target(hello):
+    import html as html_lib
+
+    t = "cortex-m7+cmsis-nn"
+    r = ta.tflm_arena(hello, target=t)
+    page = ta.report_html(hello, strategies=["tflm_greedy"], targets=[t], time_limit=0.1)
+    start = page.index(f'<ul class="boards" id="boards-{t}">')
+    block = html_lib.unescape(page[start : page.index("</ul>", start)])
+    for name in ("stm32f746g-disco", "stm32h747i-disco"):  # the boards built with t
+        ram = ta.board(name).ram_bytes
+        assert f"fits on {name} (" in block
+        assert f"{ram:,} bytes of RAM): {ram - r.min_arena_bytes_16:,} bytes to spare" in block
+    assert "raspberry-pi-pico" not in block
+    assert "other RAM use is not counted" in block
+
+
+def test_report_headline_names_boards_it_does_not_fit(big_model):
+    t = "cortex-m0plus+cmsis-nn"
+    r = ta.tflm_arena(big_model, target=t)
+    over = r.min_arena_bytes_16 - ta.board("raspberry-pi-pico").ram_bytes
+    page = ta.report_html(big_model, strategies=["tflm_greedy"], targets=[t], time_limit=0.1)
+    assert f"does not fit on raspberry-pi-pico by {over:,} bytes" in page
+
+
+def test_report_default_targets_use_no_board(hello):
+    """The default targets are reference-kernel builds, which no board of
+    the table uses: no board list, the first screen unchanged."""
+    assert not any(b.target in ta.report.REPORT_DEFAULT_TARGETS for b in ta.boards().values())
+    page = ta.report_html(hello, strategies=["tflm_greedy"], time_limit=0.1)
+    assert 'class="boards"' not in page
