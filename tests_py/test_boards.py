@@ -354,3 +354,18 @@ def test_report_default_targets_use_no_board(hello):
     assert not any(b.target in ta.report.REPORT_DEFAULT_TARGETS for b in ta.boards().values())
     page = ta.report_html(hello, strategies=["tflm_greedy"], time_limit=0.1)
     assert 'class="boards"' not in page
+
+
+def test_reference_doc_board_table_equals_the_core_table():
+    """docs/reference.md's board table is prose about the C++ table: the
+    same boards in the same order, with the same targets and RAM."""
+    from pathlib import Path
+
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "reference.md").read_text()
+    table = doc.split("| board | chip, core | target |", 1)[1].split("\n\n", 1)[0]
+    rows = [line.split("|") for line in table.splitlines() if line.startswith("| `")]
+    got = [
+        (r[1].strip().strip("`"), r[3].split("`")[1], int(r[4].split("(")[0].replace(",", "")))
+        for r in rows
+    ]
+    assert got == [(b.name, b.target, b.ram_bytes) for b in ta.boards().values()]
