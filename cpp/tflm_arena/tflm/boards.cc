@@ -7,7 +7,7 @@ namespace tflm {
 namespace {
 
 constexpr uint64_t kKiB = 1024;
-constexpr uint64_t kMiB = 1024 * 1024;
+constexpr uint64_t kMiB = 1024 * kKiB;
 
 constexpr Board kBoards[] = {
     {"arduino-nano-33-ble-sense", "Nordic nRF52840", "Arm Cortex-M4F, 64 MHz", "cortex-m4+cmsis-nn",
