@@ -138,6 +138,7 @@ def test_docstring_examples_run(models_dir, monkeypatch):
     import tflm_arena._plan
     import tflm_arena._records
     import tflm_arena._stock_tflm
+    import tflm_arena.boards
     import tflm_arena.interpreter
     import tflm_arena.model
     import tflm_arena.optimize
@@ -152,6 +153,7 @@ def test_docstring_examples_run(models_dir, monkeypatch):
         tflm_arena._plan,
         tflm_arena._records,
         tflm_arena._stock_tflm,
+        tflm_arena.boards,
         tflm_arena.interpreter,
         tflm_arena.model,
         tflm_arena.optimize,

@@ -15,4 +15,5 @@ PYBIND11_MODULE(_core, m) {
   tflm_arena::bindings::RegisterTflm(m);
   tflm_arena::bindings::RegisterReorder(m);
   tflm_arena::bindings::RegisterSteps(m);
+  tflm_arena::bindings::RegisterBoards(m);
 }

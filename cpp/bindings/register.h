@@ -22,6 +22,7 @@ void RegisterInterpreter(pybind11::module_& m);
 void RegisterTflm(pybind11::module_& m);
 void RegisterReorder(pybind11::module_& m);
 void RegisterSteps(pybind11::module_& m);
+void RegisterBoards(pybind11::module_& m);
 
 // A verified model and the bytes it views (kept alive together; shared with
 // interpreters built on it).

@@ -25,6 +25,12 @@ True
 >>> ta.TARGETS[0] == ta.DEFAULT_TARGET
 True
 
+- ``BOARDS``: common development boards (:func:`boards` describes each,
+  :func:`fit` / :func:`assert_fits` check a model against one).
+
+>>> "raspberry-pi-pico" in ta.BOARDS
+True
+
 - ``RECORD_DTYPE``: planner input rows (:func:`make_records`);
   ``MODEL_RECORD_DTYPE``: a model's rows (:meth:`Model.usage_records`);
   ``PLAN_DTYPE``: an interpreter's head plan (:meth:`Interpreter.memory_plan`).
@@ -55,6 +61,7 @@ from ._plan import (
     strategies,
 )
 from ._records import RECORD_DTYPE, make_records
+from .boards import BOARDS, Board, Fit, assert_fits, board, board_target, boards, fit
 from .interpreter import PLAN_DTYPE, RUNTIME_PLANNERS, Interpreter
 from .model import MODEL_RECORD_DTYPE, Model, Operator, Subgraph, Tensor
 from .optimize import Attempt, Optimization, optimize
@@ -88,6 +95,7 @@ except PackageNotFoundError:  # running from a source tree
 
 __all__ = [
     "BEST_STRATEGIES",
+    "BOARDS",
     "DEFAULT_TARGET",
     "MODEL_RECORD_DTYPE",
     "OBJECT_STRATEGIES",
@@ -98,6 +106,8 @@ __all__ = [
     "TARGETS",
     "ArenaTooSmallError",
     "Attempt",
+    "Board",
+    "Fit",
     "Interpreter",
     "Model",
     "OfflinePlanAliasWarning",
@@ -111,7 +121,12 @@ __all__ = [
     "TflmArena",
     "TflmPlan",
     "TflmRefusesModelError",
+    "assert_fits",
     "assign_objects",
+    "board",
+    "board_target",
+    "boards",
+    "fit",
     "make_records",
     "optimize",
     "plan",

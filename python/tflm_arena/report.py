@@ -43,6 +43,7 @@ import numpy as np
 from . import _core
 from ._atomic_write import write_atomic
 from ._plan import STRATEGIES, Plan, check_strategy
+from .boards import Fit, boards
 from .model import Model
 from .optimize import Optimization, optimize
 from .tflm_size import (
@@ -95,6 +96,7 @@ tr.best td { background: #e6f4e6; font-weight: bold; }
 figure { margin: 0.5em 0; }
 figure svg { max-width: 100%; height: auto; }
 p.note { color: #555; font-size: 0.9em; }
+ul.boards { color: #333; font-size: 0.9em; margin: 0.2em 0; padding-left: 1.2em; }
 details > summary { cursor: pointer; color: #245; }
 span.nw { white-space: nowrap; }
 #headline td.text { font-family: inherit; }
@@ -185,10 +187,24 @@ def _whose(target: str, r: TflmArena | None = None) -> str:
 
 
 def _boards_that_fit(target: str, r: TflmArena) -> list[str]:
-    """Lines such as "fits on board X" under a target's answer. There is no
-    board list yet, so there are none; this is the one place a board list
-    fills (the headline shows whatever it returns)."""
-    return []
+    """Lines under a target's answer: the boards of the table
+    (:func:`tflm_arena.boards`) built with this target that the arena fits
+    on, each with its margin, then those it does not fit on with the
+    overshoot. Empty when no board uses the target."""
+    fits = [Fit(r, b.ram_bytes, b) for b in boards().values() if b.target == target]
+    if not fits:
+        return []
+    out = [
+        f"fits on {f.board.name} ({f.board.chip}, {f.ram_bytes:,} bytes of RAM): "
+        f"{f.margin:,} bytes to spare ({100.0 * f.margin / f.ram_bytes:.1f} %)"
+        for f in fits
+        if f.fits and f.board is not None
+    ]
+    over = [f"{f.board.name} by {-f.margin:,} bytes" for f in fits if not f.fits and f.board]
+    if over:
+        out.append("does not fit on " + ", ".join(over))
+    out.append("(the arena only: the application's other RAM use is not counted)")
+    return out
 
 
 def _run_strategies(

@@ -9,6 +9,8 @@ section):
   invalid model, an OUTPUT that exists, ...).
 - 2: usage error; argparse prints the usage and ``tflm-arena: error: ...``
   on stderr (unknown command or option, bad option value).
+- 3: ``size --board NAME`` / ``size --max-bytes N``: a model's arena does
+  not fit in that RAM (the figures are printed; an error in any model is 1).
 - 130 (128 + SIGINT): interrupted by Ctrl-C; one line
   ``tflm-arena: interrupted`` on stderr, no traceback.
 - 141 (128 + SIGPIPE): standard output was closed early (``| head``); the
@@ -72,6 +74,9 @@ exit status:
        unreadable or invalid model, or an OUTPUT that exists)
   2    usage error: argparse prints the usage and "tflm-arena: error: ..."
        on stderr (unknown command or option, bad option value)
+  3    does not fit: "size --board NAME" or "size --max-bytes N" found a
+       model whose stock-TFLM arena exceeds that RAM (a firmware build can
+       fail on it; an error in any model gives 1 instead)
   130  interrupted (Ctrl-C): "tflm-arena: interrupted" on stderr
   141  standard output was closed early (for example piped into head):
        the command stops quietly, as a program killed by SIGPIPE does
@@ -115,7 +120,11 @@ def _parser() -> argparse.ArgumentParser:
             name,
             help=summary,
             description=getattr(module, "DESCRIPTION", summary[0].upper() + summary[1:] + "."),
-            epilog='Exit status: 0 success, 1 error, 2 usage error (see "tflm-arena --help").',
+            epilog=getattr(
+                module,
+                "EPILOG",
+                'Exit status: 0 success, 1 error, 2 usage error (see "tflm-arena --help").',
+            ),
         )
         module.add_arguments(p)
         p.set_defaults(func=run)

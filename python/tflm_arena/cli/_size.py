@@ -1,5 +1,6 @@
 """``tflm-arena size``: the arena stock TFLM needs for each model
-(kTensorArenaSize), on one target."""
+(kTensorArenaSize), on one target; with ``--board`` or ``--max-bytes``,
+whether it fits (exit status 3 when a model does not)."""
 
 from __future__ import annotations
 
@@ -7,11 +8,21 @@ import argparse
 import sys
 from typing import Any, TextIO
 
-from ..tflm_size import PLANNERS, tflm_arena
+from ..boards import BOARDS, Board, Fit, board, board_target
+from ..tflm_size import DEFAULT_TARGET, PLANNERS, tflm_arena
 from ._args import add_target, targets_help
 from ._output import first_line, say, write_json
 
 SUMMARY = "the arena stock TFLM needs (kTensorArenaSize)"
+
+#: Exit status when --board / --max-bytes finds a model that does not fit.
+EXIT_DOES_NOT_FIT = 3
+
+EPILOG = (
+    "Exit status: 0 success (and every model fits), 1 error, 2 usage error (an unknown "
+    "--board too), 3 a model does not fit the --board or --max-bytes RAM "
+    '(see "tflm-arena --help").'
+)
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -34,6 +45,63 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "greedy is a deprecated name of tflm_greedy)",
     )
     p.add_argument("--json", action="store_true", help="machine-readable output")
+    add_fit_arguments(p)
+
+
+def add_fit_arguments(p: argparse.ArgumentParser) -> None:
+    """``--board NAME`` / ``--max-bytes N``: check the arena against a RAM
+    size; ``--target`` then defaults to the board's (None = not given)."""
+    p.set_defaults(target=None)
+    g = p.add_mutually_exclusive_group()
+    g.add_argument(
+        "--board",
+        metavar="NAME",
+        help="check that the arena fits in the board's RAM, with the board's target (an "
+        "explicit --target must agree); prints the margin and exits with status 3 when "
+        "a model does not fit. Boards: " + ", ".join(BOARDS),
+    )
+    g.add_argument(
+        "--max-bytes",
+        type=_byte_count,
+        metavar="N",
+        help="check that kTensorArenaSize is at most N bytes (on --target); exit status 3 "
+        "when a model does not fit",
+    )
+
+
+def _byte_count(text: str) -> int:
+    """argparse type: a whole number of bytes >= 0 (else a usage error)."""
+    try:
+        v = int(text, 10)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number of bytes: {text!r}") from None
+    if v < 0:
+        raise argparse.ArgumentTypeError(f"bytes must be >= 0, got {text!r}")
+    return v
+
+
+def _fit_limit(args: argparse.Namespace) -> tuple[Board | None, int | None, str, int]:
+    """(board, RAM bytes, error line, exit status) from --board /
+    --max-bytes, setting args.target (the board's, else the default). An
+    unknown board or a --target the board does not use is a usage error (2);
+    a board whose target this build does not know, an error (1)."""
+    if args.board is None:
+        if args.target is None:
+            args.target = DEFAULT_TARGET
+        return None, args.max_bytes, "", 0
+    try:
+        b = board(args.board)
+        if args.target is not None and args.target != b.target:
+            board_target(b, args.target)  # raises the usage error's message
+        args.target = board_target(b)
+    except ValueError as e:
+        code = 2 if args.board not in BOARDS or args.target is not None else 1
+        return None, None, first_line(e), code
+    return b, b.ram_bytes, "", 0
+
+
+def _write_fit(f: Fit, out: TextIO) -> None:
+    out.write("".join(f"  {line}\n" for line in f.lines()))
 
 
 def run(args: argparse.Namespace, out: TextIO) -> int:
@@ -47,6 +115,11 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
             file=sys.stderr,
         )
         args.planner = "tflm_greedy"
+    fit_board, ram, problem, code = _fit_limit(args)
+    if problem:  # an unknown board, a --target it does not use, its target unknown
+        say(f"tflm-arena: error: {problem}")
+        return code
+    fits: dict[str, Fit] = {}
     for path in args.model:
         try:
             results.append(
@@ -64,17 +137,27 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
                 out.flush()
                 say(f"tflm-arena: error: {path}: {first_line(e)}")
                 continue
+        if ram is not None:
+            fits[path] = Fit(results[-1][1], ram, fit_board)
         if not args.json:
             _write_size(path, results[-1][1], out, first=len(results) == 1)
+            if path in fits:
+                _write_fit(fits[path], out)
     if args.json:
         write_json(
             {
-                str(p): (r.as_dict() if not isinstance(r, Exception) else {"error": first_line(r)})
+                str(p): (
+                    {**r.as_dict(), **(fits[p].as_dict() if p in fits else {})}
+                    if not isinstance(r, Exception)
+                    else {"error": first_line(r)}
+                )
                 for p, r in results
             },
             out,
         )
-    return 1 if failed else 0
+    if failed:
+        return 1
+    return EXIT_DOES_NOT_FIT if any(not f.fits for f in fits.values()) else 0
 
 
 def _write_size(path: str, r: Any, out: TextIO, first: bool) -> None:

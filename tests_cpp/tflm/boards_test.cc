@@ -1,0 +1,78 @@
+// Boards: unique names, plausible RAM figures with their source and note,
+// and every board's build target known to build_targets.cc.
+#include "tflm_arena/tflm/boards.h"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <set>
+#include <string>
+
+#include "tflm_arena/tflm/build_targets.h"
+
+namespace tflm_arena {
+namespace tflm {
+namespace {
+
+// Targets another change adds to build_targets.cc (ESP32 builds with
+// esp-nn); boards naming them are reported, not failed, until then.
+bool PendingTarget(const std::string& name) {
+  return name == "esp32+esp-nn" || name == "esp32s3+esp-nn" || name == "esp32p4+esp-nn";
+}
+
+TEST(Boards, NamesAreUniqueAndEveryFieldIsFilled) {
+  std::set<std::string> names;
+  for (const Board& b : Boards()) {
+    EXPECT_TRUE(names.insert(b.name).second) << b.name;
+    EXPECT_EQ(FindBoard(b.name), &b);
+    EXPECT_GT(std::strlen(b.chip), 3u) << b.name;
+    EXPECT_GT(std::strlen(b.core), 3u) << b.name;
+    EXPECT_GT(std::strlen(b.source), 20u) << b.name;
+    EXPECT_GT(std::strlen(b.note), 20u) << b.name;
+    // Microcontroller internal RAM: between 16 KiB and 16 MiB, whole KiB.
+    EXPECT_GE(b.ram_bytes, 16u * 1024) << b.name;
+    EXPECT_LE(b.ram_bytes, 16u * 1024 * 1024) << b.name;
+    EXPECT_EQ(b.ram_bytes % 1024, 0u) << b.name;
+    // External RAM and its description come together.
+    EXPECT_EQ(b.external_ram_bytes == 0, std::strlen(b.external_ram) == 0) << b.name;
+  }
+  EXPECT_EQ(names.size(), 10u);
+  EXPECT_EQ(FindBoard("no-such-board"), nullptr);
+  EXPECT_EQ(FindBoard(nullptr), nullptr);
+  EXPECT_EQ(BoardNames().find("arduino-nano-33-ble-sense, raspberry-pi-pico, "), 0u);
+}
+
+TEST(Boards, FiguresFromTheDatasheets) {
+  EXPECT_EQ(FindBoard("arduino-nano-33-ble-sense")->ram_bytes, 262144u);
+  EXPECT_EQ(FindBoard("raspberry-pi-pico")->ram_bytes, 270336u);
+  EXPECT_EQ(FindBoard("esp32-s3-devkitc-1")->external_ram_bytes, 0u);
+  EXPECT_EQ(FindBoard("esp32-s3-devkitc-1-n8r8")->external_ram_bytes, 8u * 1024 * 1024);
+  EXPECT_EQ(FindBoard("esp32-s3-devkitc-1-n8r8")->ram_bytes,
+            FindBoard("esp32-s3-devkitc-1")->ram_bytes);
+}
+
+TEST(Boards, EveryNonEspTargetIsKnown) {
+  for (const Board& b : Boards()) {
+    if (PendingTarget(b.target)) continue;
+    EXPECT_NE(FindBuildTarget(b.target), nullptr) << b.name << ": " << b.target;
+  }
+}
+
+TEST(Boards, EveryTargetIsKnown) {
+  std::string missing;
+  for (const Board& b : Boards()) {
+    if (FindBuildTarget(b.target) != nullptr) continue;
+    ASSERT_TRUE(PendingTarget(b.target)) << b.name << ": " << b.target;
+    if (missing.find(b.target) == std::string::npos) {
+      missing += std::string(missing.empty() ? "" : ", ") + b.target;
+    }
+  }
+  if (!missing.empty()) {
+    GTEST_SKIP() << "build targets not in build_targets.cc yet (the esp-nn change adds them): "
+                 << missing;
+  }
+}
+
+}  // namespace
+}  // namespace tflm
+}  // namespace tflm_arena
