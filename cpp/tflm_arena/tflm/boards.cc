@@ -63,13 +63,15 @@ constexpr Board kBoards[] = {
      "Espressif ESP32-P4 datasheet (768 KB HP L2MEM); ESP32-P4-Function-EV-Board user guide "
      "(32 MB PSRAM)",
      "ESP-IDF takes the L2 cache out of the 768 KB HP L2MEM: 128 KB with its default "
-     "CONFIG_CACHE_L2_CACHE_SIZE leaves 640 KB (256 or 512 KB of cache leave less)"},
+     "CONFIG_CACHE_L2_CACHE_SIZE leaves 640 KB (256 or 512 KB of cache leave less); the "
+     "128 KB default is not re-checked against ESP-IDF's Kconfig by this project"},
     {"corstone-300", "Arm Corstone-300 (SSE-300): FVP, or MPS3 FPGA image AN547", "Arm Cortex-M55",
      "cortex-m55+cmsis-nn", 2 * kMiB, 0, "",
      "Arm Corstone SSE-300 Example Subsystem Technical Reference Manual and Arm MPS3 AN547 "
      "application note (512 KB ITCM, 512 KB DTCM, 2 MB internal SRAM)",
      "the 2 MB internal SRAM; DTCM (512 KB) is a separate region, and the DDR the FVP and "
-     "MPS3 also map is not counted"},
+     "MPS3 also map is not counted; the 2 MB figure is not re-checked against the TRM by this "
+     "project"},
 };
 
 }  // namespace
