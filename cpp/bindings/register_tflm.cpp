@@ -101,10 +101,10 @@ py::list TflmTargets() {
     d["allocator"] = t.allocator == tflm::AllocatorRule::kWheelInterpreter
                          ? "recording with the greedy planner, plain with the linear planner"
                          : "MicroAllocator unless recording is asked";
-    d["kernels"] = t.kernels == tflm::KernelLibrary::kCmsisNn
-                       ? std::string("cmsis_nn (") + tflm::CmsisNnBackendName(t.cmsis_nn_backend) +
-                             " backend)"
-                       : std::string("reference");
+    d["kernels"] =
+        t.kernels == tflm::KernelLibrary::kCmsisNn
+            ? std::string("cmsis_nn (") + tflm::CmsisNnBackendName(t.cmsis_nn_backend) + " backend)"
+            : std::string("reference");
     d["checked"] = t.checked;
     out.append(d);
   }
