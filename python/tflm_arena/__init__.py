@@ -66,8 +66,12 @@ from .tflm_size import (
     DEFAULT_TARGET,
     TARGETS,
     TflmArena,
+    TflmSharedArena,
+    TflmSplitArena,
     targets,
     tflm_arena,
+    tflm_shared_arena,
+    tflm_split_arena,
 )
 
 ArenaTooSmallError.__doc__ = """An arena too small for the model; ``needed_bytes`` is the
@@ -110,6 +114,8 @@ __all__ = [
     "Tensor",
     "TflmArena",
     "TflmPlan",
+    "TflmSharedArena",
+    "TflmSplitArena",
     "TflmRefusesModelError",
     "assign_objects",
     "make_records",
@@ -126,5 +132,7 @@ __all__ = [
     "tflm_arena",
     "tflm_resolver_cpp",
     "tflm_scratch_requests",
+    "tflm_shared_arena",
+    "tflm_split_arena",
     "write_report",
 ]
