@@ -94,6 +94,7 @@ py::dict TflmSplitArena(const ModelHandle& h, const std::string& target,
   out["target"] = r.target;
   out["description"] = r.description;
   out["planner"] = r.planner;
+  out["checked"] = r.checked;
   out["min_persistent_bytes"] = r.min_persistent_bytes;
   out["min_non_persistent_bytes"] = r.min_non_persistent_bytes;
   out["single_arena_bytes"] = r.single_arena_bytes;
@@ -111,6 +112,7 @@ py::dict TflmSharedArena(const std::vector<const ModelHandle*>& handles, const s
   options.recording = recording;
   options.planner = planner;
   std::vector<const model::Model*> models;
+  models.reserve(handles.size());
   for (const ModelHandle* h : handles) models.push_back(&h->model());
   tflm::TflmSharedArena r;
   tflm::Refusal refusal;
@@ -131,6 +133,7 @@ py::dict TflmSharedArena(const std::vector<const ModelHandle*>& handles, const s
   out["description"] = r.description;
   out["recording"] = r.recording;
   out["planner"] = r.planner;
+  out["checked"] = r.checked;
   out["min_arena_bytes"] = r.given.min_arena_bytes;
   out["phase_bytes"] = r.given.phase_bytes;
   out["limited_by_model"] = r.given.limited_by_model;
@@ -174,10 +177,10 @@ py::list TflmTargets() {
     d["allocator"] = t.allocator == tflm::AllocatorRule::kWheelInterpreter
                          ? "recording with the greedy planner, plain with the linear planner"
                          : "MicroAllocator unless recording is asked";
-    d["kernels"] = t.kernels == tflm::KernelLibrary::kCmsisNn
-                       ? std::string("cmsis_nn (") + tflm::CmsisNnBackendName(t.cmsis_nn_backend) +
-                             " backend)"
-                       : std::string("reference");
+    d["kernels"] =
+        t.kernels == tflm::KernelLibrary::kCmsisNn
+            ? std::string("cmsis_nn (") + tflm::CmsisNnBackendName(t.cmsis_nn_backend) + " backend)"
+            : std::string("reference");
     d["checked"] = t.checked;
     out.append(d);
   }

@@ -234,6 +234,7 @@ class TflmSplitArena:
     target: str
     description: str  # the build, in words (see :func:`targets`)
     planner: str
+    checked: bool  # this layout was run on a real build of the target
     min_persistent_bytes: int  # smallest 16-aligned persistent buffer
     min_non_persistent_bytes: int  # smallest 16-aligned non-persistent buffer
     single_arena_bytes: int  # the same build with one arena
@@ -250,6 +251,7 @@ class TflmSplitArena:
             f"stock TFLM, target {self.target}: {self.description}",
             f"  (two buffers: MicroAllocator::Create(persistent, ..., non_persistent, ...), "
             f"{_planner_words(self.planner)})",
+            *_unchecked_line(self.checked),
             f"  non-persistent  {self.min_non_persistent_bytes:>10,} bytes "
             "(head: activations + scratch; temp during allocation)",
             f"  persistent      {self.min_persistent_bytes:>10,} bytes (tail)",
@@ -257,7 +259,9 @@ class TflmSplitArena:
             f"(one arena on the same target: {self.single_arena_bytes:,})",
         ]
         if self.non_persistent_limited_by:
-            lines.append(f"  non-persistent one byte less fails at: {self.non_persistent_limited_by}")
+            lines.append(
+                f"  non-persistent one byte less fails at: {self.non_persistent_limited_by}"
+            )
         if self.persistent_limited_by:
             lines.append(f"  persistent one byte less fails at: {self.persistent_limited_by}")
         return "\n".join(lines)
@@ -303,6 +307,7 @@ class TflmSharedArena:
     description: str
     recording: bool
     planner: str
+    checked: bool  # this layout was run on a real build of the target
     models: list[str]  # as given (paths, or "model N")
     min_arena_bytes: int  # in the order given
     phase_bytes: list[int]
@@ -326,6 +331,7 @@ class TflmSharedArena:
             f"stock TFLM, target {self.target}: {self.description}",
             f"  (one {alloc} and one arena for {len(names)} interpreters, "
             f"{_planner_words(self.planner)})",
+            *_unchecked_line(self.checked),
             f"  minimum arena   {self.min_arena_bytes:>10,} bytes (models allocated in the "
             "order given)",
         ]
@@ -344,9 +350,7 @@ class TflmSharedArena:
         best = ", ".join(names[i] for i in self.best_order)
         scope = "of every order" if self.all_orders_checked else "of the orders tried"
         if self.best_min_arena_bytes < self.min_arena_bytes:
-            lines.append(
-                f"  smallest {scope}: {self.best_min_arena_bytes:,} bytes, order {best}"
-            )
+            lines.append(f"  smallest {scope}: {self.best_min_arena_bytes:,} bytes, order {best}")
         else:
             lines.append(f"  the order given is the smallest {scope}")
         return "\n".join(lines)
@@ -374,8 +378,7 @@ def tflm_shared_arena(
     _check_planner(planner)
     loaded = [_as_model(m) for m in models]
     names = [
-        str(m) if isinstance(m, (str, PathLike)) else f"model {i + 1}"
-        for i, m in enumerate(models)
+        str(m) if isinstance(m, (str, PathLike)) else f"model {i + 1}" for i, m in enumerate(models)
     ]
     d = _core.tflm_shared_arena(
         [m._handle for m in loaded],
@@ -384,6 +387,11 @@ def tflm_shared_arena(
         planner,
     )
     return TflmSharedArena(models=names, **d)
+
+
+def _unchecked_line(checked: bool) -> list[str]:
+    """The line a layout result prints when no real build of its target ran it."""
+    return [] if checked else ["  (this layout is modelled only: not checked against a real build)"]
 
 
 def _check_planner(planner: str) -> None:

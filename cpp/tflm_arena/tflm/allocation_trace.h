@@ -86,7 +86,7 @@ struct TraceOptions {
   Span<const KernelRow> kernels;      // e.g. ReferenceKernels()
   // The CMSIS-NN backend the kCmsisNn steps size for (CmsisNnKernels()).
   CmsisNnBackend cmsis_nn_backend = CmsisNnBackend::kDsp;
-  bool recording = false;             // RecordingMicroAllocator
+  bool recording = false;  // RecordingMicroAllocator
   PlannerKind planner = PlannerKind::kGreedy;
 };
 

@@ -77,6 +77,9 @@ Status ComputeTflmSharedArena(const std::vector<const model::Model*>& models,
   }
   TflmSharedArena r;
   std::vector<Trace> traces(models.size());
+  r.single_arena_bytes.reserve(models.size());
+  r.heads.reserve(models.size());
+  r.tails.reserve(models.size());
   ResolvedTarget resolved;
   for (size_t m = 0; m < models.size(); ++m) {
     if (failed_model != nullptr) *failed_model = m;
@@ -90,6 +93,9 @@ Status ComputeTflmSharedArena(const std::vector<const model::Model*>& models,
     r.tails.push_back(at.tail);
   }
   if (failed_model != nullptr) *failed_model = models.size();
+  if (resolved.target == nullptr || resolved.abi == nullptr) {
+    return Status::Error(StatusCode::kInternal, "target not resolved");
+  }
   if (resolved.target->allocator == AllocatorRule::kWheelInterpreter) {
     return Status::Error(StatusCode::kInvalidArgument,
                          "target %s: the wheel's Python interpreter creates one allocator per "
@@ -101,11 +107,13 @@ Status ComputeTflmSharedArena(const std::vector<const model::Model*>& models,
   r.description = resolved.target->description;
   r.recording = resolved.recording;
   r.planner = options.planner;
+  r.checked = resolved.target->checked && resolved.abi->id == AbiId::kCortexM;
   r.order.resize(models.size());
   std::iota(r.order.begin(), r.order.end(), size_t{0});
 
   auto in_order = [&](const std::vector<size_t>& order) {
     std::vector<const Trace*> v;
+    v.reserve(order.size());
     for (size_t i : order) v.push_back(&traces[i]);
     return v;
   };

@@ -56,8 +56,10 @@ struct TflmSharedArena {
   std::string description;
   bool recording = false;
   std::string planner;
-  std::vector<size_t> order;  // 0..n-1: the order given
-  SharedArenaPhases given;    // in the order given
+  // As TflmSplitArena::checked: run on a real build of this target.
+  bool checked = false;
+  std::vector<size_t> order;                 // 0..n-1: the order given
+  SharedArenaPhases given;                   // in the order given
   std::vector<uint64_t> single_arena_bytes;  // per model given, alone
   std::vector<uint64_t> heads;               // per model given, alone at its minimum
   std::vector<uint64_t> tails;

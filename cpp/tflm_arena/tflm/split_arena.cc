@@ -53,11 +53,13 @@ Status ComputeTflmSplitArena(const model::Model& model, const TflmArenaOptions& 
   r.target = resolved.target->name;
   r.description = resolved.target->description;
   r.planner = options.planner;
+  r.checked = resolved.target->checked && resolved.abi->id == AbiId::kCortexM;
   TFLM_ARENA_RETURN_IF_ERROR(
       SmallestWorkingSize(split, ReplayBuffer::kPersistent, &r.min_persistent_bytes));
   TFLM_ARENA_RETURN_IF_ERROR(
       SmallestWorkingSize(split, ReplayBuffer::kNonPersistent, &r.min_non_persistent_bytes));
-  TFLM_ARENA_RETURN_IF_ERROR(SmallestWorkingSize(single, ReplayBuffer::kSingle, &r.single_arena_bytes));
+  TFLM_ARENA_RETURN_IF_ERROR(
+      SmallestWorkingSize(single, ReplayBuffer::kSingle, &r.single_arena_bytes));
   r.persistent_limited_by =
       FailingEvent(split, r.min_persistent_bytes - 1, ReplayBuffer::kPersistent);
   r.non_persistent_limited_by =

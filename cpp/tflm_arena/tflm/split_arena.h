@@ -30,6 +30,10 @@ struct TflmSplitArena {
   std::string target;
   std::string description;
   std::string planner;
+  // This layout was run on a real build of the target: the 32-bit ARM
+  // (cortex-m ABI) builds checked for one arena; other targets' two-buffer
+  // figures are modelled only.
+  bool checked = false;
   // Smallest size of each 16-byte aligned buffer.
   uint64_t min_persistent_bytes = 0;
   uint64_t min_non_persistent_bytes = 0;

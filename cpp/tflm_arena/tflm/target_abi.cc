@@ -8,7 +8,10 @@ namespace {
 
 // sizeof / alignof measured on TFLM's headers (see target_abi.h).
 constexpr TargetAbi kTargets[] = {
-    {"x86-64", AbiId::kX86_64Wheel, /*compression=*/true, /*pointer_bytes=*/8,
+    {"x86-64",
+     AbiId::kX86_64Wheel,
+     /*compression=*/true,
+     /*pointer_bytes=*/8,
      /*single_arena_allocator=*/{72, 8},
      /*recording_single_arena_allocator=*/{104, 8},
      /*micro_allocator=*/{72, 8},
@@ -26,7 +29,10 @@ constexpr TargetAbi kTargets[] = {
      /*scratch_buffer_request=*/{16, 8},
      /*scratch_buffer_handle=*/{8, 8},
      /*allocation_info=*/{32, 8}},
-    {"cortex-m", AbiId::kCortexM, /*compression=*/false, /*pointer_bytes=*/4,
+    {"cortex-m",
+     AbiId::kCortexM,
+     /*compression=*/false,
+     /*pointer_bytes=*/4,
      /*single_arena_allocator=*/{36, 4},
      /*recording_single_arena_allocator=*/{52, 4},
      /*micro_allocator=*/{36, 4},
