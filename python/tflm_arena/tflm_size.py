@@ -26,6 +26,11 @@ can have it. An operator whose memory behaviour is not modelled raises
 size (a hybrid model: float32 activations with int8 weights, ...) raises
 :class:`TflmRefusesModelError` with TFLM's reason.
 
+Other layouts of the same build: :func:`tflm_split_arena` (two buffers,
+``MicroAllocator::Create(persistent, ..., non_persistent, ...)``: the minimum
+of each) and :func:`tflm_shared_arena` (one arena and one allocator for
+several models, in order: the largest phase, and the smallest order).
+
 This is the number for ``constexpr int kTensorArenaSize``; our own runtime's
 need is ``Interpreter(model).required_arena_size()`` (smaller tail).
 """
