@@ -11,6 +11,8 @@
 #include "tflm_arena/core/allocation_category.h"
 #include "tflm_arena/tflm/build_targets.h"
 #include "tflm_arena/tflm/scratch_requests.h"
+#include "tflm_arena/tflm/shared_arena.h"
+#include "tflm_arena/tflm/split_arena.h"
 #include "tflm_arena/tflm/tflm_arena_size.h"
 
 namespace py = pybind11;
@@ -68,6 +70,80 @@ py::dict TflmArenaSize(const ModelHandle& h, const std::string& target,
   out["scratch_requests"] = r.scratch_requests;
   out["limited_by"] = r.limited_by;
   out["categories"] = categories;
+  return out;
+}
+
+// The two-buffer minima (tflm/split_arena.h) as a dict.
+py::dict TflmSplitArena(const ModelHandle& h, const std::string& target,
+                        std::optional<bool> recording, const std::string& planner) {
+  tflm::TflmArenaOptions options;
+  options.target = target;
+  options.recording = recording;
+  options.planner = planner;
+  tflm::TflmSplitArena r;
+  tflm::Refusal refusal;
+  {
+    py::gil_scoped_release release;
+    const Status s = tflm::ComputeTflmSplitArena(h.model(), options, &r, &refusal);
+    if (!s.ok()) {
+      py::gil_scoped_acquire gil;
+      ThrowTflm(s, refusal);
+    }
+  }
+  py::dict out;
+  out["target"] = r.target;
+  out["description"] = r.description;
+  out["planner"] = r.planner;
+  out["checked"] = r.checked;
+  out["min_persistent_bytes"] = r.min_persistent_bytes;
+  out["min_non_persistent_bytes"] = r.min_non_persistent_bytes;
+  out["single_arena_bytes"] = r.single_arena_bytes;
+  out["persistent_limited_by"] = r.persistent_limited_by;
+  out["non_persistent_limited_by"] = r.non_persistent_limited_by;
+  return out;
+}
+
+// Several models in one arena (tflm/shared_arena.h) as a dict; an error
+// names the model's position ("model 2: ...").
+py::dict TflmSharedArena(const std::vector<const ModelHandle*>& handles, const std::string& target,
+                         std::optional<bool> recording, const std::string& planner) {
+  tflm::TflmArenaOptions options;
+  options.target = target;
+  options.recording = recording;
+  options.planner = planner;
+  std::vector<const model::Model*> models;
+  models.reserve(handles.size());
+  for (const ModelHandle* h : handles) models.push_back(&h->model());
+  tflm::TflmSharedArena r;
+  tflm::Refusal refusal;
+  size_t failed = 0;
+  {
+    py::gil_scoped_release release;
+    const Status s = tflm::ComputeTflmSharedArena(models, options, &r, &refusal, &failed);
+    if (!s.ok()) {
+      py::gil_scoped_acquire gil;
+      if (failed < models.size()) {
+        ThrowTflm(Status::Error(s.code(), "model %zu: %s", failed + 1, s.message()), refusal);
+      }
+      ThrowTflm(s, refusal);
+    }
+  }
+  py::dict out;
+  out["target"] = r.target;
+  out["description"] = r.description;
+  out["recording"] = r.recording;
+  out["planner"] = r.planner;
+  out["checked"] = r.checked;
+  out["min_arena_bytes"] = r.given.min_arena_bytes;
+  out["phase_bytes"] = r.given.phase_bytes;
+  out["limited_by_model"] = r.given.limited_by_model;
+  out["limited_by"] = r.given.limited_by;
+  out["single_arena_bytes"] = r.single_arena_bytes;
+  out["heads"] = r.heads;
+  out["tails"] = r.tails;
+  out["all_orders_checked"] = r.all_orders_checked;
+  out["best_order"] = r.best_order;
+  out["best_min_arena_bytes"] = r.best_min_arena_bytes;
   return out;
 }
 
@@ -132,6 +208,13 @@ void RegisterTflm(py::module_& m) {
   m.def("tflm_arena_size", &TflmArenaSize, py::arg("model"), py::arg("target"),
         py::arg("recording"), py::arg("planner"),
         "Arena stock TFLM needs for the model: dict of figures (see tflm/).");
+  m.def("tflm_split_arena", &TflmSplitArena, py::arg("model"), py::arg("target"),
+        py::arg("recording"), py::arg("planner"),
+        "Minimum of each buffer of stock TFLM's two-buffer MicroAllocator (see tflm/).");
+  m.def("tflm_shared_arena", &TflmSharedArena, py::arg("models"), py::arg("target"),
+        py::arg("recording"), py::arg("planner"),
+        "Minimum of one arena one MicroAllocator serves to several models, in order (see "
+        "tflm/).");
   m.def("tflm_scratch_requests", &TflmScratchRequests, py::arg("model"), py::arg("target"),
         "Scratch buffers TFLM's kernels request: [(bytes, operator, subgraph), ...].");
   m.def("tflm_targets", &TflmTargets,

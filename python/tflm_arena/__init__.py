@@ -73,8 +73,12 @@ from .tflm_size import (
     DEFAULT_TARGET,
     TARGETS,
     TflmArena,
+    TflmSharedArena,
+    TflmSplitArena,
     targets,
     tflm_arena,
+    tflm_shared_arena,
+    tflm_split_arena,
 )
 
 ArenaTooSmallError.__doc__ = """An arena too small for the model; ``needed_bytes`` is the
@@ -121,6 +125,8 @@ __all__ = [
     "TflmArena",
     "TflmPlan",
     "TflmRefusesModelError",
+    "TflmSharedArena",
+    "TflmSplitArena",
     "assert_fits",
     "assign_objects",
     "board",
@@ -141,5 +147,7 @@ __all__ = [
     "tflm_arena",
     "tflm_resolver_cpp",
     "tflm_scratch_requests",
+    "tflm_shared_arena",
+    "tflm_split_arena",
     "write_report",
 ]

@@ -26,6 +26,11 @@ can have it. An operator whose memory behaviour is not modelled raises
 size (a hybrid model: float32 activations with int8 weights, ...) raises
 :class:`TflmRefusesModelError` with TFLM's reason.
 
+Other layouts of the same build: :func:`tflm_split_arena` (two buffers,
+``MicroAllocator::Create(persistent, ..., non_persistent, ...)``: the minimum
+of each) and :func:`tflm_shared_arena` (one arena and one allocator for
+several models, in order: the largest phase, and the smallest order).
+
 This is the number for ``constexpr int kTensorArenaSize``; our own runtime's
 need is ``Interpreter(model).required_arena_size()`` (smaller tail).
 """
@@ -214,6 +219,190 @@ def tflm_arena(
         for k, v in d.pop("categories").items()
     }
     return TflmArena(categories=cats, **d)
+
+
+@dataclass(frozen=True)
+class TflmSplitArena:
+    """Stock TFLM's need with two buffers, ``MicroAllocator::Create(persistent,
+    persistent_size, non_persistent, non_persistent_size)``: the persistent
+    buffer takes the tail (allocator objects, kernel data, tensor structs),
+    the non-persistent one the head (activation plan, scratch) and the temp
+    allocations of Prepare and planning. Each minimum holds whatever the size
+    of the other buffer.
+
+    >>> import tflm_arena as ta
+    >>> r = ta.tflm_split_arena("hello_world_int8.tflite", target="cortex-m")
+    >>> r.min_non_persistent_bytes, r.min_persistent_bytes
+    (560, 704)
+    """
+
+    target: str
+    description: str  # the build, in words (see :func:`targets`)
+    planner: str
+    checked: bool  # this layout was run on a real build of the target
+    min_persistent_bytes: int  # smallest 16-aligned persistent buffer
+    min_non_persistent_bytes: int  # smallest 16-aligned non-persistent buffer
+    single_arena_bytes: int  # the same build with one arena
+    persistent_limited_by: str  # what fails one byte below each minimum
+    non_persistent_limited_by: str
+
+    def as_dict(self) -> dict[str, Any]:
+        """Every field, for JSON."""
+        return dict(vars(self))
+
+    def __str__(self) -> str:
+        both = self.min_persistent_bytes + self.min_non_persistent_bytes
+        lines = [
+            f"stock TFLM, target {self.target}: {self.description}",
+            f"  (two buffers: MicroAllocator::Create(persistent, ..., non_persistent, ...), "
+            f"{_planner_words(self.planner)})",
+            *_unchecked_line(self.checked),
+            f"  non-persistent  {self.min_non_persistent_bytes:>10,} bytes "
+            "(head: activations + scratch; temp during allocation)",
+            f"  persistent      {self.min_persistent_bytes:>10,} bytes (tail)",
+            f"  together        {both:>10,} bytes "
+            f"(one arena on the same target: {self.single_arena_bytes:,})",
+        ]
+        if self.non_persistent_limited_by:
+            lines.append(
+                f"  non-persistent one byte less fails at: {self.non_persistent_limited_by}"
+            )
+        if self.persistent_limited_by:
+            lines.append(f"  persistent one byte less fails at: {self.persistent_limited_by}")
+        return "\n".join(lines)
+
+
+def tflm_split_arena(
+    model: Model | str | PathLike[str] | bytes,
+    target: str = DEFAULT_TARGET,
+    planner: str = "tflm_greedy",
+) -> TflmSplitArena:
+    """Minimum of each buffer when stock TFLM on ``target`` gets two
+    (:class:`TflmSplitArena`). Only a plain ``MicroAllocator`` has the
+    two-buffer ``Create``: the ``tflite-micro-wheel`` target raises
+    ValueError.
+
+    >>> import tflm_arena as ta
+    >>> ta.tflm_split_arena("hello_world_int8.tflite").min_persistent_bytes
+    704
+    """
+    model = _as_model(model)
+    check_target(target)
+    _check_planner(planner)
+    return TflmSplitArena(**_core.tflm_split_arena(model._handle, target, None, planner))
+
+
+@dataclass(frozen=True)
+class TflmSharedArena:
+    """Stock TFLM's need when one ``MicroAllocator`` (one arena) serves
+    several ``MicroInterpreter``s, allocated in the order given. The need is
+    the largest phase: ``phase_bytes[k]`` is the smallest arena with which
+    models ``0..k`` all allocate (each later model prepares on top of the
+    tails already there; the plan reserved is the largest so far), not
+    max(head) + sum(tails). ``best_order`` (indices into ``models``) is the
+    smallest order found.
+
+    >>> import tflm_arena as ta
+    >>> r = ta.tflm_shared_arena(["hello_world_int8.tflite", "hello_world_float.tflite"])
+    >>> r.min_arena_bytes, r.phase_bytes
+    (1676, [1100, 1676])
+    """
+
+    target: str
+    description: str
+    recording: bool
+    planner: str
+    checked: bool  # this layout was run on a real build of the target
+    models: list[str]  # as given (paths, or "model N")
+    min_arena_bytes: int  # in the order given
+    phase_bytes: list[int]
+    limited_by_model: int  # index into models of what fails one byte below
+    limited_by: str
+    single_arena_bytes: list[int]  # each model alone
+    heads: list[int]  # each model alone, at its minimum
+    tails: list[int]
+    all_orders_checked: bool  # best_order is the best of every order
+    best_order: list[int]
+    best_min_arena_bytes: int
+
+    def as_dict(self) -> dict[str, Any]:
+        """Every field, for JSON."""
+        return dict(vars(self))
+
+    def __str__(self) -> str:
+        alloc = "RecordingMicroAllocator" if self.recording else "MicroAllocator"
+        names = self.models
+        lines = [
+            f"stock TFLM, target {self.target}: {self.description}",
+            f"  (one {alloc} and one arena for {len(names)} interpreters, "
+            f"{_planner_words(self.planner)})",
+            *_unchecked_line(self.checked),
+            f"  minimum arena   {self.min_arena_bytes:>10,} bytes (models allocated in the "
+            "order given)",
+        ]
+        for k, name in enumerate(names):
+            lines.append(
+                f"    after {name}: {self.phase_bytes[k]:,} bytes (alone "
+                f"{self.single_arena_bytes[k]:,}: head {self.heads[k]:,}, tail "
+                f"{self.tails[k]:,})"
+            )
+        naive = max(self.heads) + sum(self.tails)
+        lines.append(f"  max(head) + sum(tails) would say {naive:,} bytes")
+        if self.limited_by:
+            lines.append(
+                f"  one byte less fails at: {names[self.limited_by_model]}: {self.limited_by}"
+            )
+        best = ", ".join(names[i] for i in self.best_order)
+        scope = "of every order" if self.all_orders_checked else "of the orders tried"
+        if self.best_min_arena_bytes < self.min_arena_bytes:
+            lines.append(f"  smallest {scope}: {self.best_min_arena_bytes:,} bytes, order {best}")
+        else:
+            lines.append(f"  the order given is the smallest {scope}")
+        return "\n".join(lines)
+
+
+def tflm_shared_arena(
+    models: list[Model | str | PathLike[str] | bytes],
+    target: str = DEFAULT_TARGET,
+    recording: bool | None = None,
+    planner: str = "tflm_greedy",
+) -> TflmSharedArena:
+    """Minimum of one arena that one stock-TFLM allocator on ``target``
+    serves to every model of ``models`` (at least two), allocated in that
+    order (:class:`TflmSharedArena`). A separate function from
+    :func:`tflm_arena` because it takes a list and answers with phases and
+    orders. The ``tflite-micro-wheel`` target raises ValueError (its
+    interpreter owns its allocator); an error in one model names it.
+
+    >>> import tflm_arena as ta
+    >>> r = ta.tflm_shared_arena(["hello_world_int8.tflite", "hello_world_float.tflite"])
+    >>> r.min_arena_bytes, r.best_order, r.best_min_arena_bytes
+    (1676, [1, 0], 1628)
+    """
+    check_target(target)
+    _check_planner(planner)
+    loaded = [_as_model(m) for m in models]
+    names = [
+        str(m) if isinstance(m, (str, PathLike)) else f"model {i + 1}" for i, m in enumerate(models)
+    ]
+    d = _core.tflm_shared_arena(
+        [m._handle for m in loaded],
+        target,
+        None if recording is None else bool(recording),
+        planner,
+    )
+    return TflmSharedArena(models=names, **d)
+
+
+def _unchecked_line(checked: bool) -> list[str]:
+    """The line a layout result prints when no real build of its target ran it."""
+    return [] if checked else ["  (this layout is modelled only: not checked against a real build)"]
+
+
+def _check_planner(planner: str) -> None:
+    """ValueError naming the known planners when ``planner`` is not one."""
+    if planner not in PLANNERS:
+        raise ValueError(f"unknown planner {planner!r} (known: {', '.join(PLANNERS)})")
 
 
 def tflm_scratch_requests(

@@ -404,6 +404,7 @@ Status BuildTrace(const model::Model& model, const TraceOptions& options, Trace*
   b.Tail(linear ? abi.linear_planner : abi.greedy_planner, Category::kOther, "memory planner");
   b.Tail(options.recording ? abi.recording_micro_allocator : abi.micro_allocator, Category::kOther,
          "MicroAllocator");
+  out->allocator_events = out->events.size();
 
   // StartModelAllocation (TFLM's micro_allocator.cc).
   const size_t num_sg = model.num_subgraphs();
@@ -565,6 +566,7 @@ Status BuildTrace(const model::Model& model, const TraceOptions& options, Trace*
   b.Simple(EventKind::kPlannerScratch, written, "memory planner scratch");
   b.Simple(EventKind::kResetTemp, 0, "reset temp");
   b.Simple(EventKind::kResizeHead, 0, "release scratch-request buffer");
+  out->head_plan_event = out->events.size();
   b.Simple(EventKind::kResizeHead, static_cast<uint64_t>(plan.arena_bytes),
            "head (activation plan)");
 

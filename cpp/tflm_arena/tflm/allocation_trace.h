@@ -69,6 +69,13 @@ struct Trace {
   // tensors to write an offline plan TFLM can keep, see tflm_plan.py).
   std::vector<model::ScratchRequest> scratch;
   int64_t head_usage = 0;  // planner's GetMaximumMemorySize()
+  // The first `allocator_events` events are the objects one MicroAllocator
+  // creates once (its buffer allocator, the planner, itself); a second
+  // interpreter on the same allocator starts after them.
+  size_t allocator_events = 0;
+  // The kResizeHead event that reserves the activation plan
+  // (ReserveNonPersistentOverlayMemory in CommitStaticMemoryPlan).
+  size_t head_plan_event = 0;
   // Set when BuildTrace returns kFailedPrecondition: stock TFLM refuses the
   // model at every arena size (kernel_refusals.h).
   Refusal refusal;

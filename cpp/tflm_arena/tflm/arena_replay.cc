@@ -14,12 +14,13 @@ uint64_t AlignDown(uint64_t v, uint64_t a) { return v / a * a; }
 
 }  // namespace
 
-ReplayResult Replay(const Trace& trace, uint64_t arena_bytes) {
+ReplayResult Replay(const Trace& trace, uint64_t arena_bytes, ReplayBuffer buffer) {
   ReplayResult r;
   // Signed positions: a request larger than the remaining tail goes below 0.
   int64_t head = 0, temp = 0;
   int64_t protected_end = 0;  // end of the temp bytes still read (>= head)
-  int64_t tail = static_cast<int64_t>(arena_bytes);
+  int64_t tail = static_cast<int64_t>(
+      buffer == ReplayBuffer::kPersistent ? AlignDown(arena_bytes, kArenaAlignment) : arena_bytes);
   auto fail = [&](size_t i) {
     r.ok = false;
     r.failed_event = i;
@@ -28,6 +29,10 @@ ReplayResult Replay(const Trace& trace, uint64_t arena_bytes) {
   for (size_t i = 0; i < trace.events.size(); ++i) {
     const Event& e = trace.events[i];
     const int64_t size = static_cast<int64_t>(e.size);
+    if ((buffer == ReplayBuffer::kNonPersistent && e.kind == EventKind::kTail) ||
+        (buffer == ReplayBuffer::kPersistent && e.kind != EventKind::kTail)) {
+      continue;  // lands in the other buffer
+    }
     switch (e.kind) {
       case EventKind::kTail: {
         const int64_t want = tail - size;

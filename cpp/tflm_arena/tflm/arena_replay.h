@@ -38,7 +38,25 @@ struct ReplayResult {
   CategoryFigures categories[kNumCategories];
 };
 
-ReplayResult Replay(const Trace& trace, uint64_t arena_bytes);
+// Which of TFLM's buffers a replay models.
+enum class ReplayBuffer : uint8_t {
+  // One buffer (SingleArenaBufferAllocator): head, temp and tail share it.
+  kSingle = 0,
+  // The two-buffer MicroAllocator::Create(persistent, ..., non_persistent,
+  // ...): the non-persistent buffer only (NonPersistentArenaBufferAllocator;
+  // head, scratch-request records, temp, the planner's scratch). Its end is
+  // not aligned; tail events are ignored.
+  kNonPersistent,
+  // The same allocator's persistent buffer only
+  // (PersistentArenaBufferAllocator): tail events, growing down from the
+  // buffer's end aligned down to 16 (TFLM's micro_allocator.cc,
+  // CreatePersistentArenaAllocator), failing below its start; nothing else
+  // lands there.
+  kPersistent,
+};
+
+ReplayResult Replay(const Trace& trace, uint64_t arena_bytes,
+                    ReplayBuffer buffer = ReplayBuffer::kSingle);
 
 }  // namespace tflm
 }  // namespace tflm_arena

@@ -42,6 +42,12 @@ struct TargetAbi {
   SizeAlign recording_micro_allocator;
   SizeAlign greedy_planner;
   SizeAlign linear_planner;
+  // The two-buffer MicroAllocator::Create(persistent, ..., non_persistent,
+  // ...) creates these two in the persistent buffer instead of the
+  // SingleArenaBufferAllocator (TFLM's micro_allocator.cc,
+  // CreatePersistentArenaAllocator / CreateNonPersistentArenaAllocator).
+  SizeAlign persistent_arena_allocator;
+  SizeAlign non_persistent_arena_allocator;
   // StartModelAllocation and the interpreter's persistent structs (TFLM's
   // micro_allocator.cc, StartModelAllocation).
   SizeAlign builtin_data_allocator;

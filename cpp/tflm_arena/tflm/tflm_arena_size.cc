@@ -20,48 +20,61 @@ std::string Describe(const Trace& trace, size_t event) {
 
 }  // namespace
 
-Status ComputeTflmArenaSize(const model::Model& model, const TflmArenaOptions& options,
-                            TflmArenaSize* out, Refusal* refusal) {
+Status BuildTargetTrace(const model::Model& model, const TflmArenaOptions& options,
+                        ResolvedTarget* resolved, Trace* trace, Refusal* refusal) {
   const AllocatorChoice choice = !options.recording.has_value() ? AllocatorChoice::kTargetDefault
                                  : *options.recording           ? AllocatorChoice::kRecording
                                                                 : AllocatorChoice::kMicroAllocator;
-  ResolvedTarget resolved;
-  TFLM_ARENA_RETURN_IF_ERROR(
-      ResolveBuildTarget(options.target, choice, options.planner, &resolved));
+  TFLM_ARENA_RETURN_IF_ERROR(ResolveBuildTarget(options.target, choice, options.planner, resolved));
   TraceOptions to;
-  to.target = resolved.abi;
-  to.kernels = TargetKernels(*resolved.target);
-  to.cmsis_nn_backend = resolved.target->cmsis_nn_backend;
-  to.recording = resolved.recording;
+  to.target = resolved->abi;
+  to.kernels = TargetKernels(*resolved->target);
+  to.cmsis_nn_backend = resolved->target->cmsis_nn_backend;
+  to.recording = resolved->recording;
   to.planner = options.planner == "linear" ? PlannerKind::kLinear : PlannerKind::kGreedy;
-  Trace trace;
-  const Status built = BuildTrace(model, to, &trace);
-  if (refusal != nullptr) *refusal = trace.refusal;
-  TFLM_ARENA_RETURN_IF_ERROR(built);
+  const Status built = BuildTrace(model, to, trace);
+  if (refusal != nullptr) *refusal = trace->refusal;
+  return built;
+}
 
-  // Smallest working size: grow until it works, then bisect.
+Status SmallestWorkingSize(const Trace& trace, ReplayBuffer buffer, uint64_t* out) {
   uint64_t hi = 1024;
-  while (!Replay(trace, hi).ok) {
+  while (!Replay(trace, hi, buffer).ok) {
     if (hi >= kMaxArena) {
       return Status::Error(StatusCode::kInternal, "no arena up to %llu bytes works",
                            static_cast<unsigned long long>(kMaxArena));
     }
     hi *= 2;
   }
-  uint64_t lo = 0;  // fails (an empty arena cannot hold the allocator)
+  uint64_t lo = 0;  // fails (an empty buffer cannot hold the allocator)
   while (hi - lo > 1) {
     const uint64_t mid = lo + (hi - lo) / 2;
-    (Replay(trace, mid).ok ? hi : lo) = mid;
+    (Replay(trace, mid, buffer).ok ? hi : lo) = mid;
   }
   for (uint64_t d = 1; d <= kDownwardCheck && d < hi; ++d) {
-    if (Replay(trace, hi - d).ok) {
+    if (Replay(trace, hi - d, buffer).ok) {
       return Status::Error(
           StatusCode::kInternal, "arena model is not monotonic: %llu works, %llu fails",
           static_cast<unsigned long long>(hi - d), static_cast<unsigned long long>(lo));
     }
   }
+  *out = hi;
+  return Status::Ok();
+}
+
+std::string FailingEvent(const Trace& trace, uint64_t bytes, ReplayBuffer buffer) {
+  const ReplayResult r = Replay(trace, bytes, buffer);
+  return r.ok ? "" : Describe(trace, r.failed_event);
+}
+
+Status ComputeTflmArenaSize(const model::Model& model, const TflmArenaOptions& options,
+                            TflmArenaSize* out, Refusal* refusal) {
+  ResolvedTarget resolved;
+  Trace trace;
+  TFLM_ARENA_RETURN_IF_ERROR(BuildTargetTrace(model, options, &resolved, &trace, refusal));
+  uint64_t hi = 0;
+  TFLM_ARENA_RETURN_IF_ERROR(SmallestWorkingSize(trace, ReplayBuffer::kSingle, &hi));
   const ReplayResult at_min = Replay(trace, hi);
-  const ReplayResult below = Replay(trace, hi - 1);
 
   *out = TflmArenaSize();
   out->target = resolved.target->name;
@@ -78,7 +91,7 @@ Status ComputeTflmArenaSize(const model::Model& model, const TflmArenaOptions& o
   for (size_t i = 0; i < kNumCategories; ++i) out->categories[i] = at_min.categories[i];
   out->planned_buffers = trace.planned_buffers;
   out->scratch_requests = trace.scratch_requests;
-  out->limited_by = below.ok ? "" : Describe(trace, below.failed_event);
+  out->limited_by = FailingEvent(trace, hi - 1, ReplayBuffer::kSingle);
   return Status::Ok();
 }
 

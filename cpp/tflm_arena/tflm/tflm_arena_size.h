@@ -51,6 +51,22 @@ struct TflmArenaSize {
   std::string limited_by;
 };
 
+// The target a request names, resolved, and the model's allocation trace
+// for that build (what ComputeTflmArenaSize replays). Errors as
+// ComputeTflmArenaSize's.
+Status BuildTargetTrace(const model::Model& model, const TflmArenaOptions& options,
+                        ResolvedTarget* resolved, Trace* trace, Refusal* refusal = nullptr);
+
+// The smallest size of `buffer` with which `trace` replays without failure
+// (grow until it works, bisect, then check the 32 sizes below also fail).
+// kInternal when nothing up to 2^40 bytes works or the trace is not
+// monotonic.
+Status SmallestWorkingSize(const Trace& trace, ReplayBuffer buffer, uint64_t* out);
+
+// What fails in `trace` on `bytes` of `buffer`: "" when it works, else the
+// failing event, e.g. "OpData (operator 3, CONV_2D)".
+std::string FailingEvent(const Trace& trace, uint64_t bytes, ReplayBuffer buffer);
+
 // kFailedPrecondition when stock TFLM refuses the model at every arena
 // size; *refusal (when given) then says which operator and why.
 Status ComputeTflmArenaSize(const model::Model& model, const TflmArenaOptions& options,

@@ -9,7 +9,13 @@ import sys
 from typing import Any, TextIO
 
 from ..boards import BOARDS, Board, Fit, board, board_target
-from ..tflm_size import DEFAULT_TARGET, PLANNERS, tflm_arena
+from ..tflm_size import (
+    DEFAULT_TARGET,
+    PLANNERS,
+    tflm_arena,
+    tflm_shared_arena,
+    tflm_split_arena,
+)
 from ._args import add_target, targets_help
 from ._output import first_line, say, write_json
 
@@ -46,6 +52,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--json", action="store_true", help="machine-readable output")
     add_fit_arguments(p)
+    _add_layout_arguments(p)
 
 
 def add_fit_arguments(p: argparse.ArgumentParser) -> None:
@@ -119,6 +126,14 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     if problem:  # an unknown board, a --target it does not use, its target unknown
         say(f"tflm-arena: error: {problem}")
         return code
+    if args.split or args.shared_arena:
+        if ram is not None:
+            say(
+                "tflm-arena: error: --board and --max-bytes check one arena; they do not "
+                "apply to --split or --shared-arena"
+            )
+            return 2
+        return _run_layout(args, out)
     fits: dict[str, Fit] = {}
     for path in args.model:
         try:
@@ -168,3 +183,73 @@ def _write_size(path: str, r: Any, out: TextIO, first: bool) -> None:
         f"minimum {r.min_arena_bytes} bytes\n"
     )
     out.write("\n".join("  " + line for line in str(r).splitlines()) + "\n")
+
+
+# --split and --shared-arena: other arena layouts of the same build.
+
+
+def _add_layout_arguments(p: argparse.ArgumentParser) -> None:
+    g = p.add_mutually_exclusive_group()
+    g.add_argument(
+        "--split",
+        action="store_true",
+        help="two buffers (MicroAllocator::Create(persistent, ..., non_persistent, ...)): "
+        "the minimum of each, per model",
+    )
+    g.add_argument(
+        "--shared-arena",
+        action="store_true",
+        help="one arena and one MicroAllocator for all the models, allocated in the order "
+        "given: its minimum, the phases and the smallest order",
+    )
+
+
+def _run_layout(args: argparse.Namespace, out: TextIO) -> int:
+    """``--split`` (one result or error per model) or ``--shared-arena`` (one
+    result for all); exit status 1 on any error."""
+    if args.split and args.recording:
+        say("tflm-arena: error: --split: RecordingMicroAllocator has no two-buffer Create")
+        return 1
+    errors = (ValueError, OSError, NotImplementedError, RuntimeError, MemoryError)
+    if args.shared_arena:
+        if len(args.model) < 2:
+            say("tflm-arena: error: --shared-arena needs at least two models")
+            return 1
+        try:
+            r = tflm_shared_arena(
+                args.model, target=args.target, recording=args.recording, planner=args.planner
+            )
+        except errors as e:
+            if args.json:
+                return write_json({"error": first_line(e)}, out) or 1
+            say(f"tflm-arena: error: {first_line(e)}")
+            return 1
+        if args.json:
+            return write_json(r.as_dict(), out)
+        out.write(
+            f"{', '.join(args.model)} in one arena:\n"
+            f"  constexpr int kTensorArenaSize = {(r.min_arena_bytes + 15) // 16 * 16};  "
+            f"// stock TFLM, target {r.target}: exact minimum {r.min_arena_bytes} bytes\n"
+        )
+        out.write("\n".join("  " + line for line in str(r).splitlines()) + "\n")
+        return 0
+    failed = 0
+    results: dict[str, Any] = {}
+    for i, path in enumerate(args.model):
+        try:
+            s = tflm_split_arena(path, target=args.target, planner=args.planner)
+        except errors as e:
+            failed += 1
+            results[str(path)] = {"error": first_line(e)}
+            if not args.json:
+                out.flush()
+                say(f"tflm-arena: error: {path}: {first_line(e)}")
+            continue
+        results[str(path)] = s.as_dict()
+        if not args.json:
+            if i:
+                out.write("\n")
+            out.write(f"{path}:\n" + "\n".join("  " + ln for ln in str(s).splitlines()) + "\n")
+    if args.json:
+        write_json(results, out)
+    return 1 if failed else 0
