@@ -53,6 +53,28 @@ constexpr BuildTarget kBuildTargets[] = {
      "; figures modelled from TFLM's and CMSIS-NN's source only, not checked against a real "
      "build",
      KernelLibrary::kCmsisNn, CmsisNnBackend::kMve, /*checked=*/false},
+    // esp-tflite-micro + ESP-NN, one row per ESP-NN size set (esp_nn_kernels.h).
+    // The struct layout of Xtensa and RISC-V ILP32 GCC is the 32-bit ARM one.
+    {"esp32+esp-nn", "cortex-m", AllocatorRule::kPlain,
+     "ESP32 with ESP-NN's generic optimized set (also ESP32-S2, C3, C6 and other chips "
+     "without their own set): esp-tflite-micro 99f49e1 (TFLM fork) with esp-nn 1.2.3 "
+     "(d45b843) kernels, CONFIG_NN_OPTIMIZED, MicroAllocator",
+     KernelLibrary::kEspNn, CmsisNnBackend::kDsp, /*checked=*/true, EspNnChip::kEsp32},
+    {"esp32s3+esp-nn", "cortex-m", AllocatorRule::kPlain,
+     "ESP32-S3 with ESP-NN's ESP32-S3 set: esp-tflite-micro 99f49e1 (TFLM fork) with esp-nn "
+     "1.2.3 (d45b843) kernels (S3 scratch sizes differ between esp-nn releases), "
+     "CONFIG_NN_OPTIMIZED, MicroAllocator",
+     KernelLibrary::kEspNn, CmsisNnBackend::kDsp, /*checked=*/true, EspNnChip::kEsp32S3},
+    {"esp32p4+esp-nn", "cortex-m", AllocatorRule::kPlain,
+     "ESP32-P4 with ESP-NN's ESP32-P4 set: esp-tflite-micro 99f49e1 (TFLM fork) with esp-nn "
+     "1.2.3 (d45b843) kernels (P4 scratch sizes differ between esp-nn releases), "
+     "CONFIG_NN_OPTIMIZED, MicroAllocator",
+     KernelLibrary::kEspNn, CmsisNnBackend::kDsp, /*checked=*/true, EspNnChip::kEsp32P4},
+    {"esp32+esp-nn-ansi-c", "cortex-m", AllocatorRule::kPlain,
+     "any ESP chip with ESP-NN's ANSI C set (Kconfig ESP-NN \"ANSI C\", CONFIG_NN_ANSI_C): "
+     "esp-tflite-micro 99f49e1 (TFLM fork) with esp-nn 1.2.3 (d45b843) kernels, "
+     "MicroAllocator",
+     KernelLibrary::kEspNn, CmsisNnBackend::kDsp, /*checked=*/true, EspNnChip::kAnsiC},
 };
 
 }  // namespace
@@ -62,7 +84,15 @@ Span<const BuildTarget> BuildTargets() {
 }
 
 Span<const KernelRow> TargetKernels(const BuildTarget& target) {
-  return target.kernels == KernelLibrary::kCmsisNn ? CmsisNnKernels() : ReferenceKernels();
+  switch (target.kernels) {
+    case KernelLibrary::kCmsisNn:
+      return CmsisNnKernels();
+    case KernelLibrary::kEspNn:
+      return EspNnKernels();
+    case KernelLibrary::kReference:
+      break;
+  }
+  return ReferenceKernels();
 }
 
 const BuildTarget& DefaultBuildTarget() { return kBuildTargets[0]; }

@@ -32,6 +32,7 @@ Status ComputeTflmArenaSize(const model::Model& model, const TflmArenaOptions& o
   to.target = resolved.abi;
   to.kernels = TargetKernels(*resolved.target);
   to.cmsis_nn_backend = resolved.target->cmsis_nn_backend;
+  to.esp_nn_chip = resolved.target->esp_nn_chip;
   to.recording = resolved.recording;
   to.planner = options.planner == "linear" ? PlannerKind::kLinear : PlannerKind::kGreedy;
   Trace trace;
