@@ -18,8 +18,8 @@ constexpr EspNnChip kS3 = EspNnChip::kEsp32S3;
 constexpr EspNnChip kP4 = EspNnChip::kEsp32P4;
 
 // Dims are {width, height, channels}.
-EspNnConv Conv(EspNnDims in, EspNnDims filter, EspNnDims out, int64_t stride = 1,
-               int64_t pad = 0, int64_t ch_mult = 1) {
+EspNnConv Conv(EspNnDims in, EspNnDims filter, EspNnDims out, int64_t stride = 1, int64_t pad = 0,
+               int64_t ch_mult = 1) {
   EspNnConv c;
   c.input = in;
   c.filter = filter;
@@ -148,7 +148,8 @@ TEST(EspNnKernels, OwnRowsReplaceReferenceRowsAndTheRestFallBack) {
   for (const KernelRow& ref : ReferenceKernels()) {
     ASSERT_NE(FindKernel(all, ref.op), nullptr) << ref.op;
   }
-  EXPECT_STREQ(FindKernel(all, "RESHAPE")->source, FindKernel(ReferenceKernels(), "RESHAPE")->source);
+  EXPECT_STREQ(FindKernel(all, "RESHAPE")->source,
+               FindKernel(ReferenceKernels(), "RESHAPE")->source);
   // The OpData esp_nn's conv and softmax add a buffer index to.
   EXPECT_EQ(FindKernel(all, "CONV_2D")->opdata[1], 60u);
   EXPECT_EQ(FindKernel(ReferenceKernels(), "CONV_2D")->opdata[1], 56u);

@@ -82,7 +82,7 @@ struct TraceOptions {
   CmsisNnBackend cmsis_nn_backend = CmsisNnBackend::kDsp;
   // The ESP-NN size set the kEspNn steps size for (EspNnKernels()).
   EspNnChip esp_nn_chip = EspNnChip::kEsp32;
-  bool recording = false;             // RecordingMicroAllocator
+  bool recording = false;  // RecordingMicroAllocator
   PlannerKind planner = PlannerKind::kGreedy;
 };
 

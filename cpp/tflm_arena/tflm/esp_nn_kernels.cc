@@ -65,8 +65,8 @@ Status ConvS3(const EspNnConv& c, int64_t* out) {
   const Wide window = f_wd * f_ht * in_ch;
   if (row < 16 && window >= 16) {  // im2col path
     const Wide window_aligned = (window + 15) / 16 * 16;
-    return Result(
-        kFn, out_ch * 4 + 16 + out_ch * window_aligned + 16 + window_aligned + align_buf, out);
+    return Result(kFn, out_ch * 4 + 16 + out_ch * window_aligned + 16 + window_aligned + align_buf,
+                  out);
   }
   const Wide new_ch = (in_ch + 15) / 16 * 16;
   const Wide input_scratch =
@@ -75,8 +75,7 @@ Status ConvS3(const EspNnConv& c, int64_t* out) {
   const Wide filter_alignment = (row + 15) / 16 * 16 * f_ht * out_ch;
   // output_dims->width/height are read as int32 here, not narrowed.
   const Wide pad_right = std::max<Wide>(0, Wide{c.output.width} * stride_wd + f_wd - 1 - in_wd);
-  const Wide pad_bottom =
-      std::max<Wide>(0, Wide{c.output.height} * stride_ht + f_ht - 1 - in_ht);
+  const Wide pad_bottom = std::max<Wide>(0, Wide{c.output.height} * stride_ht + f_ht - 1 - in_ht);
   const Wide boundary =
       pad_right > 0 || pad_bottom > 0 ? (in_wd + pad_right) * (in_ht + pad_bottom) * in_ch : 0;
   return Result(
@@ -115,8 +114,8 @@ Status ConvP4(const EspNnConv& c, int64_t* out) {
   if (pad_wd == 0 && pad_ht == 0) {  // window < 16 elements: tiled
     if (f_wd == 0) return DivideByZero(kFn, "the filter width");
     const Wide eff_ch = ((16 + f_wd - 1) / f_wd + 15) / 16 * 16;
-    return Result(kFn, offset_acc + f_wd * f_ht * eff_ch * out_ch + in_wd * in_ht * eff_ch + align_buf,
-                  out);
+    return Result(
+        kFn, offset_acc + f_wd * f_ht * eff_ch * out_ch + in_wd * in_ht * eff_ch + align_buf, out);
   }
   const Wide padded_wd = in_wd + 2 * pad_wd;
   const Wide full_input = padded_wd * (in_ht + 2 * pad_ht) * in_ch;
@@ -311,7 +310,9 @@ Status ConvArgs(const model::Model& m, size_t sg, size_t op_index, const model::
       return Status::Error(StatusCode::kInvalidArgument,
                            "%s operator %zu (subgraph %zu): %s missing or not of rank 4",
                            RuleOp(rule), op_index, sg,
-                           i == 0 ? "input" : i == 1 ? "filter" : "output");
+                           i == 0   ? "input"
+                           : i == 1 ? "filter"
+                                    : "output");
     }
   }
   *int8_input = t[0].type == TensorType::kInt8;
@@ -328,8 +329,8 @@ Status ConvArgs(const model::Model& m, size_t sg, size_t op_index, const model::
   const int64_t dilation_h = table.Int32(depthwise ? 6 : 5, 1);
   if (!table.ok()) {
     return Status::Error(StatusCode::kInvalidArgument,
-                         "%s operator %zu (subgraph %zu): malformed builtin options",
-                         RuleOp(rule), op_index, sg);
+                         "%s operator %zu (subgraph %zu): malformed builtin options", RuleOp(rule),
+                         op_index, sg);
   }
   const model::TensorInfo& in = t[0];
   const model::TensorInfo& filter = t[1];
@@ -434,7 +435,10 @@ constexpr KernelRow kEspNn[] = {
      {{40, 4}, {40, 4}},
      {32, 32},
      {In(0), Out(0)}},
-    {"MAX_POOL_2D", "esp_nn/pooling.cc pooling_common.cc", {{40, 4}, {40, 4}}, {32, 32},
+    {"MAX_POOL_2D",
+     "esp_nn/pooling.cc pooling_common.cc",
+     {{40, 4}, {40, 4}},
+     {32, 32},
      {In(0), Out(0)}},
     {"ADD", "esp_nn/add.cc add_common.cc", {{8, 4}, {8, 4}}, {60, 60}, {In(0), In(1), Out(0)}},
     {"MUL", "esp_nn/mul.cc mul_common.cc", {{4, 4}, {4, 4}}, {36, 36}, {In(0), In(1), Out(0)}},

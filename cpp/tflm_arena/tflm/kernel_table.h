@@ -120,9 +120,7 @@ constexpr Step IfInt8(Step s, int input) {
   s.cond_input = static_cast<int8_t>(input);
   return s;
 }
-constexpr Step CmsisNn(uint8_t rule) {
-  return Step{StepKind::kCmsisNn, static_cast<int8_t>(rule)};
-}
+constexpr Step CmsisNn(uint8_t rule) { return Step{StepKind::kCmsisNn, static_cast<int8_t>(rule)}; }
 constexpr Step EspNn(uint8_t rule) { return Step{StepKind::kEspNn, static_cast<int8_t>(rule)}; }
 }  // namespace steps
 
