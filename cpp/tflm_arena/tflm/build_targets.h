@@ -57,9 +57,9 @@ enum class KernelLibrary : uint8_t {
 struct BuildTarget {
   const char* name;  // what users type, e.g. "cortex-m"
   const char* abi;   // TargetAbi name (struct sizes, compression)
-  AllocatorRule allocator;
   // One line, printed with every figure. An unchecked target says so here.
   const char* description;
+  AllocatorRule allocator;
   KernelLibrary kernels = KernelLibrary::kReference;
   CmsisNnBackend cmsis_nn_backend = CmsisNnBackend::kDsp;  // kCmsisNn only
   // The figures were checked against a real build of this configuration.

@@ -171,7 +171,7 @@ Status DepthwiseS3(const EspNnConv& c, int64_t* out) {
         }
         if (pad_width == 0 && pad_height == 0) return Result(kFn, filter_size + 16, out);
         const Wide full_input = (in_wd + pad_width) * (in_ht + pad_height) * channels;
-        if (full_input <= 40 * 1024) return Result(kFn, filter_size + full_input + 16, out);
+        if (full_input <= Wide{40} * 1024) return Result(kFn, filter_size + full_input + 16, out);
         return Result(kFn, filter_size + (in_wd + pad_width) * f_ht * channels + 16, out);
       }
       if (channels >= 12) {  // pad channels to 16, then compact
@@ -184,7 +184,7 @@ Status DepthwiseS3(const EspNnConv& c, int64_t* out) {
       return Result(kFn, 2 * (filter_size + in_wd * in_ht * channels) + 32, out);  // 8 channels
     }
     const Wide total_s16 = 2 * (filter_size + in_wd * in_ht * channels);
-    if (total_s16 <= 48 * 1024) return Result(kFn, total_s16 + 32, out);
+    if (total_s16 <= Wide{48} * 1024) return Result(kFn, total_s16 + 32, out);
     return Result(kFn, 2 * filter_size + 2 * in_wd * f_ht * channels + 32, out);
   }
   if (ch_mult == 1 && channels > 3) {
