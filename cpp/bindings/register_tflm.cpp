@@ -177,10 +177,18 @@ py::list TflmTargets() {
     d["allocator"] = t.allocator == tflm::AllocatorRule::kWheelInterpreter
                          ? "recording with the greedy planner, plain with the linear planner"
                          : "MicroAllocator unless recording is asked";
-    d["kernels"] =
-        t.kernels == tflm::KernelLibrary::kCmsisNn
-            ? std::string("cmsis_nn (") + tflm::CmsisNnBackendName(t.cmsis_nn_backend) + " backend)"
-            : std::string("reference");
+    switch (t.kernels) {
+      case tflm::KernelLibrary::kCmsisNn:
+        d["kernels"] =
+            std::string("cmsis_nn (") + tflm::CmsisNnBackendName(t.cmsis_nn_backend) + " backend)";
+        break;
+      case tflm::KernelLibrary::kEspNn:
+        d["kernels"] = std::string("esp_nn (") + tflm::EspNnChipName(t.esp_nn_chip) + " set)";
+        break;
+      case tflm::KernelLibrary::kReference:
+        d["kernels"] = "reference";
+        break;
+    }
     d["checked"] = t.checked;
     out.append(d);
   }

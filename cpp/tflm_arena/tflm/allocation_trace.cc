@@ -26,6 +26,7 @@ struct Builder {
   Trace* out;
   std::vector<model::ScratchRequest> scratch;
   CmsisNnBackend cmsis_nn_backend;
+  EspNnChip esp_nn_chip;
 
   void Tail(SizeAlign s, Category c, const char* what, int32_t op = -1, uint32_t count = 1) {
     TailBytes(s.size, s.align, c, what, op, count);
@@ -270,6 +271,13 @@ struct Builder {
         case StepKind::kCmsisNn:
           TFLM_ARENA_RETURN_IF_ERROR(CmsisNnStep(row, s.a, sg, op_index, op, global_op));
           break;
+        case StepKind::kEspNn: {
+          std::vector<uint64_t> requests;
+          TFLM_ARENA_RETURN_IF_ERROR(EspNnPrepare(static_cast<EspNnRule>(s.a), esp_nn_chip, model,
+                                                  sg, op_index, op, &requests));
+          for (uint64_t bytes : requests) Request(bytes, sg, op_index);
+          break;
+        }
       }
     }
     return FinishNode(row.op, op_index, requests_before, global_op);
@@ -388,7 +396,7 @@ Status BuildTrace(const model::Model& model, const TraceOptions& options, Trace*
   *out = Trace();
   const TargetAbi& abi = *options.target;
   const size_t abi_col = static_cast<size_t>(abi.id);
-  Builder b{model, abi, out, {}, options.cmsis_nn_backend};
+  Builder b{model, abi, out, {}, options.cmsis_nn_backend, options.esp_nn_chip};
   out->planner = options.planner;
 
   if (HasCompressionMetadata(model)) {

@@ -18,6 +18,7 @@
 #include "tflm_arena/model/lifetimes.h"
 #include "tflm_arena/model/model.h"
 #include "tflm_arena/tflm/cmsis_nn_kernels.h"
+#include "tflm_arena/tflm/esp_nn_kernels.h"
 #include "tflm_arena/tflm/kernel_refusals.h"
 #include "tflm_arena/tflm/kernel_table.h"
 #include "tflm_arena/tflm/target_abi.h"
@@ -86,6 +87,8 @@ struct TraceOptions {
   Span<const KernelRow> kernels;      // e.g. ReferenceKernels()
   // The CMSIS-NN backend the kCmsisNn steps size for (CmsisNnKernels()).
   CmsisNnBackend cmsis_nn_backend = CmsisNnBackend::kDsp;
+  // The ESP-NN size set the kEspNn steps size for (EspNnKernels()).
+  EspNnChip esp_nn_chip = EspNnChip::kEsp32;
   bool recording = false;  // RecordingMicroAllocator
   PlannerKind planner = PlannerKind::kGreedy;
 };

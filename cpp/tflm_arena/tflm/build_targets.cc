@@ -7,52 +7,81 @@ namespace tflm {
 namespace {
 
 constexpr BuildTarget kBuildTargets[] = {
-    {"cortex-m", "cortex-m", AllocatorRule::kPlain,
-     "TFLM Makefile build for a 32-bit ARM core, reference kernels, MicroAllocator"},
-    {"x86-64", "x86-64", AllocatorRule::kPlain,
+    {"cortex-m", "cortex-m",
+     "TFLM Makefile build for a 32-bit ARM core, reference kernels, MicroAllocator",
+     AllocatorRule::kPlain},
+    {"x86-64", "x86-64",
      "TFLM built for x86-64 as the tflite-micro wheel builds it (compression on), "
-     "MicroAllocator"},
-    {"tflite-micro-wheel", "x86-64", AllocatorRule::kWheelInterpreter,
+     "MicroAllocator",
+     AllocatorRule::kPlain},
+    {"tflite-micro-wheel", "x86-64",
      "the tflite-micro PyPI wheel's Python interpreter (x86-64, compression on, "
-     "RecordingMicroAllocator)"},
+     "RecordingMicroAllocator)",
+     AllocatorRule::kWheelInterpreter},
     // TFLM's Makefile with OPTIMIZED_KERNEL_DIR=cmsis_nn, one row per core
     // (cmsis_nn_kernels.h). MVE cannot be run here: those rows say so.
-    {"cortex-m0+cmsis-nn", "cortex-m", AllocatorRule::kPlain,
+    {"cortex-m0+cmsis-nn", "cortex-m",
      "Cortex-M0 (CMSIS-NN scalar backend): TFLM 90b983c Makefile build, CMSIS-NN kernels "
      "(CMSIS-NN 4ab83cc), GCC, KERNELS_OPTIMIZED_FOR_SPEED, compression off, MicroAllocator",
-     KernelLibrary::kCmsisNn, CmsisNnBackend::kScalar, /*checked=*/true},
-    {"cortex-m0plus+cmsis-nn", "cortex-m", AllocatorRule::kPlain,
+     AllocatorRule::kPlain, KernelLibrary::kCmsisNn, CmsisNnBackend::kScalar, /*checked=*/true},
+    {"cortex-m0plus+cmsis-nn", "cortex-m",
      "Cortex-M0+ (CMSIS-NN scalar backend): TFLM 90b983c Makefile build, CMSIS-NN kernels "
      "(CMSIS-NN 4ab83cc), GCC, KERNELS_OPTIMIZED_FOR_SPEED, compression off, MicroAllocator",
-     KernelLibrary::kCmsisNn, CmsisNnBackend::kScalar, /*checked=*/true},
-    {"cortex-m3+cmsis-nn", "cortex-m", AllocatorRule::kPlain,
+     AllocatorRule::kPlain, KernelLibrary::kCmsisNn, CmsisNnBackend::kScalar, /*checked=*/true},
+    {"cortex-m3+cmsis-nn", "cortex-m",
      "Cortex-M3 (CMSIS-NN scalar backend): TFLM 90b983c Makefile build, CMSIS-NN kernels "
      "(CMSIS-NN 4ab83cc), GCC, KERNELS_OPTIMIZED_FOR_SPEED, compression off, MicroAllocator",
-     KernelLibrary::kCmsisNn, CmsisNnBackend::kScalar, /*checked=*/true},
-    {"cortex-m4+cmsis-nn", "cortex-m", AllocatorRule::kPlain,
+     AllocatorRule::kPlain, KernelLibrary::kCmsisNn, CmsisNnBackend::kScalar, /*checked=*/true},
+    {"cortex-m4+cmsis-nn", "cortex-m",
      "Cortex-M4 (CMSIS-NN DSP backend): TFLM 90b983c Makefile build, CMSIS-NN kernels "
      "(CMSIS-NN 4ab83cc), GCC, KERNELS_OPTIMIZED_FOR_SPEED, compression off, MicroAllocator",
-     KernelLibrary::kCmsisNn, CmsisNnBackend::kDsp, /*checked=*/true},
-    {"cortex-m7+cmsis-nn", "cortex-m", AllocatorRule::kPlain,
+     AllocatorRule::kPlain, KernelLibrary::kCmsisNn, CmsisNnBackend::kDsp, /*checked=*/true},
+    {"cortex-m7+cmsis-nn", "cortex-m",
      "Cortex-M7 (CMSIS-NN DSP backend): TFLM 90b983c Makefile build, CMSIS-NN kernels "
      "(CMSIS-NN 4ab83cc), GCC, KERNELS_OPTIMIZED_FOR_SPEED, compression off, MicroAllocator",
-     KernelLibrary::kCmsisNn, CmsisNnBackend::kDsp, /*checked=*/true},
-    {"cortex-m33+cmsis-nn", "cortex-m", AllocatorRule::kPlain,
+     AllocatorRule::kPlain, KernelLibrary::kCmsisNn, CmsisNnBackend::kDsp, /*checked=*/true},
+    {"cortex-m33+cmsis-nn", "cortex-m",
      "Cortex-M33 (CMSIS-NN DSP backend): TFLM 90b983c Makefile build, CMSIS-NN kernels "
      "(CMSIS-NN 4ab83cc), GCC, KERNELS_OPTIMIZED_FOR_SPEED, compression off, MicroAllocator",
-     KernelLibrary::kCmsisNn, CmsisNnBackend::kDsp, /*checked=*/true},
-    {"cortex-m55+cmsis-nn", "cortex-m", AllocatorRule::kPlain,
+     AllocatorRule::kPlain, KernelLibrary::kCmsisNn, CmsisNnBackend::kDsp, /*checked=*/true},
+    {"cortex-m55+cmsis-nn", "cortex-m",
      "Cortex-M55 (CMSIS-NN MVE backend): TFLM 90b983c Makefile build, CMSIS-NN kernels "
      "(CMSIS-NN 4ab83cc), GCC, KERNELS_OPTIMIZED_FOR_SPEED, compression off, MicroAllocator"
      "; figures modelled from TFLM's and CMSIS-NN's source only, not checked against a real "
      "build",
-     KernelLibrary::kCmsisNn, CmsisNnBackend::kMve, /*checked=*/false},
-    {"cortex-m85+cmsis-nn", "cortex-m", AllocatorRule::kPlain,
+     AllocatorRule::kPlain, KernelLibrary::kCmsisNn, CmsisNnBackend::kMve, /*checked=*/false},
+    {"cortex-m85+cmsis-nn", "cortex-m",
      "Cortex-M85 (CMSIS-NN MVE backend): TFLM 90b983c Makefile build, CMSIS-NN kernels "
      "(CMSIS-NN 4ab83cc), GCC, KERNELS_OPTIMIZED_FOR_SPEED, compression off, MicroAllocator"
      "; figures modelled from TFLM's and CMSIS-NN's source only, not checked against a real "
      "build",
-     KernelLibrary::kCmsisNn, CmsisNnBackend::kMve, /*checked=*/false},
+     AllocatorRule::kPlain, KernelLibrary::kCmsisNn, CmsisNnBackend::kMve, /*checked=*/false},
+    // esp-tflite-micro + ESP-NN, one row per ESP-NN size set (esp_nn_kernels.h).
+    // The struct layout of Xtensa and RISC-V ILP32 GCC is the 32-bit ARM one.
+    {"esp32+esp-nn", "cortex-m",
+     "ESP32 with ESP-NN's generic optimized set (also ESP32-S2, C3, C6 and other chips "
+     "without their own set): esp-tflite-micro 99f49e1 (TFLM fork) with esp-nn 1.2.3 "
+     "(d45b843) kernels, CONFIG_NN_OPTIMIZED, MicroAllocator",
+     AllocatorRule::kPlain, KernelLibrary::kEspNn, CmsisNnBackend::kDsp, /*checked=*/true,
+     EspNnChip::kEsp32},
+    {"esp32s3+esp-nn", "cortex-m",
+     "ESP32-S3 with ESP-NN's ESP32-S3 set: esp-tflite-micro 99f49e1 (TFLM fork) with esp-nn "
+     "1.2.3 (d45b843) kernels (S3 scratch sizes differ between esp-nn releases), "
+     "CONFIG_NN_OPTIMIZED, MicroAllocator",
+     AllocatorRule::kPlain, KernelLibrary::kEspNn, CmsisNnBackend::kDsp, /*checked=*/true,
+     EspNnChip::kEsp32S3},
+    {"esp32p4+esp-nn", "cortex-m",
+     "ESP32-P4 with ESP-NN's ESP32-P4 set: esp-tflite-micro 99f49e1 (TFLM fork) with esp-nn "
+     "1.2.3 (d45b843) kernels (P4 scratch sizes differ between esp-nn releases), "
+     "CONFIG_NN_OPTIMIZED, MicroAllocator",
+     AllocatorRule::kPlain, KernelLibrary::kEspNn, CmsisNnBackend::kDsp, /*checked=*/true,
+     EspNnChip::kEsp32P4},
+    {"esp32+esp-nn-ansi-c", "cortex-m",
+     "any ESP chip with ESP-NN's ANSI C set (Kconfig ESP-NN \"ANSI C\", CONFIG_NN_ANSI_C): "
+     "esp-tflite-micro 99f49e1 (TFLM fork) with esp-nn 1.2.3 (d45b843) kernels, "
+     "MicroAllocator",
+     AllocatorRule::kPlain, KernelLibrary::kEspNn, CmsisNnBackend::kDsp, /*checked=*/true,
+     EspNnChip::kAnsiC},
 };
 
 }  // namespace
@@ -62,7 +91,15 @@ Span<const BuildTarget> BuildTargets() {
 }
 
 Span<const KernelRow> TargetKernels(const BuildTarget& target) {
-  return target.kernels == KernelLibrary::kCmsisNn ? CmsisNnKernels() : ReferenceKernels();
+  switch (target.kernels) {
+    case KernelLibrary::kCmsisNn:
+      return CmsisNnKernels();
+    case KernelLibrary::kEspNn:
+      return EspNnKernels();
+    case KernelLibrary::kReference:
+      break;
+  }
+  return ReferenceKernels();
 }
 
 const BuildTarget& DefaultBuildTarget() { return kBuildTargets[0]; }

@@ -19,6 +19,11 @@
 //    Scalar and DSP figures are checked against real TFLM + CMSIS-NN built
 //    for 32-bit ARM; MVE cores cannot be run here, so their figures are
 //    modelled from source only and their description says so.
+//  - "CHIP+esp-nn": TFLM as Espressif ships it (esp-tflite-micro with the
+//    ESP-NN kernels) for one chip's ESP-NN size set, and
+//    "esp32+esp-nn-ansi-c" for ESP-NN's ANSI C set (Kconfig "ANSI C",
+//    CONFIG_NN_ANSI_C, any chip); 32-bit layout (esp_nn_kernels.h). Checked
+//    against esp-tflite-micro + esp-nn built for 32-bit ARM with each set.
 #ifndef TFLM_ARENA_TFLM_BUILD_TARGETS_H_
 #define TFLM_ARENA_TFLM_BUILD_TARGETS_H_
 
@@ -29,6 +34,7 @@
 #include "tflm_arena/core/span.h"
 #include "tflm_arena/core/status.h"
 #include "tflm_arena/tflm/cmsis_nn_kernels.h"
+#include "tflm_arena/tflm/esp_nn_kernels.h"
 #include "tflm_arena/tflm/kernel_table.h"
 #include "tflm_arena/tflm/target_abi.h"
 
@@ -45,6 +51,7 @@ enum class AllocatorRule : uint8_t {
 enum class KernelLibrary : uint8_t {
   kReference,  // tensorflow/lite/micro/kernels/*.cc
   kCmsisNn,    // OPTIMIZED_KERNEL_DIR=cmsis_nn (cmsis_nn_kernels.h)
+  kEspNn,      // esp-tflite-micro with ESP-NN (esp_nn_kernels.h)
 };
 
 // Fields in the order a row reads (a host-side table of a dozen rows, so the
@@ -53,13 +60,14 @@ enum class KernelLibrary : uint8_t {
 struct BuildTarget {
   const char* name;  // what users type, e.g. "cortex-m"
   const char* abi;   // TargetAbi name (struct sizes, compression)
-  AllocatorRule allocator;
   // One line, printed with every figure. An unchecked target says so here.
   const char* description;
+  AllocatorRule allocator;
   KernelLibrary kernels = KernelLibrary::kReference;
   CmsisNnBackend cmsis_nn_backend = CmsisNnBackend::kDsp;  // kCmsisNn only
   // The figures were checked against a real build of this configuration.
   bool checked = true;
+  EspNnChip esp_nn_chip = EspNnChip::kEsp32;  // kEspNn only
 };
 
 // The kernel table of a target's build.

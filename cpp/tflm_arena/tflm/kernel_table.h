@@ -13,7 +13,7 @@
 //    scratch-buffer requests. Temp memory is only reset after the node, so
 //    order decides where each allocation lands;
 //  - types: the type checks of Prepare that no arena size passes.
-// A kernel variant (e.g. CMSIS-NN, whose scratch sizes depend on the CPU
+// A kernel variant (e.g. CMSIS-NN or ESP-NN, whose scratch sizes depend on the CPU
 // features) is another table with its own rows and rules.
 #ifndef TFLM_ARENA_TFLM_KERNEL_TABLE_H_
 #define TFLM_ARENA_TFLM_KERNEL_TABLE_H_
@@ -51,6 +51,9 @@ enum class StepKind : uint8_t {
   // CMSIS-NN's functions for the target's backend (cmsis_nn_kernels.h;
   // the rule is Step::a, a CmsisNnRule).
   kCmsisNn,
+  // An ESP-NN kernel's scratch request, sized by esp-nn's functions for the
+  // target's chip (esp_nn_kernels.h; the rule is Step::a, an EspNnRule).
+  kEspNn,
 };
 
 enum class ScratchRule : uint8_t {
@@ -118,6 +121,7 @@ constexpr Step IfInt8(Step s, int input) {
   return s;
 }
 constexpr Step CmsisNn(uint8_t rule) { return Step{StepKind::kCmsisNn, static_cast<int8_t>(rule)}; }
+constexpr Step EspNn(uint8_t rule) { return Step{StepKind::kEspNn, static_cast<int8_t>(rule)}; }
 }  // namespace steps
 
 // TFLM's reference kernels (tensorflow/lite/micro/kernels/*.cc).

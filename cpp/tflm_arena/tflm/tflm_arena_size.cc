@@ -30,6 +30,7 @@ Status BuildTargetTrace(const model::Model& model, const TflmArenaOptions& optio
   to.target = resolved->abi;
   to.kernels = TargetKernels(*resolved->target);
   to.cmsis_nn_backend = resolved->target->cmsis_nn_backend;
+  to.esp_nn_chip = resolved->target->esp_nn_chip;
   to.recording = resolved->recording;
   to.planner = options.planner == "linear" ? PlannerKind::kLinear : PlannerKind::kGreedy;
   const Status built = BuildTrace(model, to, trace);
