@@ -54,9 +54,6 @@ enum class KernelLibrary : uint8_t {
   kEspNn,      // esp-tflite-micro with ESP-NN (esp_nn_kernels.h)
 };
 
-// Fields in the order a row reads (a host-side table of a dozen rows, so the
-// padding the analyzer reports costs nothing that matters).
-// NOLINTNEXTLINE(clang-analyzer-optin.performance.Padding)
 struct BuildTarget {
   const char* name;  // what users type, e.g. "cortex-m"
   const char* abi;   // TargetAbi name (struct sizes, compression)
