@@ -148,7 +148,8 @@ def oracle_table(models_dir: Path) -> int:
             continue
         print(f"# {table}")
         rows = _oracle_rows(DATA / table)
-        reference = {r["model"]: int(r["min_arena"]) for r in rows if r["build"] == "reference"}
+        ref_build = next(iter(targets))  # the table's reference-kernel build
+        reference = {r["model"]: int(r["min_arena"]) for r in rows if r["build"] == ref_build}
         for r in sorted(rows, key=lambda r: (r["model"], list(targets).index(r["build"]))):
             target = targets[r["build"]][0]
             model = models_dir / f"{r['model']}.tflite"

@@ -9,6 +9,7 @@ the cortex-m target's."""
 from __future__ import annotations
 
 import csv
+import json
 from pathlib import Path
 
 import pytest
@@ -19,13 +20,13 @@ from tflm_arena.builder import ModelBuilder
 
 DATA = Path(__file__).resolve().parent / "data" / "oracle_esp_nn.tsv"
 
-# The oracle's builds and the target that must give its figures.
+# The oracle's builds and the target that must give its figures
+# (data/oracle_builds.json, shared with benchmarks/tflm_size.py --oracle).
 BUILD_TARGETS = {
-    "ref": "cortex-m",
-    "ansi": "esp32+esp-nn-ansi-c",
-    "esp32": "esp32+esp-nn",
-    "esp32s3": "esp32s3+esp-nn",
-    "esp32p4": "esp32p4+esp-nn",
+    build: targets[0]
+    for build, targets in json.loads((DATA.parent / "oracle_builds.json").read_text())[
+        DATA.name
+    ].items()
 }
 ESP_TARGETS = tuple(t for t in BUILD_TARGETS.values() if "esp" in t)
 
