@@ -16,7 +16,6 @@ from tflm_arena.cli import _parser, main
 
 # Targets another change adds to the C++ target list (ESP32 builds with
 # esp-nn). A board naming one is checked once that change is merged.
-PENDING_TARGETS = ("esp32+esp-nn", "esp32s3+esp-nn", "esp32p4+esp-nn")
 
 
 @pytest.fixture
@@ -35,13 +34,6 @@ def big_model(tmp_path):
     path = tmp_path / "big_add.tflite"
     path.write_bytes(mb.build())
     return path
-
-
-def _board_target_or_skip(b: ta.Board) -> str:
-    if b.target not in ta.TARGETS:
-        assert b.target in PENDING_TARGETS, (b.name, b.target)  # no other may be missing
-        pytest.skip(f"target {b.target} (board {b.name}) is not in the C++ target list yet")
-    return b.target
 
 
 # ---- the table ------------------------------------------------------------
@@ -96,7 +88,7 @@ def test_ram_figures_from_the_datasheets():
 @pytest.mark.parametrize("name", ta.BOARDS)
 def test_every_boards_target_is_a_known_target(name):
     b = ta.board(name)
-    assert _board_target_or_skip(b) in ta.TARGETS
+    assert b.target in ta.TARGETS
     assert ta.board_target(b) == b.target
 
 
@@ -300,16 +292,11 @@ def test_cli_board_and_max_bytes_together_or_bad_bytes_are_usage_errors(hello, c
 
 
 @pytest.mark.parametrize("name", [n for n in ta.BOARDS if n.startswith("esp32")])
-def test_cli_esp_board_before_and_after_its_target(hello, name, capsys):
-    """Until the esp-nn targets are merged, an ESP32 board is a one-line
-    error (status 1) naming its missing target; after, a figure."""
+def test_cli_esp_boards_use_their_esp_nn_target(hello, name, capsys):
     b = ta.board(name)
-    code, out, err = _run([hello, "--board", name], capsys)
-    if b.target in ta.TARGETS:
-        assert code == 0 and f"fits on board {name}" in out
-    else:
-        assert code == 1 and err.count("\n") == 1
-        assert f"uses target {b.target}, which this build of tflm_arena does not know" in err
+    assert b.target.endswith("+esp-nn")
+    code, out, _ = _run([hello, "--board", name], capsys)
+    assert code == 0 and f"fits on board {name}" in out and f"target {b.target}" in out
 
 
 def test_help_documents_exit_status_3(capsys):
@@ -369,3 +356,19 @@ def test_reference_doc_board_table_equals_the_core_table():
         for r in rows
     ]
     assert got == [(b.name, b.target, b.ram_bytes) for b in ta.boards().values()]
+
+
+def test_report_lists_every_board_with_its_own_target(hello):
+    import re
+
+    html = ta.report_html(hello, time_limit=0.2)
+    section = html[html.index('id="boards-section"') :]
+    section = section[: section.index("</section>")]
+    cells = [re.sub(r"<[^>]+>", "", c) for c in re.findall(r"<td[^>]*>(.*?)</td>", section)]
+    rows = [cells[i : i + 5] for i in range(0, len(cells), 5)]
+    assert [r[0] for r in rows] == list(ta.BOARDS)
+    for name, target, ram, needed, verdict in rows:
+        f = ta.fit(hello, board=name)
+        assert (target, ram, needed) == (f.arena.target, f"{f.ram_bytes:,}", f"{f.needed:,}")
+        assert verdict.startswith(f"fits, {f.margin:,} bytes left")
+        assert ("not checked" in verdict) == (target in ("cortex-m55+cmsis-nn",))

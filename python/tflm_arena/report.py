@@ -93,6 +93,7 @@ th, td { border: 1px solid #ccc; padding: 2px 6px; text-align: right; }
 th { background: #eee; }
 td.text { text-align: left; font-family: monospace; overflow-wrap: anywhere; max-width: 40em; }
 tr.best td { background: #e6f4e6; font-weight: bold; }
+tr.over td { color: #a00; }
 figure { margin: 0.5em 0; }
 figure svg { max-width: 100%; height: auto; }
 p.note { color: #555; font-size: 0.9em; }
@@ -331,6 +332,7 @@ def report_html(
         _headline(sized),
         _summary(m, rec, greedy, best),
         _size_section(sized),
+        _boards_section(m),
         '<section id="plan-plot"><h2>Memory plan (tflm_arena\'s planners): TFLM greedy vs '
         + (
             f"{_e(best.strategy)} ({greedy.arena_bytes - best.arena_bytes:,} bytes smaller)"
@@ -574,6 +576,40 @@ def _size_section(sized: Sequence[_Sized]) -> str:
         f'<p class="note">What stock TFLM needs for this model as it is, in bytes '
         f"({_e(words)}), from <code>tflm_arena.tflm_arena</code>.</p>"
         + _table("tflm-size", head, rows, text_cols=(0, 6))
+        + "</section>"
+    )
+
+
+def _boards_section(m: Model) -> str:
+    """Every board of the table with stock TFLM's arena on the board's own
+    build target: fits or not, and the margin (tflm_arena.boards.fit)."""
+    from .boards import boards, fit
+
+    checked = {t["name"]: bool(t["checked"]) for t in _core.tflm_targets()}
+    rows: list[list[Any]] = []
+    classes: list[str] = []
+    for name, b in boards().items():
+        try:
+            f = fit(m, board=name)
+        except (ValueError, NotImplementedError) as e:  # TFLM refusals are ValueErrors
+            rows.append([name, b.target, b.ram_bytes, "-", f"not sized: {_one_line(e)}"])
+            classes.append("")
+            continue
+        verdict = (
+            f"fits, {f.margin:,} bytes left" if f.fits else f"does not fit: {-f.margin:,} over"
+        )
+        if not checked.get(b.target, False):
+            verdict += " (target modelled only, not checked against a real build)"
+        rows.append([name, b.target, b.ram_bytes, f.needed, verdict])
+        classes.append("" if f.fits else "over")
+    head = ["board", "target", "RAM (bytes)", "kTensorArenaSize", "fits?"]
+    return (
+        '<section id="boards-section"><h2>Stock TFLM on common boards</h2>'
+        '<p class="note">Each board with its own build target (core and kernel library); '
+        "RAM is the internal RAM one arena can occupy. Only the tensor arena is counted, "
+        "not the application's other RAM use (<code>tflm_arena.boards</code>, "
+        "<code>tflm-arena size --board</code>).</p>"
+        + _table("boards", head, rows, text_cols=(0, 1, 4), row_classes=classes)
         + "</section>"
     )
 

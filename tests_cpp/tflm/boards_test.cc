@@ -14,12 +14,6 @@ namespace tflm_arena {
 namespace tflm {
 namespace {
 
-// Targets another change adds to build_targets.cc (ESP32 builds with
-// esp-nn); boards naming them are reported, not failed, until then.
-bool PendingTarget(const std::string& name) {
-  return name == "esp32+esp-nn" || name == "esp32s3+esp-nn" || name == "esp32p4+esp-nn";
-}
-
 TEST(Boards, NamesAreUniqueAndEveryFieldIsFilled) {
   std::set<std::string> names;
   for (const Board& b : Boards()) {
@@ -51,25 +45,9 @@ TEST(Boards, FiguresFromTheDatasheets) {
             FindBoard("esp32-s3-devkitc-1")->ram_bytes);
 }
 
-TEST(Boards, EveryNonEspTargetIsKnown) {
-  for (const Board& b : Boards()) {
-    if (PendingTarget(b.target)) continue;
-    EXPECT_NE(FindBuildTarget(b.target), nullptr) << b.name << ": " << b.target;
-  }
-}
-
 TEST(Boards, EveryTargetIsKnown) {
-  std::string missing;
   for (const Board& b : Boards()) {
-    if (FindBuildTarget(b.target) != nullptr) continue;
-    ASSERT_TRUE(PendingTarget(b.target)) << b.name << ": " << b.target;
-    if (missing.find(b.target) == std::string::npos) {
-      missing += std::string(missing.empty() ? "" : ", ") + b.target;
-    }
-  }
-  if (!missing.empty()) {
-    GTEST_SKIP() << "build targets not in build_targets.cc yet (the esp-nn change adds them): "
-                 << missing;
+    EXPECT_NE(FindBuildTarget(b.target), nullptr) << b.name << ": " << b.target;
   }
 }
 
