@@ -43,6 +43,15 @@ int64_t DwSize(EspNnChip chip, const EspNnConv& c) {
   return v;
 }
 
+// The chip names are a table (no exhaustiveness check): every value is named.
+TEST(EspNnChips, EveryChipHasItsName) {
+  EXPECT_STREQ(EspNnChipName(kAnsi), "ANSI C");
+  EXPECT_STREQ(EspNnChipName(kEsp32), "ESP32 (generic optimized)");
+  EXPECT_STREQ(EspNnChipName(kS3), "ESP32-S3");
+  EXPECT_STREQ(EspNnChipName(kP4), "ESP32-P4");
+  EXPECT_STREQ(EspNnChipName(static_cast<EspNnChip>(99)), "?");
+}
+
 // esp_nn_conv_ansi.c / esp_nn_conv_opt.c, esp_nn_depthwise_conv_{ansi,opt,esp32p4}.c: 0.
 TEST(EspNnFormulas, AnsiAndGenericNeedNoConvScratch) {
   const EspNnConv c = Conv({8, 8, 16}, {3, 3, 16}, {8, 8, 4}, 1, 1);

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <climits>
 #include <cstdint>
-#include <iterator>
 
+#include "tflm_arena/core/enum_names.h"
 #include "tflm_arena/model/builtin_options.h"
 #include "tflm_arena/model/tensor_type.h"
 
@@ -206,17 +206,13 @@ Status DepthwiseS3(const EspNnConv& c, int64_t* out) {
 }  // namespace
 
 const char* EspNnChipName(EspNnChip chip) {
-  switch (chip) {
-    case EspNnChip::kAnsiC:
-      return "ANSI C";
-    case EspNnChip::kEsp32:
-      return "ESP32 (generic optimized)";
-    case EspNnChip::kEsp32S3:
-      return "ESP32-S3";
-    case EspNnChip::kEsp32P4:
-      return "ESP32-P4";
-  }
-  return "?";
+  static constexpr EnumName<EspNnChip> kNames[] = {
+      {EspNnChip::kAnsiC, "ANSI C"},
+      {EspNnChip::kEsp32, "ESP32 (generic optimized)"},
+      {EspNnChip::kEsp32S3, "ESP32-S3"},
+      {EspNnChip::kEsp32P4, "ESP32-P4"},
+  };
+  return NameOf(kNames, chip, "?");
 }
 
 Status EspNnConvScratchSize(EspNnChip chip, const EspNnConv& conv, int64_t* out) {
