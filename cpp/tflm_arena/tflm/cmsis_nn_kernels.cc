@@ -4,7 +4,6 @@
 #include <climits>
 #include <cstdint>
 #include <cstring>
-#include <iterator>
 
 #include "tflm_arena/model/builtin_options.h"
 #include "tflm_arena/model/tensor_type.h"
@@ -605,15 +604,9 @@ Span<const KernelRow> CmsisNnOwnKernels() {
 }
 
 Span<const KernelRow> CmsisNnKernels() {
-  // Built once: the cmsis_nn rows, then every reference row they do not replace.
-  static const std::vector<KernelRow>* const table = [] {
-    auto* rows = new std::vector<KernelRow>(std::begin(kCmsisNn), std::end(kCmsisNn));
-    const Span<const KernelRow> own = CmsisNnOwnKernels();
-    for (const KernelRow& ref : ReferenceKernels()) {
-      if (FindKernel(own, ref.op) == nullptr) rows->push_back(ref);
-    }
-    return rows;
-  }();
+  // Built once and kept for the process.
+  static const std::vector<KernelRow>* const table =
+      new std::vector<KernelRow>(WithReferenceKernels(CmsisNnOwnKernels()));
   return Span<const KernelRow>(table->data(), table->size());
 }
 

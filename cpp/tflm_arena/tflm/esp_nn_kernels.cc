@@ -448,15 +448,9 @@ Span<const KernelRow> EspNnOwnKernels() {
 }
 
 Span<const KernelRow> EspNnKernels() {
-  // Built once: the esp_nn rows, then every reference row they do not replace.
-  static const std::vector<KernelRow>* const table = [] {
-    auto* rows = new std::vector<KernelRow>(std::begin(kEspNn), std::end(kEspNn));
-    const Span<const KernelRow> own = EspNnOwnKernels();
-    for (const KernelRow& ref : ReferenceKernels()) {
-      if (FindKernel(own, ref.op) == nullptr) rows->push_back(ref);
-    }
-    return rows;
-  }();
+  // Built once and kept for the process.
+  static const std::vector<KernelRow>* const table =
+      new std::vector<KernelRow>(WithReferenceKernels(EspNnOwnKernels()));
   return Span<const KernelRow>(table->data(), table->size());
 }
 

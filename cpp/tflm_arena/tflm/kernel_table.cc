@@ -258,5 +258,13 @@ const KernelRow* FindKernel(Span<const KernelRow> table, const char* op) {
   return nullptr;
 }
 
+std::vector<KernelRow> WithReferenceKernels(Span<const KernelRow> own) {
+  std::vector<KernelRow> rows(own.begin(), own.end());
+  for (const KernelRow& ref : ReferenceKernels()) {
+    if (FindKernel(own, ref.op) == nullptr) rows.push_back(ref);
+  }
+  return rows;
+}
+
 }  // namespace tflm
 }  // namespace tflm_arena

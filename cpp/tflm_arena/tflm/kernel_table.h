@@ -20,6 +20,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 #include "tflm_arena/core/span.h"
 #include "tflm_arena/tflm/kernel_refusals.h"
@@ -129,6 +130,12 @@ Span<const KernelRow> ReferenceKernels();
 
 // Row for a builtin name in `table`, or nullptr.
 const KernelRow* FindKernel(Span<const KernelRow> table, const char* op);
+
+// A kernel variant's whole table: its own rows (`own`), then every reference
+// row for an operator `own` does not replace.
+// Example: WithReferenceKernels(CmsisNnOwnKernels()) -> CONV_2D from
+// CMSIS-NN, ..., then the reference MIRROR_PAD and the rest.
+std::vector<KernelRow> WithReferenceKernels(Span<const KernelRow> own);
 
 }  // namespace tflm
 }  // namespace tflm_arena
