@@ -1,6 +1,6 @@
 #include "tflm_arena/tflm/boards.h"
 
-#include <cstring>
+#include "tflm_arena/tflm/named_rows.h"
 
 namespace tflm_arena {
 namespace tflm {
@@ -80,22 +80,9 @@ Span<const Board> Boards() {
   return Span<const Board>(kBoards, sizeof(kBoards) / sizeof(kBoards[0]));
 }
 
-const Board* FindBoard(const char* name) {
-  if (name == nullptr) return nullptr;
-  for (const Board& b : kBoards) {
-    if (std::strcmp(b.name, name) == 0) return &b;
-  }
-  return nullptr;
-}
+const Board* FindBoard(const char* name) { return FindByName(kBoards, name); }
 
-std::string BoardNames() {
-  std::string s;
-  for (const Board& b : kBoards) {
-    if (!s.empty()) s += ", ";
-    s += b.name;
-  }
-  return s;
-}
+std::string BoardNames() { return JoinNames(kBoards); }
 
 }  // namespace tflm
 }  // namespace tflm_arena

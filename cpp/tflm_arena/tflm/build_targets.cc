@@ -1,6 +1,6 @@
 #include "tflm_arena/tflm/build_targets.h"
 
-#include <cstring>
+#include "tflm_arena/tflm/named_rows.h"
 
 namespace tflm_arena {
 namespace tflm {
@@ -104,22 +104,9 @@ Span<const KernelRow> TargetKernels(const BuildTarget& target) {
 
 const BuildTarget& DefaultBuildTarget() { return kBuildTargets[0]; }
 
-const BuildTarget* FindBuildTarget(const char* name) {
-  if (name == nullptr) return nullptr;
-  for (const BuildTarget& t : kBuildTargets) {
-    if (std::strcmp(t.name, name) == 0) return &t;
-  }
-  return nullptr;
-}
+const BuildTarget* FindBuildTarget(const char* name) { return FindByName(kBuildTargets, name); }
 
-std::string BuildTargetNames() {
-  std::string s;
-  for (const BuildTarget& t : kBuildTargets) {
-    if (!s.empty()) s += ", ";
-    s += t.name;
-  }
-  return s;
-}
+std::string BuildTargetNames() { return JoinNames(kBuildTargets); }
 
 Status ResolveBuildTarget(const std::string& name, AllocatorChoice choice,
                           const std::string& planner, ResolvedTarget* out) {

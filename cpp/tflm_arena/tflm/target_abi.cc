@@ -1,6 +1,6 @@
 #include "tflm_arena/tflm/target_abi.h"
 
-#include <cstring>
+#include "tflm_arena/tflm/named_rows.h"
 
 namespace tflm_arena {
 namespace tflm {
@@ -54,13 +54,7 @@ constexpr TargetAbi kTargets[] = {
 
 }  // namespace
 
-const TargetAbi* FindTarget(const char* name) {
-  if (name == nullptr) return nullptr;
-  for (const TargetAbi& t : kTargets) {
-    if (std::strcmp(t.name, name) == 0) return &t;
-  }
-  return nullptr;
-}
+const TargetAbi* FindTarget(const char* name) { return FindByName(kTargets, name); }
 
 }  // namespace tflm
 }  // namespace tflm_arena
