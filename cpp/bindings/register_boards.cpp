@@ -16,17 +16,12 @@ namespace {
 py::list BoardsList() {
   py::list out;
   for (const tflm::Board& b : tflm::Boards()) {
-    py::dict d;
-    d["name"] = b.name;
-    d["chip"] = b.chip;
-    d["core"] = b.core;
-    d["target"] = b.target;
-    d["ram_bytes"] = b.ram_bytes;
-    d["external_ram_bytes"] = b.external_ram_bytes;
-    d["external_ram"] = b.external_ram;
-    d["source"] = b.source;
-    d["note"] = b.note;
-    out.append(d);
+    out.append(py::dict(py::arg("name") = b.name, py::arg("chip") = b.chip,
+                        py::arg("core") = b.core, py::arg("target") = b.target,
+                        py::arg("ram_bytes") = b.ram_bytes,
+                        py::arg("external_ram_bytes") = b.external_ram_bytes,
+                        py::arg("external_ram") = b.external_ram, py::arg("source") = b.source,
+                        py::arg("note") = b.note));
   }
   return out;
 }

@@ -30,135 +30,104 @@ void ThrowTflm(const Status& s, const tflm::Refusal& refusal) {
   ThrowIfError(s);
 }
 
-py::dict TflmArenaSize(const ModelHandle& h, const std::string& target,
-                       std::optional<bool> recording, const std::string& planner) {
+tflm::TflmArenaOptions Options(const std::string& target, std::optional<bool> recording,
+                               const std::string& planner) {
   tflm::TflmArenaOptions options;
   options.target = target;
   options.recording = recording;
   options.planner = planner;
-  tflm::TflmArenaSize r;
+  return options;
+}
+
+// Runs `compute(&refusal)` (a tflm/ call returning a Status) without the GIL;
+// an error raises the matching Python exception.
+template <typename Compute>
+void RunWithoutGil(Compute compute) {
   tflm::Refusal refusal;
-  {
-    py::gil_scoped_release release;
-    const Status s = tflm::ComputeTflmArenaSize(h.model(), options, &r, &refusal);
-    if (!s.ok()) {
-      py::gil_scoped_acquire gil;
-      ThrowTflm(s, refusal);
-    }
+  py::gil_scoped_release release;
+  const Status s = compute(&refusal);
+  if (!s.ok()) {
+    py::gil_scoped_acquire gil;
+    ThrowTflm(s, refusal);
   }
+}
+
+py::dict TflmArenaSize(const ModelHandle& h, const std::string& target,
+                       std::optional<bool> recording, const std::string& planner) {
+  const tflm::TflmArenaOptions options = Options(target, recording, planner);
+  tflm::TflmArenaSize r;
+  RunWithoutGil([&](tflm::Refusal* refusal) {
+    return tflm::ComputeTflmArenaSize(h.model(), options, &r, refusal);
+  });
   py::dict categories;
   for (size_t i = 0; i < tflm::kNumCategories; ++i) {
     const auto c = static_cast<tflm::Category>(i);
-    py::dict d;
-    d["name"] = AllocationCategoryName(c);
-    d["requested"] = r.categories[i].requested;
-    d["used"] = r.categories[i].used;
-    d["count"] = r.categories[i].count;
-    categories[AllocationCategoryKey(c)] = d;
+    categories[AllocationCategoryKey(c)] =
+        py::dict(py::arg("name") = AllocationCategoryName(c),
+                 py::arg("requested") = r.categories[i].requested,
+                 py::arg("used") = r.categories[i].used, py::arg("count") = r.categories[i].count);
   }
-  py::dict out;
-  out["target"] = r.target;
-  out["description"] = r.description;
-  out["recording"] = r.recording;
-  out["planner"] = r.planner;
-  out["min_arena_bytes"] = r.min_arena_bytes;
-  out["min_arena_bytes_16"] = r.min_arena_bytes_16;
-  out["head"] = r.head;
-  out["tail"] = r.tail;
-  out["temp_peak"] = r.temp_peak;
-  out["planned_buffers"] = r.planned_buffers;
-  out["scratch_requests"] = r.scratch_requests;
-  out["limited_by"] = r.limited_by;
-  out["categories"] = categories;
-  return out;
+  return py::dict(py::arg("target") = r.target, py::arg("description") = r.description,
+                  py::arg("recording") = r.recording, py::arg("planner") = r.planner,
+                  py::arg("min_arena_bytes") = r.min_arena_bytes,
+                  py::arg("min_arena_bytes_16") = r.min_arena_bytes_16, py::arg("head") = r.head,
+                  py::arg("tail") = r.tail, py::arg("temp_peak") = r.temp_peak,
+                  py::arg("planned_buffers") = r.planned_buffers,
+                  py::arg("scratch_requests") = r.scratch_requests,
+                  py::arg("limited_by") = r.limited_by, py::arg("categories") = categories);
 }
 
 // The two-buffer minima (tflm/split_arena.h) as a dict.
 py::dict TflmSplitArena(const ModelHandle& h, const std::string& target,
                         std::optional<bool> recording, const std::string& planner) {
-  tflm::TflmArenaOptions options;
-  options.target = target;
-  options.recording = recording;
-  options.planner = planner;
+  const tflm::TflmArenaOptions options = Options(target, recording, planner);
   tflm::TflmSplitArena r;
-  tflm::Refusal refusal;
-  {
-    py::gil_scoped_release release;
-    const Status s = tflm::ComputeTflmSplitArena(h.model(), options, &r, &refusal);
-    if (!s.ok()) {
-      py::gil_scoped_acquire gil;
-      ThrowTflm(s, refusal);
-    }
-  }
-  py::dict out;
-  out["target"] = r.target;
-  out["description"] = r.description;
-  out["planner"] = r.planner;
-  out["checked"] = r.checked;
-  out["min_persistent_bytes"] = r.min_persistent_bytes;
-  out["min_non_persistent_bytes"] = r.min_non_persistent_bytes;
-  out["single_arena_bytes"] = r.single_arena_bytes;
-  out["persistent_limited_by"] = r.persistent_limited_by;
-  out["non_persistent_limited_by"] = r.non_persistent_limited_by;
-  return out;
+  RunWithoutGil([&](tflm::Refusal* refusal) {
+    return tflm::ComputeTflmSplitArena(h.model(), options, &r, refusal);
+  });
+  return py::dict(py::arg("target") = r.target, py::arg("description") = r.description,
+                  py::arg("planner") = r.planner, py::arg("checked") = r.checked,
+                  py::arg("min_persistent_bytes") = r.min_persistent_bytes,
+                  py::arg("min_non_persistent_bytes") = r.min_non_persistent_bytes,
+                  py::arg("single_arena_bytes") = r.single_arena_bytes,
+                  py::arg("persistent_limited_by") = r.persistent_limited_by,
+                  py::arg("non_persistent_limited_by") = r.non_persistent_limited_by);
 }
 
 // Several models in one arena (tflm/shared_arena.h) as a dict; an error
 // names the model's position ("model 2: ...").
 py::dict TflmSharedArena(const std::vector<const ModelHandle*>& handles, const std::string& target,
                          std::optional<bool> recording, const std::string& planner) {
-  tflm::TflmArenaOptions options;
-  options.target = target;
-  options.recording = recording;
-  options.planner = planner;
+  const tflm::TflmArenaOptions options = Options(target, recording, planner);
   std::vector<const model::Model*> models;
   models.reserve(handles.size());
   for (const ModelHandle* h : handles) models.push_back(&h->model());
   tflm::TflmSharedArena r;
-  tflm::Refusal refusal;
-  size_t failed = 0;
-  {
-    py::gil_scoped_release release;
-    const Status s = tflm::ComputeTflmSharedArena(models, options, &r, &refusal, &failed);
-    if (!s.ok()) {
-      py::gil_scoped_acquire gil;
-      if (failed < models.size()) {
-        ThrowTflm(Status::Error(s.code(), "model %zu: %s", failed + 1, s.message()), refusal);
-      }
-      ThrowTflm(s, refusal);
-    }
-  }
-  py::dict out;
-  out["target"] = r.target;
-  out["description"] = r.description;
-  out["recording"] = r.recording;
-  out["planner"] = r.planner;
-  out["checked"] = r.checked;
-  out["min_arena_bytes"] = r.given.min_arena_bytes;
-  out["phase_bytes"] = r.given.phase_bytes;
-  out["limited_by_model"] = r.given.limited_by_model;
-  out["limited_by"] = r.given.limited_by;
-  out["single_arena_bytes"] = r.single_arena_bytes;
-  out["heads"] = r.heads;
-  out["tails"] = r.tails;
-  out["all_orders_checked"] = r.all_orders_checked;
-  out["best_order"] = r.best_order;
-  out["best_min_arena_bytes"] = r.best_min_arena_bytes;
-  return out;
+  RunWithoutGil([&](tflm::Refusal* refusal) {
+    size_t failed = 0;
+    const Status s = tflm::ComputeTflmSharedArena(models, options, &r, refusal, &failed);
+    if (s.ok() || failed >= models.size()) return s;
+    return Status::Error(s.code(), "model %zu: %s", failed + 1, s.message());
+  });
+  return py::dict(py::arg("target") = r.target, py::arg("description") = r.description,
+                  py::arg("recording") = r.recording, py::arg("planner") = r.planner,
+                  py::arg("checked") = r.checked,
+                  py::arg("min_arena_bytes") = r.given.min_arena_bytes,
+                  py::arg("phase_bytes") = r.given.phase_bytes,
+                  py::arg("limited_by_model") = r.given.limited_by_model,
+                  py::arg("limited_by") = r.given.limited_by,
+                  py::arg("single_arena_bytes") = r.single_arena_bytes, py::arg("heads") = r.heads,
+                  py::arg("tails") = r.tails, py::arg("all_orders_checked") = r.all_orders_checked,
+                  py::arg("best_order") = r.best_order,
+                  py::arg("best_min_arena_bytes") = r.best_min_arena_bytes);
 }
 
 // [(bytes, operator, subgraph), ...] as Model.usage_records(scratch=) takes.
 py::list TflmScratchRequests(const ModelHandle& h, const std::string& target) {
   std::vector<model::ScratchRequest> requests;
-  tflm::Refusal refusal;
-  {
-    py::gil_scoped_release release;
-    const Status s = tflm::TflmScratchRequests(h.model(), target, &requests, &refusal);
-    if (!s.ok()) {
-      py::gil_scoped_acquire gil;
-      ThrowTflm(s, refusal);
-    }
-  }
+  RunWithoutGil([&](tflm::Refusal* refusal) {
+    return tflm::TflmScratchRequests(h.model(), target, &requests, refusal);
+  });
   py::list out;
   for (const model::ScratchRequest& r : requests) {
     out.append(py::make_tuple(r.bytes, r.node_idx, r.subgraph_idx));
