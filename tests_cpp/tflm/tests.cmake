@@ -12,5 +12,6 @@ tflm_arena_add_test(tflm_tests
     ${CMAKE_CURRENT_LIST_DIR}/boards_test.cc
     ${CMAKE_CURRENT_LIST_DIR}/split_shared_test.cc
     ${CMAKE_CURRENT_LIST_DIR}/esp_nn_kernels_test.cc
+    ${CMAKE_CURRENT_LIST_DIR}/kernel_shapes_test.cc
   LIBS tflm_arena_tflm)
 target_include_directories(tflm_tests PRIVATE ${CMAKE_CURRENT_LIST_DIR}/../model)

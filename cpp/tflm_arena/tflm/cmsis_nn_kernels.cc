@@ -7,6 +7,7 @@
 
 #include "tflm_arena/model/builtin_options.h"
 #include "tflm_arena/model/tensor_type.h"
+#include "tflm_arena/tflm/kernel_shapes.h"
 
 namespace tflm_arena {
 namespace tflm {
@@ -190,25 +191,6 @@ int64_t TransposeConvS8ReverseBufferSize(const CmsisConv& c) {
 
 namespace {
 
-// TFLM's padding.h: ComputeOutSize and ComputePaddingWithOffset (0 when the
-// arguments are invalid, as TFLM's unchecked wrappers return).
-int64_t Padding(model::Padding padding, int64_t stride, int64_t dilation, int64_t in,
-                int64_t filter) {
-  if (stride <= 0 || dilation <= 0 || filter <= 0 || in < 0) return 0;
-  const int64_t effective = (filter - 1) * dilation + 1;
-  int64_t out = 0;
-  if (padding == model::Padding::kSame) {
-    out = (in + stride - 1) / stride;
-  } else if (padding == model::Padding::kValid) {
-    out = (in + stride - effective) / stride;
-  } else {
-    return 0;
-  }
-  if (out < 0) return 0;
-  const int64_t total = std::max<int64_t>((out - 1) * stride + effective - in, 0);
-  return total / 2;
-}
-
 struct NodeView {
   const model::Model& model;
   size_t sg;
@@ -284,8 +266,8 @@ Status ConvGeometry(const NodeView& n, bool depthwise, const model::TensorInfo& 
   c->input = Nhwc(in);
   c->output = Nhwc(output);
   c->filter = CmsisDims{1, filter.shape[1], filter.shape[2], filter.shape[3]};
-  c->pad_h = Padding(padding, c->stride_h, c->dilation_h, in.shape[1], filter.shape[1]);
-  c->pad_w = Padding(padding, c->stride_w, c->dilation_w, in.shape[2], filter.shape[2]);
+  c->pad_h = ConvPadding(padding, c->stride_h, c->dilation_h, in.shape[1], filter.shape[1]);
+  c->pad_w = ConvPadding(padding, c->stride_w, c->dilation_w, in.shape[2], filter.shape[2]);
   return Status::Ok();
 }
 

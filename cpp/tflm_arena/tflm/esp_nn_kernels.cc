@@ -7,6 +7,7 @@
 #include "tflm_arena/core/enum_names.h"
 #include "tflm_arena/model/builtin_options.h"
 #include "tflm_arena/model/tensor_type.h"
+#include "tflm_arena/tflm/kernel_shapes.h"
 
 namespace tflm_arena {
 namespace tflm {
@@ -249,25 +250,6 @@ Status EspNnSoftmaxScratchSize(EspNnChip chip, int64_t width, int64_t* out) {
 
 namespace {
 
-// TFLM's padding.h (ComputeOutSize, ComputePaddingWithOffset): the padding
-// CalculateOpDataConv / CalculateOpDataDepthwiseConv store and the esp_nn
-// kernels pass on; 0 for arguments TFLM's helpers reject.
-int64_t Padding(model::Padding padding, int64_t stride, int64_t dilation, int64_t in,
-                int64_t filter) {
-  if (stride <= 0 || dilation <= 0 || filter <= 0 || in < 0) return 0;
-  const int64_t effective = (filter - 1) * dilation + 1;
-  int64_t out = 0;
-  if (padding == model::Padding::kSame) {
-    out = (in + stride - 1) / stride;
-  } else if (padding == model::Padding::kValid) {
-    out = (in + stride - effective) / stride;
-  } else {
-    return 0;
-  }
-  if (out < 0) return 0;
-  return std::max<int64_t>((out - 1) * stride + effective - in, 0) / 2;
-}
-
 const char* RuleOp(EspNnRule rule) {
   switch (rule) {
     case EspNnRule::kConv:
@@ -334,8 +316,8 @@ Status ConvArgs(const model::Model& m, size_t sg, size_t op_index, const model::
   c->input = EspNnDims{in.shape[2], in.shape[1], in.shape[3]};
   c->filter = EspNnDims{filter.shape[2], filter.shape[1], filter.shape[3]};
   c->output = EspNnDims{output.shape[2], output.shape[1], output.shape[3]};
-  c->pad_h = Padding(padding, c->stride_h, dilation_h, in.shape[1], filter.shape[1]);
-  c->pad_w = Padding(padding, c->stride_w, dilation_w, in.shape[2], filter.shape[2]);
+  c->pad_h = ConvPadding(padding, c->stride_h, dilation_h, in.shape[1], filter.shape[1]);
+  c->pad_w = ConvPadding(padding, c->stride_w, dilation_w, in.shape[2], filter.shape[2]);
   return Status::Ok();
 }
 
