@@ -133,8 +133,8 @@ const KernelRow* FindKernel(Span<const KernelRow> table, const char* op);
 
 // A kernel variant's whole table: its own rows (`own`), then every reference
 // row for an operator `own` does not replace.
-// Example: WithReferenceKernels(CmsisNnOwnKernels()) -> CONV_2D from
-// CMSIS-NN, ..., then the reference MIRROR_PAD and the rest.
+// Example: WithReferenceKernels(CmsisNnOwnKernels()) -> CMSIS-NN's CONV_2D
+// row first, and the reference MIRROR_PAD row (CMSIS-NN has none) later.
 std::vector<KernelRow> WithReferenceKernels(Span<const KernelRow> own);
 
 }  // namespace tflm
