@@ -280,7 +280,8 @@ inline Status BinaryOutputTypeUnsupported(const char* op, model::TensorType type
 }
 
 // One two-input kernel with OpData and options (SUB, MUL, DIV): its name,
-// its prepare over the options and, per output type, its math in the shape
+// builtin code and options union member, its prepare over the options and,
+// per output type, its math in the shape
 // BinaryTensors::Run calls; nullptr = that type is not supported. FLOAT32
 // takes either the fused activation (float_activation) or the OpData
 // (float32).
@@ -292,6 +293,8 @@ struct BinaryKernelFns {
   using Fn = BinaryMathFn<T, OpData>*;
 
   const char* op;
+  model::BuiltinCode code;
+  model::OptionsType options_type;
   BinaryPrepareFn<Options, OpData>* prepare;
   BinaryFloatActivationFn* float_activation;
   Fn<float> float32;
@@ -355,17 +358,15 @@ Status InvokeBinaryKernel(KernelContext& context, Node& node) {
   return InvokeBinaryOp(context, node, kFns.op, kFns);
 }
 
-// The registration of the kernel `kFns` for builtin `code`: its OpData
-// allocated at init, its options read by `read` from union member
-// `options_type`.
+// The registration of the kernel `kFns`: its OpData allocated at init, its
+// options read by `read` (Register_<OP>() returns kRegistration).
 template <const auto& kFns, auto read>
-constexpr KernelRegistration MakeBinaryRegistration(model::BuiltinCode code,
-                                                    model::OptionsType options_type) {
+struct BinaryRegistration {
   using Fns = std::remove_cv_t<std::remove_reference_t<decltype(kFns)>>;
-  return MakeRegistration(code, kFns.op, InitOpData<typename Fns::OpDataType>,
-                          PrepareBinaryKernel<kFns>, InvokeBinaryKernel<kFns>,
-                          OptionsReader<typename Fns::OptionsType, read>(options_type));
-}
+  static constexpr KernelRegistration kRegistration = MakeRegistration(
+      kFns.code, kFns.op, InitOpData<typename Fns::OpDataType>, PrepareBinaryKernel<kFns>,
+      InvokeBinaryKernel<kFns>, OptionsReader<typename Fns::OptionsType, read>(kFns.options_type));
+};
 
 }  // namespace runtime
 }  // namespace tflm_arena

@@ -7,19 +7,15 @@
 
 namespace tflm_arena {
 namespace runtime {
-namespace {
 
-// DivOptions: fused_activation_function 0 (ReadFusedActivation).
-constexpr BinaryKernelFns<DivOptions, DivOpData> kFns = {"DIV",    PrepareDiv, DivFloat, nullptr,
-                                                         DivInt32, DivInt8,    nullptr};
-
-constexpr KernelRegistration kRegistration =
-    MakeBinaryRegistration<kFns, ReadFusedActivation<DivOptions>>(model::kBuiltinDiv,
-                                                                  model::kDivOptions);
-
-}  // namespace
-
-const KernelRegistration& Register_DIV() { return kRegistration; }
+const KernelRegistration& Register_DIV() {
+  // DivOptions: fused_activation_function 0 (ReadFusedActivation).
+  static constexpr BinaryKernelFns<DivOptions, DivOpData> kFns = {
+      "DIV", model::kBuiltinDiv, model::kDivOptions, PrepareDiv,
+      // FLOAT32 (fused activation, OpData), INT32, INT8, INT16:
+      DivFloat, nullptr, DivInt32, DivInt8, nullptr};
+  return BinaryRegistration<kFns, ReadFusedActivation<DivOptions>>::kRegistration;
+}
 
 }  // namespace runtime
 }  // namespace tflm_arena

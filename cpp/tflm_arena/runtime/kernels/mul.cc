@@ -7,19 +7,15 @@
 
 namespace tflm_arena {
 namespace runtime {
-namespace {
 
-// MulOptions: fused_activation_function 0 (ReadFusedActivation).
-constexpr BinaryKernelFns<MulOptions, MulOpData> kFns = {"MUL",    PrepareMul, nullptr, MulFloat,
-                                                         MulInt32, MulInt8,    MulInt16};
-
-constexpr KernelRegistration kRegistration =
-    MakeBinaryRegistration<kFns, ReadFusedActivation<MulOptions>>(model::kBuiltinMul,
-                                                                  model::kMulOptions);
-
-}  // namespace
-
-const KernelRegistration& Register_MUL() { return kRegistration; }
+const KernelRegistration& Register_MUL() {
+  // MulOptions: fused_activation_function 0 (ReadFusedActivation).
+  static constexpr BinaryKernelFns<MulOptions, MulOpData> kFns = {
+      "MUL", model::kBuiltinMul, model::kMulOptions, PrepareMul,
+      // FLOAT32 (fused activation, OpData), INT32, INT8, INT16:
+      nullptr, MulFloat, MulInt32, MulInt8, MulInt16};
+  return BinaryRegistration<kFns, ReadFusedActivation<MulOptions>>::kRegistration;
+}
 
 }  // namespace runtime
 }  // namespace tflm_arena

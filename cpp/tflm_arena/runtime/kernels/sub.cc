@@ -15,15 +15,15 @@ void ReadSub(model::OptionsTable& table, SubOptions& o) {
   o.pot_scale_int16 = table.UInt8(1, 1) != 0;
 }
 
-constexpr BinaryKernelFns<SubOptions, SubOpData> kFns = {"SUB",    PrepareSub, SubFloat, nullptr,
-                                                         SubInt32, SubInt8,    SubInt16};
-
-constexpr KernelRegistration kRegistration =
-    MakeBinaryRegistration<kFns, ReadSub>(model::kBuiltinSub, model::kSubOptions);
-
 }  // namespace
 
-const KernelRegistration& Register_SUB() { return kRegistration; }
+const KernelRegistration& Register_SUB() {
+  static constexpr BinaryKernelFns<SubOptions, SubOpData> kFns = {
+      "SUB", model::kBuiltinSub, model::kSubOptions, PrepareSub,
+      // FLOAT32 (fused activation, OpData), INT32, INT8, INT16:
+      SubFloat, nullptr, SubInt32, SubInt8, SubInt16};
+  return BinaryRegistration<kFns, ReadSub>::kRegistration;
+}
 
 }  // namespace runtime
 }  // namespace tflm_arena
