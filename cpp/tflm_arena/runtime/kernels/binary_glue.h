@@ -13,6 +13,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 #include "tflm_arena/core/span.h"
 #include "tflm_arena/core/status.h"
@@ -213,13 +214,31 @@ Options OptionsOrDefault(const Node& node) {
   return node.builtin_data != nullptr ? node.options<Options>() : Options();
 }
 
+// The signatures every SUB / MUL / DIV kernel declares its functions with
+// (`BinaryPrepareFn<MulOptions, MulOpData> PrepareMul;`), one source for
+// the shape BinaryKernelFns stores.
+//
+// Prepare: checks the tensors' types and quantization (the shapes are
+// checked by GetBinaryNodeInfo) and fills the OpData.
+template <typename Options, typename OpData>
+using BinaryPrepareFn = Status(const Options& options, const model::TensorInfo& input1,
+                               const model::TensorInfo& input2, const model::TensorInfo& output,
+                               OpData* data);
+// Math on one output type T given the OpData: `broadcast` false: same
+// shapes, `n` elements; true: walks `dims`.
+template <typename T, typename OpData>
+using BinaryMathFn = void(const OpData& data, bool broadcast, const BroadcastDims& dims, size_t n,
+                          const T* in1, const T* in2, T* out);
+// FLOAT32 math given the fused activation instead (SUB, DIV).
+using BinaryFloatActivationFn = void(model::Activation activation, bool broadcast,
+                                     const BroadcastDims& dims, size_t n, const float* in1,
+                                     const float* in2, float* out);
+
 // Prepare of a two-input kernel with OpData and options (SUB, MUL, DIV): the
 // preamble, then the operator's own `prepare` over the node's options.
 template <typename Options, typename OpData>
 Status PrepareBinaryOp(const KernelContext& context, Node& node, const char* op,
-                       Status (*prepare)(const Options&, const model::TensorInfo&,
-                                         const model::TensorInfo&, const model::TensorInfo&,
-                                         OpData*)) {
+                       BinaryPrepareFn<Options, OpData>* prepare) {
   model::TensorInfo in1, in2, out;
   bool broadcast = false;
   TFLM_ARENA_RETURN_IF_ERROR(
@@ -260,24 +279,28 @@ inline Status BinaryOutputTypeUnsupported(const char* op, model::TensorType type
                        model::TensorTypeName(type));
 }
 
-// One two-input kernel with OpData and options (SUB, MUL, DIV): its
-// prepare over the options and, per output type, its math in the shape
+// One two-input kernel with OpData and options (SUB, MUL, DIV): its name,
+// builtin code and options union member, its prepare over the options and,
+// per output type, its math in the shape
 // BinaryTensors::Run calls; nullptr = that type is not supported. FLOAT32
 // takes either the fused activation (float_activation) or the OpData
 // (float32).
 template <typename Options, typename OpData>
 struct BinaryKernelFns {
-  template <typename T, typename First>
-  using Fn = void (*)(const First&, bool, const BroadcastDims&, size_t, const T*, const T*, T*);
+  using OptionsType = Options;
+  using OpDataType = OpData;
+  template <typename T>
+  using Fn = BinaryMathFn<T, OpData>*;
 
-  Status (*prepare)(const Options&, const model::TensorInfo&, const model::TensorInfo&,
-                    const model::TensorInfo&, OpData*);
-  void (*float_activation)(model::Activation, bool, const BroadcastDims&, size_t, const float*,
-                           const float*, float*);
-  Fn<float, OpData> float32;
-  Fn<int32_t, OpData> int32;
-  Fn<int8_t, OpData> int8;
-  Fn<int16_t, OpData> int16;
+  const char* op;
+  model::BuiltinCode code;
+  model::OptionsType options_type;
+  BinaryPrepareFn<Options, OpData>* prepare;
+  BinaryFloatActivationFn* float_activation;
+  Fn<float> float32;
+  Fn<int32_t> int32;
+  Fn<int8_t> int8;
+  Fn<int16_t> int16;
 };
 
 // Invoke of such a kernel: the preamble, then the output type's math
@@ -315,6 +338,35 @@ Status InvokeBinaryOp(const KernelContext& context, const Node& node, const char
   }
   return BinaryOutputTypeUnsupported(op, t.out->type);
 }
+
+// Options whose one field is fused_activation_function (field 0): MUL's and
+// DIV's, and the start of SUB's.
+template <typename Options>
+void ReadFusedActivation(model::OptionsTable& table, Options& o) {
+  o.activation = static_cast<model::Activation>(table.UInt8(0, 0));
+}
+
+// The registration entry points of the kernel `kFns` (a BinaryKernelFns
+// with static storage).
+template <const auto& kFns>
+Status PrepareBinaryKernel(KernelContext& context, Node& node) {
+  return PrepareBinaryOp(context, node, kFns.op, kFns.prepare);
+}
+
+template <const auto& kFns>
+Status InvokeBinaryKernel(KernelContext& context, Node& node) {
+  return InvokeBinaryOp(context, node, kFns.op, kFns);
+}
+
+// The registration of the kernel `kFns`: its OpData allocated at init, its
+// options read by `read` (Register_<OP>() returns kRegistration).
+template <const auto& kFns, auto read>
+struct BinaryRegistration {
+  using Fns = std::remove_cv_t<std::remove_reference_t<decltype(kFns)>>;
+  static constexpr KernelRegistration kRegistration = MakeRegistration(
+      kFns.code, kFns.op, InitOpData<typename Fns::OpDataType>, PrepareBinaryKernel<kFns>,
+      InvokeBinaryKernel<kFns>, OptionsReader<typename Fns::OptionsType, read>(kFns.options_type));
+};
 
 }  // namespace runtime
 }  // namespace tflm_arena

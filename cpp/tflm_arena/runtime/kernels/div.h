@@ -33,7 +33,7 @@
 #include "tflm_arena/core/status.h"
 #include "tflm_arena/model/builtin_options.h"
 #include "tflm_arena/model/model.h"
-#include "tflm_arena/runtime/kernels/add.h"  // BroadcastDims
+#include "tflm_arena/runtime/kernels/binary_glue.h"  // BinaryPrepareFn, BinaryMathFn
 
 namespace tflm_arena {
 namespace runtime {
@@ -56,19 +56,16 @@ struct DivOpData {
 };
 constexpr size_t kDivPersistentBytes = sizeof(DivOpData);  // 28
 
-Status PrepareDiv(const DivOptions& options, const model::TensorInfo& input1,
-                  const model::TensorInfo& input2, const model::TensorInfo& output,
-                  DivOpData* data);
+// Prepare (signature: binary_glue.h).
+BinaryPrepareFn<DivOptions, DivOpData> PrepareDiv;
 
 // One int8 quotient (exposed for tests).
 int8_t DivOneInt8(const DivOpData& data, int8_t x1, int8_t x2);
 
-void DivFloat(model::Activation activation, bool broadcast, const BroadcastDims& dims, size_t n,
-              const float* in1, const float* in2, float* out);
-void DivInt32(const DivOpData& data, bool broadcast, const BroadcastDims& dims, size_t n,
-              const int32_t* in1, const int32_t* in2, int32_t* out);
-void DivInt8(const DivOpData& data, bool broadcast, const BroadcastDims& dims, size_t n,
-             const int8_t* in1, const int8_t* in2, int8_t* out);
+// The math per output type (signatures: binary_glue.h).
+BinaryFloatActivationFn DivFloat;
+BinaryMathFn<int32_t, DivOpData> DivInt32;
+BinaryMathFn<int8_t, DivOpData> DivInt8;
 
 }  // namespace runtime
 }  // namespace tflm_arena

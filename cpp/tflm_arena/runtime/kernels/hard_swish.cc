@@ -1,8 +1,7 @@
-// HARD_SWISH glue: init / prepare / invoke over KernelContext (math in
-// hard_swish_math.cc). No builtin options.
+// HARD_SWISH glue: init / prepare / invoke over KernelContext (unary_glue.h;
+// math in hard_swish_math.cc). No builtin options.
 #include "tflm_arena/runtime/kernels/hard_swish.h"
 
-#include "tflm_arena/runtime/kernels/kernel_util.h"
 #include "tflm_arena/runtime/kernels/registrations.h"
 #include "tflm_arena/runtime/kernels/tensor_checks.h"
 #include "tflm_arena/runtime/kernels/unary_glue.h"
@@ -11,32 +10,24 @@ namespace tflm_arena {
 namespace runtime {
 namespace {
 
-using model::TensorType;
 constexpr const char* kOp = "HARD_SWISH";
 
-Status HardSwishPrepare(KernelContext& context, Node& node) {
-  model::TensorInfo in, out;
-  TFLM_ARENA_RETURN_IF_ERROR(
-      GetSameTypeUnaryInfo(context, node, kOp, /*int16_ok=*/false, &in, &out));
-  if (in.type == TensorType::kFloat32) return Status::Ok();
-  TFLM_ARENA_RETURN_IF_ERROR(CheckQuantization(kOp, "input", in));
+// int8 only (TFLM has no int16 path); the output is rescaled.
+Status PrepareQuantized(const model::TensorInfo& in, const model::TensorInfo& out,
+                        HardSwishOpData* data) {
   TFLM_ARENA_RETURN_IF_ERROR(CheckQuantization(kOp, "output", out));
   return PrepareHardSwishInt8(TensorScale(in), TensorZeroPoint(in), TensorScale(out),
-                              TensorZeroPoint(out), static_cast<HardSwishOpData*>(node.user_data));
+                              TensorZeroPoint(out), data);
 }
 
-Status HardSwishInvoke(KernelContext& context, Node& node) {
-  // No int16 path (TFLM has none).
-  static constexpr UnaryTypedFns<HardSwishOpData> kFns = {HardSwishFloat, HardSwishInt8, nullptr};
-  return InvokeUnaryTyped(context, node, kOp, kFns);
-}
-
-constexpr KernelRegistration kRegistration = MakeRegistration(
-    model::kBuiltinHardSwish, kOp, InitOpData<HardSwishOpData>, HardSwishPrepare, HardSwishInvoke);
+constexpr SameTypeUnaryKernel<HardSwishOpData> kKernel = {
+    kOp, model::kBuiltinHardSwish, PrepareQuantized, {HardSwishFloat, HardSwishInt8, nullptr}};
 
 }  // namespace
 
-const KernelRegistration& Register_HARD_SWISH() { return kRegistration; }
+const KernelRegistration& Register_HARD_SWISH() {
+  return SameTypeUnaryRegistration<kKernel>::kRegistration;
+}
 
 }  // namespace runtime
 }  // namespace tflm_arena

@@ -23,7 +23,7 @@
 #include "tflm_arena/core/status.h"
 #include "tflm_arena/model/builtin_options.h"
 #include "tflm_arena/model/model.h"
-#include "tflm_arena/runtime/kernels/add.h"  // BroadcastDims
+#include "tflm_arena/runtime/kernels/binary_glue.h"  // BinaryPrepareFn, BinaryMathFn
 
 namespace tflm_arena {
 namespace runtime {
@@ -47,21 +47,12 @@ struct MulOpData {
 };
 constexpr size_t kMulPersistentBytes = sizeof(MulOpData);  // 36
 
-// Checks the tensors' types and quantization (shapes: binary_glue.h) and
-// fills `data`.
-Status PrepareMul(const MulOptions& options, const model::TensorInfo& input1,
-                  const model::TensorInfo& input2, const model::TensorInfo& output,
-                  MulOpData* data);
-
-// `broadcast` false: same shapes, `n` elements; true: walks `dims`.
-void MulFloat(const MulOpData& data, bool broadcast, const BroadcastDims& dims, size_t n,
-              const float* in1, const float* in2, float* out);
-void MulInt32(const MulOpData& data, bool broadcast, const BroadcastDims& dims, size_t n,
-              const int32_t* in1, const int32_t* in2, int32_t* out);
-void MulInt8(const MulOpData& data, bool broadcast, const BroadcastDims& dims, size_t n,
-             const int8_t* in1, const int8_t* in2, int8_t* out);
-void MulInt16(const MulOpData& data, bool broadcast, const BroadcastDims& dims, size_t n,
-              const int16_t* in1, const int16_t* in2, int16_t* out);
+// Prepare and the math per output type (signatures: binary_glue.h).
+BinaryPrepareFn<MulOptions, MulOpData> PrepareMul;
+BinaryMathFn<float, MulOpData> MulFloat;
+BinaryMathFn<int32_t, MulOpData> MulInt32;
+BinaryMathFn<int8_t, MulOpData> MulInt8;
+BinaryMathFn<int16_t, MulOpData> MulInt16;
 
 }  // namespace runtime
 }  // namespace tflm_arena

@@ -30,7 +30,7 @@
 #include "tflm_arena/core/status.h"
 #include "tflm_arena/model/builtin_options.h"
 #include "tflm_arena/model/model.h"
-#include "tflm_arena/runtime/kernels/add.h"  // BroadcastDims
+#include "tflm_arena/runtime/kernels/binary_glue.h"  // BinaryPrepareFn, BinaryMathFn
 
 namespace tflm_arena {
 namespace runtime {
@@ -60,11 +60,8 @@ struct SubOpData {
 };
 constexpr size_t kSubPersistentBytes = sizeof(SubOpData);  // 52
 
-// Checks the tensors' types and quantization (shapes: binary_glue.h) and
-// fills `data`.
-Status PrepareSub(const SubOptions& options, const model::TensorInfo& input1,
-                  const model::TensorInfo& input2, const model::TensorInfo& output,
-                  SubOpData* data);
+// Prepare (signature: binary_glue.h).
+BinaryPrepareFn<SubOptions, SubOpData> PrepareSub;
 
 // The int8 / int16 multipliers and offsets alone (used by PrepareSub).
 Status QuantizedSubParams(model::TensorType type, float scale1, int32_t zero_point1, float scale2,
@@ -76,15 +73,11 @@ Status QuantizedSubParams(model::TensorType type, float scale1, int32_t zero_poi
 // rescaling of the quantized path), computed without a 64-bit division.
 int32_t ScaleShiftedInput(int32_t v, int32_t left_shift, int32_t multiplier, int32_t shift);
 
-// `broadcast` false: same shapes, `n` elements; true: walks `dims`.
-void SubFloat(model::Activation activation, bool broadcast, const BroadcastDims& dims, size_t n,
-              const float* in1, const float* in2, float* out);
-void SubInt32(const SubOpData& data, bool broadcast, const BroadcastDims& dims, size_t n,
-              const int32_t* in1, const int32_t* in2, int32_t* out);
-void SubInt8(const SubOpData& data, bool broadcast, const BroadcastDims& dims, size_t n,
-             const int8_t* in1, const int8_t* in2, int8_t* out);
-void SubInt16(const SubOpData& data, bool broadcast, const BroadcastDims& dims, size_t n,
-              const int16_t* in1, const int16_t* in2, int16_t* out);
+// The math per output type (signatures: binary_glue.h).
+BinaryFloatActivationFn SubFloat;
+BinaryMathFn<int32_t, SubOpData> SubInt32;
+BinaryMathFn<int8_t, SubOpData> SubInt8;
+BinaryMathFn<int16_t, SubOpData> SubInt16;
 
 }  // namespace runtime
 }  // namespace tflm_arena

@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 #include "tflm_arena/core/status.h"
 #include "tflm_arena/model/model.h"
@@ -120,6 +121,49 @@ inline Status InvokeUnaryTyped(const KernelContext& context, const Node& node, c
   return Status::Error(StatusCode::kUnimplemented, "%s: type %s not supported", op,
                        model::TensorTypeName(in->type));
 }
+
+// A same-type activation with OpData (RELU, RELU6, HARD_SWISH): its name,
+// builtin code, per-type math (int16 accepted at prepare only when
+// fns.int16 is set) and its quantized prepare, called after the input's
+// quantization is checked (the output's, when it rescales, is its own).
+template <typename OpData>
+struct SameTypeUnaryKernel {
+  using OpDataType = OpData;
+
+  const char* op;
+  model::BuiltinCode code;
+  Status (*prepare_quantized)(const model::TensorInfo& in, const model::TensorInfo& out,
+                              OpData* data);
+  UnaryTypedFns<OpData> fns;
+};
+
+// Prepare of such a kernel: GetSameTypeUnaryInfo; FLOAT32 needs nothing
+// more; otherwise the input's quantization, then prepare_quantized.
+template <const auto& kKernel>
+Status PrepareSameTypeUnary(KernelContext& context, Node& node) {
+  model::TensorInfo in, out;
+  TFLM_ARENA_RETURN_IF_ERROR(GetSameTypeUnaryInfo(
+      context, node, kKernel.op, /*int16_ok=*/kKernel.fns.int16 != nullptr, &in, &out));
+  if (in.type == model::TensorType::kFloat32) return Status::Ok();
+  TFLM_ARENA_RETURN_IF_ERROR(CheckQuantization(kKernel.op, "input", in));
+  using OpData = typename std::remove_cv_t<std::remove_reference_t<decltype(kKernel)>>::OpDataType;
+  return kKernel.prepare_quantized(in, out, static_cast<OpData*>(node.user_data));
+}
+
+template <const auto& kKernel>
+Status InvokeSameTypeUnary(KernelContext& context, Node& node) {
+  return InvokeUnaryTyped(context, node, kKernel.op, kKernel.fns);
+}
+
+// The registration of the kernel `kKernel` (no builtin options; OpData
+// allocated at init).
+template <const auto& kKernel>
+struct SameTypeUnaryRegistration {
+  using OpData = typename std::remove_cv_t<std::remove_reference_t<decltype(kKernel)>>::OpDataType;
+  static constexpr KernelRegistration kRegistration =
+      MakeRegistration(kKernel.code, kKernel.op, InitOpData<OpData>, PrepareSameTypeUnary<kKernel>,
+                       InvokeSameTypeUnary<kKernel>);
+};
 
 }  // namespace runtime
 }  // namespace tflm_arena
