@@ -33,6 +33,7 @@ import tempfile
 from pathlib import Path
 
 import tflm_arena as ta
+from tflm_arena._sample_models import random_inputs
 
 MODELS = [
     "hello_world_int8",
@@ -74,14 +75,8 @@ def _wheel_outputs(model: ta.Model, seed: int = 0, runs: int = 3) -> list:
     n_in, n_out = len(model.inputs), len(model.outputs)
     outs = []
     for _ in range(runs):
-        for i in range(n_in):
-            d = it.get_input_details(i)
-            if np.issubdtype(d["dtype"], np.integer):
-                info = np.iinfo(d["dtype"])
-                x = rng.integers(info.min, info.max, size=d["shape"], endpoint=True)
-            else:
-                x = rng.standard_normal(d["shape"])
-            it.set_input(np.asarray(x, dtype=d["dtype"]), i)
+        for i, x in enumerate(random_inputs(it, n_in, rng)):
+            it.set_input(x, i)
         it.invoke()
         outs.append([it.get_output(i).copy() for i in range(n_out)])
     return outs

@@ -86,15 +86,7 @@ def _fc(batch: int, n_in: int, n_out: int) -> bytes:
     rng = np.random.default_rng(2)
     mb = ModelBuilder()
     x = _q(mb, [batch, n_in], "x", 0.03, 1)
-    w = mb.add_tensor(
-        [n_out, n_in],
-        "int8",
-        "w",
-        data=rng.integers(-127, 128, (n_out, n_in)),
-        scale=[0.01],
-        zero_point=[0],
-    )
-    b = mb.add_tensor([n_out], "int32", "b", data=rng.integers(-500, 500, n_out))
+    w, b = sm.fc_int8_weights(mb, n_in, n_out, rng, 500)
     y = _q(mb, [batch, n_out], "y", 0.2, -10)
     mb.add_operator("FULLY_CONNECTED", [x, w, b], [y])
     mb.set_io([x], [y])

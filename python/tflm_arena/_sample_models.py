@@ -119,6 +119,29 @@ def pool(
     return mb.build()
 
 
+def fc_int8_weights(
+    mb: ModelBuilder, n_in: int, n_out: int, rng: np.random.Generator, bias_bound: int
+) -> tuple[int, int]:
+    """A FULLY_CONNECTED's constant int8 weights ``w`` [n_out, n_in] (scale
+    0.01, per tensor) and int32 bias ``b`` in [-bias_bound, bias_bound),
+    drawn from ``rng`` in that order; returns their tensor indices.
+
+    >>> mb = ModelBuilder()
+    >>> fc_int8_weights(mb, 4, 2, np.random.default_rng(0), 100)
+    (0, 1)
+    """
+    w = mb.add_tensor(
+        [n_out, n_in],
+        "int8",
+        "w",
+        data=rng.integers(-127, 128, (n_out, n_in)),
+        scale=[0.01],
+        zero_point=[0],
+    )
+    b = mb.add_tensor([n_out], "int32", "b", data=rng.integers(-bias_bound, bias_bound, n_out))
+    return w, b
+
+
 def quantize_fc_softmax_dequantize(
     batch: int, n_in: int, n_out: int, rng: np.random.Generator, bias_bound: int
 ) -> bytes:
@@ -132,15 +155,7 @@ def quantize_fc_softmax_dequantize(
     mb = ModelBuilder()
     x = mb.add_tensor([batch, n_in], "float32", "x")
     qx = quantized(mb, [batch, n_in], "q", 0.03, 1)
-    w = mb.add_tensor(
-        [n_out, n_in],
-        "int8",
-        "w",
-        data=rng.integers(-127, 128, (n_out, n_in)),
-        scale=[0.01],
-        zero_point=[0],
-    )
-    b = mb.add_tensor([n_out], "int32", "b", data=rng.integers(-bias_bound, bias_bound, n_out))
+    w, b = fc_int8_weights(mb, n_in, n_out, rng, bias_bound)
     f = quantized(mb, [batch, n_out], "fc", 0.2, -10)
     s = quantized(mb, [batch, n_out], "softmax", 1.0 / 256, -128)
     y = mb.add_tensor([batch, n_out], "float32", "y")
