@@ -1,0 +1,85 @@
+// Writes a COPY of a .tflite model whose subgraph 0 runs a new list of
+// operators: some of the original Operator tables (kept byte for byte) and
+// new operators over original and new tensors. The graph rewrite
+// (rewrite/) uses it to replace a stage of the network by tiles that reuse
+// the original weight tensors, so the copy adds operator tables and small
+// constants, never a copy of a weight.
+//
+// Same technique as offline_plan_writer.h: a prefix holds the new root
+// tables (Model, operator_codes, buffers, subgraphs, subgraph 0 and its
+// tensors and operators vectors, the new Tensor / Operator / Buffer tables);
+// everything else points at the original file, appended unchanged.
+//
+// Tensor numbering in an edit: original tensors keep their indices
+// 0..N-1; new tensor k is N + k. Original tensors the new operator list no
+// longer uses stay in the tensors vector (TFLM gives a tensor nobody uses
+// no arena bytes).
+//
+// Checks, each failing with a message naming the fault: the model has no
+// OfflineMemoryAllocation plan (the new tensors would have no offset; write
+// a plan afterwards), indices in range, every new operator used exactly once
+// and every original one at most once, and the output verifies
+// (Model::FromBuffer).
+// Host tool (standard library).
+#ifndef TFLM_ARENA_MODEL_GRAPH_EDIT_WRITER_H_
+#define TFLM_ARENA_MODEL_GRAPH_EDIT_WRITER_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "tflm_arena/core/status.h"
+
+namespace tflm_arena {
+namespace model {
+
+struct NewTensor {
+  std::vector<int32_t> shape;
+  // Type and quantization come from original tensor `like` (its type, and a
+  // link to its QuantizationParameters table). When `like` < 0, `type` (a
+  // TensorType value) is used and the tensor has no quantization.
+  int32_t like = -1;
+  int32_t type = 0;
+  std::string name;
+  // Non-empty: a constant, stored little-endian in a new Buffer. Empty: an
+  // activation (buffer 0, which must be empty; the writer appends an empty
+  // buffer if it is not).
+  std::vector<uint8_t> data;
+};
+
+// One field of a builtin options table: schema field id, its size in bytes
+// (1, 2 or 4) and its value (truncated to the size).
+struct OptionField {
+  uint16_t id = 0;
+  uint8_t size = 4;
+  int32_t value = 0;
+};
+
+struct NewOperator {
+  int32_t builtin_code = 0;  // BuiltinOperator value
+  std::vector<int32_t> inputs;
+  std::vector<int32_t> outputs;  // -1: an absent optional tensor
+  uint8_t options_type = 0;      // BuiltinOptions union type; 0: no options
+  std::vector<OptionField> options;
+};
+
+struct OperatorRef {
+  bool is_new = false;
+  int32_t index = 0;  // original operator index, or index into `operators`
+};
+
+struct GraphEdit {
+  std::vector<NewTensor> tensors;
+  std::vector<NewOperator> operators;
+  std::vector<OperatorRef> order;  // subgraph 0's new operator list, in order
+};
+
+// `model` must be 16-byte aligned (as Model::FromBuffer requires).
+Status WriteGraphEdit(const uint8_t* model, size_t model_size, const GraphEdit& edit,
+                      std::vector<uint8_t>* out);
+
+}  // namespace model
+}  // namespace tflm_arena
+
+#endif  // TFLM_ARENA_MODEL_GRAPH_EDIT_WRITER_H_
