@@ -275,6 +275,19 @@ def _conv_f32(x: np.ndarray, w: np.ndarray, stride: int, depthwise: bool) -> np.
     return out
 
 
+# int8 (scale, zero point) of RELU6 outputs ([0, 6]) and of SOFTMAX outputs
+# (TFLM's SOFTMAX kernel requires 1/256 and -128 for int8).
+_RELU6 = (6.0 / 255, -128)
+_SOFTMAX_INT8 = (1.0 / 256, -128)
+
+
+def _fake_quant(y: np.ndarray, q: tuple[float, int]) -> np.ndarray:
+    """``y`` rounded to the int8 grid ``q`` (scale, zero point), clamped."""
+    scale, zero = q
+    levels = np.clip(np.round(y / scale) + zero, -128, 127)
+    return ((levels - zero) * scale).astype(np.float32)
+
+
 def _affine(lo: float, hi: float) -> tuple[float, int]:
     """Per-tensor int8 (scale, zero point) covering [lo, hi] widened to hold 0."""
     lo, hi = min(lo, 0.0), max(hi, 0.0)
@@ -310,10 +323,12 @@ def mobilenet_v2(
     to [-1, 1)). ``dtype="float32"``: the same graph and weights in float32.
 
     The weights come from ``numpy.random.default_rng(seed)``; each layer's
-    gain is then set from the calibration pass so that its pre-activations
-    have a fixed spread (nothing saturates or dies out), and the classifier
-    is centred on the calibration images' mean features, so that the
-    outputs depend on the input. Meant for memory figures and bit-identity
+    gain is then set from the calibration pass (values rounded to their int8
+    grids) so that its pre-activations have a fixed spread (nothing
+    saturates or dies out), and the classifier is centred on the
+    calibration images' mean features, so that the outputs depend on the
+    input (int8: two random inputs differ in about 140 of the 1000
+    probabilities). Meant for memory figures and bit-identity
     checks, not for accuracy.
 
     >>> data = mobilenet_v2(resolution=32, alpha=0.35)
@@ -329,9 +344,19 @@ def mobilenet_v2(
     rng = np.random.default_rng(seed)
     x = rng.uniform(-1.0, 1.0, (2, resolution, resolution, 3)).astype(np.float32)
     # Each layer: (op, name, input values, float weights, float bias, stride,
-    # RELU6); value 0 is the model input, layer i writes value i + 1.
+    # RELU6); value 0 is the model input, layer i writes value i + 1, with
+    # int8 quantization quants[i + 1]. The calibration values are rounded to
+    # their int8 grids, so that the pass drifts from exact arithmetic as the
+    # int8 model does (a deep random network amplifies rounding).
     layers: list[tuple[str, str, tuple[int, ...], Any, Any, int, bool]] = []
-    values = [x]
+    quants: list[tuple[float, int]] = [(1.0 / 128, 0)]
+    values = [_fake_quant(x, quants[0])]
+
+    def settle(y: np.ndarray, q: tuple[float, int] | None = None) -> int:
+        q = q or _affine(float(y.min()), float(y.max()))
+        values.append(_fake_quant(y, q))
+        quants.append(q)
+        return len(values) - 1
 
     def conv(name: str, src: int, cout: int, k: int, stride: int, relu6: bool, dw: bool) -> int:
         cin = values[src].shape[3]
@@ -341,10 +366,9 @@ def mobilenet_v2(
         y = _conv_f32(values[src], w, stride, dw)
         gain = np.float32((1.5 if relu6 else 1.0) / max(float(y.std()), 1e-6))
         w, y = w * gain, y * gain + b
-        values.append(np.clip(y, 0.0, 6.0) if relu6 else y)
         op = "DEPTHWISE_CONV_2D" if dw else "CONV_2D"
         layers.append((op, name, (src,), w, b, stride, relu6))
-        return len(values) - 1
+        return settle(np.clip(y, 0.0, 6.0), _RELU6) if relu6 else settle(y)
 
     t = conv("Conv1", 0, _make_divisible(32 * alpha), 3, 2, True, False)
     block = 0
@@ -360,50 +384,49 @@ def mobilenet_v2(
             h = conv(f"{p}_depthwise", h, 0, 3, stride, True, True)
             h = conv(f"{p}_project", h, cout, 1, 1, False, False)
             if stride == 1 and cin == cout:
-                values.append(values[t] + values[h])
                 layers.append(("ADD", f"{p}_add", (t, h), None, None, 1, False))
-                h = len(values) - 1
+                h = settle(values[t] + values[h])
             t, block = h, block + 1
     last = _make_divisible(1280 * alpha) if alpha > 1.0 else 1280
     t = conv("out_relu", t, last, 1, 1, True, False)
-    feats = values[t].mean(axis=(1, 2))
-    values.append(feats)
     layers.append(("MEAN", "global_average_pooling2d", (t,), None, None, 1, False))
+    feats = values[settle(values[t].mean(axis=(1, 2)))]
+    # Classifier: logits centred on the calibration images' mean features,
+    # with a gain that spreads the two images' logits by 0.8 (other inputs
+    # of the int8 model spread about 2.3: its rounding adds to the
+    # differences); their range doubled, so that other inputs fit. A larger
+    # spread makes the softmax pick one class, a smaller one rounds most
+    # int8 probabilities to 0.
     w = rng.standard_normal((num_classes, last)).astype(np.float32)
     spread = float(np.std(feats @ w.T, axis=0).mean())
-    w *= np.float32(1.5 / max(spread, 1e-6))
+    w *= np.float32(0.8 / max(spread, 1e-6))
     b = -(feats.mean(axis=0) @ w.T).astype(np.float32)
-    values.append(feats @ w.T + b)
+    logits = feats @ w.T + b
     layers.append(("FULLY_CONNECTED", "predictions", (t + 1,), w, b, 1, False))
-    e = np.exp(values[-1] - values[-1].max(axis=1, keepdims=True))
-    values.append(e / e.sum(axis=1, keepdims=True))
+    settle(logits, _affine(2 * float(logits.min()), 2 * float(logits.max())))
     layers.append(("SOFTMAX", "softmax", (t + 2,), None, None, 1, False))
-    return _write_mobilenet_v2(dtype, layers, values)
+    quants.append(_SOFTMAX_INT8)
+    return _write_mobilenet_v2(dtype, layers, [v.shape for v in values] + [logits.shape], quants)
 
 
 def _write_mobilenet_v2(
     dtype: str,
     layers: Sequence[tuple[str, str, tuple[int, ...], Any, Any, int, bool]],
-    values: Sequence[np.ndarray],
+    shapes: Sequence[tuple[int, ...]],
+    qs: Sequence[tuple[float, int]],
 ) -> bytes:
-    """The model bytes of :func:`mobilenet_v2`'s layer list, with each
-    activation's int8 quantization taken from its calibration ``values``."""
+    """The model bytes of :func:`mobilenet_v2`'s layer list; ``shapes`` and
+    ``qs`` (int8 scale, zero point) per value, the model input first; the
+    shapes' batch dimension is replaced by 1."""
     int8 = dtype == "int8"
     mb = ModelBuilder("tflm_arena sample: MobileNetV2")
-    qs: list[tuple[float, int]] = [(1.0 / 128, 0)]
-    shape0 = [1, *values[0].shape[1:]]
+    shape0 = [1, *shapes[0][1:]]
     tensors = [
         quantized(mb, shape0, "input", *qs[0]) if int8 else mb.add_tensor(shape0, dtype, "input")
     ]
     for op, name, srcs, w, b, stride, relu6 in layers:
-        val = values[len(tensors)]
-        if op == "SOFTMAX":
-            q = (1.0 / 256, -128)
-        elif relu6:
-            q = (6.0 / 255, -128)
-        else:
-            q = _affine(float(val.min()), float(val.max()))
-        shape = [1, *val.shape[1:]]
+        q = qs[len(tensors)]
+        shape = [1, *shapes[len(tensors)][1:]]
         y = quantized(mb, shape, name, *q) if int8 else mb.add_tensor(shape, dtype, name)
         ins = [tensors[s] for s in srcs]
         options: dict[str, Any] = {}
@@ -452,6 +475,5 @@ def _write_mobilenet_v2(
             options = {"beta": 1.0}
         mb.add_operator(op, ins, [y], options=options or None)
         tensors.append(y)
-        qs.append(q)
     mb.set_io([tensors[0]], [tensors[-1]])
     return mb.build()
