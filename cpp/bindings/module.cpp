@@ -16,4 +16,5 @@ PYBIND11_MODULE(_core, m) {
   tflm_arena::bindings::RegisterReorder(m);
   tflm_arena::bindings::RegisterSteps(m);
   tflm_arena::bindings::RegisterBoards(m);
+  tflm_arena::bindings::RegisterRewrite(m);
 }

@@ -23,6 +23,7 @@ void RegisterTflm(pybind11::module_& m);
 void RegisterReorder(pybind11::module_& m);
 void RegisterSteps(pybind11::module_& m);
 void RegisterBoards(pybind11::module_& m);
+void RegisterRewrite(pybind11::module_& m);
 
 // A verified model and the bytes it views (kept alive together; shared with
 // interpreters built on it).

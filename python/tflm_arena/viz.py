@@ -41,6 +41,7 @@ GID_BUFFER = "buffer"  # rectangles: "buffer:<row>"
 GID_LOWER_BOUND = "lower_bound"
 GID_ARENA_TOP = "arena_top"
 GID_PEAK = "peak"
+GID_WRITTEN = "written"  # the marker of the model :func:`tflm_arena.rewrite` wrote
 
 #: A buffer gets its name written inside it when its rectangle covers at
 #: least this share of the picture's height (smaller names would overlap).
@@ -367,6 +368,60 @@ def plot_comparison(
         ax.set_ylim(0, top)
         _bytes_axis(ax, "arena offset")  # the unit of the shared top
     return ax_a, ax_b
+
+
+def plot_rewrite(rewrite: Any, ax: Any = None) -> Any:
+    """Draws a :class:`tflm_arena.rewrite.Rewrite`'s trade-off: stock TFLM's
+    whole arena (its own plan; the ``target`` of the rewrite) against the
+    number of tiles, one line per stage length, the original's arena as a
+    horizontal line (dashed: with our optimal plan), the written model
+    marked with a star. Returns the Axes.
+
+    >>> from tflm_arena.rewrite import Rewrite, TilingChoice
+    >>> o = TilingChoice(0, 1, 1, 100, 20, 120, 10, 50, 3)
+    >>> t = TilingChoice(2, 2, 1, 40, 30, 70, 12, 80, 9)
+    >>> r = Rewrite(None, "x86-64", (), (2,), "", o, (t,), t, "tiled", "")
+    >>> [tuple(map(int, l.get_ydata())) for l in plot_rewrite(r).lines][:1]
+    [(70,)]
+    """
+    _matplotlib()
+    ax = _new_axes(ax, figsize=(8.0, 4.0))
+    ok = [c for c in rewrite.choices if not c.error]
+    for length in sorted({c.length for c in ok}):
+        pts = sorted((c.rows * c.cols, c.total) for c in ok if c.length == length)
+        best: dict[int, int] = {}
+        for n, total in pts:
+            best[n] = min(total, best.get(n, total))
+        xs = sorted(best)
+        ax.plot(xs, [best[x] for x in xs], marker="o", markersize=3, label=f"{length} ops tiled")
+    o = rewrite.original
+    ax.axhline(o.total, color="black", linewidth=1.2, label=f"original {o.total:,} B")
+    if o.planned_total is not None and o.planned_total < o.total:
+        ax.axhline(
+            o.planned_total,
+            color="black",
+            linestyle="--",
+            linewidth=1.0,
+            label=f"original, our plan {o.planned_total:,} B",
+        )
+    c = rewrite.chosen
+    if rewrite.written == "tiled":
+        (star,) = ax.plot(
+            [c.rows * c.cols],
+            [c.best_total],
+            marker="*",
+            markersize=14,
+            color="tab:red",
+            linestyle="none",
+            label=f"written: {c.label}, {c.best_total:,} B",
+        )
+        star.set_gid(GID_WRITTEN)
+    ax.set_xlabel("tiles (rows x columns)")
+    _bytes_axis(ax, f"stock TFLM arena ({rewrite.target})")
+    ax.set_ylim(0, None)
+    ax.set_title("whole arena (head + tail) by tiling", fontsize=10)
+    ax.legend(loc="upper right", fontsize=7)
+    return ax
 
 
 def figure_svg(fig_or_axes: Any) -> str:

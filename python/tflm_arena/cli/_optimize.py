@@ -21,7 +21,12 @@ DESCRIPTION = (
     "seconds; with --reorder also on a reordered operator order), judges each "
     "by the head stock TFLM uses with it (kernel scratch buffers included), "
     "prints a table and writes the best model to OUTPUT. When nothing beats "
-    "TFLM's own plan, OUTPUT is an unchanged copy of MODEL."
+    "TFLM's own plan, OUTPUT is an unchanged copy of MODEL. With --rewrite, "
+    "the model's first, memory-heavy stage is also tried in spatial tiles of "
+    "stock operators (outputs bit-identical), judged by stock TFLM's whole "
+    "arena (head + tail); the table shows every tiling's head, tail, total, "
+    "MACs and flash, and the smallest model is written (an unchanged copy "
+    "when nothing beats the original)."
 )
 
 
@@ -30,6 +35,16 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("-o", "--output", required=True, help="where to write the model")
     p.add_argument(
         "--reorder", action="store_true", help="also try an operator order with a lower peak"
+    )
+    p.add_argument(
+        "--rewrite",
+        action="store_true",
+        help="also rewrite the first stage into spatial tiles (whole arena judged)",
+    )
+    p.add_argument(
+        "--tiles",
+        metavar="RxC",
+        help="with --rewrite: only this tiling, e.g. 4x4 (default: search)",
     )
     add_time_limit(p, "seconds for the optimal search (and the reordering search)")
     add_target(
@@ -55,6 +70,10 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
             sys.stderr.write(f"tflm-arena optimize: {msg}\n")
             sys.stderr.flush()
 
+    if args.rewrite:
+        return _run_rewrite(args, m, src, dest, out)
+    if args.tiles:
+        raise ValueError("--tiles needs --rewrite")
     r = optimize(
         m,
         reorder=args.reorder,
@@ -118,4 +137,50 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
             "  the same as the original model needs (TFLM's own plan is already "
             "the smallest found)\n"
         )
+    return 0
+
+
+def _tiles(text: str | None) -> tuple[int, int] | None:
+    if text is None:
+        return None
+    try:
+        rows, cols = (int(v) for v in text.lower().split("x"))
+    except ValueError:
+        raise ValueError(f"--tiles must be ROWSxCOLS, e.g. 4x4; got {text!r}") from None
+    return rows, cols
+
+
+def _run_rewrite(
+    args: argparse.Namespace, m: Model, src: Path, dest: Path, out: TextIO
+) -> int:
+    from ..rewrite import rewrite
+
+    if args.reorder:
+        raise ValueError("--rewrite and --reorder cannot be combined (yet)")
+    r = rewrite(m, target=args.target, tiles=_tiles(args.tiles), time_limit=args.time_limit)
+    with refusing_existing(dest):
+        r.model.save(dest, overwrite=args.overwrite)
+    after = tflm_arena(r.model, target=r.target)
+    if args.json:
+        return write_json(
+            {
+                "model": str(src),
+                "output": str(dest),
+                "target": r.target,
+                "written": r.written,
+                "reason": r.reason,
+                "stage_end": r.end_reason,
+                "min_arena_bytes": after.min_arena_bytes,
+                "original_min_arena_bytes": r.original.total,
+                "tilings": r.rows(),
+            },
+            out,
+        )
+    out.write(r.table() + "\n")
+    alloc = "RecordingMicroAllocator" if after.recording else "MicroAllocator"
+    out.write(
+        f"wrote {dest} ({r.written}):\n  {after.firmware_line()}  // stock TFLM, {r.target}, "
+        f"{alloc}: exact minimum {after.min_arena_bytes:,} bytes "
+        f"(original: {r.original.total:,})\n"
+    )
     return 0

@@ -1,0 +1,119 @@
+#include "tflm_arena/rewrite/rewrite.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+
+#include "tflm_arena/model/graph_edit_writer.h"
+#include "tflm_arena/model/model.h"
+#include "tflm_arena/tflm/tflm_arena_size.h"
+
+namespace tflm_arena {
+namespace rewrite {
+namespace {
+
+// A 16-byte aligned copy of `bytes` (Model::FromBuffer's requirement).
+struct AlignedCopy {
+  explicit AlignedCopy(const std::vector<uint8_t>& bytes)
+      : storage((bytes.size() + 16) / 16 + 1), size(bytes.size()) {
+    if (!bytes.empty()) std::memcpy(storage.data(), bytes.data(), bytes.size());
+  }
+  const uint8_t* data() const { return reinterpret_cast<const uint8_t*>(storage.data()); }
+  struct alignas(16) Block {
+    uint8_t b[16];
+  };
+  std::vector<Block> storage;
+  size_t size;
+};
+
+Status Measure(const model::Model& m, const std::string& target, Candidate* c) {
+  tflm::TflmArenaOptions opts;
+  if (!target.empty()) opts.target = target;
+  tflm::TflmArenaSize size;
+  TFLM_ARENA_RETURN_IF_ERROR(tflm::ComputeTflmArenaSize(m, opts, &size));
+  c->head = size.head;
+  c->tail = size.tail;
+  c->total = size.min_arena_bytes;
+  c->macs = ModelMacs(m);
+  c->file_bytes = m.size();
+  c->operators = static_cast<int32_t>(m.num_operators(0));
+  return Status::Ok();
+}
+
+}  // namespace
+
+std::vector<std::pair<int32_t, int32_t>> DefaultTileShapes() {
+  std::vector<std::pair<int32_t, int32_t>> shapes;
+  for (int32_t r = 2; r <= kMaxTilesPerAxis; ++r) shapes.push_back({r, 1});
+  for (int32_t r = 2; r <= kMaxTilesPerAxis; ++r) {
+    if (r - 1 > 1) shapes.push_back({r, r - 1});
+    shapes.push_back({r, r});
+    if (r < kMaxTilesPerAxis) shapes.push_back({r, r + 1});
+  }
+  return shapes;
+}
+
+Status WriteTiling(const uint8_t* data, size_t size, const Tiling& tiling,
+                   std::vector<uint8_t>* out) {
+  model::Model m;
+  TFLM_ARENA_RETURN_IF_ERROR(model::Model::FromBuffer(data, size, &m));
+  Stage stage;
+  TFLM_ARENA_RETURN_IF_ERROR(FindStage(m, &stage));
+  TiledStage tiled;
+  TFLM_ARENA_RETURN_IF_ERROR(TileStage(m, stage, tiling, &tiled));
+  return model::WriteGraphEdit(data, size, tiled.edit, out);
+}
+
+Status SearchTilings(const uint8_t* data, size_t size, const RewriteOptions& options,
+                     RewriteResult* out) {
+  *out = RewriteResult();
+  model::Model m;
+  TFLM_ARENA_RETURN_IF_ERROR(model::Model::FromBuffer(data, size, &m));
+  TFLM_ARENA_RETURN_IF_ERROR(FindStage(m, &out->stage));
+  TFLM_ARENA_RETURN_IF_ERROR(Measure(m, options.target, &out->original));
+  out->original.tiling = {0, 1, 1};
+  if (out->stage.cuts.empty()) {
+    return Status::Error(StatusCode::kFailedPrecondition,
+                         "no stage to tile: the model's first operator cannot be tiled (%s)",
+                         out->stage.end_reason.c_str());
+  }
+  const auto shapes = options.shapes.empty() ? DefaultTileShapes() : options.shapes;
+  for (int32_t length : out->stage.cuts) {
+    if (options.length > 0 && length != options.length) continue;
+    const Dims& cd = out->stage.dims.at(out->stage.ops[static_cast<size_t>(length) - 1].output);
+    for (const auto& shape : shapes) {
+      const bool forced = !options.shapes.empty();
+      if (!forced && (shape.first > cd.h || shape.second > cd.w)) continue;
+      Candidate c;
+      c.tiling = {length, shape.first, shape.second};
+      std::vector<uint8_t> bytes;
+      Status s = WriteTiling(data, size, c.tiling, &bytes);
+      if (s.ok()) {
+        AlignedCopy copy(bytes);
+        model::Model tiled;
+        s = model::Model::FromBuffer(copy.data(), copy.size, &tiled);
+        if (s.ok()) s = Measure(tiled, options.target, &c);
+      }
+      if (!s.ok()) c.error = s.message();
+      out->candidates.push_back(std::move(c));
+    }
+  }
+  if (options.length > 0 && out->candidates.empty()) {
+    return Status::Error(StatusCode::kInvalidArgument,
+                         "the stage cannot end after %d operators (no single tensor carries it "
+                         "to the rest of the model there)",
+                         options.length);
+  }
+  uint64_t best_total = out->original.total;
+  for (size_t i = 0; i < out->candidates.size(); ++i) {
+    const Candidate& c = out->candidates[i];
+    if (c.error.empty() && c.total < best_total) {
+      best_total = c.total;
+      out->best = static_cast<int32_t>(i);
+    }
+  }
+  return Status::Ok();
+}
+
+}  // namespace rewrite
+}  // namespace tflm_arena
