@@ -57,10 +57,12 @@ struct OptionField {
 };
 
 struct NewOperator {
-  int32_t builtin_code = 0;  // BuiltinOperator value
-  std::vector<int32_t> inputs;
-  std::vector<int32_t> outputs;  // -1: an absent optional tensor
+  int32_t builtin_code = 0;      // BuiltinOperator value
+  std::vector<int32_t> inputs;   // -1: an omitted optional input
+  std::vector<int32_t> outputs;  // all in range (no -1)
   uint8_t options_type = 0;      // BuiltinOptions union type; 0: no options
+  // Fields of the options table (ids < 64, each at most once); absent
+  // fields keep the format's default. Must be empty when options_type is 0.
   std::vector<OptionField> options;
 };
 
