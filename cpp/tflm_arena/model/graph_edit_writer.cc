@@ -1,5 +1,6 @@
 #include "tflm_arena/model/graph_edit_writer.h"
 
+#include <algorithm>
 #include <cinttypes>
 #include <cstring>
 #include <utility>
@@ -290,7 +291,7 @@ void PutScalar(PrefixBuilder* p, size_t slot, uint8_t size, int32_t value) {
 // highest id, one 4-byte slot per field (the value in its low bytes).
 size_t PutOptionsTable(PrefixBuilder* p, const std::vector<OptionField>& fields) {
   size_t nfields = 0;
-  for (const OptionField& f : fields) nfields = f.id + size_t{1} > nfields ? f.id + 1 : nfields;
+  for (const OptionField& f : fields) nfields = std::max(nfields, f.id + size_t{1});
   p->Align(4);
   const size_t vt = p->Put<uint16_t>(static_cast<uint16_t>(4 + 2 * nfields));
   p->Put<uint16_t>(static_cast<uint16_t>(4 + 4 * fields.size()));
@@ -304,7 +305,7 @@ size_t PutOptionsTable(PrefixBuilder* p, const std::vector<OptionField>& fields)
   return table;
 }
 
-// The prefix + original bytes; see the header. `m` is the verified original.
+// The prefix + original bytes (a verified model); see the header.
 Status Rewrite(const uint8_t* model, size_t model_size, const GraphEdit& edit, const Resolved& res,
                std::vector<uint8_t>* out) {
   internal::RawReader r(model, model_size);
