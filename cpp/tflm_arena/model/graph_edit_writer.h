@@ -15,11 +15,26 @@
 // longer uses stay in the tensors vector (TFLM gives a tensor nobody uses
 // no arena bytes).
 //
-// Checks, each failing with a message naming the fault: the model has no
-// OfflineMemoryAllocation plan (the new tensors would have no offset; write
-// a plan afterwards), indices in range, every new operator used exactly once
-// and every original one at most once, and the output verifies
-// (Model::FromBuffer).
+// New tables: a Tensor has shape, type, buffer, name and, when `like` has
+// one, a link to `like`'s QuantizationParameters table; an Operator has
+// opcode_index, inputs, outputs and, when options_type is not 0, a new
+// options table holding exactly the given fields. A builtin code with no
+// entry in operator_codes gets one new OperatorCode (version 1,
+// deprecated_builtin_code = min(code, 127)), shared by all its operators.
+// Activations use buffer 0 when it is empty (else one appended empty
+// buffer); each constant gets a new Buffer, its data 16-byte aligned.
+//
+// Checks, each failing with kInvalidArgument and a message naming the
+// fault: the model verifies and has no OfflineMemoryAllocation plan (the
+// new tensors would have no offset; edit first, then write a plan); `like`
+// names an original tensor of subgraph 0, an explicit type is a TensorType;
+// dimensions >= 0, and a constant holds exactly its elements (INT4, packed,
+// is left to the model reader's check); builtin codes are >= 0 and not
+// CUSTOM; tensor indices in range (-1 only as an input); option field ids
+// < 64, each once, sizes 1, 2 or 4, and no fields without an options type;
+// every new operator used exactly once and every original one at most
+// once; and the output verifies (Model::FromBuffer: e.g. an operator whose
+// options table is another operator's type).
 // Host tool (standard library).
 #ifndef TFLM_ARENA_MODEL_GRAPH_EDIT_WRITER_H_
 #define TFLM_ARENA_MODEL_GRAPH_EDIT_WRITER_H_
@@ -57,10 +72,12 @@ struct OptionField {
 };
 
 struct NewOperator {
-  int32_t builtin_code = 0;  // BuiltinOperator value
-  std::vector<int32_t> inputs;
-  std::vector<int32_t> outputs;  // -1: an absent optional tensor
+  int32_t builtin_code = 0;      // BuiltinOperator value
+  std::vector<int32_t> inputs;   // -1: an omitted optional input
+  std::vector<int32_t> outputs;  // all in range (no -1)
   uint8_t options_type = 0;      // BuiltinOptions union type; 0: no options
+  // Fields of the options table (ids < 64, each at most once); absent
+  // fields keep the format's default. Must be empty when options_type is 0.
   std::vector<OptionField> options;
 };
 

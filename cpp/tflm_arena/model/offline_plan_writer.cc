@@ -14,9 +14,7 @@ namespace {
 constexpr size_t kModelFieldCount = 8;  // version .. signature_defs
 constexpr size_t kModelSubgraphs = 2, kModelBuffers = 4, kModelMetadata = 6;
 constexpr size_t kSubgraphTensors = 0, kTensorBuffer = 2;
-constexpr size_t kBufferOffset = 1;
 constexpr size_t kMetadataName = 0, kMetadataBuffer = 1;
-constexpr size_t kShiftAlignment = 16;  // Buffer.data is force_align 16
 
 Status Malformed(const char* what) { return MalformedForRewrite(what); }
 
@@ -48,10 +46,8 @@ Status WriteOfflinePlanMetadata(const uint8_t* model, size_t model_size,
     return Malformed("not a .tflite flatbuffer (identifier TFL3 missing)");
   }
   const size_t root = r.Root();
-  const size_t nfields = r.FieldCount(root);
-  for (size_t id = kModelFieldCount; id < nfields; ++id) {
-    if (r.Field(root, id) != 0) return Malformed("the Model table has fields newer than this tool");
-  }
+  if (HasFieldsFrom(&r, root, kModelFieldCount))
+    return Malformed("the Model table has fields newer than this tool");
   // Original Model fields: version is a scalar, the rest are offsets.
   const size_t version_field = r.Field(root, 0);
   const uint32_t version = version_field ? r.Read<uint32_t>(version_field) : 0;
@@ -95,10 +91,8 @@ Status WriteOfflinePlanMetadata(const uint8_t* model, size_t model_size,
   PrefixBuilder p;
   size_t root_slot = p.Put<uint32_t>(0);
   p.Put<uint32_t>(0x334C4654);  // "TFL3"
-  uint32_t present = (1u << 0) | (1u << kModelBuffers) | (1u << kModelMetadata);
-  for (size_t id = 1; id < kModelFieldCount; ++id) {
-    if (r.Field(root, id) != 0) present |= 1u << id;
-  }
+  const uint32_t present = PresentFields(&r, root, kModelFieldCount) | (1u << 0) |
+                           (1u << kModelBuffers) | (1u << kModelMetadata);
   size_t model_slots[kModelFieldCount];
   size_t model_table = p.Table(kModelFieldCount, model_slots, present);
   p.Link(root_slot, model_table);
@@ -128,10 +122,10 @@ Status WriteOfflinePlanMetadata(const uint8_t* model, size_t model_size,
 
   size_t bt_slots[1];
   p.Link(buf_slots[plan_buffer], p.Table(1, bt_slots));
-  while ((p.pos() + 4) % kShiftAlignment != 0) p.Put<uint8_t>(0);  // data 16-aligned
+  while ((p.pos() + 4) % kPrefixAlignment != 0) p.Put<uint8_t>(0);  // data 16-aligned
   p.Link(bt_slots[0], p.Put<uint32_t>(static_cast<uint32_t>(payload.size())));
   for (uint8_t byte : payload) p.Put<uint8_t>(byte);
-  p.Align(kShiftAlignment);
+  p.Align(kPrefixAlignment);
 
   // Point the remaining slots into the original bytes, shifted by the prefix.
   const size_t shift = p.pos();
@@ -153,19 +147,7 @@ Status WriteOfflinePlanMetadata(const uint8_t* model, size_t model_size,
   }
   if (!r.ok()) return Malformed("offsets point outside the file");
 
-  std::vector<uint8_t>& bytes = p.bytes();
-  bytes.insert(bytes.end(), model, model + model_size);
-  // Data stored after the flatbuffer is addressed from the file start: shift it.
-  for (uint32_t i = 0; i < nbuf; ++i) {
-    size_t f = r.Field(r.VectorTable(buffers, i), kBufferOffset);
-    uint64_t off = f ? r.Read<uint64_t>(f) : 0;
-    if (off > 1) {  // TFLite uses offset 1 as a "not set" marker in some writers
-      uint64_t moved = off + shift;
-      std::memcpy(bytes.data() + shift + f, &moved, sizeof(moved));
-    }
-  }
-  *out = std::move(bytes);
-  return Status::Ok();
+  return AppendOriginal(&p, &r, model, model_size, out);
 }
 
 }  // namespace model

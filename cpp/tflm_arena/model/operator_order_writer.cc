@@ -19,22 +19,12 @@ namespace {
 
 // Field ids of the TFLite schema used here.
 constexpr size_t kModelFieldCount = 8;  // version .. signature_defs; 0 is a scalar
-constexpr size_t kModelSubgraphs = 2, kModelBuffers = 4, kModelMetadata = 6;
+constexpr size_t kModelSubgraphs = 2, kModelMetadata = 6;
 constexpr size_t kSubgraphFieldCount = 6;  // tensors .. name (offsets), debug_metadata_index (int)
 constexpr size_t kSubgraphOperators = 3, kSubgraphDebugIndex = 5;
-constexpr size_t kBufferOffset = 1;
 constexpr size_t kMetadataName = 0;
-constexpr size_t kPrefixAlignment = 16;  // Buffer.data is force_align 16
 
 Status Malformed(const char* what) { return MalformedForRewrite(what); }
-
-uint32_t Present(internal::RawReader* r, size_t table, size_t nfields) {
-  uint32_t bits = 0;
-  for (size_t id = 0; id < nfields; ++id) {
-    if (r->Field(table, id) != 0) bits |= 1u << id;
-  }
-  return bits;
-}
 
 bool IsPlanEntry(internal::RawReader* r, const uint8_t* model, size_t size, size_t entry) {
   const size_t name = r->FieldTarget(entry, kMetadataName);
@@ -48,17 +38,14 @@ Status Rewrite(const uint8_t* model, size_t model_size, Span<const int32_t> orde
                std::vector<uint8_t>* out) {
   internal::RawReader r(model, model_size);
   const size_t root = r.Root();
-  for (size_t id = kModelFieldCount; id < r.FieldCount(root); ++id) {
-    if (r.Field(root, id) != 0) return Malformed("the Model table has fields newer than this tool");
-  }
+  if (HasFieldsFrom(&r, root, kModelFieldCount))
+    return Malformed("the Model table has fields newer than this tool");
   const size_t subgraphs = r.FieldTarget(root, kModelSubgraphs);
   const uint32_t nsub = r.VectorLength(subgraphs);
   if (nsub == 0) return Malformed("no subgraphs");
   const size_t sg0 = r.VectorTable(subgraphs, 0);
-  for (size_t id = kSubgraphFieldCount; id < r.FieldCount(sg0); ++id) {
-    if (r.Field(sg0, id) != 0)
-      return Malformed("the SubGraph table has fields newer than this tool");
-  }
+  if (HasFieldsFrom(&r, sg0, kSubgraphFieldCount))
+    return Malformed("the SubGraph table has fields newer than this tool");
   const size_t ops = r.FieldTarget(sg0, kSubgraphOperators);
   if (r.VectorLength(ops) != order.size()) return Malformed("operator count changed");
   const size_t metadata = r.FieldTarget(root, kModelMetadata);
@@ -72,7 +59,8 @@ Status Rewrite(const uint8_t* model, size_t model_size, Span<const int32_t> orde
   PrefixBuilder p;
   const size_t root_slot = p.Put<uint32_t>(0);
   p.Put<uint32_t>(0x334C4654);  // "TFL3"
-  const uint32_t model_present = Present(&r, root, kModelFieldCount) | (1u << kModelSubgraphs);
+  const uint32_t model_present =
+      PresentFields(&r, root, kModelFieldCount) | (1u << kModelSubgraphs);
   size_t model_slots[kModelFieldCount];
   p.Link(root_slot, p.Table(kModelFieldCount, model_slots, model_present));
   const size_t version_field = r.Field(root, 0);
@@ -80,7 +68,8 @@ Status Rewrite(const uint8_t* model, size_t model_size, Span<const int32_t> orde
 
   const size_t sub_slots = p.Vector(nsub);
   p.Link(model_slots[kModelSubgraphs], sub_slots - 4);
-  const uint32_t sg_present = Present(&r, sg0, kSubgraphFieldCount) | (1u << kSubgraphOperators);
+  const uint32_t sg_present =
+      PresentFields(&r, sg0, kSubgraphFieldCount) | (1u << kSubgraphOperators);
   size_t sg_slots[kSubgraphFieldCount];
   p.Link(sub_slots, p.Table(kSubgraphFieldCount, sg_slots, sg_present));
   const size_t debug_field = r.Field(sg0, kSubgraphDebugIndex);
@@ -116,21 +105,7 @@ Status Rewrite(const uint8_t* model, size_t model_size, Span<const int32_t> orde
   }
   if (!r.ok()) return Malformed("offsets point outside the file");
 
-  std::vector<uint8_t>& bytes = p.bytes();
-  bytes.insert(bytes.end(), model, model + model_size);
-  // Data stored after the flatbuffer is addressed from the file start.
-  const size_t buffers = r.FieldTarget(root, kModelBuffers);
-  for (uint32_t i = 0; i < r.VectorLength(buffers); ++i) {
-    const size_t f = r.Field(r.VectorTable(buffers, i), kBufferOffset);
-    const uint64_t off = f ? r.Read<uint64_t>(f) : 0;
-    if (off > 1) {  // 1 is a "not set" marker in some writers
-      const uint64_t moved = off + shift;
-      std::memcpy(bytes.data() + shift + f, &moved, sizeof(moved));
-    }
-  }
-  if (!r.ok()) return Malformed("offsets point outside the file");
-  *out = std::move(bytes);
-  return Status::Ok();
+  return AppendOriginal(&p, &r, model, model_size, out);
 }
 
 // `order` names each operator of subgraph 0 exactly once.

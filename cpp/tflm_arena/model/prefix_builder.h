@@ -1,6 +1,6 @@
-// The byte prefix both model writers build (offline_plan_writer.cc,
-// operator_order_writer.cc): new root tables written before the original
-// flatbuffer, which is appended unchanged. Flatbuffer uoffsets only point
+// The byte prefix the model writers build (offline_plan_writer.cc,
+// operator_order_writer.cc, graph_edit_writer.cc): new root tables written
+// before the original flatbuffer, which is appended unchanged. Flatbuffer uoffsets only point
 // forward, so tables here may point at anything after them, including the
 // original bytes. Little-endian, host code.
 #ifndef TFLM_ARENA_MODEL_PREFIX_BUILDER_H_
@@ -9,9 +9,11 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <utility>
 #include <vector>
 
 #include "tflm_arena/core/status.h"
+#include "tflm_arena/model/flatbuffer_raw.h"
 
 namespace tflm_arena {
 namespace model {
@@ -66,6 +68,54 @@ class PrefixBuilder {
 
 inline Status MalformedForRewrite(const char* what) {
   return Status::Error(StatusCode::kInvalidArgument, "cannot rewrite model: %s", what);
+}
+
+// Bit `id` set for each present field of `table` among ids 0..nfields-1
+// (nfields <= 32).
+inline uint32_t PresentFields(internal::RawReader* r, size_t table, size_t nfields) {
+  uint32_t bits = 0;
+  for (size_t id = 0; id < nfields; ++id) {
+    if (r->Field(table, id) != 0) bits |= 1u << id;
+  }
+  return bits;
+}
+
+// True when `table` has a present field with id >= `known` (written by a
+// newer schema than the writers know: a new table would drop it).
+inline bool HasFieldsFrom(internal::RawReader* r, size_t table, size_t known) {
+  for (size_t id = known; id < r->FieldCount(table); ++id) {
+    if (r->Field(table, id) != 0) return true;
+  }
+  return false;
+}
+
+// Alignment of the prefix's end: Buffer.data is force_align 16, so the
+// original bytes must keep their position modulo 16.
+constexpr size_t kPrefixAlignment = 16;
+
+// Appends the original model after the prefix `p` (already aligned to
+// kPrefixAlignment; its length is the shift) and moves `out` the result.
+// Data stored after the flatbuffer is addressed from the file start, so
+// every absolute Buffer.offset (> 1; 1 is a "not set" marker some writers
+// use) grows by the prefix length.
+inline Status AppendOriginal(PrefixBuilder* p, internal::RawReader* r, const uint8_t* model,
+                             size_t model_size, std::vector<uint8_t>* out) {
+  constexpr size_t kModelBuffers = 4, kBufferOffset = 1;  // schema field ids
+  const size_t shift = p->pos();
+  std::vector<uint8_t>& bytes = p->bytes();
+  bytes.insert(bytes.end(), model, model + model_size);
+  const size_t buffers = r->FieldTarget(r->Root(), kModelBuffers);
+  for (uint32_t i = 0; i < r->VectorLength(buffers) && r->ok(); ++i) {
+    const size_t f = r->Field(r->VectorTable(buffers, i), kBufferOffset);
+    const uint64_t off = f ? r->Read<uint64_t>(f) : 0;
+    if (off > 1 && r->ok()) {
+      const uint64_t moved = off + shift;
+      std::memcpy(bytes.data() + shift + f, &moved, sizeof(moved));
+    }
+  }
+  if (!r->ok()) return MalformedForRewrite("offsets point outside the file");
+  *out = std::move(bytes);
+  return Status::Ok();
 }
 
 }  // namespace model

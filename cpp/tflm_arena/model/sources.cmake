@@ -58,4 +58,5 @@ tflm_arena_host_library(tflm_arena_model_host
     ${TFLM_ARENA_SRC}/model/schema_enums.cc
     ${TFLM_ARENA_SRC}/model/operator_graph.cc
     ${TFLM_ARENA_SRC}/model/operator_order_writer.cc
+    ${TFLM_ARENA_SRC}/model/graph_edit_writer.cc
   DEPS tflm_arena_model)
