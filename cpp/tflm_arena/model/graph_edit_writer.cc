@@ -50,6 +50,7 @@ struct Resolved {
   std::vector<uint32_t> op_opcode;          // per new operator: index into operator_codes
   std::vector<int32_t> new_codes;           // builtin codes appended to operator_codes
   bool append_empty_buffer = false;         // buffers[nbuf] = empty (for activations)
+  uint32_t activation_buffer = 0;           // the empty buffer activations use
   std::vector<const NewTensor*> constants;  // new buffers after it, in order
 };
 
@@ -146,10 +147,12 @@ Status ResolveBuffers(const Model& m, const GraphEdit& edit, Resolved* r) {
   uint32_t activation = 0;
   bool any_activation = false;
   for (const NewTensor& t : edit.tensors) any_activation = any_activation || t.data.empty();
+  any_activation = any_activation || !edit.emptied.empty();
   if (any_activation && !empty0) {
     r->append_empty_buffer = true;
     activation = static_cast<uint32_t>(nbuf);
   }
+  r->activation_buffer = activation;
   size_t next = nbuf + (r->append_empty_buffer ? 1 : 0);
   if (next + edit.tensors.size() > UINT32_MAX) return Malformed("too many buffers");
   for (const NewTensor& t : edit.tensors) {
@@ -305,6 +308,48 @@ size_t PutOptionsTable(PrefixBuilder* p, const std::vector<OptionField>& fields)
   return table;
 }
 
+// Emptied tensors: original, distinct, and neither a subgraph input or
+// output nor touched by any operator of the new order.
+Status CheckEmptied(const Model& m, const GraphEdit& edit) {
+  if (edit.emptied.empty()) return Status::Ok();
+  const size_t n = m.num_tensors(0);
+  std::vector<bool> used(n, false);
+  SubgraphInfo sg;
+  TFLM_ARENA_RETURN_IF_ERROR(m.subgraph(0, &sg));
+  auto mark = [&](Span<const int32_t> ts) {
+    for (int32_t t : ts)
+      if (t >= 0 && static_cast<size_t>(t) < n) used[static_cast<size_t>(t)] = true;
+  };
+  mark(sg.inputs);
+  mark(sg.outputs);
+  for (const OperatorRef& ref : edit.order) {
+    if (ref.is_new) {
+      const NewOperator& op = edit.operators[static_cast<size_t>(ref.index)];
+      mark(Span<const int32_t>(op.inputs.data(), op.inputs.size()));
+      mark(Span<const int32_t>(op.outputs.data(), op.outputs.size()));
+    } else {
+      OperatorInfo info;
+      TFLM_ARENA_RETURN_IF_ERROR(m.op(0, static_cast<size_t>(ref.index), &info));
+      mark(info.inputs);
+      mark(info.outputs);
+      mark(info.intermediates);
+    }
+  }
+  std::vector<bool> seen(n, false);
+  for (int32_t t : edit.emptied) {
+    if (t < 0 || static_cast<size_t>(t) >= n) {
+      return Status::Error(StatusCode::kInvalidArgument,
+                           "emptied tensor %d is not an original tensor (0..%zu)", t, n - 1);
+    }
+    if (used[static_cast<size_t>(t)] || seen[static_cast<size_t>(t)]) {
+      return Status::Error(StatusCode::kInvalidArgument,
+                           "emptied tensor %d is still used (or listed twice)", t);
+    }
+    seen[static_cast<size_t>(t)] = true;
+  }
+  return Status::Ok();
+}
+
 // The prefix + original bytes (a verified model); see the header.
 Status Rewrite(const uint8_t* model, size_t model_size, const GraphEdit& edit, const Resolved& res,
                std::vector<uint8_t>* out) {
@@ -384,8 +429,24 @@ Status Rewrite(const uint8_t* model, size_t model_size, const GraphEdit& edit, c
   // tensors: the original Tensor tables, then the new ones.
   const size_t tensor_slots = p.Vector(res.num_tensors + edit.tensors.size());
   p.Link(sg_slots[kSubgraphTensors], tensor_slots - 4);
-  for (size_t t = 0; t < res.num_tensors; ++t)
-    to_original.emplace_back(tensor_slots + 4 * t, r.VectorTable(tensors, t));
+  std::vector<bool> emptied(res.num_tensors, false);
+  for (int32_t t : edit.emptied) emptied[static_cast<size_t>(t)] = true;
+  for (size_t t = 0; t < res.num_tensors; ++t) {
+    if (!emptied[t]) {
+      to_original.emplace_back(tensor_slots + 4 * t, r.VectorTable(tensors, t));
+      continue;
+    }
+    // Shape [0], the original type, no name or quantization: TFLM plans no
+    // bytes for a tensor of 0 bytes.
+    const size_t type_field = r.Field(r.VectorTable(tensors, t), kTensorType);
+    size_t slots[kTensorFieldCount];
+    p.Link(tensor_slots + 4 * t,
+           p.Table(kTensorFieldCount, slots,
+                   (1u << kTensorShape) | (1u << kTensorType) | (1u << kTensorBuffer)));
+    p.PutAt<int8_t>(slots[kTensorType], type_field ? r.Read<int8_t>(type_field) : 0);
+    p.PutAt<uint32_t>(slots[kTensorBuffer], res.activation_buffer);
+    p.Link(slots[kTensorShape], PutIntVector(&p, std::vector<int32_t>{0}));
+  }
   for (size_t k = 0; k < edit.tensors.size(); ++k) {
     const NewTensor& t = edit.tensors[k];
     size_t quantization = 0;
@@ -464,6 +525,7 @@ Status WriteGraphEdit(const uint8_t* model, size_t model_size, const GraphEdit& 
   TFLM_ARENA_RETURN_IF_ERROR(ResolveBuffers(original, edit, &res));
   TFLM_ARENA_RETURN_IF_ERROR(ResolveOperators(original, edit, &res));
   TFLM_ARENA_RETURN_IF_ERROR(CheckOrder(edit, original.num_operators(0)));
+  TFLM_ARENA_RETURN_IF_ERROR(CheckEmptied(original, edit));
   std::vector<uint8_t> bytes;
   TFLM_ARENA_RETURN_IF_ERROR(Rewrite(model, model_size, edit, res, &bytes));
   Model edited;

@@ -12,8 +12,7 @@
 //
 // Tensor numbering in an edit: original tensors keep their indices
 // 0..N-1; new tensor k is N + k. Original tensors the new operator list no
-// longer uses stay in the tensors vector (TFLM gives a tensor nobody uses
-// no arena bytes).
+// longer uses stay in the tensors vector; list them in `emptied`.
 //
 // New tables: a Tensor has shape, type, buffer, name and, when `like` has
 // one, a link to `like`'s QuantizationParameters table; an Operator has
@@ -90,6 +89,14 @@ struct GraphEdit {
   std::vector<NewTensor> tensors;
   std::vector<NewOperator> operators;
   std::vector<OperatorRef> order;  // subgraph 0's new operator list, in order
+  // Original tensors the new list no longer uses, written as empty tensors
+  // (shape [0], the original type, no name or quantization). TFLM gives a
+  // tensor that no operator uses the lifetime -1..-1, and its greedy planner
+  // stacks all such tensors on top of each other in the head
+  // (micro_allocation_info.cc, greedy_memory_planner.cc); a tensor of 0
+  // bytes is not planned at all. Each must be an original tensor, listed
+  // once, not a subgraph input or output and not used by the new list.
+  std::vector<int32_t> emptied;
 };
 
 // `model` must be 16-byte aligned (as Model::FromBuffer requires).

@@ -235,6 +235,11 @@ Status TileStage(const model::Model& m, const Stage& stage, const Tiling& tiling
                  TiledStage* out) {
   *out = TiledStage();
   TFLM_ARENA_RETURN_IF_ERROR(Emitter(m, stage, out).Run(tiling));
+  // The stage's own tensors, now unused (the cut tensor is the join's output).
+  const int32_t cut = stage.ops[static_cast<size_t>(tiling.length) - 1].output;
+  for (size_t k = 0; k + 1 < static_cast<size_t>(tiling.length); ++k) {
+    if (stage.ops[k].output != cut) out->edit.emptied.push_back(stage.ops[k].output);
+  }
   // The operators after the stage, unchanged.
   for (size_t i = static_cast<size_t>(tiling.length); i < m.num_operators(0); ++i) {
     out->edit.order.push_back({false, static_cast<int32_t>(i)});
