@@ -84,7 +84,8 @@ py::dict Search(const ModelHandle& h, const std::string& target,
 
 py::bytes Write(const ModelHandle& h, int32_t length, int32_t rows, int32_t cols) {
   std::vector<uint8_t> out;
-  ThrowIfError(rewrite::WriteTiling(h.bytes().data(), h.bytes().size(), {length, rows, cols}, &out));
+  ThrowIfError(
+      rewrite::WriteTiling(h.bytes().data(), h.bytes().size(), {length, rows, cols}, &out));
   return py::bytes(reinterpret_cast<const char*>(out.data()), out.size());
 }
 

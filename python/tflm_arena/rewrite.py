@@ -267,12 +267,13 @@ def rewrite(
         )
     shapes: list[tuple[int, int]] = []
     if tiles is not None:
-        raw = [tiles] if isinstance(tiles, tuple) and len(tiles) == 2 and isinstance(tiles[0], int) else tiles
-        for rc in raw:  # type: ignore[union-attr]
-            r, c = (int(v) for v in rc)  # type: ignore[union-attr]
-            if r < 1 or c < 1:
-                raise ValueError(f"tiles must be at least 1 x 1, got {r} x {c}")
-            shapes.append((r, c))
+        one = isinstance(tiles, tuple) and len(tiles) == 2 and isinstance(tiles[0], int)
+        raw: Sequence[Any] = [tiles] if one else tiles
+        for rc in raw:
+            rows, cols = (int(v) for v in rc)
+            if rows < 1 or cols < 1:
+                raise ValueError(f"tiles must be at least 1 x 1, got {rows} x {cols}")
+            shapes.append((rows, cols))
     if length is not None and length < 1:
         raise ValueError(f"length must be >= 1 stage operators, got {length}")
     try:
@@ -285,7 +286,7 @@ def rewrite(
     )
     original = _choice(found["original"])
     choices = [_choice(d) for d in found["candidates"]]
-    if shapes and all(c.error for c in choices):
+    if shapes and choices and all(c.error for c in choices):
         raise ValueError(f"cannot tile this model so: {choices[0].error}")
 
     best_model: Model = model
@@ -320,7 +321,7 @@ def rewrite(
         best_model = tiled_models[best_tiling]
     if written == "planned":
         chosen = original
-    reason = _reason(original, choices, chosen, written, stage, found["cuts"], model, target)
+    reason = _reason(original, choices, chosen, written, stage, found["end_reason"], model, target)
     return Rewrite(
         model=best_model,
         target=target,
@@ -341,7 +342,7 @@ def _reason(
     chosen: TilingChoice,
     written: str,
     stage: tuple[StageOp, ...],
-    cuts: Sequence[int],
+    end_reason: str,
     model: Model,
     target: str,
 ) -> str:
@@ -360,7 +361,17 @@ def _reason(
         f"({o:,} bytes on {target})"
     )
     if not ok:
-        return why + "; the model is written " + ("with our plan only" if written == "planned" else "unchanged")
+        why = f"nothing to tile ({end_reason})"
+        return (
+            why
+            + "; the model is written "
+            + (
+                f"with our offline plan only ({original.best_total:,} bytes instead of "
+                f"{original.total:,} on {target})"
+                if written == "planned"
+                else "unchanged"
+            )
+        )
     best = min(ok, key=lambda c: c.best_total)
     sg = model.subgraphs[0]
     inp = sg.tensors[sg.inputs[0]].bytes or 0
@@ -372,6 +383,8 @@ def _reason(
         f"whole, and its {best.operators - original.operators} extra operators add "
         f"{best.tail - original.tail:+,} bytes of TFLM's persistent tail"
     )
-    return why + "; the model is written " + (
-        "with our offline plan only" if written == "planned" else "unchanged"
+    return (
+        why
+        + "; the model is written "
+        + ("with our offline plan only" if written == "planned" else "unchanged")
     )

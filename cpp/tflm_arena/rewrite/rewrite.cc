@@ -72,11 +72,7 @@ Status SearchTilings(const uint8_t* data, size_t size, const RewriteOptions& opt
   TFLM_ARENA_RETURN_IF_ERROR(FindStage(m, &out->stage));
   TFLM_ARENA_RETURN_IF_ERROR(Measure(m, options.target, &out->original));
   out->original.tiling = {0, 1, 1};
-  if (out->stage.cuts.empty()) {
-    return Status::Error(StatusCode::kFailedPrecondition,
-                         "no stage to tile: the model's first operator cannot be tiled (%s)",
-                         out->stage.end_reason.c_str());
-  }
+  if (out->stage.cuts.empty()) return Status::Ok();  // nothing to tile: end_reason says why
   const auto shapes = options.shapes.empty() ? DefaultTileShapes() : options.shapes;
   for (int32_t length : out->stage.cuts) {
     if (options.length > 0 && length != options.length) continue;

@@ -32,7 +32,7 @@ struct RewriteOptions {
 
 // One model measured on the target with TFLM's own planner.
 struct Candidate {
-  Tiling tiling;  // rows = cols = 1 and length 0: the original model
+  Tiling tiling;                           // rows = cols = 1 and length 0: the original model
   uint64_t head = 0, tail = 0, total = 0;  // total = TFLM's minimum arena
   int64_t macs = 0;                        // whole model
   uint64_t file_bytes = 0;                 // the .tflite's size (flash)
@@ -51,8 +51,9 @@ struct RewriteResult {
 // kMaxTilesPerAxis per axis.
 std::vector<std::pair<int32_t, int32_t>> DefaultTileShapes();
 
-// Measures every tiling. kFailedPrecondition when the model cannot be
-// rewritten at all (FindStage's reasons, or a stage with no cut).
+// Measures every tiling (none when the stage has no cut: its end_reason
+// says why). kFailedPrecondition when the rewrite refuses the model
+// (FindStage's reasons).
 Status SearchTilings(const uint8_t* model, size_t size, const RewriteOptions& options,
                      RewriteResult* out);
 

@@ -3,8 +3,8 @@
 #include <cstring>
 #include <set>
 
-#include "tflm_arena/model/builtin_options.h"
 #include "tflm_arena/model/builtin_ops.h"
+#include "tflm_arena/model/builtin_options.h"
 #include "tflm_arena/model/offline_plan.h"
 #include "tflm_arena/model/tensor_type.h"
 
@@ -141,8 +141,9 @@ std::string StageFinder::ReadOptions(int32_t i, const OpRule& rule, StageOp* op)
   if (table.present() && table.type() != rule.options_type) return "options of another type";
   for (size_t k = 0; k < rule.num_fields; ++k) {
     const FieldSpec& f = rule.fields[k];
-    const int32_t v = f.size == 1 ? static_cast<int32_t>(table.UInt8(f.id, static_cast<uint8_t>(f.def)))
-                                  : table.Int32(f.id, f.def);
+    const int32_t v = f.size == 1
+                          ? static_cast<int32_t>(table.UInt8(f.id, static_cast<uint8_t>(f.def)))
+                          : table.Int32(f.id, f.def);
     op->options.push_back({f.id, f.size, v});
   }
   // A field this table does not know would be dropped: refuse instead.
@@ -326,17 +327,19 @@ Status StageFinder::Run() {
                            OpName(info.builtin_code).c_str());
     }
   }
+  // Not a one-image model: no stage (the model is left as it is).
   if (sg.inputs.size() != 1) {
-    return Status::Error(StatusCode::kFailedPrecondition,
-                         "the model has %zu inputs; the rewrite tiles a one-input model",
-                         sg.inputs.size());
+    out_->end_reason = "the model has " + std::to_string(sg.inputs.size()) +
+                       " inputs; the rewrite tiles a model with one image input";
+    return Status::Ok();
+  }
+  Dims in;
+  const std::string why = ActivationDims(sg.inputs[0], &in);
+  if (!why.empty()) {
+    out_->end_reason = "the model input: " + why;
+    return Status::Ok();
   }
   out_->input = sg.inputs[0];
-  Dims in;
-  const std::string why = ActivationDims(out_->input, &in);
-  if (!why.empty()) {
-    return Status::Error(StatusCode::kFailedPrecondition, "the model input: %s", why.c_str());
-  }
   out_->dims[out_->input] = in;
   stage_tensors_.insert(out_->input);
 

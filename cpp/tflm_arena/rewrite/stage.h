@@ -66,9 +66,10 @@ struct Stage {
   std::string end_reason;        // why ops.size() operators and not more
 };
 
-// Finds the stage of subgraph 0. kFailedPrecondition (with the reason)
-// when the model cannot be rewritten at all: control flow, an offline plan,
-// more than one input, an input that is not [1, H, W, C].
+// Finds the stage of subgraph 0: empty, with the reason in `end_reason`,
+// for a model that is not one image in (several inputs, an input that is
+// not [1, H, W, C] int8 / float32). kFailedPrecondition (with the reason)
+// for a model the rewrite refuses: control flow, an offline plan.
 Status FindStage(const model::Model& m, Stage* out);
 
 // MACs of every CONV_2D, DEPTHWISE_CONV_2D and FULLY_CONNECTED of subgraph 0

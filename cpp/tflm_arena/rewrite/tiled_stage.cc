@@ -80,8 +80,8 @@ class Emitter {
   // `tile` cut down to region `r` (a SLICE, or `tile` itself when equal).
   Tile Slice(int32_t original, const Tile& tile, const Region& r) {
     if (tile.h == r.h && tile.w == r.w) return tile;
-    const int32_t begin = Int32Constant(
-        {4}, {0, r.h.begin - tile.h.begin, r.w.begin - tile.w.begin, 0});
+    const int32_t begin =
+        Int32Constant({4}, {0, r.h.begin - tile.h.begin, r.w.begin - tile.w.begin, 0});
     const int32_t size = Int32Constant({4}, {1, r.h.size(), r.w.size(), Channels(original)});
     const int32_t t = NewTensor(Shape(original, r), original, {});
     Emit(model::kBuiltinSlice, {tile.tensor, begin, size}, t);
@@ -231,8 +231,7 @@ Status Emitter::Run(const Tiling& tiling) {
 
 }  // namespace
 
-Status TileStage(const model::Model& m, const Stage& stage, const Tiling& tiling,
-                 TiledStage* out) {
+Status TileStage(const model::Model& m, const Stage& stage, const Tiling& tiling, TiledStage* out) {
   *out = TiledStage();
   TFLM_ARENA_RETURN_IF_ERROR(Emitter(m, stage, out).Run(tiling));
   // The stage's own tensors, now unused (the cut tensor is the join's output).

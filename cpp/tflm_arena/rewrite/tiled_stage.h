@@ -45,8 +45,7 @@ struct TiledStage {
 // kInvalidArgument naming the fault for a tiling that does not fit the
 // stage: a length that is not a cut, rows or columns below 1, above the
 // cut tensor's height / width or above kMaxTilesPerAxis, or 1 x 1.
-Status TileStage(const model::Model& m, const Stage& stage, const Tiling& tiling,
-                 TiledStage* out);
+Status TileStage(const model::Model& m, const Stage& stage, const Tiling& tiling, TiledStage* out);
 
 }  // namespace rewrite
 }  // namespace tflm_arena

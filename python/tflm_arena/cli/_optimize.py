@@ -150,9 +150,7 @@ def _tiles(text: str | None) -> tuple[int, int] | None:
     return rows, cols
 
 
-def _run_rewrite(
-    args: argparse.Namespace, m: Model, src: Path, dest: Path, out: TextIO
-) -> int:
+def _run_rewrite(args: argparse.Namespace, m: Model, src: Path, dest: Path, out: TextIO) -> int:
     from ..rewrite import rewrite
 
     if args.reorder:
