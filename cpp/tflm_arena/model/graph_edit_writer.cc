@@ -443,7 +443,7 @@ Status Rewrite(const uint8_t* model, size_t model_size, const GraphEdit& edit, c
     p.Link(tensor_slots + 4 * t,
            p.Table(kTensorFieldCount, slots,
                    (1u << kTensorShape) | (1u << kTensorType) | (1u << kTensorBuffer)));
-    p.PutAt<int8_t>(slots[kTensorType], type_field ? r.Read<int8_t>(type_field) : 0);
+    p.PutAt<int8_t>(slots[kTensorType], type_field ? r.Read<int8_t>(type_field) : int8_t{0});
     p.PutAt<uint32_t>(slots[kTensorBuffer], res.activation_buffer);
     p.Link(slots[kTensorShape], PutIntVector(&p, std::vector<int32_t>{0}));
   }

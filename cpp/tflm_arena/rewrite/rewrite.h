@@ -54,12 +54,12 @@ std::vector<std::pair<int32_t, int32_t>> DefaultTileShapes();
 // Measures every tiling (none when the stage has no cut: its end_reason
 // says why). kFailedPrecondition when the rewrite refuses the model
 // (FindStage's reasons).
-Status SearchTilings(const uint8_t* model, size_t size, const RewriteOptions& options,
+Status SearchTilings(const uint8_t* data, size_t size, const RewriteOptions& options,
                      RewriteResult* out);
 
 // The model with `tiling` applied (its bytes, 16-byte aligned by the caller
 // before loading), plus its measure.
-Status WriteTiling(const uint8_t* model, size_t size, const Tiling& tiling,
+Status WriteTiling(const uint8_t* data, size_t size, const Tiling& tiling,
                    std::vector<uint8_t>* out);
 
 }  // namespace rewrite

@@ -34,11 +34,11 @@ constexpr uint16_t kPaddingField = 0;
 constexpr int32_t kPaddingValid = static_cast<int32_t>(model::Padding::kValid);
 
 struct OpRule {
+  const FieldSpec* fields;
+  size_t num_fields;
   BuiltinCode code;
   StageOpKind kind;
   uint8_t options_type;
-  const FieldSpec* fields;
-  size_t num_fields;
   bool binary;  // pointwise with two inputs
 };
 
@@ -49,38 +49,38 @@ constexpr size_t Count(const FieldSpec (&)[N]) {
 
 const OpRule* FindRule(BuiltinCode code) {
   static const OpRule kRules[] = {
-      {model::kBuiltinConv2D, StageOpKind::kConv, model::kConv2DOptions, kConvFields,
-       Count(kConvFields), false},
-      {model::kBuiltinDepthwiseConv2D, StageOpKind::kDepthwise, model::kDepthwiseConv2DOptions,
-       kDepthwiseFields, Count(kDepthwiseFields), false},
-      {model::kBuiltinAveragePool2D, StageOpKind::kPool, model::kPool2DOptions, kPoolFields,
-       Count(kPoolFields), false},
-      {model::kBuiltinMaxPool2D, StageOpKind::kPool, model::kPool2DOptions, kPoolFields,
-       Count(kPoolFields), false},
-      {model::kBuiltinPad, StageOpKind::kPad, model::kPadOptions, nullptr, 0, false},
-      {model::kBuiltinAdd, StageOpKind::kPointwise, model::kAddOptions, kAddSubFields,
-       Count(kAddSubFields), true},
-      {model::kBuiltinSub, StageOpKind::kPointwise, model::kSubOptions, kAddSubFields,
-       Count(kAddSubFields), true},
-      {model::kBuiltinMul, StageOpKind::kPointwise, model::kMulOptions, kActivationOnlyFields,
-       Count(kActivationOnlyFields), true},
-      {model::kBuiltinMaximum, StageOpKind::kPointwise, model::kMaximumMinimumOptions, nullptr, 0,
+      {kConvFields, Count(kConvFields), model::kBuiltinConv2D, StageOpKind::kConv,
+       model::kConv2DOptions, false},
+      {kDepthwiseFields, Count(kDepthwiseFields), model::kBuiltinDepthwiseConv2D,
+       StageOpKind::kDepthwise, model::kDepthwiseConv2DOptions, false},
+      {kPoolFields, Count(kPoolFields), model::kBuiltinAveragePool2D, StageOpKind::kPool,
+       model::kPool2DOptions, false},
+      {kPoolFields, Count(kPoolFields), model::kBuiltinMaxPool2D, StageOpKind::kPool,
+       model::kPool2DOptions, false},
+      {nullptr, 0, model::kBuiltinPad, StageOpKind::kPad, model::kPadOptions, false},
+      {kAddSubFields, Count(kAddSubFields), model::kBuiltinAdd, StageOpKind::kPointwise,
+       model::kAddOptions, true},
+      {kAddSubFields, Count(kAddSubFields), model::kBuiltinSub, StageOpKind::kPointwise,
+       model::kSubOptions, true},
+      {kActivationOnlyFields, Count(kActivationOnlyFields), model::kBuiltinMul,
+       StageOpKind::kPointwise, model::kMulOptions, true},
+      {nullptr, 0, model::kBuiltinMaximum, StageOpKind::kPointwise, model::kMaximumMinimumOptions,
        true},
-      {model::kBuiltinMinimum, StageOpKind::kPointwise, model::kMaximumMinimumOptions, nullptr, 0,
+      {nullptr, 0, model::kBuiltinMinimum, StageOpKind::kPointwise, model::kMaximumMinimumOptions,
        true},
-      {model::kBuiltinRelu, StageOpKind::kPointwise, 0, nullptr, 0, false},
-      {model::kBuiltinRelu6, StageOpKind::kPointwise, 0, nullptr, 0, false},
-      {model::kBuiltinReluN1To1, StageOpKind::kPointwise, 0, nullptr, 0, false},
-      {model::kBuiltinRelu0To1, StageOpKind::kPointwise, 0, nullptr, 0, false},
-      {model::kBuiltinLogistic, StageOpKind::kPointwise, 0, nullptr, 0, false},
-      {model::kBuiltinTanh, StageOpKind::kPointwise, 0, nullptr, 0, false},
-      {model::kBuiltinHardSwish, StageOpKind::kPointwise, 0, nullptr, 0, false},
-      {model::kBuiltinLeakyRelu, StageOpKind::kPointwise, model::kLeakyReluOptions,
-       kLeakyReluFields, Count(kLeakyReluFields), false},
-      {model::kBuiltinAbs, StageOpKind::kPointwise, 0, nullptr, 0, false},
-      {model::kBuiltinNeg, StageOpKind::kPointwise, 0, nullptr, 0, false},
-      {model::kBuiltinQuantize, StageOpKind::kPointwise, 0, nullptr, 0, false},
-      {model::kBuiltinDequantize, StageOpKind::kPointwise, 0, nullptr, 0, false},
+      {nullptr, 0, model::kBuiltinRelu, StageOpKind::kPointwise, 0, false},
+      {nullptr, 0, model::kBuiltinRelu6, StageOpKind::kPointwise, 0, false},
+      {nullptr, 0, model::kBuiltinReluN1To1, StageOpKind::kPointwise, 0, false},
+      {nullptr, 0, model::kBuiltinRelu0To1, StageOpKind::kPointwise, 0, false},
+      {nullptr, 0, model::kBuiltinLogistic, StageOpKind::kPointwise, 0, false},
+      {nullptr, 0, model::kBuiltinTanh, StageOpKind::kPointwise, 0, false},
+      {nullptr, 0, model::kBuiltinHardSwish, StageOpKind::kPointwise, 0, false},
+      {kLeakyReluFields, Count(kLeakyReluFields), model::kBuiltinLeakyRelu, StageOpKind::kPointwise,
+       model::kLeakyReluOptions, false},
+      {nullptr, 0, model::kBuiltinAbs, StageOpKind::kPointwise, 0, false},
+      {nullptr, 0, model::kBuiltinNeg, StageOpKind::kPointwise, 0, false},
+      {nullptr, 0, model::kBuiltinQuantize, StageOpKind::kPointwise, 0, false},
+      {nullptr, 0, model::kBuiltinDequantize, StageOpKind::kPointwise, 0, false},
   };
   for (const OpRule& r : kRules) {
     if (r.code == code) return &r;
