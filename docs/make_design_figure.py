@@ -13,7 +13,17 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 SRC = ROOT / "cpp" / "tflm_arena"
-LAYERS = ("core", "model", "plan", "arena", "runtime", "tflm")  # CMakeLists.txt's order
+# The layers in CMakeLists.txt's order: its `foreach(layer ...)` that
+# includes every cpp/tflm_arena/<layer>/sources.cmake (one list, read here).
+LAYERS = tuple(
+    re.search(
+        r"^foreach\(layer ([\w ]+)\)\n\s*include\(\$\{TFLM_ARENA_SRC\}",
+        (ROOT / "CMakeLists.txt").read_text(),
+        re.M,
+    )
+    .group(1)
+    .split()
+)
 PREFIX = "tflm_arena_"
 _COMMAND = re.compile(r"\b([A-Za-z_]\w*)\s*\(([^()]*)\)", re.S)
 _VAR = re.compile(r"\$\{(\w+)\}")

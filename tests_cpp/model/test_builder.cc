@@ -56,6 +56,26 @@ Offset<fb::Operator> BuildOp(FlatBufferBuilder& b, const TOp& op) {
       type = fb::BuiltinOptions::CallOnceOptions;
       options = fb::CreateCallOnceOptions(b, op.sub_a).Union();
       break;
+    case TOptions::kConv2D:
+      type = fb::BuiltinOptions::Conv2DOptions;
+      options =
+          fb::CreateConv2DOptions(b, static_cast<fb::Padding>(op.padding), op.stride, op.stride,
+                                  fb::ActivationFunctionType::NONE, op.dilation, op.dilation)
+              .Union();
+      break;
+    case TOptions::kDepthwiseConv2D:
+      type = fb::BuiltinOptions::DepthwiseConv2DOptions;
+      options = fb::CreateDepthwiseConv2DOptions(b, static_cast<fb::Padding>(op.padding), op.stride,
+                                                 op.stride, 1, fb::ActivationFunctionType::NONE,
+                                                 op.dilation, op.dilation)
+                    .Union();
+      break;
+    case TOptions::kPool2D:
+      type = fb::BuiltinOptions::Pool2DOptions;
+      options = fb::CreatePool2DOptions(b, static_cast<fb::Padding>(op.padding), op.stride,
+                                        op.stride, op.filter, op.filter)
+                    .Union();
+      break;
     case TOptions::kNone:
       break;
   }

@@ -27,7 +27,9 @@ struct TTensor {
   int32_t quantized_dimension = 0;
 };
 
-enum class TOptions { kNone, kIf, kWhile, kCallOnce };
+// kConv2D, kDepthwiseConv2D, kPool2D: square windows from TOp's `padding`,
+// `stride`, `filter` (pooling) and `dilation`.
+enum class TOptions { kNone, kIf, kWhile, kCallOnce, kConv2D, kDepthwiseConv2D, kPool2D };
 
 struct TOp {
   uint32_t opcode = 0;  // index into TModel::opcodes
@@ -35,8 +37,12 @@ struct TOp {
   std::vector<int32_t> outputs;
   std::vector<int32_t> intermediates;
   TOptions options = TOptions::kNone;
-  int32_t sub_a = 0;  // then / cond / init
-  int32_t sub_b = 0;  // else / body
+  int32_t sub_a = 0;   // then / cond / init
+  int32_t sub_b = 0;   // else / body
+  int8_t padding = 0;  // SAME (1: VALID)
+  int32_t stride = 1;
+  int32_t filter = 1;
+  int32_t dilation = 1;
 };
 
 struct TSubgraph {
