@@ -897,3 +897,62 @@ def test_report_sizes_the_cmsis_nn_builds_only_when_asked(models_dir):
     line = ta.tflm_arena(path, target="cortex-m4+cmsis-nn").firmware_line()
     assert f'<pre class="arena-line" id="arena-line-cortex-m4+cmsis-nn">{line}</pre>' in page
     assert 'id="arena-line-cortex-m"' not in page
+
+
+# --- below the lower bound: the graph rewrite ------------------------------
+
+
+def test_rewrite_section_holds_the_trade_off_table_plot_and_reason(models_dir):
+    from tflm_arena.report import REPORT_REWRITE_TILES
+
+    path = models_dir / "person_detect.tflite"
+    text = ta.report_html(
+        path, strategies=["tflm_greedy"], targets=[DEFAULT_TARGET], time_limit=0.2
+    )
+    page = Page(text)
+    assert page.ids["rewrite-section"] == "section" and page.ids["rewrite"] == "table"
+    assert "rewrite-refused" not in page.ids
+    title = re.search(r'<section id="rewrite-section"><h2>(.*?)</h2>', text, flags=re.S)
+    assert title is not None
+    assert html_lib.unescape(re.sub(r"<[^>]+>", "", title.group(1))) == (
+        f"Below the lower bound: graph rewrite (stock TFLM, {DEFAULT_TARGET})"
+    )
+    # The deterministic columns equal the API's (the planned column comes
+    # from a time-limited search).
+    r = ta.rewrite(path, target=DEFAULT_TARGET, tiles=REPORT_REWRITE_TILES, plan=False)
+    expected = r.rows()
+    rows = page.tables["rewrite"]
+    assert page.heads["rewrite"][:4] == ["tiling", "head", "tail", "total"]
+    assert page.heads["rewrite"][5:] == ["MACs +%", "flash +bytes", "operators", "written"]
+    assert _column(page, "rewrite", "tiling")[0] == "original"
+    assert len(rows) == len(expected)
+    by_label = {e["label"]: e for e in expected}
+    for row in rows:
+        e = by_label[row[0]]
+        assert [_int(c) for c in row[1:4]] == [e["head"], e["tail"], e["total"]]
+        assert row[5] == f"{e['macs_pct']:+.1f} %"
+        assert row[6] == f"{e['file_delta']:+,}"
+        assert _int(row[7]) == e["operators"]
+    original = rows[0]
+    assert _int(original[3]) == ta.tflm_arena(path, target=DEFAULT_TARGET).min_arena_bytes
+    assert original[4] != "-"  # the original also gets our optimal plan
+    written = [row for row in rows if row[8] == "written"]
+    assert len(written) == 1
+    reason = _by_id(text, "rewrite-reason")
+    assert reason.startswith("written: the first ") and f"stock TFLM ({DEFAULT_TARGET})" in reason
+    assert written[0][0] != "original"
+    section = text[text.index('<section id="rewrite-section">') :]
+    section = section[: section.index("</section>")]
+    assert "<svg" in section  # the plot
+
+
+def test_rewrite_section_says_why_a_model_is_refused(models_dir):
+    path = models_dir / "hello_world_int8.tflite"
+    text = ta.report_html(
+        path, strategies=["tflm_greedy"], targets=[DEFAULT_TARGET], time_limit=0.2
+    )
+    page = Page(text)
+    assert "rewrite-section" in page.ids and "rewrite" not in page.ids
+    with pytest.raises(ValueError) as e:
+        ta.rewrite(path, target=DEFAULT_TARGET, plan=False)
+    assert _by_id(text, "rewrite-refused") == f"not rewritten: {e.value}"

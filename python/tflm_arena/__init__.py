@@ -68,6 +68,7 @@ from .optimize import Attempt, Optimization, optimize
 from .reorder import Reordering, remap_scratch, reorder
 from .report import report_html, write_report
 from .resolver import resolver_ops, runtime_resolver_cpp, tflm_resolver_cpp
+from .rewrite import Rewrite, TilingChoice, rewrite
 from .tflm_plan import TflmPlan, plan_for_tflm, tflm_scratch_requests
 from .tflm_size import (
     DEFAULT_TARGET,
@@ -119,6 +120,7 @@ __all__ = [
     "Optimization",
     "Plan",
     "Reordering",
+    "Rewrite",
     "SharedObjects",
     "Subgraph",
     "Tensor",
@@ -127,6 +129,7 @@ __all__ = [
     "TflmRefusesModelError",
     "TflmSharedArena",
     "TflmSplitArena",
+    "TilingChoice",
     "assert_fits",
     "assign_objects",
     "board",
@@ -141,6 +144,7 @@ __all__ = [
     "reorder",
     "report_html",
     "resolver_ops",
+    "rewrite",
     "runtime_resolver_cpp",
     "strategies",
     "targets",

@@ -4,8 +4,9 @@ The first screen answers: a headline box with ``constexpr int
 kTensorArenaSize = N;`` for every target sized (stock TFLM's figure, the
 target named in words) and what the best plan written into the model
 (:func:`tflm_arena.optimize`) saves in stock TFLM's head and minimum arena.
-Then stock TFLM's figures per target, the plan plot, live bytes per step,
-every planning strategy, the tensors and operators (collapsed), and last,
+Then stock TFLM's figures per target, the boards, what a graph rewrite
+(:func:`tflm_arena.rewrite`) brings below the lower bound, the plan plot,
+live bytes per step, every planning strategy, the tensors and operators (collapsed), and last,
 in their own section, tflm_arena's own runtime figures (not stock TFLM's).
 Byte figures have thousands separators; plot axes are in B / kB / MB.
 
@@ -17,9 +18,10 @@ names, the description, the path) is HTML-escaped: models are untrusted.
 Elements carry stable ``id`` attributes for tests and links: ``title``,
 ``headline`` (one ``answer-<target>`` block per target, with
 ``arena-line-<target>`` and the table ``headline-<target>``), ``summary``,
-``tflm-size``, ``plan-plot``, ``live-bytes``, ``strategies``, ``tensors``
-(in the closed ``<details id="tensors-details">``), ``operators`` (in
-``operators-details``), ``runtime-section`` and its table ``runtime``.
+``tflm-size``, ``rewrite-section`` (its table ``rewrite``, the paragraph
+``rewrite-reason``, or ``rewrite-refused``), ``plan-plot``, ``live-bytes``,
+``strategies``, ``tensors`` (in the closed ``<details id="tensors-details">``),
+``operators`` (in ``operators-details``), ``runtime-section`` and its table ``runtime``.
 
 >>> import tflm_arena as ta
 >>> page = ta.report_html("hello_world_int8.tflite", strategies=["tflm_greedy"])  # doctest: +SKIP
@@ -333,6 +335,7 @@ def report_html(
         _summary(m, rec, greedy, best),
         _size_section(sized),
         _boards_section(m),
+        _rewrite_section(m, targets[0] if targets else DEFAULT_TARGET, time_limit),
         '<section id="plan-plot"><h2>Memory plan (tflm_arena\'s planners): TFLM greedy vs '
         + (
             f"{_e(best.strategy)} ({greedy.arena_bytes - best.arena_bytes:,} bytes smaller)"
@@ -611,6 +614,88 @@ def _boards_section(m: Model) -> str:
         "<code>tflm-arena size --board</code>).</p>"
         + _table("boards", head, rows, text_cols=(0, 1, 4), row_classes=classes)
         + "</section>"
+    )
+
+
+#: The rewrite section's search: row strips and near-square grids of up to
+#: this many tiles (the full search of :func:`tflm_arena.rewrite` goes to
+#: 10 x 10 and takes seconds on a large model; the report stays quick).
+REPORT_REWRITE_TILES: tuple[tuple[int, int], ...] = (
+    (2, 1),
+    (3, 1),
+    (4, 1),
+    (2, 2),
+    (6, 1),
+    (8, 1),
+    (3, 3),
+    (4, 4),
+)
+
+
+def _rewrite_section(m: Model, target: str, time_limit: float) -> str:
+    """Below the lower bound: the first stage in spatial tiles
+    (:func:`tflm_arena.rewrite`), stock TFLM's whole arena on ``target`` for
+    the original and each tiling, the plot and the reason; one line saying
+    why for a model the rewrite refuses."""
+    from .rewrite import rewrite
+
+    title = (
+        '<section id="rewrite-section"><h2>Below the lower bound: graph rewrite '
+        f"(stock TFLM, {_nowrap(target)})</h2>"
+    )
+    try:
+        r = rewrite(
+            m,
+            target=target,
+            tiles=REPORT_REWRITE_TILES,
+            plan=True,
+            time_limit=min(time_limit, 0.25),
+        )
+    except (ValueError, NotImplementedError) as e:
+        return title + f'<p class="note" id="rewrite-refused">not rewritten: {_e(e)}</p></section>'
+    rows: list[list[Any]] = []
+    classes: list[str] = []
+    for row in r.rows():
+        rows.append(
+            [
+                row["label"],
+                row["head"],
+                row["tail"],
+                row["total"],
+                "-" if row["planned_total"] is None else row["planned_total"],
+                f"{row['macs_pct']:+.1f} %",
+                f"{row['file_delta']:+,}",
+                row["operators"],
+                "written" if row["written"] else "",
+            ]
+        )
+        classes.append("best" if row["written"] else "")
+    head = [
+        "tiling",
+        "head",
+        "tail",
+        "total",
+        "planned (our offline plan)",
+        "MACs +%",
+        "flash +bytes",
+        "operators",
+        "written",
+    ]
+    from . import viz
+
+    return (
+        title + '<p class="note">No plan can go below the most bytes live at one step; '
+        "rewriting the first, high-resolution stage into spatial tiles of stock operators "
+        "(outputs bit-identical) can. Figures in bytes are stock TFLM's whole arena "
+        f"(head + tail) on {_e(target)}, with its own planner and, in <em>planned</em>, with "
+        "our optimal offline plan written; tilings tried: "
+        f"{_e(', '.join(f'{a}x{b}' for a, b in REPORT_REWRITE_TILES))} "
+        "(<code>tflm_arena.rewrite</code>, <code>tflm-arena optimize --rewrite</code> "
+        "searches more).</p>"
+        + _table("rewrite", head, rows, text_cols=(0, 5, 6, 8), row_classes=classes)
+        + f'<p class="note" id="rewrite-reason">{_e(r.reason)}</p><figure>'
+        + _figure(viz.plot_rewrite(r))
+        + "</figure></section>"
     )
 
 

@@ -59,6 +59,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace, out: TextIO) -> int:
     from ..optimize import optimize  # imports the reorder and TFLM-plan machinery
 
+    if args.tiles is not None and not args.rewrite:
+        raise ValueError("--tiles needs --rewrite (it chooses the tiling of the rewrite)")
     src = Path(args.model)
     dest = Path(args.output)
     check_output(dest, args.overwrite, source=src)
@@ -72,8 +74,6 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
 
     if args.rewrite:
         return _run_rewrite(args, m, src, dest, out)
-    if args.tiles:
-        raise ValueError("--tiles needs --rewrite")
     r = optimize(
         m,
         reorder=args.reorder,
@@ -155,7 +155,16 @@ def _run_rewrite(args: argparse.Namespace, m: Model, src: Path, dest: Path, out:
 
     if args.reorder:
         raise ValueError("--rewrite and --reorder cannot be combined (yet)")
-    r = rewrite(m, target=args.target, tiles=_tiles(args.tiles), time_limit=args.time_limit)
+    tiles = _tiles(args.tiles)
+    try:
+        r = rewrite(m, target=args.target, tiles=tiles, time_limit=args.time_limit)
+    except ValueError as e:
+        # A model the rewrite refuses (no image stage, control flow, ...) is
+        # written unchanged, as when no tiling beats it; a forced --tiles
+        # that cannot be made stays an error.
+        if tiles is not None or not str(e).startswith("cannot rewrite this model"):
+            raise
+        return _write_unchanged(args, m, src, dest, out, str(e))
     with refusing_existing(dest):
         r.model.save(dest, overwrite=args.overwrite)
     after = tflm_arena(r.model, target=r.target)
@@ -180,5 +189,35 @@ def _run_rewrite(args: argparse.Namespace, m: Model, src: Path, dest: Path, out:
         f"wrote {dest} ({r.written}):\n  {after.firmware_line()}  // stock TFLM, {r.target}, "
         f"{alloc}: exact minimum {after.min_arena_bytes:,} bytes "
         f"(original: {r.original.total:,})\n"
+    )
+    return 0
+
+
+def _write_unchanged(
+    args: argparse.Namespace, m: Model, src: Path, dest: Path, out: TextIO, why: str
+) -> int:
+    """``--rewrite`` on a model the rewrite refuses: an unchanged copy, and why."""
+    with refusing_existing(dest):
+        m.save(dest, overwrite=args.overwrite)
+    after = tflm_arena(m, target=args.target)
+    if args.json:
+        return write_json(
+            {
+                "model": str(src),
+                "output": str(dest),
+                "target": args.target,
+                "written": "unchanged",
+                "reason": why,
+                "stage_end": None,
+                "min_arena_bytes": after.min_arena_bytes,
+                "original_min_arena_bytes": after.min_arena_bytes,
+                "tilings": [],
+            },
+            out,
+        )
+    alloc = "RecordingMicroAllocator" if after.recording else "MicroAllocator"
+    out.write(
+        f"not rewritten: {why}\nwrote {dest} (unchanged):\n  {after.firmware_line()}  "
+        f"// stock TFLM, {args.target}, {alloc}: exact minimum {after.min_arena_bytes:,} bytes\n"
     )
     return 0
