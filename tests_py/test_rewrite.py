@@ -216,3 +216,14 @@ def test_control_flow_and_offline_plans_are_refused():
     planned = m._with_offline_plan(ta.plan(m, strategy="tflm_greedy"))
     with pytest.raises(ValueError, match="OfflineMemoryAllocation"):
         rewrite(planned, plan=False)
+
+
+def test_optimize_with_rewrite_takes_the_tiled_model_when_smaller():
+    m = ta.Model.load(_models_dir() / "person_detect.tflite")
+    o = ta.optimize(m, rewrite=True, time_limit=0.2, target=WHEEL)
+    assert o.rewritten is not None and o.rewritten.written == "tiled"
+    assert o.model is o.rewritten.model
+    assert o.min_arena == o.rewritten.min_arena < o.original_min_arena
+    assert ta.tflm_arena(o.model, target=WHEEL).min_arena_bytes == o.min_arena
+    plain = ta.optimize(m, time_limit=0.2, target=WHEEL)
+    assert plain.rewritten is None and o.min_arena < plain.min_arena

@@ -19,6 +19,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from os import PathLike
+from typing import Any
 
 from ._plan import BEST_STRATEGIES
 from .model import Model
@@ -73,10 +74,15 @@ class Optimization:
     #: Smallest arena stock TFLM (``target``) accepts for the original model
     #: (``tflm_arena(model, target).min_arena_bytes``).
     original_min_arena: int = 0
+    #: With rewrite=True: the graph rewrite's result (:func:`rewrite`);
+    #: ``model`` is its tiled model when that needs the smallest arena.
+    rewritten: Any = None
 
     @property
     def min_arena(self) -> int:
         """Smallest arena stock TFLM (``target``) accepts for :attr:`model`."""
+        if self.rewritten is not None and self.model is self.rewritten.model:
+            return int(self.rewritten.min_arena)
         return self.best.min_arena if self.improved and self.best else self.original_min_arena
 
     def best_of(self, reordered: bool) -> Attempt | None:
@@ -138,6 +144,7 @@ def optimize(
     model: Model | str | PathLike[str] | bytes,
     *,
     reorder: bool = False,
+    rewrite: bool = False,
     time_limit: float = 1.0,
     target: str = DEFAULT_TARGET,
     strategies: Sequence[str] = BEST_STRATEGIES,
@@ -147,7 +154,9 @@ def optimize(
     """Tries every strategy in ``strategies`` (``optimal`` with
     ``time_limit`` seconds) on ``model``, and with ``reorder=True`` also on
     the operator order :func:`reorder` finds, and keeps the plan with the
-    smallest head stock TFLM (``target``) uses. Ties keep the earlier
+    smallest head stock TFLM (``target``) uses. With ``rewrite=True`` the
+    graph rewrite (:func:`rewrite`) is tried too, judged by the whole
+    arena; its model is returned when that is smallest (``rewritten``). Ties keep the earlier
     attempt (original order first, strategies in the order given).
     ``progress(message)`` is called before each attempt;
     ``search_progress(best, lower_bound, seconds)`` during the optimal
@@ -265,7 +274,21 @@ def optimize(
             + "); the model is left unchanged"
         )
         chosen = model
+    rewritten = None
+    if rewrite:
+        from .rewrite import rewrite as _rewrite
+
+        if progress:
+            progress("rewriting the first stage into tiles")
+        rewritten = _rewrite(model, target=target, time_limit=time_limit)
+        mine = best.min_arena if best is not None and best.head < original.head else None
+        if rewritten.written == "tiled" and rewritten.min_arena < (
+            mine if mine is not None else original.min_arena_bytes
+        ):
+            chosen = rewritten.model
+            reason += "; " + rewritten.reason
     return Optimization(
+        rewritten=rewritten,
         model=chosen,
         original_head=original.head,
         original_lower_bound=lb,
