@@ -774,13 +774,15 @@ def test_report_in_headless_chromium(models_dir, tmp_path):
     dom = r.stdout
     assert "<body" in dom, r.stderr[-2000:]
     page = Page(dom)
-    assert dom.count("<svg") == 2 and dom.count("viewBox=") >= 2 and "viewbox=" not in dom
+    # the plan plot, live bytes, the rewrite's trade-off
+    assert dom.count("<svg") == 3 and dom.count("viewBox=") >= 3 and "viewbox=" not in dom
     plot = dom[dom.index('id="plan-plot"') : dom.index('id="live-bytes"')]
     assert plot.count("<path") > 2 * len(m.usage_records())  # a rectangle per buffer, + axes
     assert len(page.tables["tensors"]) == len(m.tensors)
     assert len(page.tables["operators"]) == len(m.operators)
     assert len(page.tables["strategies"]) == len(ta.STRATEGIES)
     assert len(page.tables["tflm-size"]) == len(REPORT_TARGETS)
+    assert page.tables["rewrite"][0][0] == "original"
     assert len(page.tables["runtime"]) == len(ta.Interpreter(m).allocations()["categories"])
 
     img = _screenshot(html_path, png, tmp_path / "profile-shot")
@@ -925,7 +927,16 @@ def test_rewrite_section_holds_the_trade_off_table_plot_and_reason(models_dir):
     assert page.heads["rewrite"][:4] == ["tiling", "head", "tail", "total"]
     assert page.heads["rewrite"][5:] == ["MACs +%", "flash +bytes", "operators", "written"]
     assert _column(page, "rewrite", "tiling")[0] == "original"
-    assert len(rows) == len(expected)
+    from tflm_arena.report import REPORT_REWRITE_ROWS
+
+    assert len(expected) > REPORT_REWRITE_ROWS + 1  # person_detect: more than shown
+    assert len(rows) == REPORT_REWRITE_ROWS + 1
+    labels = [row[0] for row in rows]
+    assert len(set(labels)) == len(labels) and set(labels) <= {e["label"] for e in expected}
+    # smallest first, by the smaller of TFLM's plan and ours (planned)
+    best = [min(_int(row[3]), _int(row[4]) if row[4] != "-" else _int(row[3])) for row in rows]
+    assert best[1:] == sorted(best[1:])
+    assert f"{len(expected) - len(rows)} more tilings, none smaller" in text
     by_label = {e["label"]: e for e in expected}
     for row in rows:
         e = by_label[row[0]]

@@ -4,9 +4,9 @@ The first screen answers: a headline box with ``constexpr int
 kTensorArenaSize = N;`` for every target sized (stock TFLM's figure, the
 target named in words) and what the best plan written into the model
 (:func:`tflm_arena.optimize`) saves in stock TFLM's head and minimum arena.
-Then stock TFLM's figures per target, the boards, what a graph rewrite
-(:func:`tflm_arena.rewrite`) brings below the lower bound, the plan plot,
-live bytes per step, every planning strategy, the tensors and operators (collapsed), and last,
+Then stock TFLM's figures per target, the boards, the plan plot, live bytes
+per step, what a graph rewrite (:func:`tflm_arena.rewrite`) brings below the
+lower bound, every planning strategy, the tensors and operators (collapsed), and last,
 in their own section, tflm_arena's own runtime figures (not stock TFLM's).
 Byte figures have thousands separators; plot axes are in B / kB / MB.
 
@@ -18,8 +18,8 @@ names, the description, the path) is HTML-escaped: models are untrusted.
 Elements carry stable ``id`` attributes for tests and links: ``title``,
 ``headline`` (one ``answer-<target>`` block per target, with
 ``arena-line-<target>`` and the table ``headline-<target>``), ``summary``,
-``tflm-size``, ``rewrite-section`` (its table ``rewrite``, the paragraph
-``rewrite-reason``, or ``rewrite-refused``), ``plan-plot``, ``live-bytes``,
+``tflm-size``, ``plan-plot``, ``live-bytes``, ``rewrite-section`` (its table
+``rewrite``, the paragraph ``rewrite-reason``, or ``rewrite-refused``),
 ``strategies``, ``tensors`` (in the closed ``<details id="tensors-details">``),
 ``operators`` (in ``operators-details``), ``runtime-section`` and its table ``runtime``.
 
@@ -335,7 +335,6 @@ def report_html(
         _summary(m, rec, greedy, best),
         _size_section(sized),
         _boards_section(m),
-        _rewrite_section(m, targets[0] if targets else DEFAULT_TARGET, time_limit),
         '<section id="plan-plot"><h2>Memory plan (tflm_arena\'s planners): TFLM greedy vs '
         + (
             f"{_e(best.strategy)} ({greedy.arena_bytes - best.arena_bytes:,} bytes smaller)"
@@ -348,6 +347,7 @@ def report_html(
         '<section id="live-bytes"><h2>Live bytes per step</h2><figure>',
         _figure(viz.plot_live_bytes(greedy)),
         "</figure></section>",
+        _rewrite_section(m, targets[0] if targets else DEFAULT_TARGET, time_limit),
         _strategies_section(runs, best),
         _tensors_section(m, rec, greedy, best),
         _operators_section(m),
@@ -617,9 +617,9 @@ def _boards_section(m: Model) -> str:
     )
 
 
-#: The rewrite section's search: row strips and near-square grids of up to
-#: this many tiles (the full search of :func:`tflm_arena.rewrite` goes to
-#: 10 x 10 and takes seconds on a large model; the report stays quick).
+#: The tilings the rewrite section tries at every cut of the stage (the full
+#: search of :func:`tflm_arena.rewrite`, up to 10 x 10, takes seconds on a
+#: large model; the report stays quick).
 REPORT_REWRITE_TILES: tuple[tuple[int, int], ...] = (
     (2, 1),
     (3, 1),
@@ -630,6 +630,10 @@ REPORT_REWRITE_TILES: tuple[tuple[int, int], ...] = (
     (3, 3),
     (4, 4),
 )
+
+
+#: Tilings the rewrite table shows (the smallest first, after the original).
+REPORT_REWRITE_ROWS = 12
 
 
 def _rewrite_section(m: Model, target: str, time_limit: float) -> str:
@@ -655,7 +659,9 @@ def _rewrite_section(m: Model, target: str, time_limit: float) -> str:
         return title + f'<p class="note" id="rewrite-refused">not rewritten: {_e(e)}</p></section>'
     rows: list[list[Any]] = []
     classes: list[str] = []
-    for row in r.rows():
+    all_rows = r.rows()
+    shown = all_rows[: REPORT_REWRITE_ROWS + 1]
+    for row in shown:
         rows.append(
             [
                 row["label"],
@@ -693,6 +699,12 @@ def _rewrite_section(m: Model, target: str, time_limit: float) -> str:
         "(<code>tflm_arena.rewrite</code>, <code>tflm-arena optimize --rewrite</code> "
         "searches more).</p>"
         + _table("rewrite", head, rows, text_cols=(0, 5, 6, 8), row_classes=classes)
+        + (
+            f'<p class="note">{len(all_rows) - len(shown)} more tilings, none smaller '
+            "(<code>tflm_arena.rewrite(model).table(limit=None)</code>).</p>"
+            if len(all_rows) > len(shown)
+            else ""
+        )
         + f'<p class="note" id="rewrite-reason">{_e(r.reason)}</p><figure>'
         + _figure(viz.plot_rewrite(r))
         + "</figure></section>"
