@@ -126,7 +126,10 @@ def test_existing_output_is_kept_without_overwrite(pretrained, tmp_path, capsys)
 
 @pytest.mark.parametrize("json_out", [False, True])
 def test_a_model_the_rewrite_refuses_is_copied_unchanged(models_dir, tmp_path, capsys, json_out):
-    src = models_dir / "hello_world_int8.tflite"
+    # A model that already carries an offline plan: the rewrite refuses it.
+    m = ta.Model.load(models_dir / "hello_world_int8.tflite")
+    src = tmp_path / "planned.tflite"
+    m._with_offline_plan(ta.plan(m, strategy="tflm_greedy")).save(src)
     dest = tmp_path / "hello.tflite"
     argv = ["optimize", str(src), "-o", str(dest), "--rewrite", "--quiet"]
     code, text = run(argv + (["--json"] if json_out else []))

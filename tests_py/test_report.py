@@ -958,7 +958,9 @@ def test_rewrite_section_holds_the_trade_off_table_plot_and_reason(models_dir):
 
 
 def test_rewrite_section_says_why_a_model_is_refused(models_dir):
-    path = models_dir / "hello_world_int8.tflite"
+    # A model that already carries an offline plan: the rewrite refuses it.
+    m = ta.Model.load(models_dir / "hello_world_int8.tflite")
+    path = m._with_offline_plan(ta.plan(m, strategy="tflm_greedy"))
     text = ta.report_html(
         path, strategies=["tflm_greedy"], targets=[DEFAULT_TARGET], time_limit=0.2
     )

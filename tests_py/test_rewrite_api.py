@@ -192,12 +192,14 @@ def test_refused_models_are_value_errors_naming_why(models_dir, small_cnn):
         ta.rewrite(cf, plan=False)
 
 
-def test_a_model_without_an_image_input_is_refused_naming_why(models_dir):
+def test_a_model_without_an_image_input_comes_back_unchanged_naming_why(models_dir):
     # hello_world's input is [1, 1]: no image stage to tile.
-    with pytest.raises(
-        ValueError, match=r"cannot rewrite this model: the model input: .*\[1, H, W, C\]"
-    ):
-        ta.rewrite(models_dir / "hello_world_int8.tflite", plan=False)
+    path = models_dir / "hello_world_int8.tflite"
+    r = ta.rewrite(path, plan=False)
+    assert r.written == "unchanged" and r.choices == () and r.stage == ()
+    assert r.model.data == ta.Model.load(path).data
+    assert "the model input: tensor 0 is not [1, H, W, C]" in r.end_reason
+    assert "nothing to tile (the model input" in r.reason
 
 
 def test_when_no_tiling_helps_the_model_comes_back_unchanged(models_dir):

@@ -657,6 +657,8 @@ def _rewrite_section(m: Model, target: str, time_limit: float) -> str:
         )
     except (ValueError, NotImplementedError) as e:
         return title + f'<p class="note" id="rewrite-refused">not rewritten: {_e(e)}</p></section>'
+    if not r.choices:  # no stage to tile: the reason alone, no table or plot
+        return title + f'<p class="note" id="rewrite-reason">{_e(r.reason)}</p></section>'
     rows: list[list[Any]] = []
     classes: list[str] = []
     all_rows = r.rows()
