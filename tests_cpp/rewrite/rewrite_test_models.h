@@ -5,6 +5,7 @@
 #define TFLM_ARENA_TESTS_REWRITE_REWRITE_TEST_MODELS_H_
 
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "test_builder.h"
