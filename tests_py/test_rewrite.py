@@ -50,17 +50,19 @@ def mobilenet(request):
 
 def test_mobilenet_v2_rewrite_is_bit_identical_and_smaller(mobilenet, tmp_path):
     dtype, m = mobilenet
-    r = rewrite(m, target=WHEEL, tiles=[(4, 4), (5, 4), (4, 3)], time_limit=0.5)
+    r = rewrite(m, target=WHEEL, time_limit=0.5)  # the full search, split stages included
     assert r.written == "tiled"
     assert r.chosen.length in r.cuts
-    # Measured: int8 41.6 % of the original (4x4 tiles over 13 operators),
-    # float32 28.2 % (5x4); the int8 model fits 1 MiB of SRAM.
-    limit = {"int8": 0.42, "float32": 0.30}[dtype]
-    assert r.min_arena <= limit * r.original.total
+    # At most 40 % of the original's whole arena; the int8 model fits 1 MiB.
+    assert r.min_arena <= 0.40 * r.original.total
     if dtype == "int8":
         assert r.min_arena <= 1 << 20
     assert r.chosen.macs > r.original.macs  # halos are recomputed
-    assert 0 < r.chosen.file_bytes - r.original.file_bytes < 100_000  # no weight copies
+    assert 0 < r.chosen.file_bytes - r.original.file_bytes < 150_000  # no weight copies
+    # More tiles stop paying: the persistent tail grows with every operator.
+    singles = [c for c in r.choices if not c.error and c.second is None and c.length == 13]
+    by_tiles = {c.rows * c.cols: c for c in singles if c.rows == c.cols}
+    assert by_tiles[100].total > by_tiles[16].total and by_tiles[100].tail > by_tiles[16].tail
     check_in_wheel(m, r.model, tmp_path)
 
 

@@ -39,6 +39,9 @@ py::dict CandidateDict(const rewrite::Candidate& c) {
   d["length"] = c.tiling.length;
   d["rows"] = c.tiling.rows;
   d["cols"] = c.tiling.cols;
+  d["length2"] = c.second.length;
+  d["rows2"] = c.second.rows;
+  d["cols2"] = c.second.cols;
   d["head"] = c.head;
   d["tail"] = c.tail;
   d["total"] = c.total;
@@ -82,10 +85,11 @@ py::dict Search(const ModelHandle& h, const std::string& target,
   return d;
 }
 
-py::bytes Write(const ModelHandle& h, int32_t length, int32_t rows, int32_t cols) {
+py::bytes Write(const ModelHandle& h, int32_t length, int32_t rows, int32_t cols, int32_t length2,
+                int32_t rows2, int32_t cols2) {
   std::vector<uint8_t> out;
-  ThrowIfError(
-      rewrite::WriteTiling(h.bytes().data(), h.bytes().size(), {length, rows, cols}, &out));
+  ThrowIfError(rewrite::WriteTilings(h.bytes().data(), h.bytes().size(), {length, rows, cols},
+                                     {length2, rows2, cols2}, &out));
   return py::bytes(reinterpret_cast<const char*>(out.data()), out.size());
 }
 
@@ -95,7 +99,7 @@ void RegisterRewrite(py::module_& m) {
   m.def("rewrite_search", &Search, py::arg("model"), py::arg("target"), py::arg("shapes"),
         py::arg("length"));
   m.def("rewrite_write", &Write, py::arg("model"), py::arg("length"), py::arg("rows"),
-        py::arg("cols"));
+        py::arg("cols"), py::arg("length2") = 0, py::arg("rows2") = 1, py::arg("cols2") = 1);
 }
 
 }  // namespace bindings

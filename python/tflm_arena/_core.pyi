@@ -170,4 +170,12 @@ def write_operator_order(
 def rewrite_search(
     model: ModelHandle, target: str, shapes: list[tuple[int, int]], length: int
 ) -> dict[str, Any]: ...  # input, ops, cuts, end_reason, original, candidates, best
-def rewrite_write(model: ModelHandle, length: int, rows: int, cols: int) -> bytes: ...
+def rewrite_write(
+    model: ModelHandle,
+    length: int,
+    rows: int,
+    cols: int,
+    length2: int = 0,
+    rows2: int = 1,
+    cols2: int = 1,
+) -> bytes: ...

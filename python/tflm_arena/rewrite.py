@@ -44,7 +44,9 @@ PLANNED_TILINGS = 3
 @dataclass(frozen=True)
 class TilingChoice:
     """One model measured on the target: the original (``length`` 0) or the
-    stage's first ``length`` operators in ``rows`` x ``cols`` tiles.
+    stage's first ``length`` operators in ``rows`` x ``cols`` tiles, then,
+    when ``second`` is ``(length2, rows2, cols2)``, the next ``length2``
+    operators (from the first part's output, held whole) in their own tiles.
 
     ``head``/``tail``/``total`` are stock TFLM's with its own planner;
     ``planned_total`` is the total with our optimal offline plan written
@@ -68,12 +70,17 @@ class TilingChoice:
     operators: int
     planned_total: int | None = None
     error: str = ""
+    second: tuple[int, int, int] | None = None
 
     @property
     def label(self) -> str:
         if self.length == 0:
             return "original"
-        return f"{self.rows}x{self.cols} tiles, {self.length} ops"
+        first = f"{self.rows}x{self.cols} tiles, {self.length} ops"
+        if self.second is None:
+            return first
+        length2, rows2, cols2 = self.second
+        return f"{first}, then {rows2}x{cols2}, {length2}"
 
     @property
     def best_total(self) -> int:
@@ -149,6 +156,7 @@ class Rewrite:
                     "length": c.length,
                     "rows": c.rows,
                     "cols": c.cols,
+                    "second": c.second,
                     "head": c.head,
                     "tail": c.tail,
                     "total": c.total,
@@ -176,13 +184,13 @@ class Rewrite:
         shown = rows if limit is None else rows[: limit + 1]
         lines = [
             f"stock TFLM, target {self.target} (bytes; 'planned' = with our optimal offline plan)",
-            f"{'tiling':<24} {'head':>10} {'tail':>8} {'total':>10} {'planned':>10} "
+            f"{'tiling':<34} {'head':>10} {'tail':>8} {'total':>10} {'planned':>10} "
             f"{'MACs':>13} {'MACs +%':>8} {'flash +B':>9} {'ops':>5}",
         ]
         for r in shown:
             planned = "-" if r["planned_total"] is None else f"{r['planned_total']:,}"
             lines.append(
-                f"{r['label']:<24} {r['head']:>10,} {r['tail']:>8,} {r['total']:>10,} "
+                f"{r['label']:<34} {r['head']:>10,} {r['tail']:>8,} {r['total']:>10,} "
                 f"{planned:>10} {r['macs']:>13,} {r['macs_pct']:>+7.1f}% "
                 f"{r['file_delta']:>+9,} {r['operators']:>5}" + (" *" if r["written"] else "")
             )
@@ -220,6 +228,7 @@ def _choice(d: dict[str, Any]) -> TilingChoice:
         d["operators"],
         None,
         d["error"],
+        (d["length2"], d["rows2"], d["cols2"]) if d["length2"] else None,
     )
 
 
@@ -303,7 +312,9 @@ def rewrite(
     tiled_models: dict[int, Model] = {}
     for i in ranked[: PLANNED_TILINGS if plan else 1]:
         c = choices[i]
-        tm = Model.from_bytes(_core.rewrite_write(model._handle, c.length, c.rows, c.cols))
+        tm = Model.from_bytes(
+            _core.rewrite_write(model._handle, c.length, c.rows, c.cols, *(c.second or (0, 1, 1)))
+        )
         if plan:
             total, tm = _planned(tm, target, time_limit)
             choices[i] = replace(c, planned_total=total)
@@ -336,6 +347,13 @@ def rewrite(
     )
 
 
+def _second_words(c: TilingChoice) -> str:
+    if c.second is None:
+        return ""
+    length2, rows2, cols2 = c.second
+    return f", then the next {length2} in {rows2} x {cols2} tiles"
+
+
 def _reason(
     original: TilingChoice,
     choices: list[TilingChoice],
@@ -350,8 +368,9 @@ def _reason(
     if written == "tiled":
         return (
             f"written: the first {chosen.length} operators in {chosen.rows} x {chosen.cols} "
-            f"tiles; stock TFLM ({target}) needs {chosen.best_total:,} bytes instead of "
-            f"{original.total:,} ({100.0 * chosen.best_total / original.total:.1f} %), "
+            f"tiles{_second_words(chosen)}; stock TFLM ({target}) needs "
+            f"{chosen.best_total:,} bytes instead of {original.total:,} "
+            f"({100.0 * chosen.best_total / original.total:.1f} %), "
             f"MACs {100.0 * (chosen.macs / original.macs - 1.0) if original.macs else 0.0:+.1f} %, "
             f"flash {chosen.file_bytes - original.file_bytes:+,} bytes"
         )

@@ -64,6 +64,54 @@ Status WriteTiling(const uint8_t* data, size_t size, const Tiling& tiling,
   return model::WriteGraphEdit(data, size, tiled.edit, out);
 }
 
+Status WriteTilings(const uint8_t* data, size_t size, const Tiling& first, const Tiling& second,
+                    std::vector<uint8_t>* out) {
+  std::vector<uint8_t> one;
+  TFLM_ARENA_RETURN_IF_ERROR(WriteTiling(data, size, first, &one));
+  if (second.length == 0) {
+    *out = std::move(one);
+    return Status::Ok();
+  }
+  model::Model m0;
+  TFLM_ARENA_RETURN_IF_ERROR(model::Model::FromBuffer(data, size, &m0));
+  Stage a;
+  TFLM_ARENA_RETURN_IF_ERROR(FindStage(m0, &a));
+  const int32_t cut = a.ops[static_cast<size_t>(first.length) - 1].output;
+  const AlignedCopy copy(one);
+  model::Model m1;
+  TFLM_ARENA_RETURN_IF_ERROR(model::Model::FromBuffer(copy.data(), copy.size, &m1));
+  // The first stage's operators became its tiles and joins; the original
+  // operators after it close the list.
+  const size_t after = m0.num_operators(0) - static_cast<size_t>(first.length);
+  const int32_t start = static_cast<int32_t>(m1.num_operators(0) - after);
+  Stage b;
+  TFLM_ARENA_RETURN_IF_ERROR(FindStageFrom(m1, start, cut, &b));
+  TiledStage tiled;
+  TFLM_ARENA_RETURN_IF_ERROR(TileStage(m1, b, second, &tiled));
+  return model::WriteGraphEdit(copy.data(), copy.size, tiled.edit, out);
+}
+
+namespace {
+
+// Shapes tried for the two parts of a split stage.
+constexpr std::pair<int32_t, int32_t> kFirstPartShapes[] = {{3, 3}, {4, 4}, {5, 5},
+                                                            {6, 6}, {5, 4}, {8, 1}};
+constexpr std::pair<int32_t, int32_t> kSecondPartShapes[] = {{2, 1}, {2, 2}, {3, 2}, {3, 3}};
+
+void MeasureTilings(const uint8_t* data, size_t size, const std::string& target, Candidate* c) {
+  std::vector<uint8_t> bytes;
+  Status s = WriteTilings(data, size, c->tiling, c->second, &bytes);
+  if (s.ok()) {
+    const AlignedCopy copy(bytes);
+    model::Model tiled;
+    s = model::Model::FromBuffer(copy.data(), copy.size, &tiled);
+    if (s.ok()) s = Measure(tiled, target, c);
+  }
+  if (!s.ok()) c->error = s.message();
+}
+
+}  // namespace
+
 Status SearchTilings(const uint8_t* data, size_t size, const RewriteOptions& options,
                      RewriteResult* out) {
   *out = RewriteResult();
@@ -82,15 +130,7 @@ Status SearchTilings(const uint8_t* data, size_t size, const RewriteOptions& opt
       if (!forced && (shape.first > cd.h || shape.second > cd.w)) continue;
       Candidate c;
       c.tiling = {length, shape.first, shape.second};
-      std::vector<uint8_t> bytes;
-      Status s = WriteTiling(data, size, c.tiling, &bytes);
-      if (s.ok()) {
-        AlignedCopy copy(bytes);
-        model::Model tiled;
-        s = model::Model::FromBuffer(copy.data(), copy.size, &tiled);
-        if (s.ok()) s = Measure(tiled, options.target, &c);
-      }
-      if (!s.ok()) c.error = s.message();
+      MeasureTilings(data, size, options.target, &c);
       out->candidates.push_back(std::move(c));
     }
   }
@@ -99,6 +139,33 @@ Status SearchTilings(const uint8_t* data, size_t size, const RewriteOptions& opt
                          "the stage cannot end after %d operators (no single tensor carries it "
                          "to the rest of the model there)",
                          options.length);
+  }
+  // The best single stage, split in two at each earlier cut.
+  const Candidate* single = nullptr;
+  for (const Candidate& c : out->candidates) {
+    if (c.error.empty() && (single == nullptr || c.total < single->total)) single = &c;
+  }
+  if (single != nullptr && options.shapes.empty() && options.length == 0) {
+    const int32_t end = single->tiling.length;
+    const Dims& ed = out->stage.dims.at(out->stage.ops[static_cast<size_t>(end) - 1].output);
+    std::vector<Candidate> split;
+    for (int32_t first : out->stage.cuts) {
+      if (first >= end) break;
+      const Dims& fd = out->stage.dims.at(out->stage.ops[static_cast<size_t>(first) - 1].output);
+      for (const auto& a : kFirstPartShapes) {
+        if (a.first > fd.h || a.second > fd.w) continue;
+        for (const auto& b : kSecondPartShapes) {
+          if (b.first > ed.h || b.second > ed.w) continue;
+          Candidate c;
+          c.tiling = {first, a.first, a.second};
+          c.second = {end - first, b.first, b.second};
+          MeasureTilings(data, size, options.target, &c);
+          // A second part that cannot end there is not a choice: skip it.
+          if (c.error.empty()) split.push_back(std::move(c));
+        }
+      }
+    }
+    for (Candidate& c : split) out->candidates.push_back(std::move(c));
   }
   uint64_t best_total = out->original.total;
   for (size_t i = 0; i < out->candidates.size(); ++i) {

@@ -32,7 +32,13 @@ struct RewriteOptions {
 
 // One model measured on the target with TFLM's own planner.
 struct Candidate {
-  Tiling tiling;                           // rows = cols = 1 and length 0: the original model
+  Tiling tiling;  // rows = cols = 1 and length 0: the original model
+  // length > 0: a second stage, tiled after the first one's join (it starts
+  // from the first stage's output, held whole, and ends `length` operators
+  // later). Fewer, larger tiles where channels are many keep the extra
+  // operators' persistent bytes down; more tiles where the image is large
+  // keep the halos small.
+  Tiling second;
   uint64_t head = 0, tail = 0, total = 0;  // total = TFLM's minimum arena
   int64_t macs = 0;                        // whole model
   uint64_t file_bytes = 0;                 // the .tflite's size (flash)
@@ -51,16 +57,20 @@ struct RewriteResult {
 // kMaxTilesPerAxis per axis.
 std::vector<std::pair<int32_t, int32_t>> DefaultTileShapes();
 
-// Measures every tiling (none when the stage has no cut: its end_reason
+// Measures every tiling of one stage, then (with the default shapes) the
+// best one's stage split in two at every earlier cut, each part with its
+// own tiles (none when the stage has no cut: its end_reason
 // says why). kFailedPrecondition when the rewrite refuses the model
 // (FindStage's reasons).
 Status SearchTilings(const uint8_t* data, size_t size, const RewriteOptions& options,
                      RewriteResult* out);
 
-// The model with `tiling` applied (its bytes, 16-byte aligned by the caller
-// before loading), plus its measure.
+// The model with `tiling` applied (its bytes; align them to 16 before
+// loading), and `second` after it when second.length > 0.
 Status WriteTiling(const uint8_t* data, size_t size, const Tiling& tiling,
                    std::vector<uint8_t>* out);
+Status WriteTilings(const uint8_t* data, size_t size, const Tiling& first, const Tiling& second,
+                    std::vector<uint8_t>* out);
 
 }  // namespace rewrite
 }  // namespace tflm_arena

@@ -1,5 +1,5 @@
-# rewrite/: the graph rewrite (spatial tiling of a model's first stage into
-# stock operators). Host tool: standard library allowed. Every rewrite/*.cc,
+#rewrite / : the graph rewrite(spatial tiling of a model's first stage into
+#stock operators).Host tool : standard library allowed.Every rewrite/*.cc,
 # found by name.
 file(GLOB TFLM_ARENA_REWRITE_SOURCES CONFIGURE_DEPENDS ${TFLM_ARENA_SRC}/rewrite/*.cc)
 tflm_arena_host_library(tflm_arena_rewrite

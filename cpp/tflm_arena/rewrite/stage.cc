@@ -92,7 +92,8 @@ class StageFinder {
  public:
   StageFinder(const model::Model& m, Stage* out) : m_(m), out_(out) {}
 
-  Status Run();
+  // start_op 0 and input -1: the stage from the model's input.
+  Status Run(int32_t start_op, int32_t input);
 
  private:
   // "" when `t` is an activation [1, H, W, C] of int8 / float32 (dims set).
@@ -300,7 +301,7 @@ std::string StageFinder::TryAdd(int32_t i) {
   return "";
 }
 
-Status StageFinder::Run() {
+Status StageFinder::Run(int32_t start_op, int32_t input) {
   *out_ = Stage();
   if (m_.num_subgraphs() != 1) {
     return Status::Error(StatusCode::kFailedPrecondition,
@@ -327,19 +328,29 @@ Status StageFinder::Run() {
                            OpName(info.builtin_code).c_str());
     }
   }
-  // Not a one-image model: no stage (the model is left as it is).
-  if (sg.inputs.size() != 1) {
-    out_->end_reason = "the model has " + std::to_string(sg.inputs.size()) +
-                       " inputs; the rewrite tiles a model with one image input";
-    return Status::Ok();
-  }
+  out_->start_op = start_op;
   Dims in;
-  const std::string why = ActivationDims(sg.inputs[0], &in);
-  if (!why.empty()) {
-    out_->end_reason = "the model input: " + why;
-    return Status::Ok();
+  if (input < 0) {
+    // Not a one-image model: no stage (the model is left as it is).
+    if (sg.inputs.size() != 1) {
+      out_->end_reason = "the model has " + std::to_string(sg.inputs.size()) +
+                         " inputs; the rewrite tiles a model with one image input";
+      return Status::Ok();
+    }
+    const std::string why = ActivationDims(sg.inputs[0], &in);
+    if (!why.empty()) {
+      out_->end_reason = "the model input: " + why;
+      return Status::Ok();
+    }
+    input = sg.inputs[0];
+  } else {
+    const std::string why = ActivationDims(input, &in);
+    if (!why.empty() || start_op < 0 || static_cast<size_t>(start_op) > sg.num_operators) {
+      return Status::Error(StatusCode::kInvalidArgument, "rewrite: no stage starts at operator %d",
+                           start_op);
+    }
   }
-  out_->input = sg.inputs[0];
+  out_->input = input;
   out_->dims[out_->input] = in;
   stage_tensors_.insert(out_->input);
 
@@ -354,7 +365,7 @@ Status StageFinder::Run() {
   }
   for (int32_t t : sg.outputs) last_use[static_cast<size_t>(t)] = INT64_MAX;
 
-  for (size_t i = 0; i < sg.num_operators; ++i) {
+  for (size_t i = static_cast<size_t>(start_op); i < sg.num_operators; ++i) {
     const std::string stop = TryAdd(static_cast<int32_t>(i));
     if (!stop.empty()) {
       model::OperatorInfo info;
@@ -379,7 +390,11 @@ Status StageFinder::Run() {
 
 }  // namespace
 
-Status FindStage(const model::Model& m, Stage* out) { return StageFinder(m, out).Run(); }
+Status FindStage(const model::Model& m, Stage* out) { return StageFinder(m, out).Run(0, -1); }
+
+Status FindStageFrom(const model::Model& m, int32_t start_op, int32_t input, Stage* out) {
+  return StageFinder(m, out).Run(start_op, input);
+}
 
 int64_t ModelMacs(const model::Model& m) {
   int64_t total = 0;

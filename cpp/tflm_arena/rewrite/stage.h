@@ -1,5 +1,6 @@
-// The stage the graph rewrite tiles: the longest prefix of subgraph 0's
-// operators, starting at the model's input, made of operators whose every
+// The stage the graph rewrite tiles: the longest run of subgraph 0's
+// operators, starting at the model's input (or at a given operator and
+// tensor, FindStageFrom), made of operators whose every
 // output pixel depends on a bounded window of input pixels and that the
 // rewrite knows how to run on a tile with stock TFLM kernels:
 //
@@ -59,7 +60,8 @@ struct StageOp {
 };
 
 struct Stage {
-  int32_t input = -1;            // the model's input tensor (held whole)
+  int32_t start_op = 0;          // the stage's first operator
+  int32_t input = -1;            // the tensor it starts from (held whole)
   std::vector<StageOp> ops;      // the prefix, in order
   std::vector<int32_t> cuts;     // stage lengths (1..ops.size()) that may end the stage
   std::map<int32_t, Dims> dims;  // every stage activation tensor
@@ -71,6 +73,12 @@ struct Stage {
 // not [1, H, W, C] int8 / float32). kFailedPrecondition (with the reason)
 // for a model the rewrite refuses: control flow, an offline plan.
 Status FindStage(const model::Model& m, Stage* out);
+
+// The stage that starts at operator `start_op` from tensor `input` (held
+// whole), e.g. after the join of an earlier tiled stage. kInvalidArgument
+// when `input` is not [1, H, W, C] int8 / float32 or start_op is out of
+// range; the refusals of FindStage.
+Status FindStageFrom(const model::Model& m, int32_t start_op, int32_t input, Stage* out);
 
 // MACs of every CONV_2D, DEPTHWISE_CONV_2D and FULLY_CONNECTED of subgraph 0
 // (output elements times the kernel's reduction length).

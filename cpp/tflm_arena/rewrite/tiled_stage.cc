@@ -233,6 +233,8 @@ Status Emitter::Run(const Tiling& tiling) {
 
 Status TileStage(const model::Model& m, const Stage& stage, const Tiling& tiling, TiledStage* out) {
   *out = TiledStage();
+  // The operators before the stage, unchanged.
+  for (int32_t i = 0; i < stage.start_op; ++i) out->edit.order.push_back({false, i});
   TFLM_ARENA_RETURN_IF_ERROR(Emitter(m, stage, out).Run(tiling));
   // The stage's own tensors, now unused (the cut tensor is the join's output).
   const int32_t cut = stage.ops[static_cast<size_t>(tiling.length) - 1].output;
@@ -240,7 +242,8 @@ Status TileStage(const model::Model& m, const Stage& stage, const Tiling& tiling
     if (stage.ops[k].output != cut) out->edit.emptied.push_back(stage.ops[k].output);
   }
   // The operators after the stage, unchanged.
-  for (size_t i = static_cast<size_t>(tiling.length); i < m.num_operators(0); ++i) {
+  for (size_t i = static_cast<size_t>(stage.start_op + tiling.length); i < m.num_operators(0);
+       ++i) {
     out->edit.order.push_back({false, static_cast<int32_t>(i)});
   }
   return Status::Ok();
