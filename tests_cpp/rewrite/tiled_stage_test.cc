@@ -12,6 +12,7 @@
 #include "test_builder.h"
 #include "tflm_arena/model/builtin_ops.h"
 #include "tflm_arena/model/graph_edit_writer.h"
+#include "tflm_arena/rewrite/rewrite.h"
 
 namespace tflm_arena {
 namespace rewrite {
@@ -134,6 +135,45 @@ TEST(TileStage, TwoByTwoByHand) {
   ASSERT_TRUE(written.tensor(0, 3, &t3).ok());
   ASSERT_EQ(t3.shape.size(), 1u);
   EXPECT_EQ(t3.shape[0], 0);
+}
+
+// A stage split in two: the CONV_2D in 2 x 2 tiles, then, from its joined
+// output held whole, DEPTHWISE_CONV_2D and ADD in 2 x 1 tiles.
+TEST(WriteTilings, TwoStagesOneAfterTheOther) {
+  const Loaded l = BuildAndLoad(testing::ChainModel());
+  std::vector<uint8_t> one, two;
+  ASSERT_TRUE(WriteTiling(l.model.data(), l.model.size(), {1, 2, 2}, &one).ok());
+  ASSERT_TRUE(WriteTilings(l.model.data(), l.model.size(), {1, 2, 2}, {2, 2, 1}, &two).ok());
+  std::vector<uint8_t> copy1(one), copy2(two);  // vectors' storage is 16-byte aligned here
+  model::Model m1, m2;
+  ASSERT_TRUE(model::Model::FromBuffer(copy1.data(), copy1.size(), &m1).ok());
+  ASSERT_TRUE(model::Model::FromBuffer(copy2.data(), copy2.size(), &m2).ok());
+  // After the first part: its tiles and join, then ops 1..3 unchanged.
+  const size_t start = m1.num_operators(0) - 3;
+  Stage b;
+  ASSERT_TRUE(FindStageFrom(m1, static_cast<int32_t>(start), 3, &b).ok());
+  EXPECT_EQ(b.start_op, static_cast<int32_t>(start));
+  ASSERT_EQ(b.ops.size(), 2u);
+  EXPECT_EQ(b.ops[0].code, model::kBuiltinDepthwiseConv2D);
+  EXPECT_EQ(b.cuts, (std::vector<int32_t>{1, 2}));
+  // The second part keeps the first part's operators and the final RESHAPE.
+  model::OperatorInfo last;
+  ASSERT_TRUE(m2.op(0, m2.num_operators(0) - 1, &last).ok());
+  EXPECT_EQ(last.builtin_code, model::kBuiltinReshape);
+  model::OperatorInfo first1, first2;
+  ASSERT_TRUE(m1.op(0, 0, &first1).ok());
+  ASSERT_TRUE(m2.op(0, 0, &first2).ok());
+  EXPECT_EQ(first1.builtin_code, first2.builtin_code);
+  EXPECT_GT(m2.num_operators(0), m1.num_operators(0));
+  // t6, inside the second part, is emptied; t3, its whole input, is not.
+  model::TensorInfo t3, t6;
+  ASSERT_TRUE(m2.tensor(0, 3, &t3).ok());
+  ASSERT_TRUE(m2.tensor(0, 6, &t6).ok());
+  EXPECT_EQ(t3.num_elements, 8u * 8u * 4u);
+  EXPECT_EQ(t6.num_elements, 0u);
+  // A second part that cannot end there is refused by name.
+  const Status s = WriteTilings(l.model.data(), l.model.size(), {1, 2, 2}, {3, 2, 1}, &two);
+  EXPECT_FALSE(s.ok());
 }
 
 }  // namespace
