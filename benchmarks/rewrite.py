@@ -70,7 +70,7 @@ def main(argv: list[str] | None = None) -> int:
             f"({100.0 * r.min_arena / r.original.total:5.1f} %)  cortex-m {arm0:>10,} -> "
             f"{arm:>10,} ({100.0 * arm / arm0:5.1f} %)  MACs "
             f"{100.0 * (r.chosen.macs / r.original.macs - 1) if r.original.macs else 0:+.1f} %"
-            f"  flash {r.chosen.file_bytes - r.original.file_bytes:+,} B"
+            f"  flash {len(r.model.data) - len(m.data):+,} B"
         )
         if args.wheel and r.written != "unchanged":
             same = all(
