@@ -18,6 +18,7 @@ from conftest import _models_dir, require_tflite_micro
 import tflm_arena as ta
 from tflm_arena import _sample_models as sm
 from tflm_arena.builder import ModelBuilder
+from tflm_arena.rewrite import reshape_pairs as rewrite_reshape_pairs
 from tflm_arena.rewrite import rewrite
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
@@ -229,3 +230,36 @@ def test_optimize_with_rewrite_takes_the_tiled_model_when_smaller():
     assert ta.tflm_arena(o.model, target=WHEEL).min_arena_bytes == o.min_arena
     plain = ta.optimize(m, time_limit=0.2, target=WHEEL)
     assert plain.rewritten is None and o.min_arena < plain.min_arena
+
+
+def reshape_at_the_peak() -> bytes:
+    """x [1, 32, 32, 1] -> CONV_2D 1x1 (8 ch) -> RESHAPE [1, 8192] ->
+    FULLY_CONNECTED (10): the RESHAPE's input and output are the peak."""
+    rng = np.random.default_rng(5)
+    mb = ModelBuilder()
+    x = mb.add_tensor([1, 32, 32, 1], "float32", "x")
+    w = mb.add_tensor([8, 1, 1, 1], "float32", "w", data=rng.standard_normal([8, 1, 1, 1]))
+    y1 = mb.add_tensor([1, 32, 32, 8], "float32", "y1")
+    mb.add_operator("CONV_2D", [x, w, -1], [y1], options={"padding": "VALID"})
+    shape = mb.add_tensor([2], "int32", "shape", data=np.array([1, 8192]))
+    y2 = mb.add_tensor([1, 8192], "float32", "y2")
+    mb.add_operator("RESHAPE", [y1, shape], [y2])
+    fw = mb.add_tensor([10, 8192], "float32", "fw", data=rng.standard_normal([10, 8192]))
+    y3 = mb.add_tensor([1, 10], "float32", "y3")
+    mb.add_operator("FULLY_CONNECTED", [y2, fw, -1], [y3])
+    mb.set_io([x], [y3])
+    return mb.build()
+
+
+def test_reshape_in_place_is_bit_identical_and_smaller_in_the_wheel(tmp_path):
+    m = ta.Model.from_bytes(reshape_at_the_peak())
+    assert rewrite_reshape_pairs(m) == [(2, 4)]
+    r = rewrite(m, target=WHEEL, time_limit=0.5)
+    without = rewrite(m, target=WHEEL, time_limit=0.5, inplace=False)
+    assert r.written == "planned" and r.original.inplace
+    # The RESHAPE's 32 KiB input and output share bytes: the peak, 64 KiB
+    # at the RESHAPE, becomes the CONV_2D's 4 KiB input + 32 KiB output.
+    assert without.min_arena - r.min_arena == 64 * 1024 - 36 * 1024
+    aliases = r.model.offline_plan()
+    assert aliases is not None and aliases[2] == aliases[4] >= 0
+    check_in_wheel(m, r.model, tmp_path)  # outputs identical, minimum exact

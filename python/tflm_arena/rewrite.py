@@ -31,6 +31,8 @@ from dataclasses import dataclass, replace
 from os import PathLike
 from typing import Any
 
+import numpy as np
+
 from . import _core
 from .model import Model
 from .optimize import optimize
@@ -71,6 +73,7 @@ class TilingChoice:
     planned_total: int | None = None
     error: str = ""
     second: tuple[int, int, int] | None = None
+    inplace: bool = False  # planned_total has a RESHAPE in place (reshape_pairs)
 
     @property
     def label(self) -> str:
@@ -232,11 +235,98 @@ def _choice(d: dict[str, Any]) -> TilingChoice:
     )
 
 
-def _planned(m: Model, target: str, time_limit: float) -> tuple[int, Model]:
+def reshape_pairs(m: Model) -> list[tuple[int, int]]:
+    """(input, output) tensors of subgraph 0's RESHAPE operators that may
+    share bytes: the input is last read by that RESHAPE, both are activations
+    of equal size, neither is a model input or output. TFLM's RESHAPE skips
+    its copy when output and input have one address (reshape.cc), so an
+    offline plan may place both at one offset.
+
+    >>> import tflm_arena as ta
+    >>> reshape_pairs(ta.Model.load("person_detect.tflite"))  # doctest: +SKIP
+    [(87, 88)]
+    """
+    sg = m.subgraphs[0]
+    last_use: dict[int, int] = {}
+    for i, op in enumerate(sg.operators):
+        for t in op.inputs:
+            if t >= 0:
+                last_use[t] = i
+    ends = set(sg.inputs) | set(sg.outputs)
+    pairs = []
+    for i, op in enumerate(sg.operators):
+        if op.name != "RESHAPE" or not op.inputs or len(op.outputs) != 1:
+            continue
+        x, y = op.inputs[0], op.outputs[0]
+        tx, ty = sg.tensors[x], sg.tensors[y]
+        if (
+            x in ends
+            or y in ends
+            or tx.is_constant
+            or tx.is_variable
+            or ty.is_variable
+            or last_use.get(x) != i
+            or tx.bytes != ty.bytes
+        ):
+            continue
+        pairs.append((x, y))
+    return pairs
+
+
+def _inplace_planned(m: Model, target: str, time_limit: float) -> tuple[int, Model] | None:
+    """Our optimal offline plan with every RESHAPE of :func:`reshape_pairs`
+    in place (output at its input's offset): stock TFLM's minimum arena
+    with it and the model; None when no RESHAPE qualifies."""
+    from ._plan import plan as _plan
+    from ._records import RECORD_DTYPE
+    from .tflm_plan import tflm_scratch_requests
+    from .tflm_size import tflm_arena
+
+    pairs = reshape_pairs(m)
+    if not pairs or m.offline_plan() is not None:
+        return None
+    rec = m.usage_records(scratch=tflm_scratch_requests(m, target))
+    row_of = {int(rec["global_tensor"][r]): r for r in range(len(rec)) if rec["scratch"][r] < 0}
+    merged = rec.copy()
+    keep = np.ones(len(rec), dtype=bool)
+    partner: dict[int, int] = {}
+    for x, y in pairs:
+        if x in row_of and y in row_of:
+            i, j = row_of[x], row_of[y]
+            merged["last"][i] = max(merged["last"][i], merged["last"][j])
+            merged["size"][i] = max(merged["size"][i], merged["size"][j])
+            keep[j] = False
+            partner[j] = i
+    if not partner:
+        return None
+    rows = np.zeros(int(keep.sum()), dtype=RECORD_DTYPE)
+    for f in ("size", "first", "last"):
+        rows[f] = merged[f][keep]
+    rows["fixed_offset"] = -1
+    p = _plan(rows, strategy="optimal", time_limit=time_limit)
+    offsets = np.full(len(rec), -1, dtype=np.int64)
+    offsets[keep] = p.offsets
+    for j, i in partner.items():
+        offsets[j] = offsets[i]
+    per_tensor = np.full(m.total_tensors, -1, dtype=np.int64)
+    for r in range(len(rec)):
+        if rec["scratch"][r] < 0:  # TFLM places kernel scratch online
+            per_tensor[rec["global_tensor"][r]] = offsets[r]
+    written = Model.from_bytes(m._handle.with_offline_plan(per_tensor))
+    return tflm_arena(written, target=target).min_arena_bytes, written
+
+
+def _planned(m: Model, target: str, time_limit: float, inplace: bool) -> tuple[int, Model, bool]:
     """Our optimal offline plan on ``m``: stock TFLM's minimum arena with it,
-    and the model with it written (``m`` when it does not help)."""
+    the model with it written (``m`` when it does not help), and whether a
+    RESHAPE runs in place in it."""
     o = optimize(m, target=target, time_limit=time_limit, strategies=("optimal",))
-    return o.min_arena, o.model
+    best = (o.min_arena, o.model, False)
+    if inplace:
+        ip = _inplace_planned(m, target, time_limit)
+        if ip is not None and ip[0] < best[0]:
+            best = (ip[0], ip[1], True)
+    return best
 
 
 def rewrite(
@@ -246,6 +336,7 @@ def rewrite(
     tiles: tuple[int, int] | Sequence[tuple[int, int]] | None = None,
     length: int | None = None,
     plan: bool = True,
+    inplace: bool = True,
     time_limit: float = 1.0,
 ) -> Rewrite:
     """Rewrites ``model``'s first stage into spatial tiles when that makes
@@ -257,7 +348,9 @@ def rewrite(
     stage's cuts). By default row strips and near-square grids up to 10 x 10
     are tried at every cut. ``plan`` adds our optimal offline plan
     (``time_limit`` seconds per search) to the original and to the best
-    :data:`PLANNED_TILINGS` tilings.
+    :data:`PLANNED_TILINGS` tilings; with ``inplace`` that plan may also put
+    a RESHAPE's output at its input's offset (:func:`reshape_pairs`), kept
+    only when stock TFLM's minimum arena is smaller with it.
 
     Raises ValueError for a tiling that does not fit (0 tiles, more tiles
     than rows, a length that is not a cut) and for models the rewrite
@@ -302,8 +395,8 @@ def rewrite(
     written = "unchanged"
     planned_original: Model | None = None
     if plan:
-        total, pm = _planned(model, target, time_limit)
-        original = replace(original, planned_total=total)
+        total, pm, ip = _planned(model, target, time_limit, inplace)
+        original = replace(original, planned_total=total, inplace=ip)
         planned_original = pm
     ranked = sorted(
         (i for i, c in enumerate(choices) if not c.error and c.total < original.best_total * 2),
@@ -316,8 +409,8 @@ def rewrite(
             _core.rewrite_write(model._handle, c.length, c.rows, c.cols, *(c.second or (0, 1, 1)))
         )
         if plan:
-            total, tm = _planned(tm, target, time_limit)
-            choices[i] = replace(c, planned_total=total)
+            total, tm, ip = _planned(tm, target, time_limit, inplace)
+            choices[i] = replace(c, planned_total=total, inplace=ip)
         tiled_models[i] = tm
     chosen = original
     best_total = original.total
@@ -373,6 +466,11 @@ def _reason(
             f"({100.0 * chosen.best_total / original.total:.1f} %), "
             f"MACs {100.0 * (chosen.macs / original.macs - 1.0) if original.macs else 0.0:+.1f} %, "
             f"flash {chosen.file_bytes - original.file_bytes:+,} bytes"
+            + (
+                "; a RESHAPE runs in place (its output at its input's offset)"
+                if chosen.inplace
+                else ""
+            )
         )
     ok = [c for c in choices if not c.error]
     why = (
