@@ -242,8 +242,8 @@ Status TileStage(const model::Model& m, const Stage& stage, const Tiling& tiling
     if (stage.ops[k].output != cut) out->edit.emptied.push_back(stage.ops[k].output);
   }
   // The operators after the stage, unchanged.
-  for (size_t i = static_cast<size_t>(stage.start_op + tiling.length); i < m.num_operators(0);
-       ++i) {
+  const size_t after = static_cast<size_t>(stage.start_op) + static_cast<size_t>(tiling.length);
+  for (size_t i = after; i < m.num_operators(0); ++i) {
     out->edit.order.push_back({false, static_cast<int32_t>(i)});
   }
   return Status::Ok();
