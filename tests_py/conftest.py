@@ -32,11 +32,20 @@ def shared_models():
     return sorted(MODELS_DIR.glob("*.tflite"))
 
 
-def model_params():
-    """pytest params over the shared models, or one param that skips/fails."""
+def model_params(asan_keep: tuple[str, ...] | None = None):
+    """pytest params over the shared models, or one param that skips/fails.
+    With ``asan_keep``, the other models are marked ``no_asan``: the ASan
+    pass runs the test on those models only (the rest repeat its C++ paths)."""
     paths = shared_models()
     if paths:
-        return [pytest.param(p, id=p.stem) for p in paths]
+        return [
+            pytest.param(
+                p,
+                id=p.stem,
+                marks=[] if asan_keep is None or p.stem in asan_keep else [pytest.mark.no_asan],
+            )
+            for p in paths
+        ]
     return [pytest.param(None, id="no-shared-models")]
 
 

@@ -28,7 +28,12 @@ code_size = importlib.util.module_from_spec(_spec)
 sys.modules["code_size"] = code_size  # dataclasses look their module up
 _spec.loader.exec_module(code_size)
 
-pytestmark = pytest.mark.skipif(shutil.which("cmake") is None, reason="needs cmake")
+pytestmark = [
+    pytest.mark.skipif(shutil.which("cmake") is None, reason="needs cmake"),
+    # CMake builds and runs standalone programs; the Python module (the
+    # build ASan instruments in .ci/test.sh's second pytest pass) is unused.
+    pytest.mark.no_asan,
+]
 
 # Raw (mangled) symbol names, one pattern per family.
 FORBIDDEN = {

@@ -23,6 +23,10 @@ from conftest import REPO, require_tflite_micro
 import tflm_arena
 import tflm_arena as ta
 
+# Time goes to Jupyter kernels (nbclient, nbconvert); the library calls the
+# notebooks make are tested directly by the other files, also under ASan.
+pytestmark = pytest.mark.no_asan
+
 NOTEBOOKS = sorted((REPO / "notebooks").glob("*.ipynb"))
 IDS = [p.stem for p in NOTEBOOKS]
 #: Figures (image or inline SVG outputs) each notebook must show at least.

@@ -680,6 +680,7 @@ def _measure(html_path: Path, profile: Path, width: int, height: int) -> dict:
 
 
 @pytest.mark.parametrize("name", ["vww_96_int8", "person_detect"])
+@pytest.mark.no_asan  # time goes to Chromium; the report it loads is built under ASan elsewhere
 def test_first_screen_shows_the_arena_size(models_dir, tmp_path, name):
     """At 1400 x 900 (a laptop's first screen) Chromium shows every target's
     kTensorArenaSize line; nothing overflows sideways; the tensor table is
@@ -708,6 +709,7 @@ def test_first_screen_shows_the_arena_size(models_dir, tmp_path, name):
     assert read_png(png).shape[:2] == (900, 1400)
 
 
+@pytest.mark.no_asan  # time goes to Chromium; the report it loads is built under ASan elsewhere
 def test_long_model_name_wraps_between_words(models_dir, tmp_path):
     """A model file name far wider than the screen: the title wraps only
     after a separator (_ - . / or a space), never inside a word, and
@@ -752,6 +754,7 @@ def test_long_model_name_wraps_between_words(models_dir, tmp_path):
     assert got["scrollWidth"] <= 700
 
 
+@pytest.mark.no_asan  # time goes to Chromium; the report it loads is built under ASan elsewhere
 def test_report_in_headless_chromium(models_dir, tmp_path):
     """Chromium draws the report: the plot region is full of colours, the
     DOM it parsed has the SVG plots (as SVG) and every table's rows. The
@@ -809,6 +812,7 @@ def test_report_in_headless_chromium(models_dir, tmp_path):
     assert int((_colourful_rows(bare_img)[top:bottom] >= 3).sum()) < 20
 
 
+@pytest.mark.no_asan  # time goes to Chromium; the report it loads is built under ASan elsewhere
 def test_hostile_names_stay_text_in_chromium(tmp_path):
     """What a browser makes of the escaped names: text, no elements."""
     _chromium()

@@ -598,6 +598,7 @@ def _run(program: Path, models_dir: Path) -> subprocess.CompletedProcess:
     )
 
 
+@pytest.mark.no_asan  # a CMake build and its programs, run without the Python module
 def test_generated_resolver_runs_the_models(resolver_programs, models_dir):
     programs, _ = resolver_programs
     r = _run(programs["full"], models_dir)
@@ -610,6 +611,7 @@ def test_generated_resolver_runs_the_models(resolver_programs, models_dir):
         ), line
 
 
+@pytest.mark.no_asan  # a CMake build and its programs, run without the Python module
 def test_generated_resolver_without_one_operator_fails_clearly(resolver_programs, models_dir):
     programs, _ = resolver_programs
     header = (BUILD / "headers" / "missing" / "generated_resolver.h").read_text()

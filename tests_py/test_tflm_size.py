@@ -143,6 +143,7 @@ def test_x86_64_linear_planner_equals_the_wheel(name):
     assert (w.min_arena_bytes, w.recording) == (r.min_arena_bytes, False)
 
 
+@pytest.mark.no_asan  # time goes to the wheel; test_x86_64_* run these figures under ASan
 def test_live_wheel_accepts_each_minimum_and_rejects_one_byte_less():
     require_tflite_micro()
     for name in sorted(FIXTURE):
@@ -153,6 +154,7 @@ def test_live_wheel_accepts_each_minimum_and_rejects_one_byte_less():
 
 
 @pytest.mark.parametrize("name", ["hello_world_int8"])  # ~15 tries; the rest: min/min-1
+@pytest.mark.no_asan  # time goes to the wheel; test_x86_64_* run these figures under ASan
 def test_live_bisection_of_the_wheel(name):
     require_tflite_micro()
     path = model_path(name)
@@ -162,6 +164,7 @@ def test_live_bisection_of_the_wheel(name):
     assert (r.head, r.tail) == (figs["head"], figs["tail"])
 
 
+@pytest.mark.no_asan  # time goes to the wheel; test_x86_64_* run these figures under ASan
 def test_live_bisection_of_the_wheel_linear():
     require_tflite_micro()
     path = model_path("hello_world_int8")

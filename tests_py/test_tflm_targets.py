@@ -15,6 +15,12 @@ import tflm_arena as ta
 from tflm_arena.builder import ModelBuilder
 from tflm_arena.cli import main
 
+# Under ASan the per-model tests below run on these models only (each test
+# covers every target; a convolution network, an LSTM and the smallest
+# model): the other models repeat the same C++ paths, and
+# test_tflm_size*.py size every model on every target under ASan too.
+ASAN_MODELS = ("hello_world_int8", "person_detect", "trained_lstm_int8")
+
 
 def test_targets_come_from_the_core_with_the_default_first():
     from tflm_arena import _core
@@ -40,7 +46,7 @@ def test_one_allocator_per_wheel_configuration(models_dir):
     assert ta.tflm_arena(path, target="cortex-m", recording=True).recording is True
 
 
-@pytest.mark.parametrize("model_path", model_params(), indirect=True)
+@pytest.mark.parametrize("model_path", model_params(asan_keep=ASAN_MODELS), indirect=True)
 def test_size_tflm_arena_and_optimize_agree_on_every_target(model_path):
     figures = {}
     for target in ta.TARGETS:
@@ -106,7 +112,7 @@ def test_missing_model_file_message_is_one_sentence(tmp_path):
     assert isinstance(e.value, ValueError)
 
 
-@pytest.mark.parametrize("model_path", model_params(), indirect=True)
+@pytest.mark.parametrize("model_path", model_params(asan_keep=ASAN_MODELS), indirect=True)
 def test_the_report_prints_the_same_stock_tflm_figures(model_path):
     from test_report import Page, _by_id
 

@@ -276,6 +276,7 @@ def test_importing_the_package_does_not_import_matplotlib():
 @pytest.mark.parametrize(
     "top, unit", [(4_000, "B"), (73_728, "kB"), (3_005_680, "kB"), (48_000_000, "MB")]
 )
+@pytest.mark.no_asan  # time goes to matplotlib's drawing; ta.plan of two buffers is trivial
 def test_byte_axes_in_units_without_offset_text(top, unit):
     """Byte axes say B / kB / MB in their label, ticks are plain numbers of
     that unit with separators (no "1e6" offset text), steps are integers."""
