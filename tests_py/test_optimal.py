@@ -236,3 +236,41 @@ def test_huge_input_returns_quickly_and_valid():
     p = ta.plan(sizes, first, last, strategy="optimal", time_limit=0.2)
     assert time.monotonic() - t0 < 10
     assert p.arena_bytes <= ta.plan(sizes, first, last).arena_bytes
+
+
+def _tiled_instance(seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+    """benchmarks/hard_instances.py: rectangles that tile steps x capacity, so
+    the optimum is exactly the capacity."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+    from hard_instances import hard_instance
+
+    inst = hard_instance(seed=seed, buffers=120, steps=256, capacity=1 << 16)
+    return inst["sizes"], inst["first"], inst["last"], int(inst["capacity"])
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_capacity_decision_form_finds_a_plan_that_fits(seed):
+    sizes, first, last, cap = _tiled_instance(seed)
+    p = ta.plan(sizes, first, last, strategy="optimal", alignment=1, capacity=cap, time_limit=5)
+    assert p.capacity == cap and p.fits is True and not p.proven_does_not_fit
+    assert p.arena_bytes <= cap
+    p.validate()
+    minimised = ta.plan(sizes, first, last, strategy="optimal", alignment=1, time_limit=5)
+    assert minimised.capacity is None and minimised.fits is None
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_capacity_below_the_bound_is_proven_not_to_fit(seed):
+    sizes, first, last, cap = _tiled_instance(seed)
+    p = ta.plan(sizes, first, last, strategy="optimal", alignment=1, capacity=cap - 1)
+    assert p.fits is False and p.proven_does_not_fit
+    p.validate()
+    # The plan returned is still a valid plan, never worse than TFLM's greedy.
+    assert p.arena_bytes <= ta.plan(sizes, first, last).arena_bytes
+
+
+def test_capacity_is_checked():
+    with pytest.raises(ValueError, match="capacity= is for strategy='optimal'"):
+        ta.plan([8], [0], [0], capacity=8)
+    with pytest.raises(ValueError, match="capacity must be >= 1 byte"):
+        ta.plan([8], [0], [0], strategy="optimal", capacity=0)

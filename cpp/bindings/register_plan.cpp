@@ -138,13 +138,14 @@ void RegisterPlan(py::module_& m) {
   m.def(
       "plan_optimal",
       [](const I64Array& sizes, const I32Array& first, const I32Array& last, const I64Array& fixed,
-         int64_t alignment, double time_limit, const py::object& progress) {
+         int64_t alignment, double time_limit, const py::object& progress, int64_t capacity) {
         auto records = ToRecords(sizes, first, last, fixed);
         OptimalHooks hooks;
         hooks.progress = progress;
         OptimalOptions options;
         options.time_limit_seconds = time_limit;
         options.alignment = alignment;
+        options.capacity = capacity;
         options.cancel.stop = &OptimalStop;
         options.cancel.context = &hooks;
         if (!progress.is_none()) {
@@ -170,7 +171,7 @@ void RegisterPlan(py::module_& m) {
         return py::make_tuple(ToArray(result.offsets), result.arena_bytes, info);
       },
       py::arg("sizes"), py::arg("first"), py::arg("last"), py::arg("fixed"), py::arg("alignment"),
-      py::arg("time_limit"), py::arg("progress") = py::none());
+      py::arg("time_limit"), py::arg("progress") = py::none(), py::arg("capacity") = 0);
   DefOfRecords<&LowerBound>(m, "lower_bound");
   m.def(
       "validate_plan",

@@ -58,6 +58,7 @@ def plan_optimal(
     alignment: int,
     time_limit: float,
     progress: Callable[[int, int, float], None] | None = None,
+    capacity: int = 0,
 ) -> tuple[npt.NDArray[np.int64], int, dict[str, Any]]: ...
 def assign_objects(
     sizes: npt.ArrayLike,

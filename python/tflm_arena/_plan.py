@@ -145,6 +145,11 @@ class Plan:
     #: One name per buffer (the tensor's; None for scratch buffers) when the
     #: plan was made from a Model, else None. Used to name aliased tensors.
     buffer_names: tuple[str | None, ...] | None = field(default=None, repr=False, compare=False)
+    #: The capacity of a decision-form plan (``plan(..., strategy="optimal",
+    #: capacity=N)``), else None; :attr:`fits` says whether it fits.
+    capacity: int | None = field(default=None, repr=False)
+    #: The search proved that no plan fits in ``capacity`` (the decision form).
+    proven_does_not_fit: bool = field(default=False, repr=False)
     lower_bound: int = field(init=False)
     #: True when arena_bytes is provably the smallest possible: it equals the
     #: lower bound (a true bound also with offline aliases: their shared bytes
@@ -168,6 +173,17 @@ class Plan:
         object.__setattr__(self, "optimal", bool(self.proven) or at_bound)
         object.__setattr__(self, "aliases", self._find_aliases(cols))
         self.validate(allow_aliases=True)
+
+    @property
+    def fits(self) -> bool | None:
+        """For a decision-form plan (``capacity`` given): whether it fits in
+        ``capacity`` bytes; None otherwise.
+
+        >>> import tflm_arena as ta
+        >>> ta.plan([8, 8], [0, 0], [1, 1], strategy="optimal", alignment=1, capacity=16).fits
+        True
+        """
+        return None if self.capacity is None else int(self.arena_bytes) <= self.capacity
 
     def _find_aliases(self, cols: tuple[np.ndarray, ...]) -> tuple[dict[str, Any], ...]:
         if not bool(np.any(cols[3] >= 0)):
@@ -277,6 +293,7 @@ def plan(
     alignment: int = 16,
     time_limit: float = 1.0,
     progress: Callable[[int, int, float], None] | None = None,
+    capacity: int | None = None,
 ) -> Plan:
     """Plans buffers into one arena.
 
@@ -313,6 +330,11 @@ def plan(
     than ``tflm_greedy``, whose offsets then are not aligned. ``progress``,
     if given, is called as ``progress(best_bytes, lower_bound, seconds)`` at
     most about 10 times a second. Both are used by ``optimal`` only.
+    ``capacity`` (``optimal`` only) asks the decision question "does it fit
+    in that many bytes?": the search stops at the first plan that fits
+    (:attr:`Plan.fits`) and searches at that capacity only, so it can also
+    prove that nothing fits (:attr:`Plan.proven_does_not_fit`); the plan
+    returned is then the best found.
 
     >>> import tflm_arena as ta
     >>> ta.plan([32, 16], first=[0, 0], last=[1, 1], strategy="linear").offsets.tolist()
@@ -335,6 +357,12 @@ def plan(
         raise ValueError("pass both first and last, or a single records array")
     else:
         rec = make_records(sizes, first, last, offline_offsets)
+    if capacity is not None:
+        if strategy != "optimal":
+            raise ValueError(f"capacity= is for strategy='optimal', not {strategy!r}")
+        if capacity < 1:
+            raise ValueError(f"capacity must be >= 1 byte, got {capacity}")
+        meta = {**meta, "capacity": int(capacity)}
     return _plan_records(rec, strategy, alignment, time_limit, progress, meta)
 
 
@@ -378,8 +406,9 @@ def _plan_records(
     elif strategy == "optimal":
         if not time_limit >= 0:
             raise ValueError(f"time_limit must be >= 0 seconds, got {time_limit}")
+        capacity = int(meta.get("capacity") or 0)
         offsets, arena_bytes, info = _core.plan_optimal(
-            *cols, alignment, float(time_limit), progress
+            *cols, alignment, float(time_limit), progress, capacity
         )
         p = Plan(
             records=rec,
@@ -387,6 +416,7 @@ def _plan_records(
             arena_bytes=int(arena_bytes),
             strategy=strategy,
             proven=bool(info["proven_optimal"]),
+            proven_does_not_fit=bool(capacity) and int(info["lower_bound"]) > capacity,
             **meta,
         )
     else:

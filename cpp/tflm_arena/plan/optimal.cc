@@ -64,13 +64,17 @@ class Optimizer {
     lower_ = searchable ? problem_.lower_bound : FallbackLowerBound();
     Stacked();
     TFLM_ARENA_RETURN_IF_ERROR(TflmGreedy());
-    GreedyBySize();
-    if (searchable) {
+    if (!Decided()) GreedyBySize();
+    if (searchable && !Decided()) {
       for (int h = 0; h < plan_internal::kNumRankHeuristics; ++h) {
         ranks_.push_back(plan_internal::RankBuffers(problem_, h));
       }
       LowestFirst();
-      CapacitySearch();
+      if (options_.capacity > 0) {
+        DecisionSearch(options_.capacity);
+      } else {
+        CapacitySearch();
+      }
     }
     if (cancelled_) {
       return Status::Error(StatusCode::kFailedPrecondition,
@@ -97,6 +101,12 @@ class Optimizer {
   }
 
  private:
+  // The decision form is answered: a plan fits, or none can.
+  bool Decided() const {
+    return options_.capacity > 0 &&
+           (best_.arena_bytes <= options_.capacity || lower_ > options_.capacity);
+  }
+
   double Elapsed() const { return std::chrono::duration<double>(Clock::now() - start_).count(); }
   bool TimeLeft() const { return !cancelled_ && Clock::now() < deadline_; }
 
@@ -251,6 +261,26 @@ class Optimizer {
     }
   }
 
+  // "Does it fit in `capacity`?": searches at that capacity only, with
+  // growing node budgets and perturbed orders, until a plan fits or the
+  // search proves none does.
+  void DecisionSearch(int64_t capacity) {
+    int64_t budget = std::max<int64_t>(256, 4 * static_cast<int64_t>(problem_.ids.size()));
+    for (int round = 0; !Decided() && TimeLeft(); ++round) {
+      for (size_t h = 0; h <= ranks_.size() && TimeLeft() && !Decided(); ++h) {
+        std::vector<int32_t> rank = h == 0 ? IncumbentRank() : ranks_[h - 1];
+        if (round > 0) rank = Perturbed(rank);
+        SearchResult r = Probe(rank, capacity, budget);
+        if (r.outcome == SearchOutcome::kFound) {
+          Offer(ToPlan(r), "search");
+        } else if (r.outcome == SearchOutcome::kInfeasible) {
+          lower_ = std::max(lower_, capacity + 1);
+        }
+      }
+      budget = budget > (int64_t{1} << 40) ? budget : budget * 2;
+    }
+  }
+
   void CapacitySearch() {
     int64_t budget = std::max<int64_t>(256, 4 * static_cast<int64_t>(problem_.ids.size()));
     int round = 0;
@@ -308,6 +338,10 @@ Status PlanOptimal(Span<const UsageRecord> records, const OptimalOptions& option
   if (options.alignment > (int64_t{1} << 32)) {
     return Status::Error(StatusCode::kInvalidArgument, "alignment %lld is over 2^32",
                          static_cast<long long>(options.alignment));
+  }
+  if (options.capacity < 0) {
+    return Status::Error(StatusCode::kInvalidArgument, "capacity %lld bytes is negative",
+                         static_cast<long long>(options.capacity));
   }
   if (!(options.time_limit_seconds >= 0)) {  // also NaN
     return Status::Error(StatusCode::kInvalidArgument, "time limit %g s is not >= 0",

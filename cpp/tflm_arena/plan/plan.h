@@ -107,6 +107,11 @@ std::string RenderAscii(Span<const UsageRecord> records, Span<const ByteOffset> 
 struct OptimalOptions {
   double time_limit_seconds = 1.0;  // >= 0; 0: heuristics only
   int64_t alignment = 0;
+  // > 0: the decision form, "does it fit in `capacity` bytes?". The search
+  // stops at the first plan that fits (no further minimising), and searches
+  // at that capacity only, so it proves "does not fit" too (then
+  // OptimalStats::lower_bound > capacity). 0: minimise.
+  int64_t capacity = 0;
   PlanCancel cancel;
   // Optional, called at most about 10 times a second while searching and
   // once at the end: best arena so far, lower bound, seconds since the start.
