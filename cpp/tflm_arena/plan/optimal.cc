@@ -70,11 +70,7 @@ class Optimizer {
         ranks_.push_back(plan_internal::RankBuffers(problem_, h));
       }
       LowestFirst();
-      if (options_.capacity > 0) {
-        DecisionSearch(options_.capacity);
-      } else {
-        CapacitySearch();
-      }
+      CapacitySearch();
     }
     if (cancelled_) {
       return Status::Error(StatusCode::kFailedPrecondition,
@@ -261,33 +257,18 @@ class Optimizer {
     }
   }
 
-  // "Does it fit in `capacity`?": searches at that capacity only, with
-  // growing node budgets and perturbed orders, until a plan fits or the
-  // search proves none does.
-  void DecisionSearch(int64_t capacity) {
-    int64_t budget = std::max<int64_t>(256, 4 * static_cast<int64_t>(problem_.ids.size()));
-    for (int round = 0; !Decided() && TimeLeft(); ++round) {
-      for (size_t h = 0; h <= ranks_.size() && TimeLeft() && !Decided(); ++h) {
-        std::vector<int32_t> rank = h == 0 ? IncumbentRank() : ranks_[h - 1];
-        if (round > 0) rank = Perturbed(rank);
-        SearchResult r = Probe(rank, capacity, budget);
-        if (r.outcome == SearchOutcome::kFound) {
-          Offer(ToPlan(r), "search");
-        } else if (r.outcome == SearchOutcome::kInfeasible) {
-          lower_ = std::max(lower_, capacity + 1);
-        }
-      }
-      budget = budget > (int64_t{1} << 40) ? budget : budget * 2;
-    }
-  }
-
+  // Bisection over capacities between the bound and the best plan, each
+  // probe a depth-first search with a node budget that doubles every round.
+  // The decision form starts every round at its capacity instead of the
+  // bound and stops once Decided(); its probes above the capacity still
+  // improve the best plan, whose offsets order the next round's search.
   void CapacitySearch() {
     int64_t budget = std::max<int64_t>(256, 4 * static_cast<int64_t>(problem_.ids.size()));
     int round = 0;
-    while (lower_ < best_.arena_bytes && TimeLeft()) {
-      int64_t a = lower_, b = best_.arena_bytes - 1;
+    while (lower_ < best_.arena_bytes && TimeLeft() && !Decided()) {
+      int64_t a = std::max(lower_, options_.capacity), b = best_.arena_bytes - 1;
       bool first = true;
-      while (a <= b && TimeLeft()) {
+      while (a <= b && TimeLeft() && !Decided()) {
         const int64_t mid = first ? a : a + (b - a) / 2;
         first = false;
         bool decided = false;
