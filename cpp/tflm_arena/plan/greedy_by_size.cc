@@ -1,14 +1,22 @@
 // PlanOffsetsGreedyBySize: the GPU delegate's offset planner (best fit).
-// Buffers largest first (stable). Placed buffers are kept ordered by offset;
-// for a new buffer, walk the placed ones that share a step with it, tracking
-// the aligned end of everything seen so far: a gap between that end and the
-// next one's offset that fits the buffer is a candidate, the smallest
-// candidate wins; none fits: place it at the aligned end of the highest.
-// O(n^2).
+// Buffers largest first (stable). For a new buffer, take the placed ones that
+// share a step with it in offset order (equal offsets: in placement order),
+// tracking the aligned end of everything seen so far: a gap between that end
+// and the next one's offset that fits the buffer is a candidate, the smallest
+// candidate (the first of equal ones) wins; none fits: place it at the
+// aligned end of the highest.
+//
+// The placed buffers sharing a step with the new one come from an interval
+// index (interval_index.h) instead of a walk over every placed buffer, then
+// are sorted by (offset, placement order): O(n log n + sum of k log k), k the
+// placed buffers meeting each new one.
 #include <algorithm>
+#include <cstdint>
 #include <limits>
+#include <utility>
 #include <vector>
 
+#include "tflm_arena/plan/interval_index.h"
 #include "tflm_arena/plan/shared_objects.h"
 
 namespace tflm_arena {
@@ -29,20 +37,35 @@ Status PlanOffsetsGreedyBySize(Span<const UsageRecord> records, int64_t alignmen
                          static_cast<long long>(alignment));
   }
   const size_t n = records.size();
+  if (n > static_cast<size_t>(std::numeric_limits<int32_t>::max())) {
+    return Status::Error(StatusCode::kInvalidArgument, "%zu buffers, more than %d", n,
+                         std::numeric_limits<int32_t>::max());
+  }
   std::vector<size_t> order(n);
   for (size_t i = 0; i < n; ++i) order[i] = i;
   std::stable_sort(order.begin(), order.end(),
                    [&](size_t a, size_t b) { return records[a].size > records[b].size; });
   out->offsets.assign(n, 0);
   out->arena_bytes = 0;
-  std::vector<size_t> by_offset;  // placed buffers, by offset (stable)
-  for (size_t i : order) {
+  // The index's keys carry (placement order << 32 | buffer id) here.
+  plan_internal::IntervalIndex index(records);
+  std::vector<uint64_t> keys;
+  std::vector<std::pair<int64_t, uint64_t>> met;  // (offset, key): sorts as the walk needs
+  for (size_t seq = 0; seq < n; ++seq) {
+    const size_t i = order[seq];
     const UsageRecord& r = records[i];
+    const auto cost = index.GatherCost(static_cast<uint32_t>(i));
+    keys.resize(cost.live + cost.starting);
+    const size_t k = index.Gather(static_cast<uint32_t>(i), keys.data(), 0);
+    met.clear();
+    for (size_t m = 0; m < k; ++m) {
+      met.emplace_back(out->offsets[static_cast<size_t>(plan_internal::KeyEnd(keys[m]))], keys[m]);
+    }
+    std::sort(met.begin(), met.end());
     constexpr int64_t kNone = std::numeric_limits<int64_t>::max();
     int64_t best_gap = kNone, best_offset = kNone, end = 0;
-    for (size_t j : by_offset) {
-      if (!LifetimesOverlap(records[j], r)) continue;
-      const int64_t offset = out->offsets[j];
+    for (const auto& placed : met) {
+      const int64_t offset = placed.first;
       if (offset >= end) {
         const int64_t gap = offset - end;
         if (gap >= r.size && gap < best_gap) {
@@ -50,14 +73,13 @@ Status PlanOffsetsGreedyBySize(Span<const UsageRecord> records, int64_t alignmen
           best_offset = end;
         }
       }
+      const size_t j = static_cast<size_t>(plan_internal::KeyEnd(placed.second));
       end = std::max(end, AlignUp(offset + records[j].size, alignment));
     }
     if (best_offset == kNone) best_offset = end;
-    auto pos = by_offset.begin();
-    while (pos != by_offset.end() && out->offsets[*pos] <= best_offset) ++pos;
-    by_offset.insert(pos, i);
     out->offsets[i] = best_offset;
     out->arena_bytes = std::max(out->arena_bytes, best_offset + r.size);
+    index.Insert(static_cast<uint32_t>(i), static_cast<int32_t>(seq), static_cast<int32_t>(i));
   }
   return Status::Ok();
 }
