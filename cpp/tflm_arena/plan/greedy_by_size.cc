@@ -11,6 +11,7 @@
 // are sorted by (offset, placement order): O(n log n + sum of k log k), k the
 // placed buffers meeting each new one.
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <limits>
 #include <utility>
@@ -47,25 +48,28 @@ Status PlanOffsetsGreedyBySize(Span<const UsageRecord> records, int64_t alignmen
                    [&](size_t a, size_t b) { return records[a].size > records[b].size; });
   out->offsets.assign(n, 0);
   out->arena_bytes = 0;
-  // The index's keys carry (placement order << 32 | buffer id) here.
+  // Offsets never pass the sum of the aligned sizes. When that fits in
+  // int32, the index's keys are (offset << 32 | placement order): sorting
+  // them gives the walk's order directly. Otherwise they carry (placement
+  // order << 32 | buffer id) and offsets are looked up and sorted alongside.
+  int64_t bound = 0;
+  for (const UsageRecord& r : records) {
+    bound += AlignUp(r.size, alignment) + std::max<int64_t>(alignment, 1);
+    if (bound > std::numeric_limits<int32_t>::max()) break;
+  }
+  const bool compact = bound <= std::numeric_limits<int32_t>::max();
   plan_internal::IntervalIndex index(records);
   std::vector<uint64_t> keys;
-  std::vector<std::pair<int64_t, uint64_t>> met;  // (offset, key): sorts as the walk needs
+  std::vector<std::pair<int64_t, uint64_t>> met;  // (offset, key), general keys only
   for (size_t seq = 0; seq < n; ++seq) {
     const size_t i = order[seq];
     const UsageRecord& r = records[i];
     const auto cost = index.GatherCost(static_cast<uint32_t>(i));
     keys.resize(cost.live + cost.starting);
     const size_t k = index.Gather(static_cast<uint32_t>(i), keys.data(), 0);
-    met.clear();
-    for (size_t m = 0; m < k; ++m) {
-      met.emplace_back(out->offsets[static_cast<size_t>(plan_internal::KeyEnd(keys[m]))], keys[m]);
-    }
-    std::sort(met.begin(), met.end());
     constexpr int64_t kNone = std::numeric_limits<int64_t>::max();
     int64_t best_gap = kNone, best_offset = kNone, end = 0;
-    for (const auto& placed : met) {
-      const int64_t offset = placed.first;
+    auto visit = [&](int64_t offset, size_t j) {
       if (offset >= end) {
         const int64_t gap = offset - end;
         if (gap >= r.size && gap < best_gap) {
@@ -73,13 +77,34 @@ Status PlanOffsetsGreedyBySize(Span<const UsageRecord> records, int64_t alignmen
           best_offset = end;
         }
       }
-      const size_t j = static_cast<size_t>(plan_internal::KeyEnd(placed.second));
       end = std::max(end, AlignUp(offset + records[j].size, alignment));
+    };
+    if (compact) {
+      std::sort(keys.begin(), keys.begin() + static_cast<std::ptrdiff_t>(k));
+      for (size_t m = 0; m < k; ++m) {
+        visit(plan_internal::KeyOffset(keys[m]),
+              order[static_cast<size_t>(plan_internal::KeyEnd(keys[m]))]);
+      }
+    } else {
+      met.clear();
+      for (size_t m = 0; m < k; ++m) {
+        const size_t j = static_cast<size_t>(plan_internal::KeyEnd(keys[m]));
+        met.emplace_back(out->offsets[j], keys[m]);
+      }
+      std::sort(met.begin(), met.end());
+      for (const auto& placed : met) {
+        visit(placed.first, static_cast<size_t>(plan_internal::KeyEnd(placed.second)));
+      }
     }
     if (best_offset == kNone) best_offset = end;
     out->offsets[i] = best_offset;
     out->arena_bytes = std::max(out->arena_bytes, best_offset + r.size);
-    index.Insert(static_cast<uint32_t>(i), static_cast<int32_t>(seq), static_cast<int32_t>(i));
+    if (compact) {
+      index.Insert(static_cast<uint32_t>(i), static_cast<int32_t>(best_offset),
+                   static_cast<int32_t>(seq));
+    } else {
+      index.Insert(static_cast<uint32_t>(i), static_cast<int32_t>(seq), static_cast<int32_t>(i));
+    }
   }
   return Status::Ok();
 }
