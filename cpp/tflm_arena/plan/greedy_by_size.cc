@@ -1,14 +1,23 @@
 // PlanOffsetsGreedyBySize: the GPU delegate's offset planner (best fit).
-// Buffers largest first (stable). Placed buffers are kept ordered by offset;
-// for a new buffer, walk the placed ones that share a step with it, tracking
-// the aligned end of everything seen so far: a gap between that end and the
-// next one's offset that fits the buffer is a candidate, the smallest
-// candidate wins; none fits: place it at the aligned end of the highest.
-// O(n^2).
+// Buffers largest first (stable). For a new buffer, take the placed ones that
+// share a step with it in offset order (equal offsets: in placement order),
+// tracking the aligned end of everything seen so far: a gap between that end
+// and the next one's offset that fits the buffer is a candidate, the smallest
+// candidate (the first of equal ones) wins; none fits: place it at the
+// aligned end of the highest.
+//
+// The placed buffers sharing a step with the new one come from an interval
+// index (interval_index.h) instead of a walk over every placed buffer, then
+// are sorted by (offset, placement order): O(n log n + sum of k log k), k the
+// placed buffers meeting each new one.
 #include <algorithm>
+#include <cstddef>
+#include <cstdint>
 #include <limits>
+#include <utility>
 #include <vector>
 
+#include "tflm_arena/plan/interval_index.h"
 #include "tflm_arena/plan/shared_objects.h"
 
 namespace tflm_arena {
@@ -29,20 +38,38 @@ Status PlanOffsetsGreedyBySize(Span<const UsageRecord> records, int64_t alignmen
                          static_cast<long long>(alignment));
   }
   const size_t n = records.size();
+  if (n > static_cast<size_t>(std::numeric_limits<int32_t>::max())) {
+    return Status::Error(StatusCode::kInvalidArgument, "%zu buffers, more than %d", n,
+                         std::numeric_limits<int32_t>::max());
+  }
   std::vector<size_t> order(n);
   for (size_t i = 0; i < n; ++i) order[i] = i;
   std::stable_sort(order.begin(), order.end(),
                    [&](size_t a, size_t b) { return records[a].size > records[b].size; });
   out->offsets.assign(n, 0);
   out->arena_bytes = 0;
-  std::vector<size_t> by_offset;  // placed buffers, by offset (stable)
-  for (size_t i : order) {
+  // Offsets never pass the sum of the aligned sizes. When that fits in
+  // int32, the index's keys are (offset << 32 | placement order): sorting
+  // them gives the walk's order directly. Otherwise they carry (placement
+  // order << 32 | buffer id) and offsets are looked up and sorted alongside.
+  int64_t bound = 0;
+  for (const UsageRecord& r : records) {
+    bound += AlignUp(r.size, alignment) + std::max<int64_t>(alignment, 1);
+    if (bound > std::numeric_limits<int32_t>::max()) break;
+  }
+  const bool compact = bound <= std::numeric_limits<int32_t>::max();
+  plan_internal::IntervalIndex index(records);
+  std::vector<uint64_t> keys;
+  std::vector<std::pair<int64_t, uint64_t>> met;  // (offset, key), general keys only
+  for (size_t seq = 0; seq < n; ++seq) {
+    const size_t i = order[seq];
     const UsageRecord& r = records[i];
+    const auto cost = index.GatherCost(static_cast<uint32_t>(i));
+    keys.resize(cost.live + cost.starting);
+    const size_t k = index.Gather(static_cast<uint32_t>(i), keys.data(), 0);
     constexpr int64_t kNone = std::numeric_limits<int64_t>::max();
     int64_t best_gap = kNone, best_offset = kNone, end = 0;
-    for (size_t j : by_offset) {
-      if (!LifetimesOverlap(records[j], r)) continue;
-      const int64_t offset = out->offsets[j];
+    auto visit = [&](int64_t offset, size_t j) {
       if (offset >= end) {
         const int64_t gap = offset - end;
         if (gap >= r.size && gap < best_gap) {
@@ -51,13 +78,33 @@ Status PlanOffsetsGreedyBySize(Span<const UsageRecord> records, int64_t alignmen
         }
       }
       end = std::max(end, AlignUp(offset + records[j].size, alignment));
+    };
+    if (compact) {
+      std::sort(keys.begin(), keys.begin() + static_cast<std::ptrdiff_t>(k));
+      for (size_t m = 0; m < k; ++m) {
+        visit(plan_internal::KeyOffset(keys[m]),
+              order[static_cast<size_t>(plan_internal::KeyEnd(keys[m]))]);
+      }
+    } else {
+      met.clear();
+      for (size_t m = 0; m < k; ++m) {
+        const size_t j = static_cast<size_t>(plan_internal::KeyEnd(keys[m]));
+        met.emplace_back(out->offsets[j], keys[m]);
+      }
+      std::sort(met.begin(), met.end());
+      for (const auto& placed : met) {
+        visit(placed.first, static_cast<size_t>(plan_internal::KeyEnd(placed.second)));
+      }
     }
     if (best_offset == kNone) best_offset = end;
-    auto pos = by_offset.begin();
-    while (pos != by_offset.end() && out->offsets[*pos] <= best_offset) ++pos;
-    by_offset.insert(pos, i);
     out->offsets[i] = best_offset;
     out->arena_bytes = std::max(out->arena_bytes, best_offset + r.size);
+    if (compact) {
+      index.Insert(static_cast<uint32_t>(i), static_cast<int32_t>(best_offset),
+                   static_cast<int32_t>(seq));
+    } else {
+      index.Insert(static_cast<uint32_t>(i), static_cast<int32_t>(seq), static_cast<int32_t>(i));
+    }
   }
   return Status::Ok();
 }

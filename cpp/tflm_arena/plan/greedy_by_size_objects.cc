@@ -4,7 +4,10 @@
 // position, then the smallest positive step gap to a buffer already in some
 // object, then the larger size (then lowest index), and put it in the object
 // holding that nearest neighbour (a new object when no object is free for
-// it). O(n^2 + n x objects).
+// it). O(n^2 + n x objects) time and n x objects memory (a distance per
+// buffer and object): the algorithm's own cost, kept so its assignments stay
+// the delegate's; not for millions of buffers. (Positional maximums no longer
+// bound the steps: shared_objects_common.cc works on segments of steps.)
 #include <algorithm>
 #include <cstdint>
 #include <limits>

@@ -27,13 +27,9 @@ struct SharedObjects {
   int64_t total = 0;                  // sum of object_sizes
 };
 
-// shared_objects_common.cc. ValidateRecords plus: no fixed offsets; the
-// step range (last - first over all records) at most kMaxSharedObjectSteps
-// and the summed lifetimes (in steps) at most kMaxSharedObjectLiveEntries,
-// because the breadth and positional-maximum strategies list every buffer at
-// every step it is live (bounds the memory they use).
-constexpr int64_t kMaxSharedObjectSteps = int64_t{1} << 22;
-constexpr int64_t kMaxSharedObjectLiveEntries = int64_t{1} << 24;
+// shared_objects_common.cc. ValidateRecords plus: no fixed offsets. (No
+// bound on steps: the strategies work on segments of steps with the same
+// buffers live, at most 2n of them, never on every step.)
 Status CheckSharedObjectRecords(Span<const UsageRecord> records);
 
 // shared_objects_common.cc. Positional maximums: at every step sort the live

@@ -11,9 +11,19 @@
 namespace tflm_arena {
 namespace plan_internal {
 
-// For every step from the smallest first_step to the largest last_step, the
-// records live at it, largest first (ties in record order).
-std::vector<std::vector<size_t>> StepProfiles(Span<const UsageRecord> records);
+// The steps cut into segments wherever a lifetime starts or ends: every step
+// of a segment has the same buffers live. Segments are numbered in step
+// order; buffer i is live in segments first[i]..last[i] (those between
+// buffers' lifetimes have none). At most 2n segments, whatever the step
+// values, so nothing here is per step.
+struct Segments {
+  explicit Segments(Span<const UsageRecord> records);
+  size_t count = 0;
+  std::vector<uint32_t> first, last;
+};
+
+// Record indices, largest size first (stable: equal sizes in record order).
+std::vector<size_t> BySizeDescending(Span<const UsageRecord> records);
 
 // Record indices by first_step (stable): the order the in-order strategies
 // walk, as the GPU delegate expects its records to be sorted.
