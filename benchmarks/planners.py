@@ -123,6 +123,8 @@ def _minimalloc(args, out) -> int:
     out.write(hdr)
     fit_ours: list[float] = []
     fit_mm: list[float] = []
+    all_ours: list[float] = []
+    all_mm: list[float] = []
     with tempfile.TemporaryDirectory() as d:
         for name in mm.CHALLENGING:
             text = mm.read_snapshot_file(f"benchmarks/challenging/{name}")
@@ -146,11 +148,14 @@ def _minimalloc(args, out) -> int:
             to_fit = (fit_at[0] if fit_at else total) if fits else None
             if to_fit is not None:
                 fit_ours.append(to_fit)
+            # A miss counts as the time limit in the medians over all 11.
+            all_ours.append(to_fit if to_fit is not None else args.time_limit)
             path = Path(d) / name
             path.write_text(text)
             r = mm.run(binary, path, cap, args.time_limit)
             if r.fits:
                 fit_mm.append(r.seconds)
+            all_mm.append(r.seconds if r.fits else max(r.seconds, args.time_limit))
             out.write(
                 f"{name[0]:<5}{len(rows):>6}{p.arena_bytes:>12,}{p.lower_bound:>10,}"
                 f"{'yes' if p.optimal else 'no':>7}{'yes' if fits else 'no':>5}"
@@ -163,7 +168,9 @@ def _minimalloc(args, out) -> int:
 
     out.write(
         f"\nfitted: ours {len(fit_ours)}/11, MiniMalloc {len(fit_mm)}/11; median time to fit "
-        f"(fitted instances only): ours {med(fit_ours)}, MiniMalloc {med(fit_mm)}\n"
+        f"(fitted instances only): ours {med(fit_ours)}, MiniMalloc {med(fit_mm)}; "
+        f"over all 11, a miss counted as the time limit: ours {med(all_ours)}, "
+        f"MiniMalloc {med(all_mm)}\n"
     )
     return 0
 
