@@ -107,7 +107,15 @@ def _minimalloc(args, out) -> int:
     """MiniMalloc's challenging instances: our optimal next to MiniMalloc."""
     import minimalloc as mm
 
-    binary = mm.build(args.minimalloc_src, args.minimalloc_build)
+    args.minimalloc_build = args.minimalloc_build or mm.DEFAULT_BUILD
+    args.minimalloc_git = args.minimalloc_git or mm.DEFAULT_GIT
+    binary = mm.build(args.minimalloc_src, args.minimalloc_build, args.minimalloc_git)
+
+    def instance_text(name: str) -> str:
+        if args.minimalloc_src is not None:
+            return (args.minimalloc_src / "benchmarks" / "challenging" / name).read_text()
+        return mm.read_snapshot_file(f"benchmarks/challenging/{name}", args.minimalloc_git)
+
     cap = mm.CHALLENGING_CAPACITY
     has_capacity = "capacity" in inspect.signature(ta.plan).parameters
     out.write(
@@ -127,7 +135,7 @@ def _minimalloc(args, out) -> int:
     all_mm: list[float] = []
     with tempfile.TemporaryDirectory() as d:
         for name in mm.CHALLENGING:
-            text = mm.read_snapshot_file(f"benchmarks/challenging/{name}")
+            text = instance_text(name)
             rows = [line.split(",") for line in text.strip().splitlines()[1:]]
             lower = np.array([int(r[1]) for r in rows])
             upper = np.array([int(r[2]) for r in rows])
@@ -255,6 +263,7 @@ def main(argv=None, out=None) -> int:
     ap.add_argument("--minimalloc", action="store_true", help="MiniMalloc's challenging set")
     ap.add_argument("--minimalloc-src", type=Path, default=None)
     ap.add_argument("--minimalloc-build", type=Path, default=None)
+    ap.add_argument("--minimalloc-git", type=Path, default=None)
     ap.add_argument("--scaling", action="store_true", help="10k..1M generated buffers")
     ap.add_argument("--scaling-max", type=int, default=SCALING_SIZES[-1])
     ap.add_argument("--scaling-timeout", type=float, default=120.0)
@@ -266,10 +275,6 @@ def main(argv=None, out=None) -> int:
     if args.minimalloc or args.scaling:
         rc = 0
         if args.minimalloc:
-            if args.minimalloc_build is None:
-                import minimalloc as mm
-
-                args.minimalloc_build = mm.DEFAULT_BUILD
             rc |= _minimalloc(args, out)
         if args.scaling:
             rc |= _scaling(args, strategies, out)
