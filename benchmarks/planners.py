@@ -14,15 +14,30 @@ a note in its cell instead.
 
     python benchmarks/planners.py [--time-limit 1] [--instances 10] [--fine 0]
                                   [--models-dir DIR] [--strategies a,b,...]
+
+``--minimalloc`` instead runs MiniMalloc's "challenging" benchmark (instances
+A..K, capacity 1,048,576; built and run by benchmarks/minimalloc.py) side by
+side with our ``optimal`` (alignment 1, ``--time-limit`` seconds): our arena,
+proven or not, our time until a plan fit the capacity, MiniMalloc's time and
+verdict. ``--scaling`` instead times every strategy on generated interval
+sets (about 250 buffers live at a time) of 10,000 / 100,000 / 1,000,000
+buffers (``--scaling-max N`` stops earlier); each run is made in a forked
+child killed after ``--scaling-timeout`` seconds, and a strategy that took
+more than 30 s is not run on the larger sizes.
 """
 
 from __future__ import annotations
 
 import argparse
+import inspect
+import multiprocessing
 import statistics
 import sys
+import tempfile
 import time
 from pathlib import Path
+
+import numpy as np
 
 import tflm_arena as ta
 
@@ -88,6 +103,155 @@ def _table(
         out.write(line + "\n")
 
 
+def _minimalloc(args, out) -> int:
+    """MiniMalloc's challenging instances: our optimal next to MiniMalloc."""
+    import minimalloc as mm
+
+    args.minimalloc_build = args.minimalloc_build or mm.DEFAULT_BUILD
+    args.minimalloc_git = args.minimalloc_git or mm.DEFAULT_GIT
+    binary = mm.build(args.minimalloc_src, args.minimalloc_build, args.minimalloc_git)
+
+    def instance_text(name: str) -> str:
+        if args.minimalloc_src is not None:
+            return (args.minimalloc_src / "benchmarks" / "challenging" / name).read_text()
+        return mm.read_snapshot_file(f"benchmarks/challenging/{name}", args.minimalloc_git)
+
+    cap = mm.CHALLENGING_CAPACITY
+    has_capacity = "capacity" in inspect.signature(ta.plan).parameters
+    out.write(
+        f"MiniMalloc challenging instances, capacity {cap:,}; ours: optimal, alignment 1, "
+        f"time_limit {args.time_limit:g} s"
+        + (", capacity passed" if has_capacity else ", time to fit read from progress")
+        + f"; MiniMalloc: --timeout={args.time_limit:g}s; times in s, wall, this process\n\n"
+    )
+    hdr = (
+        f"{'inst':<5}{'n':>6}{'ours bytes':>12}{'bound':>10}{'proven':>7}{'fits':>5}"
+        f"{'to fit':>8}{'total':>8}{'MM fits':>8}{'MM s':>8}  MM status\n"
+    )
+    out.write(hdr)
+    fit_ours: list[float] = []
+    fit_mm: list[float] = []
+    all_ours: list[float] = []
+    all_mm: list[float] = []
+    with tempfile.TemporaryDirectory() as d:
+        for name in mm.CHALLENGING:
+            text = instance_text(name)
+            rows = [line.split(",") for line in text.strip().splitlines()[1:]]
+            lower = np.array([int(r[1]) for r in rows])
+            upper = np.array([int(r[2]) for r in rows])
+            sizes = np.array([int(r[3]) for r in rows])
+            # Half-open [lower, upper) -> inclusive first..last.
+            rec = ta.make_records(sizes, lower, upper - 1, None)
+            fit_at: list[float] = []
+            t0 = time.perf_counter()
+
+            def progress(best, _bound, _secs, t0=t0, fit_at=fit_at):
+                if best <= cap and not fit_at:
+                    fit_at.append(time.perf_counter() - t0)
+
+            kw = {"capacity": cap} if has_capacity else {"progress": progress}
+            p = ta.plan(rec, strategy="optimal", alignment=1, time_limit=args.time_limit, **kw)
+            total = time.perf_counter() - t0
+            fits = p.arena_bytes <= cap
+            to_fit = (fit_at[0] if fit_at else total) if fits else None
+            if to_fit is not None:
+                fit_ours.append(to_fit)
+            # A miss counts as the time limit in the medians over all 11.
+            all_ours.append(to_fit if to_fit is not None else args.time_limit)
+            path = Path(d) / name
+            path.write_text(text)
+            r = mm.run(binary, path, cap, args.time_limit)
+            if r.fits:
+                fit_mm.append(r.seconds)
+            all_mm.append(r.seconds if r.fits else max(r.seconds, args.time_limit))
+            out.write(
+                f"{name[0]:<5}{len(rows):>6}{p.arena_bytes:>12,}{p.lower_bound:>10,}"
+                f"{'yes' if p.optimal else 'no':>7}{'yes' if fits else 'no':>5}"
+                f"{(f'{to_fit:.2f}' if to_fit is not None else '-'):>8}{total:>8.2f}"
+                f"{'yes' if r.fits else 'no':>8}{r.seconds:>8.2f}  {r.status}\n"
+            )
+
+    def med(xs):
+        return f"{statistics.median(xs):.2f} s" if xs else "-"
+
+    out.write(
+        f"\nfitted: ours {len(fit_ours)}/11, MiniMalloc {len(fit_mm)}/11; median time to fit "
+        f"(fitted instances only): ours {med(fit_ours)}, MiniMalloc {med(fit_mm)}; "
+        f"over all 11, a miss counted as the time limit: ours {med(all_ours)}, "
+        f"MiniMalloc {med(all_mm)}\n"
+    )
+    return 0
+
+
+SCALING_SIZES = (10_000, 100_000, 1_000_000)
+SCALING_SKIP_AFTER = 30.0  # seconds: a strategy slower than this skips larger sizes
+
+
+def scaling_instance(n: int, live: int = 250, seed: int = 1):
+    """Deterministic interval set: buffer i starts at step i and lives 1 to
+    2 * live - 1 steps (about ``live`` at a time); sizes are random multiples
+    of 16 up to 64 KiB."""
+    rng = np.random.default_rng(seed)
+    first = np.arange(n, dtype=np.int64)
+    last = first + rng.integers(0, 2 * live - 1, size=n)
+    sizes = 16 * rng.integers(1, 4096 + 1, size=n)
+    return ta.make_records(sizes, first, last, None)
+
+
+def _scaling_child(conn, rec, strategy, time_limit) -> None:
+    kw = {"time_limit": time_limit} if strategy == "optimal" else {}
+    t0 = time.perf_counter()
+    try:
+        p = ta.plan(rec, strategy=strategy, **kw)
+        conn.send((time.perf_counter() - t0, p.arena_bytes, p.lower_bound, ""))
+    except Exception as e:  # the error text is the result
+        conn.send((time.perf_counter() - t0, None, None, str(e).splitlines()[0]))
+
+
+def _scaling(args, strategies, out) -> int:
+    sizes = [n for n in SCALING_SIZES if n <= args.scaling_max]
+    ctx = multiprocessing.get_context("fork")
+    out.write(
+        f"scaling: about 250 live at a time, sizes multiples of 16 up to 64 KiB; optimal "
+        f"time_limit {args.time_limit:g} s; each run killed after {args.scaling_timeout:g} s; "
+        f"a strategy over {SCALING_SKIP_AFTER:g} s skips larger sizes\n"
+    )
+    slow: set[str] = set()
+    for n in sizes:
+        rec = scaling_instance(n)
+        out.write(f"\n## {n:,} buffers\n{'strategy':<27}{'seconds':>9}{'arena/bound':>13}  note\n")
+        out.flush()
+        for s in strategies:
+            if s in slow:
+                note = f"skipped (> {SCALING_SKIP_AFTER:g} s on a smaller set)"
+                out.write(f"{s:<27}{'-':>9}{'-':>13}  {note}\n")
+                continue
+            a, b = ctx.Pipe(duplex=False)
+            proc = ctx.Process(target=_scaling_child, args=(b, rec, s, args.time_limit))
+            t0 = time.perf_counter()
+            proc.start()
+            b.close()
+            if a.poll(args.scaling_timeout):
+                try:
+                    took, arena, bound, note = a.recv()
+                except EOFError:  # the child died without an answer
+                    proc.join()
+                    took, arena, bound = time.perf_counter() - t0, None, None
+                    note = f"child died (exit code {proc.exitcode})"
+            else:
+                took, arena, bound = time.perf_counter() - t0, None, None
+                note = f"killed after {args.scaling_timeout:g} s"
+                proc.kill()
+            proc.join()
+            a.close()
+            if took > SCALING_SKIP_AFTER:
+                slow.add(s)
+            ratio = f"{arena / bound:.4f}" if arena is not None and bound else "-"
+            out.write(f"{s:<27}{took:>9.2f}{ratio:>13}  {note}\n")
+            out.flush()
+    return 0
+
+
 def main(argv=None, out=None) -> int:
     out = out or sys.stdout
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -96,11 +260,25 @@ def main(argv=None, out=None) -> int:
     ap.add_argument("--fine", type=int, default=0, help="also N fine-grained hard instances")
     ap.add_argument("--models-dir", type=Path, default=DEFAULT_MODELS)
     ap.add_argument("--strategies", default=",".join(ta.STRATEGIES))
+    ap.add_argument("--minimalloc", action="store_true", help="MiniMalloc's challenging set")
+    ap.add_argument("--minimalloc-src", type=Path, default=None)
+    ap.add_argument("--minimalloc-build", type=Path, default=None)
+    ap.add_argument("--minimalloc-git", type=Path, default=None)
+    ap.add_argument("--scaling", action="store_true", help="10k..1M generated buffers")
+    ap.add_argument("--scaling-max", type=int, default=SCALING_SIZES[-1])
+    ap.add_argument("--scaling-timeout", type=float, default=120.0)
     args = ap.parse_args(argv)
     strategies = [s for s in args.strategies.split(",") if s]
     for s in strategies:
         if s not in ta.STRATEGIES:
             ap.error(f"unknown strategy {s!r}")
+    if args.minimalloc or args.scaling:
+        rc = 0
+        if args.minimalloc:
+            rc |= _minimalloc(args, out)
+        if args.scaling:
+            rc |= _scaling(args, strategies, out)
+        return rc
 
     sets = []
     models = sorted(args.models_dir.glob("*.tflite")) if args.models_dir.is_dir() else []
