@@ -215,5 +215,21 @@ TEST(SharedObjectsTest, RandomValidity) {
   }
 }
 
+TEST(SharedObjectsTest, GreedyBySizeRefusesMoreBuffersThanItsLimit) {
+  std::vector<UsageRecord> records;
+  for (size_t i = 0; i <= kMaxGreedyBySizeObjectsBuffers; ++i) {
+    records.push_back(Rec(16, static_cast<int32_t>(i), static_cast<int32_t>(i)));
+  }
+  SharedObjects out;
+  for (auto* assign : {&AssignGreedyBySize, &AssignGreedyBest}) {
+    const Status s = assign(records, &out);
+    EXPECT_EQ(s.code(), StatusCode::kInvalidArgument);
+    EXPECT_STREQ(s.message(),
+                 "greedy_by_size_objects: 20001 buffers, more than 20000 (its object search is "
+                 "O(n^2))");
+  }
+  EXPECT_TRUE(AssignGreedyInOrder(records, &out).ok());  // the fast strategies take it
+}
+
 }  // namespace
 }  // namespace tflm_arena

@@ -56,6 +56,12 @@ int64_t Gap(const UsageRecord& a, const UsageRecord& b) {
 
 Status AssignGreedyBySize(Span<const UsageRecord> records, SharedObjects* out) {
   TFLM_ARENA_RETURN_IF_ERROR(CheckSharedObjectRecords(records));
+  if (records.size() > kMaxGreedyBySizeObjectsBuffers) {
+    return Status::Error(StatusCode::kInvalidArgument,
+                         "greedy_by_size_objects: %zu buffers, more than %zu (its object search "
+                         "is O(n^2))",
+                         records.size(), kMaxGreedyBySizeObjectsBuffers);
+  }
   *out = SharedObjects();
   const size_t n = records.size();
   out->object_ids.assign(n, -1);

@@ -46,6 +46,10 @@ Status AssignNaive(Span<const UsageRecord> records, SharedObjects* out);
 Status AssignEquality(Span<const UsageRecord> records, SharedObjects* out);
 Status AssignGreedyInOrder(Span<const UsageRecord> records, SharedObjects* out);
 Status AssignGreedyByBreadth(Span<const UsageRecord> records, SharedObjects* out);
+// GREEDY_BY_SIZE keeps a distance per buffer and object and rescans them
+// (O(n^2) time, n x objects memory: about 0.6 s at 10,000 buffers); more
+// buffers than this are refused, so that `best` stays fast on large inputs.
+constexpr size_t kMaxGreedyBySizeObjectsBuffers = 20000;
 Status AssignGreedyBySize(Span<const UsageRecord> records, SharedObjects* out);
 Status AssignGreedyBest(Span<const UsageRecord> records, SharedObjects* out);
 // MINCOSTFLOW's graph has O(n^2) edges and one shortest-path search per
