@@ -909,7 +909,7 @@ def test_report_sizes_the_cmsis_nn_builds_only_when_asked(models_dir):
 
 
 def test_rewrite_section_holds_the_trade_off_table_plot_and_reason(models_dir):
-    from tflm_arena.report import REPORT_REWRITE_TILES
+    from tflm_arena._report_rewrite import REPORT_REWRITE_TILES
 
     path = models_dir / "person_detect.tflite"
     text = ta.report_html(
@@ -931,7 +931,7 @@ def test_rewrite_section_holds_the_trade_off_table_plot_and_reason(models_dir):
     assert page.heads["rewrite"][:4] == ["tiling", "head", "tail", "total"]
     assert page.heads["rewrite"][5:] == ["MACs +%", "flash +bytes", "operators", "written"]
     assert _column(page, "rewrite", "tiling")[0] == "original"
-    from tflm_arena.report import REPORT_REWRITE_ROWS
+    from tflm_arena._report_rewrite import REPORT_REWRITE_ROWS
 
     assert len(expected) > REPORT_REWRITE_ROWS + 1  # person_detect: more than shown
     assert len(rows) == REPORT_REWRITE_ROWS + 1

@@ -31,9 +31,7 @@ True
 
 from __future__ import annotations
 
-import html
 import os
-import re
 import time
 from collections.abc import Sequence
 from os import PathLike
@@ -45,6 +43,8 @@ import numpy as np
 from . import _core
 from ._atomic_write import write_atomic
 from ._plan import STRATEGIES, Plan, check_strategy
+from ._report_html import _e, _figure, _nowrap, _pct, _table, _wrappable
+from ._report_rewrite import rewrite_section
 from .boards import Fit, boards
 from .model import Model
 from .optimize import Optimization, optimize
@@ -105,59 +105,6 @@ span.nw { white-space: nowrap; }
 #headline td.text { font-family: inherit; }
 #headline p.note code { font-size: 1.05em; color: #222; }
 """  # noqa: E501 (CSS rules, one per line)
-
-
-def _e(value: Any) -> str:
-    """Any value as escaped HTML text (quotes too: values end up in attributes)."""
-    return html.escape(str(value), quote=True)
-
-
-def _wrappable(text: str) -> str:
-    """Escaped text that may wrap after / _ - . and spaces (``<wbr>``), so a
-    long file name breaks between its words, not inside one."""
-    return "<wbr>".join(_e(part) for part in re.split(r"(?<=[/_\-.])", text))
-
-
-def _nowrap(text: str) -> str:
-    """Escaped text whose hyphenated words (x86-64, tflite-micro) never
-    break at their hyphen."""
-    return " ".join(
-        f'<span class="nw">{_e(w)}</span>' if "-" in w else _e(w) for w in text.split(" ")
-    )
-
-
-def _n(value: Any) -> str:
-    """A byte figure with thousands separators (other values unchanged)."""
-    if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
-        return f"{int(value):,}"
-    return "" if value is None else str(value)
-
-
-def _pct(part: int, whole: int) -> str:
-    return f"{100.0 * part / whole:.1f} %" if whole else "-"
-
-
-def _table(
-    table_id: str,
-    head: Sequence[str],
-    rows: Sequence[Sequence[Any]],
-    text_cols: Sequence[int] = (),
-    row_classes: Sequence[str] | None = None,
-) -> str:
-    """A <table>: header cells, one <tr> per row in <tbody>; every cell
-    escaped, integers with thousands separators."""
-    out = [f'<table id="{table_id}"><thead><tr>']
-    out += [f"<th>{_e(h)}</th>" for h in head]
-    out.append("</tr></thead><tbody>")
-    for i, row in enumerate(rows):
-        cls = row_classes[i] if row_classes and row_classes[i] else ""
-        out.append(f'<tr class="{cls}">' if cls else "<tr>")
-        for j, cell in enumerate(row):
-            attr = ' class="text"' if j in text_cols else ""
-            out.append(f"<td{attr}>{_e(_n(cell))}</td>")
-        out.append("</tr>")
-    out.append("</tbody></table>")
-    return "".join(out)
 
 
 def _as_model(model: ModelLike) -> Model:
@@ -255,22 +202,6 @@ class _Sized:
             self.opt, self.opt_error = None, _one_line(e)
 
 
-def _figure(fig_or_axes: Any) -> str:
-    """Inline SVG of a viz figure, then the figure is released."""
-    from . import viz
-
-    axes = fig_or_axes[0] if isinstance(fig_or_axes, (tuple, list)) else fig_or_axes
-    svg = viz.figure_svg(axes)
-    fig = axes.figure
-    try:  # figures made through pyplot stay registered until closed
-        import matplotlib.pyplot as plt
-
-        plt.close(fig)
-    except ImportError:
-        pass
-    return svg
-
-
 def report_html(
     model: ModelLike,
     *,
@@ -347,7 +278,7 @@ def report_html(
         '<section id="live-bytes"><h2>Live bytes per step</h2><figure>',
         _figure(viz.plot_live_bytes(greedy)),
         "</figure></section>",
-        _rewrite_section(m, targets[0] if targets else DEFAULT_TARGET, time_limit),
+        rewrite_section(m, targets[0] if targets else DEFAULT_TARGET, time_limit),
         _strategies_section(runs, best),
         _tensors_section(m, rec, greedy, best),
         _operators_section(m),
@@ -614,102 +545,6 @@ def _boards_section(m: Model) -> str:
         "<code>tflm-arena size --board</code>).</p>"
         + _table("boards", head, rows, text_cols=(0, 1, 4), row_classes=classes)
         + "</section>"
-    )
-
-
-#: The tilings the rewrite section tries at every cut of the stage (the full
-#: search of :func:`tflm_arena.rewrite`, up to 10 x 10, takes seconds on a
-#: large model; the report stays quick).
-REPORT_REWRITE_TILES: tuple[tuple[int, int], ...] = (
-    (2, 1),
-    (3, 1),
-    (4, 1),
-    (2, 2),
-    (6, 1),
-    (8, 1),
-    (3, 3),
-    (4, 4),
-)
-
-
-#: Tilings the rewrite table shows (the smallest first, after the original).
-REPORT_REWRITE_ROWS = 12
-
-
-def _rewrite_section(m: Model, target: str, time_limit: float) -> str:
-    """Below the lower bound: the first stage in spatial tiles
-    (:func:`tflm_arena.rewrite`), stock TFLM's whole arena on ``target`` for
-    the original and each tiling, the plot and the reason; one line saying
-    why for a model the rewrite refuses."""
-    from .rewrite import rewrite
-
-    title = (
-        '<section id="rewrite-section"><h2>Below the lower bound: graph rewrite '
-        f"(stock TFLM, {_nowrap(target)})</h2>"
-    )
-    try:
-        r = rewrite(
-            m,
-            target=target,
-            tiles=REPORT_REWRITE_TILES,
-            plan=True,
-            time_limit=min(time_limit, 0.25),
-        )
-    except (ValueError, NotImplementedError) as e:
-        return title + f'<p class="note" id="rewrite-refused">not rewritten: {_e(e)}</p></section>'
-    if not r.choices:  # no stage to tile: the reason alone, no table or plot
-        return title + f'<p class="note" id="rewrite-reason">{_e(r.reason)}</p></section>'
-    rows: list[list[Any]] = []
-    classes: list[str] = []
-    all_rows = r.rows()
-    shown = all_rows[: REPORT_REWRITE_ROWS + 1]
-    for row in shown:
-        rows.append(
-            [
-                row["label"],
-                row["head"],
-                row["tail"],
-                row["total"],
-                "-" if row["planned_total"] is None else row["planned_total"],
-                f"{row['macs_pct']:+.1f} %",
-                f"{row['file_delta']:+,}",
-                row["operators"],
-                "written" if row["written"] else "",
-            ]
-        )
-        classes.append("best" if row["written"] else "")
-    head = [
-        "tiling",
-        "head",
-        "tail",
-        "total",
-        "planned (our offline plan)",
-        "MACs +%",
-        "flash +bytes",
-        "operators",
-        "written",
-    ]
-    from . import viz
-
-    return (
-        title + '<p class="note">No plan can go below the most bytes live at one step; '
-        "rewriting the first, high-resolution stage into spatial tiles of stock operators "
-        "(outputs bit-identical) can. Figures in bytes are stock TFLM's whole arena "
-        f"(head + tail) on {_e(target)}, with its own planner and, in <em>planned</em>, with "
-        "our optimal offline plan written; tilings tried: "
-        f"{_e(', '.join(f'{a}x{b}' for a, b in REPORT_REWRITE_TILES))} "
-        "(<code>tflm_arena.rewrite</code>, <code>tflm-arena optimize --rewrite</code> "
-        "searches more).</p>"
-        + _table("rewrite", head, rows, text_cols=(0, 5, 6, 8), row_classes=classes)
-        + (
-            f'<p class="note">{len(all_rows) - len(shown)} more tilings, none smaller '
-            "(<code>tflm_arena.rewrite(model).table(limit=None)</code>).</p>"
-            if len(all_rows) > len(shown)
-            else ""
-        )
-        + f'<p class="note" id="rewrite-reason">{_e(r.reason)}</p><figure>'
-        + _figure(viz.plot_rewrite(r))
-        + "</figure></section>"
     )
 
 
