@@ -354,15 +354,10 @@ Status CheckEmptied(const Model& m, const GraphEdit& edit) {
 Status Rewrite(const uint8_t* model, size_t model_size, const GraphEdit& edit, const Resolved& res,
                std::vector<uint8_t>* out) {
   internal::RawReader r(model, model_size);
-  const size_t root = r.Root();
-  if (HasFieldsFrom(&r, root, kModelFieldCount))
-    return Malformed("the Model table has fields newer than this tool");
-  const size_t subgraphs = r.FieldTarget(root, kModelSubgraphs);
-  const uint32_t nsub = r.VectorLength(subgraphs);
-  if (nsub == 0) return Malformed("no subgraphs");
-  const size_t sg0 = r.VectorTable(subgraphs, 0);
-  if (HasFieldsFrom(&r, sg0, kSubgraphFieldCount))
-    return Malformed("the SubGraph table has fields newer than this tool");
+  Subgraph0Tables t;
+  TFLM_ARENA_RETURN_IF_ERROR(OpenSubgraph0(&r, &t));
+  const size_t root = t.root, subgraphs = t.subgraphs, sg0 = t.sg0;
+  const uint32_t nsub = t.count;
   const size_t codes = r.FieldTarget(root, kModelOperatorCodes);
   const size_t buffers = r.FieldTarget(root, kModelBuffers);
   const size_t tensors = r.FieldTarget(sg0, kSubgraphTensors);

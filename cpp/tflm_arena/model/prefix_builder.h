@@ -89,6 +89,31 @@ inline bool HasFieldsFrom(internal::RawReader* r, size_t table, size_t known) {
   return false;
 }
 
+// The root Model table and subgraph 0 of the model `r` reads, for a writer
+// that builds a new subgraph 0: at least one subgraph, and neither table
+// carries a field newer than the writers know (a new table would drop it).
+struct Subgraph0Tables {
+  size_t root = 0;
+  size_t subgraphs = 0;  // the subgraphs vector
+  uint32_t count = 0;    // its length, >= 1
+  size_t sg0 = 0;
+};
+inline Status OpenSubgraph0(internal::RawReader* r, Subgraph0Tables* out) {
+  // Schema: Model has 8 fields (version .. signature_defs), subgraphs is
+  // field 2; SubGraph has 6 (tensors .. name, debug_metadata_index).
+  constexpr size_t kModelFieldCount = 8, kModelSubgraphs = 2, kSubgraphFieldCount = 6;
+  out->root = r->Root();
+  if (HasFieldsFrom(r, out->root, kModelFieldCount))
+    return MalformedForRewrite("the Model table has fields newer than this tool");
+  out->subgraphs = r->FieldTarget(out->root, kModelSubgraphs);
+  out->count = r->VectorLength(out->subgraphs);
+  if (out->count == 0) return MalformedForRewrite("no subgraphs");
+  out->sg0 = r->VectorTable(out->subgraphs, 0);
+  if (HasFieldsFrom(r, out->sg0, kSubgraphFieldCount))
+    return MalformedForRewrite("the SubGraph table has fields newer than this tool");
+  return Status::Ok();
+}
+
 // Alignment of the prefix's end: Buffer.data is force_align 16, so the
 // original bytes must keep their position modulo 16.
 constexpr size_t kPrefixAlignment = 16;
