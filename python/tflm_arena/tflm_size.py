@@ -159,8 +159,19 @@ class TflmArena:
         d["categories"] = {k: vars(c) for k, c in self.categories.items()}
         return d
 
+    @property
+    def allocator(self) -> str:
+        """The TFLM allocator the figures are for: ``RecordingMicroAllocator``
+        or ``MicroAllocator``.
+
+        >>> import tflm_arena as ta
+        >>> ta.tflm_arena("hello_world_int8.tflite").allocator
+        'MicroAllocator'
+        """
+        return "RecordingMicroAllocator" if self.recording else "MicroAllocator"
+
     def __str__(self) -> str:
-        alloc = "RecordingMicroAllocator" if self.recording else "MicroAllocator"
+        alloc = self.allocator
         lines = [
             f"stock TFLM, target {self.target}: {self.description}",
             f"  ({alloc}, {_planner_words(self.planner)})",

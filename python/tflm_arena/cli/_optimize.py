@@ -118,7 +118,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         )
     out.write(r.table() + "\n")
     what = "with the best plan" if r.improved else "unchanged (no plan beats TFLM's own)"
-    alloc = "RecordingMicroAllocator" if after.recording else "MicroAllocator"
+    alloc = after.allocator
     out.write(
         f"wrote {dest}: the model {what}; stock TFLM head {r.head:,} bytes (target {r.target})\n"
     )
@@ -184,7 +184,7 @@ def _run_rewrite(args: argparse.Namespace, m: Model, src: Path, dest: Path, out:
             out,
         )
     out.write(r.table() + "\n")
-    alloc = "RecordingMicroAllocator" if after.recording else "MicroAllocator"
+    alloc = after.allocator
     out.write(
         f"wrote {dest} ({r.written}):\n  {after.firmware_line()}  // stock TFLM, {r.target}, "
         f"{alloc}: exact minimum {after.min_arena_bytes:,} bytes "
@@ -215,7 +215,7 @@ def _write_unchanged(
             },
             out,
         )
-    alloc = "RecordingMicroAllocator" if after.recording else "MicroAllocator"
+    alloc = after.allocator
     out.write(
         f"not rewritten: {why}\nwrote {dest} (unchanged):\n  {after.firmware_line()}  "
         f"// stock TFLM, {args.target}, {alloc}: exact minimum {after.min_arena_bytes:,} bytes\n"
