@@ -151,6 +151,46 @@ TEST(PlanOptimal, EqualsBruteForceOnRandomSmallInstances) {
   EXPECT_GT(above_bound, 10);  // the cases include optima the bound does not reach
 }
 
+// Every way the search can branch (plan_internal::SearchGuide), with every
+// rank order, is exact on its own: a plan fits at the brute-force optimum and
+// a complete search proves that one byte less does not.
+TEST(PlanOptimal, EverySearchGuideIsExact) {
+  using plan_internal::Branching;
+  using plan_internal::SearchOutcome;
+  std::mt19937 rng(29);
+  std::vector<int64_t> shared;  // kept across searches, as PlanOptimal does
+  int proofs = 0;
+  for (int trial = 0; trial < 150; ++trial) {
+    SCOPED_TRACE("trial " + std::to_string(trial));
+    const int n = 2 + trial % 6;
+    const int64_t alignment = (trial % 3 == 0) ? 16 : 1;
+    auto r = RandomRecords(&rng, n, 5, 64, (trial % 2) ? 1 : 16, trial % 4 == 1);
+    plan_internal::SearchProblem p;
+    ASSERT_TRUE(plan_internal::BuildSearchProblem(Span<const UsageRecord>(r.data(), r.size()),
+                                                  alignment, &p));
+    const int64_t optimum = BruteForceOptimum(r, alignment);
+    shared.clear();
+    for (int g = 0; g < 3; ++g) {
+      plan_internal::SearchGuide guide;
+      guide.branching = g == 1 ? Branching::kRanked : Branching::kSection;
+      guide.weights = g == 2 ? nullptr : &shared;
+      const auto rank =
+          plan_internal::RankBuffers(p, (trial + g) % plan_internal::kNumRankHeuristics);
+      plan_internal::SearchLimits limits;
+      limits.deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+      const auto fit = plan_internal::SearchAtCapacity(p, rank, optimum, limits, guide);
+      EXPECT_EQ(fit.outcome, SearchOutcome::kFound) << "guide " << g;
+      if (fit.outcome == SearchOutcome::kFound) EXPECT_LE(fit.arena_bytes, optimum);
+      if (optimum > p.lower_bound) {
+        const auto none = plan_internal::SearchAtCapacity(p, rank, optimum - 1, limits, guide);
+        EXPECT_EQ(none.outcome, SearchOutcome::kInfeasible) << "guide " << g;
+        ++proofs;
+      }
+    }
+  }
+  EXPECT_GT(proofs, 30);  // proofs by the search, not by the bound
+}
+
 TEST(PlanOptimal, FixedBuffersAreObstaclesAndMayAlias) {
   // Two fixed buffers alias at [0, 32) while live together; the planner's
   // buffers must go around them: a 32 fits above them, a 16 below the

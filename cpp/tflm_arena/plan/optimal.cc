@@ -9,10 +9,14 @@
 // until lo == hi (proven) or time runs out. Each round starts with a probe at
 // `lo` itself, because real models usually reach their lower bound. Orders
 // tried at a probe: the best plan's own (buffers by offset, so the search
-// retraces it and backtracks near its top) and four static ones (section
-// load, size, lifetime, area); after the first round they are randomly
-// perturbed (fixed seed: the same input gives the same plan for the same
-// amount of search).
+// retraces it and backtracks near its top) and the static ones of
+// RankBuffers. Each order is searched three ways (a portfolio: which one
+// finds a plan first varies a lot from instance to instance): sections
+// weighted by the failures of every earlier search of this problem, so the
+// search decides first where it failed before; the best-ranked candidate
+// alone; unweighted sections on the order randomly perturbed after the first
+// round (fixed seed: the same input gives the same plan for the same amount
+// of search).
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -37,6 +41,9 @@ using plan_internal::SearchResult;
 constexpr size_t kMaxGreedyBySizeBuffers = 5000;  // it is O(n^2) and not cancellable
 constexpr int64_t kMaxTotalBytes = int64_t{1} << 62;
 constexpr double kNoise = 0.05;  // rank perturbation, in units of n
+// Searches per order at a probe: sections weighted by past failures, the
+// best-ranked candidate, and unweighted sections on a perturbed order.
+constexpr size_t kGuides = 3;
 
 int64_t AlignUp(int64_t v, int64_t a) { return a <= 1 ? v : (v + a - 1) / a * a; }
 
@@ -234,13 +241,14 @@ class Optimizer {
     return rank;
   }
 
-  SearchResult Probe(const std::vector<int32_t>& rank, int64_t capacity, int64_t budget) {
+  SearchResult Probe(const std::vector<int32_t>& rank, int64_t capacity, int64_t budget,
+                     const plan_internal::SearchGuide& guide = plan_internal::SearchGuide()) {
     SearchLimits limits;
     limits.deadline = deadline_;
     limits.node_budget = budget;
     limits.cancel = options_.cancel;
     limits.cancelled = &cancelled_;
-    SearchResult r = plan_internal::SearchAtCapacity(problem_, rank, capacity, limits);
+    SearchResult r = plan_internal::SearchAtCapacity(problem_, rank, capacity, limits, guide);
     nodes_ += r.nodes;
     Report(false);
     return r;
@@ -275,10 +283,15 @@ class Optimizer {
         // First an order led by the best plan so far (its buffers by offset:
         // the search retraces it and backtracks near its top), then the base
         // orders.
-        for (size_t h = 0; h <= ranks_.size() && TimeLeft() && !decided; ++h) {
+        for (size_t k = 0; k < kGuides * (ranks_.size() + 1) && TimeLeft() && !decided; ++k) {
+          const size_t h = k / kGuides, g = k % kGuides;
           std::vector<int32_t> rank = h == 0 ? IncumbentRank() : ranks_[h - 1];
-          if (round > 0) rank = Perturbed(rank);
-          SearchResult r = Probe(rank, mid, budget);
+          plan_internal::SearchGuide guide;
+          guide.branching =
+              g == 1 ? plan_internal::Branching::kRanked : plan_internal::Branching::kSection;
+          guide.weights = g == 2 ? nullptr : &weights_;
+          if (round > 0 && g == 2) rank = Perturbed(rank);
+          SearchResult r = Probe(rank, mid, budget, guide);
           if (r.outcome == SearchOutcome::kFound) {
             Offer(ToPlan(r), "search");
             b = std::min(b, best_.arena_bytes - 1);
@@ -305,6 +318,7 @@ class Optimizer {
   std::string source_;
   SearchProblem problem_;
   std::vector<std::vector<int32_t>> ranks_;
+  std::vector<int64_t> weights_;  // failures per section, across probes
   int64_t lower_ = 0;
   int64_t nodes_ = 0;
   bool cancelled_ = false;

@@ -12,7 +12,7 @@ namespace plan_internal {
 namespace {
 
 constexpr int64_t kInf = std::numeric_limits<int64_t>::max();
-constexpr int kMaxDepth = 16384;  // recursion (placements + bans on one path)
+constexpr int kMaxDepth = 16384;  // recursion (placements + lifts on one path)
 
 int64_t AlignUp(int64_t v, int64_t a) { return a <= 1 ? v : (v + a - 1) / a * a; }
 
@@ -188,8 +188,14 @@ std::vector<int32_t> RankBuffers(const SearchProblem& p, int heuristic) {
         return {p.size[a], total[a], width[a], -a};
       case 2:
         return {width[a], total[a], p.size[a], -a};
-      default:
+      case 3:
         return {area[a], total[a], p.size[a], -a};
+      case 4:
+        return {width[a], area[a], total[a], -a};
+      case 5:
+        return {total[a], area[a], width[a], -a};
+      default:
+        return {total[a], width[a], area[a], -a};
     }
   };
   std::sort(order.begin(), order.end(), [&](int32_t a, int32_t b) { return key(a) > key(b); });
@@ -205,21 +211,31 @@ namespace {
 class Search {
  public:
   Search(const SearchProblem& p, const std::vector<int32_t>& rank, int64_t capacity,
-         const SearchLimits& limits)
-      : p_(p), rank_(rank), cap_(capacity), limits_(limits), m_(p.size.size()), S_(p.sections()) {}
+         const SearchLimits& limits, const SearchGuide& guide)
+      : p_(p),
+        rank_(rank),
+        cap_(capacity),
+        limits_(limits),
+        ranked_(guide.branching == Branching::kRanked),
+        weighted_(guide.weights != nullptr),
+        m_(p.size.size()),
+        S_(p.sections()),
+        weight_(guide.weights != nullptr ? *guide.weights : own_weights_) {}
 
   SearchResult Run() {
     SearchResult res;
     placed_.assign(m_, 0);
+    floating_.assign(m_, 0);
     offset_.assign(m_, 0);
     eff_.assign(m_, 0);
-    ban_.assign(m_, -1);
     floor_.assign(S_, 0);
     rem_.assign(S_, 0);
     stamp_.assign(S_, 0);
+    if (weight_.size() != S_) weight_.assign(S_, 0);
     cuts_.assign(S_, 0);
     counts_.assign(S_ + 1, 0);
     pool_.resize(m_ + 1);
+    lift_pool_.resize(m_ + 1);
     trail_.reserve(4 * m_ + 1024);
     for (size_t a = 0; a < m_; ++a) {
       eff_[a] = Lift(a, 0);
@@ -240,7 +256,7 @@ class Search {
   }
 
  private:
-  enum Kind : int8_t { kEff, kFloor, kBan, kPlace };
+  enum Kind : int8_t { kEff, kFloor, kFloat, kPlace };
   struct Change {
     Kind kind;
     int32_t index;
@@ -262,7 +278,7 @@ class Search {
     int64_t best = kInf;
     for (int32_t k = p_.mem_begin[s]; k < p_.mem_begin[s + 1]; ++k) {
       const int32_t a = p_.mem[k];
-      if (!placed_[a]) best = std::min(best, EffP(a));
+      if (!placed_[a]) best = std::min(best, eff_[a]);
     }
     return best == kInf ? floor : std::max(floor, best);
   }
@@ -293,13 +309,15 @@ class Search {
 
   // Depth-first search over `buffers` (sections [lo, hi]), placing buffers
   // in non-decreasing offset order: `level` is the offset being filled.
-  // Candidates are the unplaced buffers whose eff is `level` (not banned
-  // from it). Branch on the leftmost section where a candidate starts:
-  // either one of the candidates starting there sits at `level` (one branch
-  // each), or none does (they are banned from `level`). Once no candidate is
-  // left, the level rises to the next eff. Every plan slid down into
-  // canonical form is reached: all its buffers below `level` are placed, and
-  // at `level` each section is covered by one candidate or by none.
+  // Candidates are the unplaced resting buffers whose eff is `level`. With
+  // Branching::kSection, branch on one section (the fewest choices, weighted
+  // by past failures): either one of the candidates covering it sits at
+  // `level` (one branch each), or none does (they become floating). With
+  // Branching::kRanked, on the best-ranked candidate alone: it sits at
+  // `level`, or it floats. Once no candidate is left, the level rises to the
+  // next eff. Every plan slid down into canonical form is reached: all its
+  // buffers below `level` are placed, and at `level` each section is covered
+  // by one candidate or by none.
   SearchOutcome Dfs(const std::vector<int32_t>& buffers, int32_t lo, int32_t hi, int64_t level) {
     if (++nodes_ % 64 == 0 && Stop()) return SearchOutcome::kAborted;
     if (depth_ >= kMaxDepth) return SearchOutcome::kAborted;  // bounded stack
@@ -318,8 +336,9 @@ class Search {
     for (int32_t a : buffers) {
       if (placed_[a]) continue;
       any = true;
+      if (floating_[a]) continue;
       const int64_t e = eff_[a];
-      if (e == level && ban_[a] != level) {
+      if (e == level) {
         cand.push_back(a);
         if (best < 0 || rank_[a] < rank_[best]) best = a;
       } else if (e > level) {
@@ -327,16 +346,26 @@ class Search {
       }
     }
     if (!any) return SearchOutcome::kFound;
-    if (best < 0) {
-      // Nothing more at this level: everything below `next` is sealed.
-      if (next == kInf || !Feasible(lo, hi, next)) return SearchOutcome::kInfeasible;
-      return Dfs(buffers, lo, hi, next);
+    if (best < 0) return Rise(buffers, lo, hi, next);
+    // A candidate whose unplaced time-neighbours all lie above its top
+    // whatever happens changes nobody's eff by sitting at `level`; any plan
+    // with it higher can slide it down to here, so it is a forced move.
+    for (int32_t a : cand) {
+      if (!Dominant(a)) continue;
+      const size_t mark = trail_.size();
+      SearchOutcome o = SearchOutcome::kInfeasible;
+      if (Place(a, lo, hi, level)) o = AfterPlace(a, buffers, lo, hi, level);
+      if (o != SearchOutcome::kFound) UndoTo(mark);
+      return o;
     }
     // The section decided here: the one with the fewest choices (candidates
     // covering it, plus "none" where it has room to spare), so forced moves
-    // come first; ties go to the one with the least room.
+    // come first, divided by 1 + its failures so far when weighted; ties go
+    // to the one with the least room.
     int32_t at = p_.sec_lo[best];
-    {
+    if (ranked_) {
+      cand.assign(1, best);
+    } else {
       std::vector<int32_t>& count = counts_;
       std::fill(count.begin() + lo, count.begin() + hi + 2, 0);
       for (int32_t a : cand) {
@@ -350,7 +379,8 @@ class Search {
         if (run == 0) continue;
         const int64_t slack = cap_ - std::max(floor_[s], level) - rem_[s];
         const bool room = slack >= p_.alignment;
-        const int64_t score = run + (room ? 1 : 0);
+        int64_t score = run + (room ? 1 : 0);
+        if (weighted_) score = (score << 32) / (1 + weight_[s]);
         if (score < best_score || (score == best_score && slack < best_slack)) {
           best_score = score;
           best_slack = slack;
@@ -365,31 +395,38 @@ class Search {
     }
     cand.resize(kept);
     std::sort(cand.begin(), cand.end(), [&](int32_t x, int32_t y) { return rank_[x] < rank_[y]; });
-    // Deeper calls use deeper pool entries (more buffers placed); the ban
-    // branch below runs at this depth, so it copies the list first.
+    // Deeper calls use deeper pool entries (more buffers placed); the
+    // floating branch below reads the list before it recurses at this depth.
     for (size_t i = 0; i < cand.size(); ++i) {
       const int32_t a = cand[i];
       const size_t mark = trail_.size();
       SearchOutcome o = SearchOutcome::kInfeasible;
-      if (Place(a, lo, hi, level)) {
-        bool split = false;
-        for (int32_t s = std::max(p_.sec_lo[a], lo); s < std::min(p_.sec_hi[a], hi); ++s) {
-          if (cuts_[s] == 0) split = true;
-        }
-        o = split ? SolveSplit(buffers, lo, hi) : Dfs(buffers, lo, hi, level);
-      }
+      if (Place(a, lo, hi, level)) o = AfterPlace(a, buffers, lo, hi, level);
       if (o == SearchOutcome::kFound) return o;
       UndoTo(mark);
       if (o == SearchOutcome::kAborted) return o;
     }
+    // None of them sits at `level`. In a canonical plan a buffer that is not
+    // at its eff rests on a time-neighbour placed later, at or above
+    // `level`: so it goes at least as high as the lowest top such a
+    // neighbour can have; with no unplaced neighbour left it cannot move up
+    // at all and this branch is empty.
+    std::vector<int64_t>& lift = lift_pool_[placed_count_];
+    lift.clear();
+    for (int32_t a : cand) {
+      const int64_t v = LowestRest(a, level);
+      if (v == kInf) return SearchOutcome::kInfeasible;
+      lift.push_back(v);
+    }
     const size_t mark = trail_.size();
     ++gen_;
     affected_.clear();
-    const std::vector<int32_t> banned(cand);
-    for (int32_t a : banned) {
-      trail_.push_back({kBan, a, ban_[a]});
-      ban_[a] = level;
-      MarkAffected(a, level);
+    for (size_t i = 0; i < cand.size(); ++i) {
+      const int32_t a = cand[i];
+      const int64_t old = eff_[a];
+      SetEff(a, Lift(a, lift[i]));
+      SetFloating(a, 1);
+      MarkAffected(a, old);
     }
     Refresh();
     SearchOutcome o =
@@ -399,11 +436,67 @@ class Search {
     return o;
   }
 
-  // The lowest offset buffer a may still take: eff, or just above it when
-  // it is banned from eff.
-  int64_t EffP(int32_t a) const { return ban_[a] == eff_[a] ? eff_[a] + p_.alignment : eff_[a]; }
+  // No candidate is left at `level`: the level rises to `next`, the lowest
+  // eff of a resting buffer. A floating buffer (one that may not sit at its
+  // eff, only above it) still below `next` must rest on a time-neighbour
+  // placed at or above `next`, so it rises to the lowest top one of them can
+  // have; with none left it has nothing to rest on.
+  SearchOutcome Rise(const std::vector<int32_t>& buffers, int32_t lo, int32_t hi, int64_t next) {
+    if (next == kInf) return SearchOutcome::kInfeasible;
+    const size_t mark = trail_.size();
+    ++gen_;
+    affected_.clear();
+    bool ok = true;
+    for (int32_t a : buffers) {
+      if (placed_[a] || !floating_[a] || eff_[a] >= next) continue;
+      const int64_t v = LowestRest(a, next);
+      if (v == kInf) {
+        ok = false;
+        break;
+      }
+      const int64_t old = eff_[a];
+      SetEff(a, Lift(a, v));
+      MarkAffected(a, old);
+    }
+    Refresh();
+    const SearchOutcome o =
+        ok && Feasible(lo, hi, next) ? Dfs(buffers, lo, hi, next) : SearchOutcome::kInfeasible;
+    if (o != SearchOutcome::kFound) UndoTo(mark);
+    return o;
+  }
 
-  // Sections of a whose floor may change because a's EffP rose from `old`.
+  // The lowest top an unplaced time-neighbour of a can have when placed at
+  // or above `level`; kInf when a has none.
+  int64_t LowestRest(int32_t a, int64_t level) const {
+    int64_t v = kInf;
+    for (int32_t k = p_.ov_begin[a]; k < p_.ov_begin[a + 1]; ++k) {
+      const int32_t j = p_.ov[k];
+      if (!placed_[j]) v = std::min(v, std::max(eff_[j], level) + p_.size[j]);
+    }
+    return v;
+  }
+
+  // After placing a: the sections it spanned may now split apart.
+  SearchOutcome AfterPlace(int32_t a, const std::vector<int32_t>& buffers, int32_t lo, int32_t hi,
+                           int64_t level) {
+    for (int32_t s = std::max(p_.sec_lo[a], lo); s < std::min(p_.sec_hi[a], hi); ++s) {
+      if (cuts_[s] == 0) return SolveSplit(buffers, lo, hi);
+    }
+    return Dfs(buffers, lo, hi, level);
+  }
+
+  // True when every unplaced time-neighbour of a has its eff at or above
+  // a's (aligned) top once a sits at its eff.
+  bool Dominant(int32_t a) const {
+    const int64_t atop = AlignUp(eff_[a] + p_.size[a], p_.alignment);
+    for (int32_t k = p_.ov_begin[a]; k < p_.ov_begin[a + 1]; ++k) {
+      const int32_t j = p_.ov[k];
+      if (!placed_[j] && eff_[j] < atop) return false;
+    }
+    return true;
+  }
+
+  // Sections of a whose floor may change because a's eff rose from `old`.
   void MarkAffected(int32_t a, int64_t old) {
     for (int32_t s = p_.sec_lo[a]; s <= p_.sec_hi[a]; ++s) {
       if (old <= floor_[s] && stamp_[s] != gen_) {
@@ -423,6 +516,10 @@ class Search {
   void SetEff(int32_t a, int64_t v) {
     trail_.push_back({kEff, a, eff_[a]});
     eff_[a] = v;
+  }
+  void SetFloating(int32_t a, char v) {
+    trail_.push_back({kFloat, a, floating_[a]});
+    floating_[a] = v;
   }
   void SetFloor(size_t s, int64_t v) {
     trail_.push_back({kFloor, static_cast<int32_t>(s), floor_[s]});
@@ -451,10 +548,16 @@ class Search {
     if (top > cap_) return false;
     for (int32_t k = p_.ov_begin[c]; k < p_.ov_begin[c + 1]; ++k) {
       const int32_t j = p_.ov[k];
-      if (placed_[j] || eff_[j] >= atop) continue;
-      const int64_t old = EffP(j);
+      if (placed_[j]) continue;
+      if (eff_[j] >= atop) {
+        // A floating j whose bound is where c's top lifts it rests on c.
+        if (floating_[j] && Lift(j, atop) == eff_[j]) SetFloating(j, 0);
+        continue;
+      }
+      const int64_t old = eff_[j];
       SetEff(j, Lift(j, atop));
-      // floor_[s] is the smallest EffP of s's unplaced buffers: it can only
+      if (floating_[j]) SetFloating(j, 0);  // it rests on c now
+      // floor_[s] is the smallest eff of s's unplaced buffers: it can only
       // change where j was that smallest.
       MarkAffected(j, old);
     }
@@ -468,10 +571,10 @@ class Search {
       trail_.pop_back();
       if (t.kind == kEff) {
         eff_[t.index] = t.old;
+      } else if (t.kind == kFloat) {
+        floating_[t.index] = static_cast<char>(t.old);
       } else if (t.kind == kFloor) {
         floor_[t.index] = t.old;
-      } else if (t.kind == kBan) {
-        ban_[t.index] = t.old;
       } else {
         const int32_t c = t.index;
         for (int32_t s = p_.sec_lo[c]; s <= p_.sec_hi[c]; ++s) rem_[s] += p_.size[c];
@@ -484,11 +587,14 @@ class Search {
 
   // Section inference on sections [lo, hi]: the unplaced buffers of a
   // section all go at or above its floor and `level`, beside its fixed bytes.
-  bool Feasible(int32_t lo, int32_t hi, int64_t level) const {
+  bool Feasible(int32_t lo, int32_t hi, int64_t level) {
     for (int32_t s = lo; s <= hi; ++s) {
       int64_t lvl = floor_[s];
       if (rem_[s] == 0) {
-        if (lvl > cap_) return false;
+        if (lvl > cap_) {
+          ++weight_[s];
+          return false;
+        }
         continue;
       }
       lvl = std::max(lvl, level);
@@ -497,7 +603,10 @@ class Search {
         const int64_t from = std::max(p_.fix_lo[k], lvl);
         if (p_.fix_hi[k] > from) need += p_.fix_hi[k] - from;
       }
-      if (need > cap_) return false;
+      if (need > cap_) {
+        ++weight_[s];
+        return false;
+      }
     }
     return true;
   }
@@ -529,16 +638,22 @@ class Search {
   const std::vector<int32_t>& rank_;
   const int64_t cap_;
   const SearchLimits& limits_;
+  const bool ranked_;
+  const bool weighted_;
   const size_t m_, S_;
+  std::vector<int64_t> own_weights_;
+  std::vector<int64_t>& weight_;  // failures seen per section
   std::vector<char> placed_;
-  std::vector<int64_t> offset_, eff_, ban_, floor_, rem_;  // ban_: level a buffer may not take
-  std::vector<int32_t> counts_;                            // scratch for choosing a section
-  std::vector<int32_t> cuts_;  // unplaced buffers crossing boundary s | s + 1
+  std::vector<char> floating_;  // eff is only a lower bound: not a candidate
+  std::vector<int64_t> offset_, eff_, floor_, rem_;
+  std::vector<int32_t> counts_;  // scratch for choosing a section
+  std::vector<int32_t> cuts_;    // unplaced buffers crossing boundary s | s + 1
   std::vector<uint32_t> stamp_;
   uint32_t gen_ = 0;
   std::vector<int32_t> affected_;
   std::vector<Change> trail_;
-  std::vector<std::vector<int32_t>> pool_;  // candidate lists by depth
+  std::vector<std::vector<int32_t>> pool_;       // candidate lists by depth
+  std::vector<std::vector<int64_t>> lift_pool_;  // and their lifts
   size_t placed_count_ = 0;
   int64_t nodes_ = 0;
   int depth_ = 0;
@@ -548,8 +663,9 @@ class Search {
 }  // namespace
 
 SearchResult SearchAtCapacity(const SearchProblem& p, const std::vector<int32_t>& rank,
-                              int64_t capacity, const SearchLimits& limits) {
-  Search search(p, rank, capacity, limits);
+                              int64_t capacity, const SearchLimits& limits,
+                              const SearchGuide& guide) {
+  Search search(p, rank, capacity, limits, guide);
   return search.Run();
 }
 

@@ -11,20 +11,33 @@
 // placed so far and the fixed obstacles allow ("eff"), and buffers are placed
 // in non-decreasing offset order, one level (offset) at a time. That is
 // complete: any plan can be slid down into such a plan, no larger.
-//  * branching: at the current level, pick the section with the fewest
-//    choices (candidates covering it, plus "none" if it has room to spare);
-//    either one of its candidates (buffers whose eff is the level) sits
-//    there, one branch each in rank order, or none does (they are banned
-//    from this level and must later rest on something higher). A section
-//    with one candidate and no room is a forced move.
+//  * branching (SearchGuide): at the current level, either the section with
+//    the fewest choices (candidates covering it, plus "none" if it has room
+//    to spare), divided by 1 + the failures seen there so far, or the
+//    best-ranked candidate alone. Either one of the candidates (buffers
+//    resting at the level) sits there, one branch each in rank order, or
+//    none does. A section with one candidate and no room is a forced move.
+//  * floating: a candidate that does not sit at its eff must, in a
+//    canonical plan, rest on a time-neighbour placed later at or above the
+//    level. Its eff becomes a lower bound (the lowest top such a neighbour
+//    can have) and it "floats": it is no candidate until a placement lifts
+//    it onto a top. When the level rises past a floating buffer, its bound
+//    rises the same way; a floating buffer with no unplaced neighbour left
+//    has nothing to rest on, and the branch is empty.
+//  * dominance: a candidate whose unplaced neighbours all have their eff at
+//    or above its top changes nothing by sitting at the level, and any plan
+//    with it higher slides it down there: it is placed with no alternative
+//    (MiniMalloc's "hatless" pruning is the case with no unplaced
+//    neighbour).
 //  * section inference: the unplaced buffers of a section all land at or
 //    above max(its floor, the level, their smallest eff), so that plus their
-//    sizes plus the fixed bytes above it must fit the capacity;
+//    sizes plus the fixed bytes above it must fit the capacity; a section
+//    that fails it adds to its failure weight.
 //  * decomposition: once no unplaced buffer crosses a section boundary, the
 //    two sides are independent and are solved one after the other (a failure
 //    on one side never re-enumerates the other).
-// Recursive, depth <= kMaxDepth (placements plus bans on one path); memory
-// O(n + overlaps + trail).
+// Recursive, depth <= kMaxDepth (placements plus floating steps on one
+// path); memory O(n + overlaps + trail).
 #ifndef TFLM_ARENA_PLAN_OPTIMAL_SEARCH_H_
 #define TFLM_ARENA_PLAN_OPTIMAL_SEARCH_H_
 
@@ -68,8 +81,11 @@ struct SearchProblem {
 // Builds the problem; false when it is too large to search (see limits).
 bool BuildSearchProblem(Span<const UsageRecord> records, int64_t alignment, SearchProblem* p);
 
-// Rank orders tried by the search (ties between equal offsets).
-constexpr int kNumRankHeuristics = 4;
+// Rank orders tried by the search (ties between equal offsets): by the
+// largest section load a buffer meets, size, lifetime or area first, and
+// MiniMalloc's three preorderings (width-area-load, load-area-width,
+// load-width-area).
+constexpr int kNumRankHeuristics = 7;
 std::vector<int32_t> RankBuffers(const SearchProblem& p, int heuristic);
 
 enum class SearchOutcome { kFound, kInfeasible, kAborted };
@@ -82,6 +98,22 @@ struct SearchLimits {
   bool* cancelled = nullptr;  // set when cancel.stop returned true
 };
 
+// How a search chooses its branches.
+enum class Branching {
+  // At the current level, decide the section with the fewest choices,
+  // weighted by how often that section failed before (`weights`).
+  kSection,
+  // Decide the best-ranked candidate: it sits at the level, or it does not.
+  kRanked,
+};
+
+struct SearchGuide {
+  Branching branching = Branching::kSection;
+  // Failures per section, kept across the searches of one problem so that
+  // later ones decide the sections that fail first; null: unweighted.
+  std::vector<int64_t>* weights = nullptr;
+};
+
 struct SearchResult {
   SearchOutcome outcome = SearchOutcome::kAborted;
   std::vector<int64_t> offsets;  // per search buffer, when found
@@ -91,7 +123,8 @@ struct SearchResult {
 
 // Depth-first search for a canonical plan with every end <= capacity.
 SearchResult SearchAtCapacity(const SearchProblem& p, const std::vector<int32_t>& rank,
-                              int64_t capacity, const SearchLimits& limits);
+                              int64_t capacity, const SearchLimits& limits,
+                              const SearchGuide& guide = SearchGuide());
 
 }  // namespace plan_internal
 }  // namespace tflm_arena
