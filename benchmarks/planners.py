@@ -29,7 +29,6 @@ more than 30 s is not run on the larger sizes.
 from __future__ import annotations
 
 import argparse
-import inspect
 import multiprocessing
 import statistics
 import sys
@@ -103,82 +102,116 @@ def _table(
         out.write(line + "\n")
 
 
-def _minimalloc(args, out) -> int:
-    """MiniMalloc's challenging instances: our optimal next to MiniMalloc."""
+def _minimalloc_binary(args):
     import minimalloc as mm
 
     args.minimalloc_build = args.minimalloc_build or mm.DEFAULT_BUILD
     args.minimalloc_git = args.minimalloc_git or mm.DEFAULT_GIT
-    binary = mm.build(args.minimalloc_src, args.minimalloc_build, args.minimalloc_git)
+    return mm, mm.build(args.minimalloc_src, args.minimalloc_build, args.minimalloc_git)
+
+
+def _minimalloc(args, out) -> int:
+    """MiniMalloc's challenging instances: our optimal next to MiniMalloc."""
+    mm, binary = _minimalloc_binary(args)
 
     def instance_text(name: str) -> str:
         if args.minimalloc_src is not None:
             return (args.minimalloc_src / "benchmarks" / "challenging" / name).read_text()
         return mm.read_snapshot_file(f"benchmarks/challenging/{name}", args.minimalloc_git)
 
-    cap = mm.CHALLENGING_CAPACITY
-    has_capacity = "capacity" in inspect.signature(ta.plan).parameters
+    instances = []
+    for name in mm.CHALLENGING:
+        rows = [line.split(",") for line in instance_text(name).strip().splitlines()[1:]]
+        lower = np.array([int(r[1]) for r in rows])
+        upper = np.array([int(r[2]) for r in rows])
+        sizes = np.array([int(r[3]) for r in rows])
+        instances.append((name[0], sizes, lower, upper))
+    title = f"MiniMalloc challenging instances, capacity {mm.CHALLENGING_CAPACITY:,}"
+    return _versus_minimalloc(args, out, mm, binary, title, mm.CHALLENGING_CAPACITY, instances)
+
+
+def _minimalloc_synthetic(args, out) -> int:
+    """Generated hard instances (hard_instances.py, seeds neither program was
+    tuned on) at their optimum, 1,048,576 bytes: ours next to MiniMalloc."""
+    mm, binary = _minimalloc_binary(args)
+    first = args.first_seed
+    instances = []
+    for inst in hard_instances(args.minimalloc_synthetic, first):
+        # Inclusive first..last -> MiniMalloc's half-open [lower, upper).
+        instances.append((str(inst["seed"]), inst["sizes"], inst["first"], inst["last"] + 1))
+    title = (
+        f"hard_instances.py seeds {first}..{first + args.minimalloc_synthetic - 1}, "
+        f"capacity = optimum = bound = 1,048,576"
+    )
+    return _versus_minimalloc(args, out, mm, binary, title, 1_048_576, instances)
+
+
+def _versus_minimalloc(args, out, mm, binary, title, cap, instances) -> int:
+    """Per instance, one after the other in this process: our decision form
+    (``capacity=``: time to fit), our minimising run (time to prove), then
+    MiniMalloc's CLI at the same capacity and time limit."""
+    n = len(instances)
     out.write(
-        f"MiniMalloc challenging instances, capacity {cap:,}; ours: optimal, alignment 1, "
-        f"time_limit {args.time_limit:g} s"
-        + (", capacity passed" if has_capacity else ", time to fit read from progress")
-        + f"; MiniMalloc: --timeout={args.time_limit:g}s; times in s, wall, this process\n\n"
+        f"{title}; ours: optimal, alignment 1, time_limit {args.time_limit:g} s, "
+        f"capacity={cap} to fit, no capacity to prove; MiniMalloc: --timeout="
+        f"{args.time_limit:g}s; times in s, wall, this process\n\n"
     )
-    hdr = (
-        f"{'inst':<5}{'n':>6}{'ours bytes':>12}{'bound':>10}{'proven':>7}{'fits':>5}"
-        f"{'to fit':>8}{'total':>8}{'MM fits':>8}{'MM s':>8}  MM status\n"
+    out.write(
+        f"{'inst':<6}{'n':>5}{'ours bytes':>12}{'bound':>11}{'fits':>5}{'to fit':>8}"
+        f"{'to prove':>9}{'MM fits':>8}{'MM s':>8}  MM status\n"
     )
-    out.write(hdr)
     fit_ours: list[float] = []
     fit_mm: list[float] = []
     all_ours: list[float] = []
     all_mm: list[float] = []
+    faster = 0
     with tempfile.TemporaryDirectory() as d:
-        for name in mm.CHALLENGING:
-            text = instance_text(name)
-            rows = [line.split(",") for line in text.strip().splitlines()[1:]]
-            lower = np.array([int(r[1]) for r in rows])
-            upper = np.array([int(r[2]) for r in rows])
-            sizes = np.array([int(r[3]) for r in rows])
+        for name, sizes, lower, upper in instances:
             # Half-open [lower, upper) -> inclusive first..last.
             rec = ta.make_records(sizes, lower, upper - 1, None)
-            fit_at: list[float] = []
             t0 = time.perf_counter()
-
-            def progress(best, _bound, _secs, t0=t0, fit_at=fit_at):
-                if best <= cap and not fit_at:
-                    fit_at.append(time.perf_counter() - t0)
-
-            kw = {"capacity": cap} if has_capacity else {"progress": progress}
-            p = ta.plan(rec, strategy="optimal", alignment=1, time_limit=args.time_limit, **kw)
-            total = time.perf_counter() - t0
-            fits = p.arena_bytes <= cap
-            to_fit = (fit_at[0] if fit_at else total) if fits else None
+            p = ta.plan(
+                rec, strategy="optimal", alignment=1, time_limit=args.time_limit, capacity=cap
+            )
+            to_fit = time.perf_counter() - t0 if p.fits else None
+            t0 = time.perf_counter()
+            q = ta.plan(rec, strategy="optimal", alignment=1, time_limit=args.time_limit)
+            to_prove = time.perf_counter() - t0 if q.optimal else None
             if to_fit is not None:
                 fit_ours.append(to_fit)
-            # A miss counts as the time limit in the medians over all 11.
+            # A miss counts as the time limit in the medians over all.
             all_ours.append(to_fit if to_fit is not None else args.time_limit)
-            path = Path(d) / name
-            path.write_text(text)
+            path = Path(d) / f"{name}.csv"
+            path.write_text(
+                "id,lower,upper,size\n"
+                + "".join(
+                    f"{k},{a},{b},{c}\n"
+                    for k, (a, b, c) in enumerate(zip(lower, upper, sizes, strict=True))
+                )
+            )
             r = mm.run(binary, path, cap, args.time_limit)
             if r.fits:
                 fit_mm.append(r.seconds)
+                faster += to_fit is not None and to_fit < r.seconds
             all_mm.append(r.seconds if r.fits else max(r.seconds, args.time_limit))
             out.write(
-                f"{name[0]:<5}{len(rows):>6}{p.arena_bytes:>12,}{p.lower_bound:>10,}"
-                f"{'yes' if p.optimal else 'no':>7}{'yes' if fits else 'no':>5}"
-                f"{(f'{to_fit:.2f}' if to_fit is not None else '-'):>8}{total:>8.2f}"
+                f"{name:<6}{len(sizes):>5}{p.arena_bytes:>12,}{p.lower_bound:>11,}"
+                f"{'yes' if p.fits else 'no':>5}"
+                f"{(f'{to_fit:.2f}' if to_fit is not None else '-'):>8}"
+                f"{(f'{to_prove:.2f}' if to_prove is not None else '-'):>9}"
                 f"{'yes' if r.fits else 'no':>8}{r.seconds:>8.2f}  {r.status}\n"
             )
+            out.flush()
 
     def med(xs):
         return f"{statistics.median(xs):.2f} s" if xs else "-"
 
     out.write(
-        f"\nfitted: ours {len(fit_ours)}/11, MiniMalloc {len(fit_mm)}/11; median time to fit "
-        f"(fitted instances only): ours {med(fit_ours)}, MiniMalloc {med(fit_mm)}; "
-        f"over all 11, a miss counted as the time limit: ours {med(all_ours)}, "
-        f"MiniMalloc {med(all_mm)}\n"
+        f"\nfitted: ours {len(fit_ours)}/{n}, MiniMalloc {len(fit_mm)}/{n}; ours fitted "
+        f"{faster} of MiniMalloc's {len(fit_mm)} in less time than MiniMalloc; median time to "
+        f"fit (fitted instances only): ours {med(fit_ours)}, MiniMalloc {med(fit_mm)}; over "
+        f"all {n}, a miss counted as the time limit: ours {med(all_ours)}, MiniMalloc "
+        f"{med(all_mm)}\n"
     )
     return 0
 
@@ -264,6 +297,14 @@ def main(argv=None, out=None) -> int:
     ap.add_argument("--minimalloc-src", type=Path, default=None)
     ap.add_argument("--minimalloc-build", type=Path, default=None)
     ap.add_argument("--minimalloc-git", type=Path, default=None)
+    ap.add_argument(
+        "--minimalloc-synthetic",
+        type=int,
+        default=0,
+        metavar="N",
+        help="N generated hard instances (seeds from --first-seed), ours vs MiniMalloc",
+    )
+    ap.add_argument("--first-seed", type=int, default=1001)
     ap.add_argument("--scaling", action="store_true", help="10k..1M generated buffers")
     ap.add_argument("--scaling-max", type=int, default=SCALING_SIZES[-1])
     ap.add_argument("--scaling-timeout", type=float, default=120.0)
@@ -272,10 +313,12 @@ def main(argv=None, out=None) -> int:
     for s in strategies:
         if s not in ta.STRATEGIES:
             ap.error(f"unknown strategy {s!r}")
-    if args.minimalloc or args.scaling:
+    if args.minimalloc or args.minimalloc_synthetic or args.scaling:
         rc = 0
         if args.minimalloc:
             rc |= _minimalloc(args, out)
+        if args.minimalloc_synthetic:
+            rc |= _minimalloc_synthetic(args, out)
         if args.scaling:
             rc |= _scaling(args, strategies, out)
         return rc
