@@ -197,9 +197,9 @@ def _versus_minimalloc(args, out, mm, binary, title, cap, instances) -> int:
             out.write(
                 f"{name:<6}{len(sizes):>5}{p.arena_bytes:>12,}{p.lower_bound:>11,}"
                 f"{'yes' if p.fits else 'no':>5}"
-                f"{(f'{to_fit:.2f}' if to_fit is not None else '-'):>8}"
-                f"{(f'{to_prove:.2f}' if to_prove is not None else '-'):>9}"
-                f"{'yes' if r.fits else 'no':>8}{r.seconds:>8.2f}  {r.status}\n"
+                f"{(f'{to_fit:.3f}' if to_fit is not None else '-'):>8}"
+                f"{(f'{to_prove:.3f}' if to_prove is not None else '-'):>9}"
+                f"{'yes' if r.fits else 'no':>8}{r.seconds:>8.3f}  {r.status}\n"
             )
             out.flush()
 
