@@ -43,10 +43,10 @@
 // when many buffers are live at every step (about one per buffer on the
 // benchmark's 1M buffers with ~250 live), but when few are (a long chain)
 // each assignment moves the nearest object of every member beyond it:
-// O(n^2) updates. So the search gives up after 8 updates per buffer (plus
-// 2^20); the delegate's own loop (O(n^2) time, n x objects memory, ~1 s at
-// 20,000 buffers) then runs on up to kMaxGreedyBySizeObjectsBuffers
-// buffers, and more are refused. Both give the same objects.
+// O(n^2) updates. So the search gives up when the updates pass 16 per
+// buffer assigned so far (plus 2^20); the delegate's own loop (O(n^2) time, n x objects memory, ~1
+// s at 20,000 buffers) then runs on up to kMaxGreedyBySizeObjectsBuffers buffers, and more are
+// refused. Both give the same objects.
 #include <algorithm>
 #include <cstdint>
 #include <limits>
@@ -69,9 +69,11 @@ using plan_internal::AboveTree;
 using plan_internal::kNoPosition;
 using plan_internal::MarkedPositions;
 
-// GreedyBySize's work limit: this many best_dist updates per buffer, plus
-// the slack (the benchmark's dense shape needs about one per buffer).
-constexpr uint64_t kWorkPerBuffer = 8;
+// GreedyBySize's work limit, checked as it goes: this many best_dist
+// updates per buffer assigned so far, plus the slack (the benchmark's dense
+// shape needs about one per buffer; a chain half the group per buffer, so
+// it gives up within a few assignments of turning quadratic).
+constexpr uint64_t kWorkPerBuffer = 16;
 constexpr uint64_t kWorkSlack = uint64_t{1} << 20;
 
 class GreedyBySize {
@@ -123,9 +125,8 @@ class GreedyBySize {
     }
   }
 
-  // Gives up (false) once the work passes `budget` (see the top comment).
-  bool Run(uint64_t budget) {
-    budget_ = budget;
+  // Gives up (false) once the work passes the limit (see the top comment).
+  bool Run() {
     const size_t n = records_.size();
     // Positions: max is non-increasing, so the count of entries >= size,
     // minus one (max[0] is at least every size).
@@ -148,6 +149,9 @@ class GreedyBySize {
     }
     return true;
   }
+
+  uint64_t updates() const { return work_; }
+  uint64_t assigned() const { return static_cast<uint64_t>(rounds_); }
 
  private:
   struct Nearest {
@@ -373,7 +377,9 @@ class GreedyBySize {
     }
     std::vector<size_t> hits;
     while (!queue.empty()) {
-      if (work_ + reported_ / 16 > budget_) return false;
+      if (work_ + reported_ / 16 > kWorkPerBuffer * static_cast<uint64_t>(rounds_) + kWorkSlack) {
+        return false;
+      }
       const uint32_t pick = std::get<2>(*queue.begin());
       queue.erase(queue.begin());
       const UsageRecord& r = records_[pick];
@@ -480,7 +486,7 @@ class GreedyBySize {
   int32_t rounds_ = 0;
   // Work so far: best_dist updates (each a queue update), and buffers the
   // trees reported (cheaper; most need no update).
-  uint64_t work_ = 0, reported_ = 0, budget_ = 0;
+  uint64_t work_ = 0, reported_ = 0;
   std::vector<int64_t> best_dist_;
   std::vector<int32_t> best_object_;
   // Every buffer by (last step, index) and by (first step, index); assigned
@@ -524,19 +530,20 @@ Status AssignGreedyBySize(Span<const UsageRecord> records, SharedObjects* out) {
                          std::numeric_limits<int32_t>::max());
   }
   const size_t n = records.size();
-  const uint64_t budget = kWorkPerBuffer * n + kWorkSlack;
   *out = SharedObjects();
   out->object_ids.assign(n, -1);
-  if (!GreedyBySize(records, out).Run(budget)) {
+  GreedyBySize fast(records, out);
+  if (!fast.Run()) {
     if (n > kMaxGreedyBySizeObjectsBuffers) {
       *out = SharedObjects();
-      return Status::Error(StatusCode::kInvalidArgument,
-                           "greedy_by_size_objects: %zu buffers with lifetimes that make its "
-                           "nearest-object search quadratic (it gave up after %llu updates; few "
-                           "buffers live at once, as in a chain, do that); up to %zu buffers it "
-                           "runs the delegate's O(n^2) loop instead",
-                           n, static_cast<unsigned long long>(budget),
-                           kMaxGreedyBySizeObjectsBuffers);
+      return Status::Error(
+          StatusCode::kInvalidArgument,
+          "greedy_by_size_objects: %zu buffers with lifetimes that make its "
+          "nearest-object search quadratic (it gave up after %llu updates with %llu "
+          "buffers assigned; few buffers live at once, as in a chain, do that); "
+          "up to %zu buffers it runs the delegate's O(n^2) loop instead",
+          n, static_cast<unsigned long long>(fast.updates()),
+          static_cast<unsigned long long>(fast.assigned()), kMaxGreedyBySizeObjectsBuffers);
     }
     *out = SharedObjects();
     out->object_ids.assign(n, -1);
