@@ -215,9 +215,10 @@ TEST(SharedObjectsTest, RandomValidity) {
   }
 }
 
-// A chain (one buffer live at a time) makes greedy_by_size_objects' fast
-// search quadratic: it gives up, runs the delegate's own loop up to
-// kMaxGreedyBySizeObjectsBuffers buffers and refuses beyond.
+// A chain (one buffer live at a time, all of one size) makes
+// greedy_by_size_objects' fast search quadratic: it gives up, runs the
+// delegate's own loop up to kMaxGreedyBySizeObjectsBuffers buffers and
+// refuses beyond.
 TEST(SharedObjectsTest, GreedyBySizeOnLongChains) {
   auto chain = [](size_t n) {
     std::vector<UsageRecord> records;
@@ -240,8 +241,9 @@ TEST(SharedObjectsTest, GreedyBySizeOnLongChains) {
     EXPECT_STREQ(s.message(),
                  "greedy_by_size_objects: 20001 buffers with lifetimes that make its "
                  "nearest-object search quadratic (it gave up after 998775 updates with 50 "
-                 "buffers assigned; few buffers live at once, as in a chain, do that); up to "
-                 "20000 buffers it runs the delegate's O(n^2) loop instead");
+                 "buffers assigned: its buffers of about the same size are many and spread "
+                 "over a long time, as in a chain or with few distinct sizes); up to 20000 "
+                 "buffers it runs the delegate's O(n^2) loop instead");
   }
   EXPECT_TRUE(AssignGreedyInOrder(refused, &out).ok());  // the fast strategies take it
 }

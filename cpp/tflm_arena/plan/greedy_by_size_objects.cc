@@ -40,13 +40,17 @@
 //     exactly those. Members with no free object at all wait for the next
 //     new object.
 // Time: O(n log n) plus O(log n) per best_dist update. The updates are few
-// when many buffers are live at every step (about one per buffer on the
-// benchmark's 1M buffers with ~250 live), but when few are (a long chain)
-// each assignment moves the nearest object of every member beyond it:
-// O(n^2) updates. So the search gives up when the updates pass 16 per
-// buffer assigned so far (plus 2^20); the delegate's own loop (O(n^2) time, n x objects memory, ~1
-// s at 20,000 buffers) then runs on up to kMaxGreedyBySizeObjectsBuffers buffers, and more are
-// refused. Both give the same objects.
+// when each position group is small next to the time it spans (about one
+// per buffer on the benchmark's 1M buffers with ~250 live and sizes spread
+// over 4,096 values), but a large group spread over a long time (few
+// buffers live at once, as in a chain, so there are few positions; or few
+// distinct sizes) grows its objects outwards one neighbour at a time, each
+// assignment moving the nearest object of every member beyond it: O(n^2)
+// updates. So the search gives up when the updates pass 16 per buffer
+// assigned so far (plus 2^20), a few assignments into such a group; the
+// delegate's own loop (O(n^2) time, n x objects memory, ~1 s at 20,000
+// buffers) then runs on up to kMaxGreedyBySizeObjectsBuffers buffers, and
+// more are refused. Both give the same objects.
 #include <algorithm>
 #include <cstdint>
 #include <limits>
@@ -71,7 +75,7 @@ using plan_internal::MarkedPositions;
 
 // GreedyBySize's work limit, checked as it goes: this many best_dist
 // updates per buffer assigned so far, plus the slack (the benchmark's dense
-// shape needs about one per buffer; a chain half the group per buffer, so
+// shape needs about one per buffer; a chain half its group per buffer, so
 // it gives up within a few assignments of turning quadratic).
 constexpr uint64_t kWorkPerBuffer = 16;
 constexpr uint64_t kWorkSlack = uint64_t{1} << 20;
@@ -540,7 +544,8 @@ Status AssignGreedyBySize(Span<const UsageRecord> records, SharedObjects* out) {
           StatusCode::kInvalidArgument,
           "greedy_by_size_objects: %zu buffers with lifetimes that make its "
           "nearest-object search quadratic (it gave up after %llu updates with %llu "
-          "buffers assigned; few buffers live at once, as in a chain, do that); "
+          "buffers assigned: its buffers of about the same size are many and spread "
+          "over a long time, as in a chain or with few distinct sizes); "
           "up to %zu buffers it runs the delegate's O(n^2) loop instead",
           n, static_cast<unsigned long long>(fast.updates()),
           static_cast<unsigned long long>(fast.assigned()), kMaxGreedyBySizeObjectsBuffers);

@@ -47,10 +47,11 @@ Status AssignEquality(Span<const UsageRecord> records, SharedObjects* out);
 Status AssignGreedyInOrder(Span<const UsageRecord> records, SharedObjects* out);
 Status AssignGreedyByBreadth(Span<const UsageRecord> records, SharedObjects* out);
 // GREEDY_BY_SIZE finds each buffer's nearest object through time-ordered
-// indexes (greedy_by_size_objects.cc). When few buffers are live at once (a
-// long chain) that search turns quadratic and gives up; the delegate's own
-// O(n^2) loop then runs if there are at most this many buffers (about 1 s at
-// 20,000), and more are refused (kInvalidArgument), so that `best` stays fast.
+// indexes (greedy_by_size_objects.cc). When many buffers of about the same
+// size are spread over a long time (a long chain, few distinct sizes) that
+// search turns quadratic and gives up; the delegate's own O(n^2) loop then
+// runs if there are at most this many buffers (about 1 s at 20,000), and
+// more are refused (kInvalidArgument), so that `best` stays fast.
 constexpr size_t kMaxGreedyBySizeObjectsBuffers = 20000;
 Status AssignGreedyBySize(Span<const UsageRecord> records, SharedObjects* out);
 Status AssignGreedyBest(Span<const UsageRecord> records, SharedObjects* out);
