@@ -215,20 +215,53 @@ TEST(SharedObjectsTest, RandomValidity) {
   }
 }
 
-TEST(SharedObjectsTest, GreedyBySizeRefusesMoreBuffersThanItsLimit) {
-  std::vector<UsageRecord> records;
-  for (size_t i = 0; i <= kMaxGreedyBySizeObjectsBuffers; ++i) {
-    records.push_back(Rec(16, static_cast<int32_t>(i), static_cast<int32_t>(i)));
-  }
+// A chain (one buffer live at a time, all of one size) makes
+// greedy_by_size_objects' fast search quadratic: it gives up, runs the
+// delegate's own loop up to kMaxGreedyBySizeObjectsBuffers buffers and
+// refuses beyond.
+TEST(SharedObjectsTest, GreedyBySizeOnLongChains) {
+  auto chain = [](size_t n) {
+    std::vector<UsageRecord> records;
+    for (size_t i = 0; i < n; ++i) {
+      records.push_back(Rec(16, static_cast<int32_t>(i), static_cast<int32_t>(i)));
+    }
+    return records;
+  };
   SharedObjects out;
+  const std::vector<UsageRecord> planned = chain(4000);  // past the fast search's limit
   for (auto* assign : {&AssignGreedyBySize, &AssignGreedyBest}) {
-    const Status s = assign(records, &out);
+    ASSERT_TRUE(assign(planned, &out).ok());
+    EXPECT_EQ(out.object_ids, std::vector<int32_t>(planned.size(), 0));
+    EXPECT_EQ(out.object_sizes, std::vector<int64_t>{16});
+  }
+  const std::vector<UsageRecord> refused = chain(kMaxGreedyBySizeObjectsBuffers + 1);
+  for (auto* assign : {&AssignGreedyBySize, &AssignGreedyBest}) {
+    const Status s = assign(refused, &out);
     EXPECT_EQ(s.code(), StatusCode::kInvalidArgument);
     EXPECT_STREQ(s.message(),
-                 "greedy_by_size_objects: 20001 buffers, more than 20000 (its object search is "
-                 "O(n^2))");
+                 "greedy_by_size_objects: 20001 buffers with lifetimes that make its "
+                 "nearest-object search quadratic (it gave up after 998775 updates with 50 "
+                 "buffers assigned: its buffers of about the same size are many and spread "
+                 "over a long time, as in a chain or with few distinct sizes); up to 20000 "
+                 "buffers it runs the delegate's O(n^2) loop instead");
   }
-  EXPECT_TRUE(AssignGreedyInOrder(records, &out).ok());  // the fast strategies take it
+  EXPECT_TRUE(AssignGreedyInOrder(refused, &out).ok());  // the fast strategies take it
+}
+
+// Many buffers live at once: no limit (the benchmark's shape, 30,000 buffers).
+TEST(SharedObjectsTest, GreedyBySizeTakesLargeDenseInputs) {
+  std::mt19937 rng(5);
+  std::vector<UsageRecord> records;
+  for (int i = 0; i < 30000; ++i) {
+    records.push_back(Rec(16 * (1 + static_cast<int64_t>(rng() % 4096)), i,
+                          i + static_cast<int32_t>(rng() % 499)));
+  }
+  SharedObjects out;
+  ASSERT_TRUE(AssignGreedyBySize(records, &out).ok());
+  PlanResult plan;
+  ASSERT_TRUE(ObjectsToOffsets(out, &plan).ok());
+  EXPECT_TRUE(ValidatePlan(records, plan.offsets, plan.arena_bytes).ok());
+  EXPECT_GE(out.total, PositionalMaxLowerBound(records));
 }
 
 }  // namespace

@@ -4,36 +4,25 @@
 // first. An unassigned buffer goes into the best-sized object with no member
 // live at a common step: the smallest object at least its size, else the
 // largest one (ties: lowest id); no such object: a new one.
+//
+// The objects with a member live at a common step are those of the assigned
+// buffers meeting the new one (k of them), fetched from an interval index
+// (interval_index.h) and marked busy. Objects are kept ordered by (size, id),
+// so the best free one is found by stepping from the new buffer's size past
+// at most k busy ones, up and, if need be, down: O(n log n + sum of k log n)
+// time, instead of testing every object's schedule for every buffer.
 #include <algorithm>
 #include <cstdint>
 #include <iterator>
-#include <map>
+#include <set>
+#include <utility>
 #include <vector>
 
+#include "tflm_arena/plan/interval_index.h"
 #include "tflm_arena/plan/shared_objects.h"
 #include "tflm_arena/plan/shared_objects_internal.h"
 
 namespace tflm_arena {
-namespace {
-
-// Members of one object by first_step -> last_step (members never overlap).
-using Schedule = std::map<Step, Step>;
-
-bool Fits(const Schedule& s, const UsageRecord& r) {
-  auto it = s.lower_bound(r.first_step);
-  if (it != s.end() && it->first <= r.last_step) return false;
-  if (it != s.begin() && std::prev(it)->second >= r.first_step) return false;
-  return true;
-}
-
-// True when an object of `cur` bytes is a better home for `size` than one of
-// `best` bytes.
-bool BetterSize(int64_t cur, int64_t best, int64_t size) {
-  if (best < size) return cur > best;
-  return cur >= size && cur < best;
-}
-
-}  // namespace
 
 Status AssignGreedyByBreadth(Span<const UsageRecord> records, SharedObjects* out) {
   TFLM_ARENA_RETURN_IF_ERROR(CheckSharedObjectRecords(records));
@@ -78,24 +67,49 @@ Status AssignGreedyByBreadth(Span<const UsageRecord> records, SharedObjects* out
   std::vector<size_t> order = plan_internal::BySizeDescending(records);
   std::stable_sort(order.begin(), order.end(),
                    [&](size_t a, size_t b) { return first_visit[a] < first_visit[b]; });
-  std::vector<Schedule> schedules;
+  // Object ids carried as the keys' offset half (the end half is unused).
+  plan_internal::IntervalIndex index(records);
+  std::set<std::pair<int64_t, int32_t>> by_size;  // (size, id) of every object
+  std::vector<uint32_t> busy;                     // object -> last buffer it was busy for
+  std::vector<uint64_t> keys;
+  uint32_t stamp = 0;
   for (size_t i : order) {
     const UsageRecord& r = records[i];
-    int32_t best = -1;
-    for (size_t obj = 0; obj < schedules.size(); ++obj) {
-      if (best != -1 && !BetterSize(out->object_sizes[obj], out->object_sizes[best], r.size)) {
-        continue;
+    const auto cost = index.GatherCost(static_cast<uint32_t>(i));
+    keys.resize(cost.live + cost.starting);
+    const size_t k = index.Gather(static_cast<uint32_t>(i), keys.data(), 0);
+    ++stamp;
+    for (size_t m = 0; m < k; ++m) {
+      busy[static_cast<size_t>(plan_internal::KeyOffset(keys[m]))] = stamp;
+    }
+    auto free = [&](const std::pair<int64_t, int32_t>& o) { return busy[o.second] != stamp; };
+    // The smallest free object of at least r.size, lowest id first.
+    auto it = std::find_if(by_size.lower_bound({r.size, INT32_MIN}), by_size.end(), free);
+    if (it == by_size.end()) {
+      // Else the largest free one, then the lowest id of that size.
+      auto below =
+          std::find_if(std::make_reverse_iterator(by_size.lower_bound({r.size, INT32_MIN})),
+                       by_size.rend(), free);
+      if (below != by_size.rend()) {
+        it = std::find_if(by_size.lower_bound({below->first, INT32_MIN}), by_size.end(), free);
       }
-      if (Fits(schedules[obj], r)) best = static_cast<int32_t>(obj);
     }
-    if (best == -1) {
-      best = static_cast<int32_t>(schedules.size());
-      schedules.emplace_back();
+    int32_t best;
+    if (it == by_size.end()) {
+      best = static_cast<int32_t>(out->object_sizes.size());
       out->object_sizes.push_back(r.size);
+      busy.push_back(0);
+      by_size.emplace(r.size, best);
+    } else {
+      best = it->second;
+      if (r.size > it->first) {
+        by_size.erase(it);
+        by_size.emplace(r.size, best);
+        out->object_sizes[best] = r.size;
+      }
     }
-    schedules[best][r.first_step] = r.last_step;
-    out->object_sizes[best] = std::max(out->object_sizes[best], r.size);
     out->object_ids[i] = best;
+    index.Insert(static_cast<uint32_t>(i), best, 0);
   }
   plan_internal::Finish(out);
   return Status::Ok();

@@ -7,9 +7,14 @@
 // aligned end of the highest.
 //
 // The placed buffers sharing a step with the new one come from an interval
-// index (interval_index.h) instead of a walk over every placed buffer, then
-// are sorted by (offset, placement order): O(n log n + sum of k log k), k the
-// placed buffers meeting each new one.
+// index (interval_index.h) instead of a walk over every placed buffer (k of
+// them). The smallest fitting gap among them is found without sorting them:
+// GapBuckets (gap_buckets.h) sums them up per bucket of offsets no wider than
+// the new buffer, O(1) per buffer, which leaves the same gaps in the same
+// order. Zero-size buffers (where gaps of 0 fit and equal offsets' order
+// matters), a small buffer under a high arena (too many buckets) and plans
+// whose offsets may pass int32 sort them by (offset, placement order)
+// instead. O(n log n + sum of k), at most O(sum of k log k).
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -17,6 +22,7 @@
 #include <utility>
 #include <vector>
 
+#include "tflm_arena/plan/gap_buckets.h"
 #include "tflm_arena/plan/interval_index.h"
 #include "tflm_arena/plan/shared_objects.h"
 
@@ -48,19 +54,20 @@ Status PlanOffsetsGreedyBySize(Span<const UsageRecord> records, int64_t alignmen
                    [&](size_t a, size_t b) { return records[a].size > records[b].size; });
   out->offsets.assign(n, 0);
   out->arena_bytes = 0;
-  // Offsets never pass the sum of the aligned sizes. When that fits in
-  // int32, the index's keys are (offset << 32 | placement order): sorting
-  // them gives the walk's order directly. Otherwise they carry (placement
-  // order << 32 | buffer id) and offsets are looked up and sorted alongside.
-  int64_t bound = 0;
-  for (const UsageRecord& r : records) {
-    bound += AlignUp(r.size, alignment) + std::max<int64_t>(alignment, 1);
-    if (bound > std::numeric_limits<int32_t>::max()) break;
-  }
-  const bool compact = bound <= std::numeric_limits<int32_t>::max();
+  // While every aligned end placed so far fits in int32, the index's keys
+  // are (offset << 32 | placement order): sorting them gives the walk's
+  // order directly. From the first one that does not, the index is rebuilt
+  // with keys (placement order << 32 | buffer id), and offsets are looked up
+  // and sorted alongside.
+  constexpr int64_t kInt32Max = std::numeric_limits<int32_t>::max();
+  bool compact = true;
   plan_internal::IntervalIndex index(records);
   std::vector<uint64_t> keys;
   std::vector<std::pair<int64_t, uint64_t>> met;  // (offset, key), general keys only
+  // Compact keys: aligned end by placement order, and the highest of them.
+  std::vector<uint32_t> aligned_end(n);
+  int64_t top = 0;
+  plan_internal::GapBuckets gaps;
   for (size_t seq = 0; seq < n; ++seq) {
     const size_t i = order[seq];
     const UsageRecord& r = records[i];
@@ -79,7 +86,13 @@ Status PlanOffsetsGreedyBySize(Span<const UsageRecord> records, int64_t alignmen
       }
       end = std::max(end, AlignUp(offset + records[j].size, alignment));
     };
-    if (compact) {
+    if (compact && r.size > 0 && gaps.Begin(top, r.size)) {
+      for (size_t m = 0; m < k; ++m) {
+        gaps.Add(static_cast<uint32_t>(plan_internal::KeyOffset(keys[m])),
+                 aligned_end[static_cast<size_t>(plan_internal::KeyEnd(keys[m]))]);
+      }
+      best_offset = gaps.BestFit();
+    } else if (compact) {
       std::sort(keys.begin(), keys.begin() + static_cast<std::ptrdiff_t>(k));
       for (size_t m = 0; m < k; ++m) {
         visit(plan_internal::KeyOffset(keys[m]),
@@ -99,7 +112,18 @@ Status PlanOffsetsGreedyBySize(Span<const UsageRecord> records, int64_t alignmen
     if (best_offset == kNone) best_offset = end;
     out->offsets[i] = best_offset;
     out->arena_bytes = std::max(out->arena_bytes, best_offset + r.size);
+    const int64_t placed_end = AlignUp(best_offset + r.size, alignment);
+    if (compact && placed_end > kInt32Max) {
+      compact = false;
+      index = plan_internal::IntervalIndex(records);
+      for (size_t before = 0; before < seq; ++before) {
+        index.Insert(static_cast<uint32_t>(order[before]), static_cast<int32_t>(before),
+                     static_cast<int32_t>(order[before]));
+      }
+    }
     if (compact) {
+      aligned_end[seq] = static_cast<uint32_t>(placed_end);
+      top = std::max(top, placed_end);
       index.Insert(static_cast<uint32_t>(i), static_cast<int32_t>(best_offset),
                    static_cast<int32_t>(seq));
     } else {

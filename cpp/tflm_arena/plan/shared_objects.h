@@ -46,9 +46,12 @@ Status AssignNaive(Span<const UsageRecord> records, SharedObjects* out);
 Status AssignEquality(Span<const UsageRecord> records, SharedObjects* out);
 Status AssignGreedyInOrder(Span<const UsageRecord> records, SharedObjects* out);
 Status AssignGreedyByBreadth(Span<const UsageRecord> records, SharedObjects* out);
-// GREEDY_BY_SIZE keeps a distance per buffer and object and rescans them
-// (O(n^2) time, n x objects memory: about 0.6 s at 10,000 buffers); more
-// buffers than this are refused, so that `best` stays fast on large inputs.
+// GREEDY_BY_SIZE finds each buffer's nearest object through time-ordered
+// indexes (greedy_by_size_objects.cc). When many buffers of about the same
+// size are spread over a long time (a long chain, few distinct sizes) that
+// search turns quadratic and gives up; the delegate's own O(n^2) loop then
+// runs if there are at most this many buffers (about 1 s at 20,000), and
+// more are refused (kInvalidArgument), so that `best` stays fast.
 constexpr size_t kMaxGreedyBySizeObjectsBuffers = 20000;
 Status AssignGreedyBySize(Span<const UsageRecord> records, SharedObjects* out);
 Status AssignGreedyBest(Span<const UsageRecord> records, SharedObjects* out);

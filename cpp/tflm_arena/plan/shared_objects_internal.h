@@ -29,6 +29,10 @@ std::vector<size_t> BySizeDescending(Span<const UsageRecord> records);
 // walk, as the GPU delegate expects its records to be sorted.
 std::vector<size_t> ByFirstStep(Span<const UsageRecord> records);
 
+// greedy_by_size_objects_rescan.cc: the delegate's GREEDY_BY_SIZE loop
+// (O(n^2)); fills out->object_ids (sized, -1) and out->object_sizes.
+void AssignGreedyBySizeByRescan(Span<const UsageRecord> records, SharedObjects* out);
+
 // Sets out->total to the sum of object sizes.
 void Finish(SharedObjects* out);
 

@@ -4,21 +4,28 @@
 //     ties by higher index. That is a total order, so std::sort gives TFLM's.
 //  2. For each buffer TFLM walks every placed buffer in offset order, looking
 //     only at those whose lifetimes meet its own. We fetch just those (k of
-//     them) from an IntervalIndex as (offset, end) keys, radix-sort them by
-//     offset (offset_sort.h) and run TFLM's scan. Equal offsets may come in
+//     them) from an IntervalIndex as (offset, end) keys and run TFLM's scan
+//     over them in offset order without sorting them: GapBuckets
+//     (gap_buckets.h) sums them up per bucket of offsets no wider than the
+//     buffer, O(1) per key. Only when that takes too many buckets (a small
+//     buffer under a high arena) are they radix-sorted by offset
+//     (offset_sort.h) and scanned one by one. Equal offsets may come in
 //     another order than in TFLM's list; that cannot change the result: once
 //     a gap check fails at offset o the candidate is past o, so every buffer
 //     at o fails too, and the candidate becomes the largest of their ends in
-//     any order.
+//     any order. A zero-size buffer goes to 0: the scan stops at once.
 //  3. When a buffer meets a large share of everything placed (long-lived
-//     buffers, or many buffers live at once), fetching and sorting costs
-//     more than TFLM's walk. The index tells the fetch cost up front, so we
-//     pick the cheaper of the two: fetch and sort, or walk all p placed
-//     buffers in offset order (kept as a sorted array, merged lazily),
-//     filtering by lifetime as TFLM does. A buffer costs O(log T +
-//     min(s + k, p)), s counting the buffers (placed or not) that start
+//     buffers, or many buffers live at once), fetching costs more than
+//     TFLM's walk. The index tells the fetch cost up front, so we pick the
+//     cheaper of the two: fetch, or walk all p placed buffers in offset order
+//     (a sorted array, brought up to date from the placement order when a
+//     walk needs it), filtering by lifetime as TFLM does. A buffer costs
+//     O(log T + min(s + k, p)) (plus at most GapBuckets::kMaxBuckets / 64
+//     bitmap words), s counting the buffers (placed or not) that start
 //     within its lifetime: the plan takes O(n log n + overlapping pairs),
 //     and never more than TFLM's O(n^2) walk, with a smaller constant.
+//     At 1M buffers with ~250 live the fetch, not the scan, takes most of the
+//     time: queries jump around in time, so each one misses the caches.
 // Every planned end must fit in int32, as GreedyPlanner requires; the error
 // names the same buffer in the same words.
 #include <algorithm>
@@ -27,6 +34,7 @@
 #include <functional>
 #include <vector>
 
+#include "tflm_arena/plan/gap_buckets.h"
 #include "tflm_arena/plan/interval_index.h"
 #include "tflm_arena/plan/offset_sort.h"
 #include "tflm_arena/plan/plan.h"
@@ -57,13 +65,23 @@ struct Placed {
   uint32_t last_rank;
 };
 
-// Placed buffers in ascending offset order. New ones wait in `pending_`
-// until a walk needs the order; a few are inserted in place, many are sorted
-// and merged.
+// Placed buffers in ascending offset order, built only when a walk needs
+// it (once the index pays off, no walk comes): the buffers placed since the
+// last walk are taken from the placement order then; a few are inserted in
+// place, many are sorted and merged.
 class OffsetOrder {
  public:
-  void Add(const Placed& p) { pending_.push_back(p); }
-  const std::vector<Placed>& Sorted() {
+  const std::vector<Placed>& Sorted(const std::vector<uint32_t>& order, size_t placed,
+                                    const std::vector<int32_t>& offset,
+                                    Span<const UsageRecord> records,
+                                    const plan_internal::IntervalIndex& index) {
+    pending_.clear();
+    for (; taken_ < placed; ++taken_) {
+      const uint32_t id = order[taken_];
+      const int32_t end = static_cast<int32_t>(offset[id] + records[id].size);
+      pending_.push_back(
+          Placed{PackKey(offset[id], end), index.first_rank(id), index.last_rank(id)});
+    }
     auto by_key = [](const Placed& a, const Placed& b) { return a.key < b.key; };
     if (pending_.size() <= 4) {
       for (const Placed& p : pending_) {
@@ -76,11 +94,11 @@ class OffsetOrder {
                  by_key);
       sorted_.swap(merged_);
     }
-    pending_.clear();
     return sorted_;
   }
 
  private:
+  size_t taken_ = 0;  // order[0, taken_) are in sorted_
   std::vector<Placed> sorted_;
   std::vector<Placed> pending_;
   std::vector<Placed> merged_;
@@ -147,6 +165,8 @@ Status PlanTflmGreedy(Span<const UsageRecord> records, PlanResult* out, PlanCanc
   std::vector<uint64_t> meeting, scratch;
   size_t placed = 0;
   uint64_t work = 0;
+  int64_t top = 0;  // highest end placed so far
+  plan_internal::GapBuckets gaps;
   for (uint32_t id : order) {
     const int64_t size = records[id].size;
     int64_t candidate = records[id].fixed_offset;
@@ -154,12 +174,14 @@ Status PlanTflmGreedy(Span<const UsageRecord> records, PlanResult* out, PlanCanc
       const plan_internal::IntervalIndex::GatherSize gather = index.GatherCost(id);
       const uint64_t cost = gather.live + gather.starting;
       const uint64_t sort_cost = (cost < 64 ? kWalkPerFewKeys : kWalkPerKey) * cost;
-      if (placed < sort_cost) {
+      if (size == 0) {
+        candidate = 0;  // TFLM's scan stops at once: every offset is >= 0
+      } else if (placed < sort_cost) {
         const uint32_t qa = index.first_rank(id), qb = index.last_rank(id);
         // Live at id's first step implies meeting id: >= 7/8 of them do.
-        candidate = 8 * gather.live >= 7 * placed
-                        ? WalkFirstFit<false>(by_offset.Sorted(), qa, qb, size)
-                        : WalkFirstFit<true>(by_offset.Sorted(), qa, qb, size);
+        const std::vector<Placed>& walk = by_offset.Sorted(order, placed, offset, records, index);
+        candidate = 8 * gather.live >= 7 * placed ? WalkFirstFit<false>(walk, qa, qb, size)
+                                                  : WalkFirstFit<true>(walk, qa, qb, size);
         work += placed;
       } else {
         if (meeting.size() < cost) {
@@ -167,7 +189,15 @@ Status PlanTflmGreedy(Span<const UsageRecord> records, PlanResult* out, PlanCanc
           scratch.resize(cost);
         }
         const size_t k = index.Gather(id, meeting.data(), 0);
-        candidate = FirstFit(SortByOffset(meeting.data(), scratch.data(), k), k, size);
+        if (gaps.Begin(top, size)) {
+          for (size_t i = 0; i < k; ++i) {
+            gaps.Add(static_cast<uint32_t>(KeyOffset(meeting[i])),
+                     static_cast<uint32_t>(KeyEnd(meeting[i])));
+          }
+          candidate = gaps.FirstFit();
+        } else {
+          candidate = FirstFit(SortByOffset(meeting.data(), scratch.data(), k), k, size);
+        }
         work += sort_cost;
       }
       const int64_t end = candidate + size;
@@ -181,7 +211,7 @@ Status PlanTflmGreedy(Span<const UsageRecord> records, PlanResult* out, PlanCanc
     offset[id] = static_cast<int32_t>(candidate);
     const int32_t end = static_cast<int32_t>(candidate + size);
     index.Insert(id, offset[id], end);
-    by_offset.Add(Placed{PackKey(offset[id], end), index.first_rank(id), index.last_rank(id)});
+    top = std::max<int64_t>(top, end);
     ++placed;
     if (work >= kPollWork) {
       work = 0;
