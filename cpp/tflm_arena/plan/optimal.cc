@@ -6,10 +6,11 @@
 // runs out of budget says nothing: the round moves up past it). A probe that
 // fits lowers `hi` to the arena it found; a complete search that fails raises
 // `lo` (the proof does not depend on the heuristic). Rounds double the budget
-// until lo == hi (proven) or time runs out. Each round starts with a probe at
+// until lo == hi (proven) or time runs out (the first budget is 2n nodes, as
+// MiniMalloc's first round). Each round starts with a probe at
 // `lo` itself, because real models usually reach their lower bound. Orders
 // tried at a probe: the best plan's own (buffers by offset, so the search
-// retraces it and backtracks near its top) and the static ones of
+// retraces it and backtracks near its top; tried last) and the static ones of
 // RankBuffers. Each order is searched three ways (a portfolio: which one
 // finds a plan first varies a lot from instance to instance): sections
 // weighted by the failures of every earlier search of this problem, so the
@@ -76,7 +77,7 @@ class Optimizer {
       for (int h = 0; h < plan_internal::kNumRankHeuristics; ++h) {
         ranks_.push_back(plan_internal::RankBuffers(problem_, h));
       }
-      LowestFirst();
+      if (options_.capacity == 0) LowestFirst();
       CapacitySearch();
     }
     if (cancelled_) {
@@ -255,7 +256,10 @@ class Optimizer {
   }
 
   // The search's first dive with no capacity limit never backtracks: it puts
-  // the lowest-placeable buffer next, a cheap and often good plan.
+  // the lowest-placeable buffer next, a cheap and often good plan. Not in
+  // the decision form, whose first probes at the capacity find a plan in
+  // about the time these dives take (on generated hard instances, a few
+  // ms), when one is found quickly at all.
   void LowestFirst() {
     const int64_t unlimited = kMaxTotalBytes;
     for (size_t h = 0; h < ranks_.size() && TimeLeft(); ++h) {
@@ -271,7 +275,7 @@ class Optimizer {
   // bound and stops once Decided(); its probes above the capacity still
   // improve the best plan, whose offsets order the next round's search.
   void CapacitySearch() {
-    int64_t budget = std::max<int64_t>(256, 4 * static_cast<int64_t>(problem_.ids.size()));
+    int64_t budget = std::max<int64_t>(256, 2 * static_cast<int64_t>(problem_.ids.size()));
     int round = 0;
     while (lower_ < best_.arena_bytes && TimeLeft() && !Decided()) {
       int64_t a = std::max(lower_, options_.capacity), b = best_.arena_bytes - 1;
@@ -280,12 +284,12 @@ class Optimizer {
         const int64_t mid = first ? a : a + (b - a) / 2;
         first = false;
         bool decided = false;
-        // First an order led by the best plan so far (its buffers by offset:
-        // the search retraces it and backtracks near its top), then the base
-        // orders.
+        // The base orders, then one led by the best plan so far (its
+        // buffers by offset: the search retraces it and backtracks near its
+        // top).
         for (size_t k = 0; k < kGuides * (ranks_.size() + 1) && TimeLeft() && !decided; ++k) {
           const size_t h = k / kGuides, g = k % kGuides;
-          std::vector<int32_t> rank = h == 0 ? IncumbentRank() : ranks_[h - 1];
+          std::vector<int32_t> rank = h < ranks_.size() ? ranks_[h] : IncumbentRank();
           plan_internal::SearchGuide guide;
           guide.branching =
               g == 1 ? plan_internal::Branching::kRanked : plan_internal::Branching::kSection;
