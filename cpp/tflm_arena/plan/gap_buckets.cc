@@ -1,9 +1,8 @@
+// GapBuckets: the bucketed gap scans of gap_buckets.h.
 #include "tflm_arena/plan/gap_buckets.h"
 
 namespace tflm_arena {
 namespace plan_internal {
-
-constexpr GapBuckets::Bucket GapBuckets::kClear;
 
 bool GapBuckets::Begin(int64_t top, int64_t want) {
   const int shift = 63 - __builtin_clzll(static_cast<uint64_t>(want));  // 2^shift <= want
