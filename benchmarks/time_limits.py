@@ -4,18 +4,20 @@ For every limit in ``--limits`` and every input (generated hard instances
 that the search does not finish, and generated interval sets of 10,000 and
 100,000 buffers, which it cannot search and plans with the heuristics only),
 runs ``ta.plan(records, strategy="optimal", time_limit=L)`` in this process
-and prints the wall time around the call, its ratio to the limit, whether the
+and prints the wall time around the call, its ratio to max(limit, floor)
+(below), whether the
 plan is valid (``Plan.validate``) and whether it is no larger than
 ``tflm_greedy``'s plan of the same input (the incumbent ``optimal`` starts
 from). The target: every ratio at most 1.10, every plan valid and never
 worse than tflm_greedy.
 
 The one exception, by design (docs/reference.md, "Planning strategies"): the
-optimal planner always finishes TFLM's greedy first, so a limit shorter than
-that greedy's own time is exceeded by it. The table prints the greedy's time
-beside each input; rows where it exceeds the limit are marked.
+optimal planner always finishes TFLM's greedy first and checks the plan it
+returns, so it cannot return sooner than ``time_limit=0`` does ("floor",
+measured per input). A run is on time when its wall time is at most 1.10 x
+max(limit, floor); the table prints the ratio to that.
 
-    python benchmarks/time_limits.py [--limits 0.05,0.2,1,3] [--hard 3]
+    python benchmarks/time_limits.py [--limits 0.05,0.2,1,3] [--hard 4]
 """
 
 from __future__ import annotations
@@ -57,15 +59,16 @@ def main(argv=None, out=None) -> int:
     args = ap.parse_args(argv)
     limits = [float(x) for x in args.limits.split(",") if x]
     out.write(
-        f"{'input':<22}{'greedy s':>9}{'limit s':>8}{'wall s':>8}{'ratio':>7}"
+        f"{'input':<22}{'floor s':>8}{'limit s':>8}{'wall s':>8}{'ratio':>7}"
         f"{'valid':>6}{'<= greedy':>10}  note\n"
     )
     worst = 0.0
     bad = 0
     for name, rec in _inputs(args.hard):
-        t0 = time.perf_counter()
         greedy = ta.plan(rec, strategy="tflm_greedy")
-        greedy_s = time.perf_counter() - t0
+        t0 = time.perf_counter()
+        ta.plan(rec, strategy="optimal", time_limit=0)
+        floor = time.perf_counter() - t0
         for limit in limits:
             t0 = time.perf_counter()
             p = ta.plan(rec, strategy="optimal", time_limit=limit)
@@ -76,22 +79,21 @@ def main(argv=None, out=None) -> int:
             except ValueError:
                 valid = False
             not_worse = p.arena_bytes <= greedy.arena_bytes
-            ratio = wall / limit
+            ratio = wall / max(limit, floor)
+            worst = max(worst, ratio)
             note = ""
-            if greedy_s > limit:
-                note = "limit below tflm_greedy's own time (exempt)"
-            elif p.optimal and ratio < 1.0:
+            if floor > limit:
+                note = "limit below the floor (TFLM's greedy and the checks)"
+            elif p.optimal and wall < limit:
                 note = "proven optimal before the limit"
-            else:
-                worst = max(worst, ratio)
             bad += (not valid) or (not not_worse)
             out.write(
-                f"{name:<22}{greedy_s:>9.3f}{limit:>8.2f}{wall:>8.3f}{ratio:>7.2f}"
+                f"{name:<22}{floor:>8.3f}{limit:>8.2f}{wall:>8.3f}{ratio:>7.2f}"
                 f"{'yes' if valid else 'NO':>6}{'yes' if not_worse else 'NO':>10}  {note}\n"
             )
             out.flush()
     out.write(
-        f"\nworst ratio (runs that used their limit, exempt rows aside): {worst:.3f}; "
+        f"\nworst wall / max(limit, floor): {worst:.3f} (target <= 1.10); "
         f"invalid or worse than tflm_greedy: {bad}\n"
     )
     return 0 if worst <= 1.10 and bad == 0 else 1
