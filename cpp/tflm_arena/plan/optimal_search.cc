@@ -217,10 +217,9 @@ class Search {
         cap_(capacity),
         limits_(limits),
         ranked_(guide.branching == Branching::kRanked),
-        weighted_(guide.weights != nullptr),
         m_(p.size.size()),
         S_(p.sections()),
-        weight_(guide.weights != nullptr ? *guide.weights : own_weights_) {}
+        weights_(guide.weights) {}
 
   SearchResult Run() {
     SearchResult res;
@@ -231,7 +230,7 @@ class Search {
     floor_.assign(S_, 0);
     rem_.assign(S_, 0);
     stamp_.assign(S_, 0);
-    if (weight_.size() != S_) weight_.assign(S_, 0);
+    if (weights_ != nullptr && weights_->size() != S_) weights_->assign(S_, 0);
     cuts_.assign(S_, 0);
     counts_.assign(S_ + 1, 0);
     pool_.resize(m_ + 1);
@@ -380,7 +379,7 @@ class Search {
         const int64_t slack = cap_ - std::max(floor_[s], level) - rem_[s];
         const bool room = slack >= p_.alignment;
         int64_t score = run + (room ? 1 : 0);
-        if (weighted_) score = (score << 32) / (1 + weight_[s]);
+        if (weights_ != nullptr) score = (score << 32) / (1 + (*weights_)[s]);
         if (score < best_score || (score == best_score && slack < best_slack)) {
           best_score = score;
           best_slack = slack;
@@ -592,7 +591,7 @@ class Search {
       int64_t lvl = floor_[s];
       if (rem_[s] == 0) {
         if (lvl > cap_) {
-          ++weight_[s];
+          if (weights_ != nullptr) ++(*weights_)[s];
           return false;
         }
         continue;
@@ -604,7 +603,7 @@ class Search {
         if (p_.fix_hi[k] > from) need += p_.fix_hi[k] - from;
       }
       if (need > cap_) {
-        ++weight_[s];
+        if (weights_ != nullptr) ++(*weights_)[s];
         return false;
       }
     }
@@ -639,10 +638,8 @@ class Search {
   const int64_t cap_;
   const SearchLimits& limits_;
   const bool ranked_;
-  const bool weighted_;
   const size_t m_, S_;
-  std::vector<int64_t> own_weights_;
-  std::vector<int64_t>& weight_;  // failures seen per section
+  std::vector<int64_t>* const weights_;  // failures seen per section; null: unweighted
   std::vector<char> placed_;
   std::vector<char> floating_;  // eff is only a lower bound: not a candidate
   std::vector<int64_t> offset_, eff_, floor_, rem_;
