@@ -6,7 +6,12 @@ identical outputs; when nothing is better the model is left unchanged."""
 from __future__ import annotations
 
 import json
+import signal
+import sys
+import time
+from pathlib import Path
 
+import numpy as np
 import pytest
 import tflm_reference as ref
 from conftest import model_params, shared_models
@@ -14,6 +19,9 @@ from test_reorder import branchy_model, run_same
 
 import tflm_arena as ta
 from tflm_arena.cli import main
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+from hard_instances import hard_instance
 
 
 def _shared(name):
@@ -37,6 +45,53 @@ def test_best_is_the_smallest_of_every_strategy_and_names_it():
     # Strategies that refuse the input (GPU family: fixed offsets) are skipped.
     q = ta.plan([16, 32, 16], [0, 0, 1], [1, 1, 2], offline_offsets=[0, -1, -1], strategy="best")
     assert q.arena_bytes == q.lower_bound == 64 and q.offsets[0] == 0
+
+
+def test_best_beats_or_ties_every_strategy_even_those_it_leaves_out():
+    rng = np.random.default_rng(5)
+    for _ in range(20):
+        n = int(rng.integers(3, 40))
+        first = rng.integers(0, 12, n)
+        rec = ta.make_records(16 * rng.integers(0, 50, n), first, first + rng.integers(0, 5, n))
+        best = ta.plan(rec, strategy="best")
+        assert best.strategy in ta.BEST_STRATEGIES
+        for s in ta.STRATEGIES:
+            if s != "best":
+                assert best.arena_bytes <= ta.plan(rec, strategy=s).arena_bytes, s
+        # Ties go to the first strategy in the list that reaches the size.
+        sizes = {s: ta.plan(rec, strategy=s).arena_bytes for s in ta.BEST_STRATEGIES}
+        first_at = next(s for s in ta.BEST_STRATEGIES if sizes[s] == best.arena_bytes)
+        assert best.strategy == first_at
+
+
+def test_best_reports_optimal_progress_and_stops_on_ctrl_c():
+    inst = hard_instance(4, fine=True)  # optimal does not finish it
+    seen = []
+    p = ta.plan(
+        inst["sizes"],
+        inst["first"],
+        inst["last"],
+        strategy="best",
+        time_limit=0.3,
+        progress=lambda b, lb, t: seen.append((b, lb)),
+    )
+    assert seen and seen[-1][0] >= p.arena_bytes and seen[-1][1] <= p.lower_bound
+
+    def boom(*_):
+        raise RuntimeError("stop here")
+
+    with pytest.raises(RuntimeError, match="stop here"):
+        ta.plan(inst["sizes"], inst["first"], inst["last"], strategy="best", progress=boom)
+    old = signal.signal(signal.SIGALRM, signal.default_int_handler)
+    try:
+        signal.setitimer(signal.ITIMER_REAL, 0.3)
+        t0 = time.monotonic()
+        with pytest.raises(KeyboardInterrupt):
+            ta.plan(inst["sizes"], inst["first"], inst["last"], strategy="best", time_limit=30)
+        assert time.monotonic() - t0 < 3
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
 
 
 def test_vww_96_int8_head_is_the_lower_bound_in_stock_tflm(tmp_path):

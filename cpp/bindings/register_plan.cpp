@@ -4,6 +4,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -49,9 +50,22 @@ PlanFn Strategy(const std::string& name) {
 
 // plan_optimal's hooks: Ctrl-C and an optional Python progress callable.
 // An exception from the callable stops the search and is raised afterwards.
+// The callable may run on a worker thread (plan_best), whose Python error
+// state is its own: the exception is kept here and raised by the caller.
 struct OptimalHooks {
   py::object progress;
   bool failed = false;
+  std::unique_ptr<py::error_already_set> error;
+
+  // Raises what the callable raised, else a pending Python error (Ctrl-C).
+  void RaiseIfError() {
+    if (error != nullptr) {
+      error->restore();
+      error.reset();
+      throw py::error_already_set();
+    }
+    if (PyErr_Occurred() != nullptr) throw py::error_already_set();
+  }
 };
 
 bool OptimalStop(void* context) {
@@ -68,9 +82,18 @@ void OptimalProgress(void* context, int64_t best, int64_t lower, double elapsed)
   try {
     hooks->progress(best, lower, elapsed);
   } catch (py::error_already_set& e) {
-    e.restore();
+    hooks->error = std::make_unique<py::error_already_set>(std::move(e));
     hooks->failed = true;
   }
+}
+
+// plan_best's cancel hook, polled by the calling (Python main) thread only,
+// where Python's signal handlers run; it also stops every strategy once the
+// progress callable has raised.
+bool BestStop(void* context) {
+  auto* hooks = static_cast<OptimalHooks*>(context);
+  py::gil_scoped_acquire gil;  // hooks->failed is written under it
+  return hooks->failed || PyErr_CheckSignals() != 0;
 }
 
 // Binds `name(sizes, first, last, fixed)` to Fn, a function of the records
@@ -160,7 +183,7 @@ void RegisterPlan(py::module_& m) {
           status = PlanOptimal(Span<const UsageRecord>(records.data(), records.size()), options,
                                &result, &stats);
         }
-        if (PyErr_Occurred() != nullptr) throw py::error_already_set();
+        hooks.RaiseIfError();
         ThrowIfError(status);
         py::dict info;
         info["proven_optimal"] = stats.proven_optimal;
@@ -172,6 +195,40 @@ void RegisterPlan(py::module_& m) {
       },
       py::arg("sizes"), py::arg("first"), py::arg("last"), py::arg("fixed"), py::arg("alignment"),
       py::arg("time_limit"), py::arg("progress") = py::none(), py::arg("capacity") = 0);
+  m.def(
+      "plan_best",
+      [](const I64Array& sizes, const I32Array& first, const I32Array& last, const I64Array& fixed,
+         int64_t alignment, double time_limit, const py::object& progress, int threads) {
+        auto records = ToRecords(sizes, first, last, fixed);
+        OptimalHooks hooks;
+        hooks.progress = progress;
+        OptimalOptions options;
+        options.time_limit_seconds = time_limit;
+        options.alignment = alignment;
+        options.cancel.stop = &BestStop;
+        options.cancel.context = &hooks;
+        if (!progress.is_none()) {
+          options.progress = &OptimalProgress;
+          options.progress_context = &hooks;
+        }
+        PlanResult result;
+        BestStats stats;
+        Status status;
+        {
+          py::gil_scoped_release release;
+          status = PlanBest(Span<const UsageRecord>(records.data(), records.size()), options,
+                            threads, &result, &stats);
+        }
+        hooks.RaiseIfError();
+        ThrowIfError(status);
+        py::dict info;
+        info["strategy"] = stats.strategy;
+        info["proven_optimal"] = stats.proven_optimal;
+        info["refused"] = stats.refused;
+        return py::make_tuple(ToArray(result.offsets), result.arena_bytes, info);
+      },
+      py::arg("sizes"), py::arg("first"), py::arg("last"), py::arg("fixed"), py::arg("alignment"),
+      py::arg("time_limit"), py::arg("progress") = py::none(), py::arg("threads") = 0);
   DefOfRecords<&LowerBound>(m, "lower_bound");
   m.def(
       "validate_plan",

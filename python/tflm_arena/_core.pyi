@@ -60,6 +60,16 @@ def plan_optimal(
     progress: Callable[[int, int, float], None] | None = None,
     capacity: int = 0,
 ) -> tuple[npt.NDArray[np.int64], int, dict[str, Any]]: ...
+def plan_best(
+    sizes: npt.ArrayLike,
+    first: npt.ArrayLike,
+    last: npt.ArrayLike,
+    fixed: npt.ArrayLike,
+    alignment: int,
+    time_limit: float,
+    progress: Callable[[int, int, float], None] | None = None,
+    threads: int = 0,
+) -> tuple[npt.NDArray[np.int64], int, dict[str, Any]]: ...
 def assign_objects(
     sizes: npt.ArrayLike,
     first: npt.ArrayLike,

@@ -457,25 +457,16 @@ def _best(
     progress: Callable[[int, int, float], None] | None,
     meta: dict[str, Any],
 ) -> Plan:
-    best: Plan | None = None
-    refused = []
-    for s in BEST_STRATEGIES:
-        try:
-            p = _plan_records(rec, s, alignment, time_limit, progress, {})
-        except ValueError as e:  # not applicable here (fixed offsets, too many buffers)
-            refused.append(f"{s}: {str(e).splitlines()[0]}")
-            continue
-        if best is None or p.arena_bytes < best.arena_bytes:
-            best = p
-    if best is None:  # tflm_greedy takes every valid input, so this is a bug
-        raise RuntimeError(
-            "internal error: no strategy planned these records: " + "; ".join(refused)
-        )
+    if not time_limit >= 0:
+        raise ValueError(f"time_limit must be >= 0 seconds, got {time_limit}")
+    offsets, arena_bytes, info = _core.plan_best(
+        *columns(rec), alignment, float(time_limit), progress
+    )
     return Plan(
-        records=best.records,
-        offsets=best.offsets,
-        arena_bytes=best.arena_bytes,
-        strategy=best.strategy,
-        proven=best.proven,
+        records=rec,
+        offsets=offsets,
+        arena_bytes=int(arena_bytes),
+        strategy=str(info["strategy"]),
+        proven=bool(info["proven_optimal"]),
         **meta,
     )

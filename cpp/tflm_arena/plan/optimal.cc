@@ -82,7 +82,8 @@ class Optimizer {
     }
     if (cancelled_) {
       return Status::Error(StatusCode::kFailedPrecondition,
-                           "planning cancelled after %.3f s (best so far %lld bytes)", Elapsed(),
+                           "planning cancelled after %lld ms (best so far %lld bytes)",
+                           static_cast<long long>(Elapsed() * 1000),
                            static_cast<long long>(best_.arena_bytes));
     }
     Status valid =
@@ -165,6 +166,11 @@ class Optimizer {
 
   // Not bounded by the deadline (see plan.h), only by the caller's cancel.
   Status TflmGreedy() {
+    if (options_.tflm_greedy_plan != nullptr &&
+        options_.tflm_greedy_plan->offsets.size() == records_.size()) {
+      Offer(*options_.tflm_greedy_plan, "tflm_greedy");
+      return Status::Ok();
+    }
     PlanResult plan;
     Status s = PlanTflmGreedy(records_, &plan, options_.cancel);
     if (s.ok()) {

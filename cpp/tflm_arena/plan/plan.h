@@ -118,6 +118,10 @@ struct OptimalOptions {
   void (*progress)(void* context, int64_t best_bytes, int64_t lower_bound,
                    double elapsed_seconds) = nullptr;
   void* progress_context = nullptr;
+  // TFLM greedy's plan of these same records (PlanTflmGreedy's output), when
+  // the caller already has it: used instead of planning again (it is still
+  // checked like every incumbent). nullptr: planned here.
+  const PlanResult* tflm_greedy_plan = nullptr;
 };
 
 struct OptimalStats {

@@ -8,6 +8,7 @@
 #define TFLM_ARENA_PLAN_STRATEGIES_H_
 
 #include <string>
+#include <vector>
 
 #include "tflm_arena/core/span.h"
 #include "tflm_arena/core/status.h"
@@ -60,6 +61,36 @@ std::string StrategyNames(StrategyKind kind);
 std::string StrategyNames();
 
 const char* StrategyKindName(StrategyKind kind);
+
+// best.cc. Strategy "best": plans with every entry marked tried_by_best and
+// returns the smallest plan; ties go to the entry listed first. The result
+// does not depend on the number of threads or on timing, except through
+// optimal's time limit.
+//  - Strategies run on up to `threads` threads at once (0: one per hardware
+//    thread); "optimal" runs right after "tflm_greedy", on the same thread,
+//    and starts from its plan (OptimalOptions::tflm_greedy_plan) instead of
+//    planning it again.
+//  - Once a plan reaches LowerBound(records), no entry listed after it can
+//    win (it could only tie): those not started are skipped and the
+//    cancellable ones running are stopped.
+//  - An entry that refuses the records (fixed offsets, too many buffers) is
+//    left out; its message is kept in BestStats::refused.
+//  - options.alignment, time_limit_seconds, capacity (must be 0) and
+//    progress are optimal's. options.cancel is polled by the calling thread
+//    only (every ~10 ms); it stops every strategy that is cancellable and
+//    starts no other. progress is called from a worker thread.
+// Errors: the ValidateRecords message; kFailedPrecondition "planning
+// cancelled ..." after a cancel; kInternal when no entry planned the records
+// (tflm_greedy takes every valid input TFLM takes).
+struct BestStats {
+  const char* strategy = "";         // the entry that made the plan (a registry name)
+  bool proven_optimal = false;       // at the lower bound, or proven by "optimal"
+  std::vector<std::string> refused;  // "name: message" per entry left out
+  // Entries skipped or stopped because an earlier one reached the bound.
+  size_t skipped = 0;
+};
+Status PlanBest(Span<const UsageRecord> records, const OptimalOptions& options, int threads,
+                PlanResult* out, BestStats* stats = nullptr);
 
 }  // namespace tflm_arena
 

@@ -23,6 +23,11 @@
 //     a search over other plans with its own API (PlanOptimal, "best").
 //   best: strategy "best" tries it; fixed: it accepts records with fixed
 //   (offline) offsets; description: one line, for help texts and lists.
+// best is false where the plan can never win (best keeps the first of equal
+// plans): greedy_by_breadth_objects gives greedy_by_breadth's offsets
+// (that planner lays out the same objects), greedy_best_objects the plan of
+// one of its two parts, and naive_objects the sum of all sizes, which TFLM's
+// greedy and greedy_by_breadth never exceed.
 #ifndef TFLM_ARENA_PLAN_STRATEGY_LIST_H_
 #define TFLM_ARENA_PLAN_STRATEGY_LIST_H_
 
@@ -39,16 +44,16 @@
   OFFSETS("greedy_by_breadth", PlanGpuGreedyByBreadth, true, false,                              \
           "the GPU delegate's greedy_by_breadth shared objects end to end, as the delegate "    \
           "lays them")                                                                           \
-  OBJECTS("naive_objects", AssignNaive, true, "shared objects, one per buffer")                  \
+  OBJECTS("naive_objects", AssignNaive, false, "shared objects, one per buffer")                  \
   OBJECTS("equality_objects", AssignEquality, true,                                              \
           "shared objects reused only by buffers of exactly the same size")                     \
   OBJECTS("greedy_in_order_objects", AssignGreedyInOrder, true,                                  \
           "shared objects assigned in order of first step")                                     \
-  OBJECTS("greedy_by_breadth_objects", AssignGreedyByBreadth, true,                              \
+  OBJECTS("greedy_by_breadth_objects", AssignGreedyByBreadth, false,                              \
           "shared objects assigned step by step, widest step first")                            \
   OBJECTS("greedy_by_size_objects", AssignGreedyBySize, true,                                    \
           "shared objects by positional-maximum priority")                                      \
-  OBJECTS("greedy_best_objects", AssignGreedyBest, true,                                         \
+  OBJECTS("greedy_best_objects", AssignGreedyBest, false,                                         \
           "the smaller of greedy_by_breadth_objects and greedy_by_size_objects")                \
   OBJECTS("mincostflow_objects", AssignMinCostFlow, true,                                        \
           "shared objects by min-cost flow (at most 1,000 buffers)")                            \
