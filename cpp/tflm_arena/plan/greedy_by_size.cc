@@ -70,6 +70,7 @@ Status PlanOffsetsGreedyBySize(Span<const UsageRecord> records, int64_t alignmen
   plan_internal::GapBuckets gaps;
   for (size_t seq = 0; seq < n; ++seq) {
     const size_t i = order[seq];
+    if (seq >= plan_internal::IntervalIndex::kPrefetchFrom) index.PrefetchAhead(order, seq);
     const UsageRecord& r = records[i];
     const auto cost = index.GatherCost(static_cast<uint32_t>(i));
     keys.resize(cost.live + cost.starting);

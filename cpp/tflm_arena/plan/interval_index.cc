@@ -86,6 +86,29 @@ void IntervalIndex::Insert(uint32_t id, int32_t offset, int32_t end) {
   start_keys_[start_slot_[id]] = key;
 }
 
+void IntervalIndex::Prefetch(uint32_t id, int stage) const {
+  if (stage == 0) {
+    __builtin_prefetch(&first_rank_[id]);
+    __builtin_prefetch(&last_rank_[id]);
+    return;
+  }
+  const uint32_t leaf = first_rank_[id] + leaves_;
+  for (uint32_t node = leaf; node >= 1; node >>= 1) {
+    if (stage == 1) {
+      __builtin_prefetch(&node_count_[node]);
+      __builtin_prefetch(&node_begin_[node]);
+    } else {
+      __builtin_prefetch(node_keys_.data() + node_begin_[node]);
+    }
+  }
+  if (stage == 1) {
+    __builtin_prefetch(&rank_begin_[first_rank_[id] + 1]);
+    __builtin_prefetch(&rank_begin_[last_rank_[id] + 1]);
+  } else {
+    __builtin_prefetch(start_keys_.data() + rank_begin_[first_rank_[id] + 1]);
+  }
+}
+
 IntervalIndex::GatherSize IntervalIndex::GatherCost(uint32_t id) const {
   GatherSize size{0, rank_begin_[last_rank_[id] + 1] - rank_begin_[first_rank_[id] + 1]};
   for (uint32_t node = first_rank_[id] + leaves_; node >= 1; node >>= 1) {

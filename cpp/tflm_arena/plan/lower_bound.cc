@@ -14,7 +14,9 @@
 // measure), O(log F) per event. The total is taken after all events of a
 // step, so a buffer ending at s-1 and one starting at s never count
 // together. Sums are kept in 128 bits where the compiler has them, so huge
-// sizes cannot overflow.
+// sizes cannot overflow. Without fixed buffers, over few steps and with a
+// total that fits int64, a difference array over the steps gives the same
+// maximum in O(n + steps).
 #include <algorithm>
 #include <cstdint>
 #include <utility>
@@ -89,9 +91,44 @@ struct Event {
   bool operator<(const Event& o) const { return step < o.step; }
 };
 
+// Without fixed buffers, over few distinct steps (at most 4n + 64 from the
+// first to the last) and with a total size that fits int64: the running
+// total as a difference array over the steps, O(n + steps), no sort. The
+// same maximum as the sweep below. False: use the sweep.
+bool DenseLowerBound(Span<const UsageRecord> records, int64_t* out) {
+  int64_t lo = INT64_MAX, hi = INT64_MIN, total = 0;
+  for (const UsageRecord& r : records) {
+    if (r.size <= 0 || r.first_step > r.last_step) continue;
+    if (r.fixed_offset >= 0 || __builtin_add_overflow(total, r.size, &total)) return false;
+    lo = std::min<int64_t>(lo, r.first_step);
+    hi = std::max<int64_t>(hi, r.last_step);
+  }
+  if (total == 0) {
+    *out = 0;
+    return true;
+  }
+  const uint64_t steps = static_cast<uint64_t>(hi - lo) + 2;
+  if (steps > 4 * static_cast<uint64_t>(records.size()) + 64) return false;
+  std::vector<int64_t> change(steps, 0);
+  for (const UsageRecord& r : records) {
+    if (r.size <= 0 || r.first_step > r.last_step) continue;
+    change[static_cast<size_t>(r.first_step - lo)] += r.size;
+    change[static_cast<size_t>(r.last_step - lo) + 1] -= r.size;
+  }
+  int64_t live = 0, best = 0;  // never above total: no overflow
+  for (int64_t c : change) {
+    live += c;
+    best = std::max(best, live);
+  }
+  *out = best;
+  return true;
+}
+
 }  // namespace
 
 int64_t LowerBound(Span<const UsageRecord> records) {
+  int64_t dense;
+  if (DenseLowerBound(records, &dense)) return dense;
   std::vector<Event> events;
   events.reserve(2 * records.size());
   std::vector<int64_t> xs;

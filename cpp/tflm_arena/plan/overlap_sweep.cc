@@ -2,9 +2,8 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <functional>
 #include <iterator>
-#include <queue>
+#include <memory_resource>
 #include <set>
 #include <utility>
 
@@ -42,31 +41,45 @@ Status Report(Span<const UsageRecord> records, Span<const ByteOffset> offsets, s
                        rb.last_step);
 }
 
+// (step, id) packed so that sorting the keys sorts by step, then id; ids
+// must be below 2^32.
+uint64_t Pack(Step step, size_t id) {
+  return static_cast<uint64_t>(static_cast<int64_t>(step) - INT32_MIN) << 32 | id;
+}
+
 }  // namespace
 
 Status FindMemoryOverlap(Span<const UsageRecord> records, Span<const ByteOffset> offsets,
                          const std::vector<size_t>& ids, const char* what) {
-  std::vector<size_t> order;
-  order.reserve(ids.size());
+  // Buffers in order of first step (then index) enter; in order of last
+  // step they leave, once a later one starts after it. Keys (Pack) sort so.
+  std::vector<uint64_t> entering, leaving;
+  entering.reserve(ids.size());
+  leaving.reserve(ids.size());
   for (size_t id : ids) {
-    if (records[id].size > 0) order.push_back(id);
+    if (records[id].size <= 0) continue;
+    if (id > UINT32_MAX) {
+      return Status::Error(StatusCode::kInvalidArgument,
+                           "buffer %zu: more than 2^32 buffers cannot be checked", id);
+    }
+    entering.push_back(Pack(records[id].first_step, id));
+    leaving.push_back(Pack(records[id].last_step, id));
   }
-  std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-    return records[a].first_step != records[b].first_step
-               ? records[a].first_step < records[b].first_step
-               : a < b;
-  });
+  std::sort(entering.begin(), entering.end());
+  std::sort(leaving.begin(), leaving.end());
 
-  std::set<Active> active;
-  // Min-heap of (last_step, id): who leaves next.
-  using Leaving = std::pair<Step, size_t>;
-  std::priority_queue<Leaving, std::vector<Leaving>, std::greater<Leaving>> leaving;
-  for (size_t id : order) {
+  // Node allocations from a pool: the set is small but changes 2n times.
+  std::pmr::unsynchronized_pool_resource pool;
+  std::pmr::set<Active> active(&pool);
+  size_t left = 0;  // leaving[0, left) are gone
+  for (uint64_t in : entering) {
+    const size_t id = static_cast<size_t>(in & UINT32_MAX);
     const UsageRecord& r = records[id];
-    while (!leaving.empty() && leaving.top().first < r.first_step) {
-      const size_t gone = leaving.top().second;
+    // Gone: every buffer whose last step is before this first step.
+    const uint64_t before = Pack(r.first_step, 0);
+    for (; left < leaving.size() && leaving[left] < before; ++left) {
+      const size_t gone = static_cast<size_t>(leaving[left] & UINT32_MAX);
       active.erase(Active{offsets[gone], 0, gone});
-      leaving.pop();
     }
     const Active me{offsets[id], SaturatedEnd(offsets[id], r.size), id};
     auto above = active.lower_bound(Active{me.offset, 0, 0});
@@ -78,7 +91,6 @@ Status FindMemoryOverlap(Span<const UsageRecord> records, Span<const ByteOffset>
       if (below->end > me.offset) return Report(records, offsets, id, below->id, what);
     }
     active.insert(me);
-    leaving.push({r.last_step, id});
   }
   return Status::Ok();
 }

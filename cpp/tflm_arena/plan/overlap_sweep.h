@@ -7,7 +7,8 @@
 // while the other is active). Active buffers are kept in a set ordered by
 // offset; while no overlap has been found they are disjoint, so the newcomer
 // overlaps one of them iff it overlaps its neighbour below or above.
-// Zero-size buffers hold no bytes and are skipped. O(n log n).
+// Zero-size buffers hold no bytes and are skipped. O(n log n); the set's
+// nodes come from a pool, and enter/leave orders are sorted packed keys.
 #ifndef TFLM_ARENA_PLAN_OVERLAP_SWEEP_H_
 #define TFLM_ARENA_PLAN_OVERLAP_SWEEP_H_
 

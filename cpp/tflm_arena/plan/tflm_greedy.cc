@@ -167,7 +167,9 @@ Status PlanTflmGreedy(Span<const UsageRecord> records, PlanResult* out, PlanCanc
   uint64_t work = 0;
   int64_t top = 0;  // highest end placed so far
   plan_internal::GapBuckets gaps;
-  for (uint32_t id : order) {
+  for (size_t at = 0; at < n; ++at) {
+    const uint32_t id = order[at];
+    if (placed >= plan_internal::IntervalIndex::kPrefetchFrom) index.PrefetchAhead(order, at);
     const int64_t size = records[id].size;
     int64_t candidate = records[id].fixed_offset;
     if (candidate == kOnlineOffset) {
