@@ -1,5 +1,6 @@
 // ValidatePlan: each kind of broken plan is caught, and the message says
 // which buffers and why.
+#include <string>
 #include <vector>
 
 #include "gtest/gtest.h"
@@ -89,6 +90,38 @@ TEST(ValidatePlanTest, LargePlanIsFast) {
   EXPECT_STREQ(s.message(),
                "buffers 149999 and 150000 overlap: buffer 149999 holds [64, 128) at steps "
                "149999..150000, buffer 150000 holds [32, 96) at steps 150000..150001");
+}
+
+TEST(ValidatePlanTest, TwoHalvesReportTheFirstClashOfTheWholeSweep) {
+  // 300k buffers (two threads, split near step 150000), three live at a
+  // time on three levels; clashes injected before, at and after the split.
+  std::vector<UsageRecord> records;
+  std::vector<ByteOffset> good;
+  for (int i = 0; i < 300000; ++i) {
+    records.push_back(Rec(16, i, i + 2));
+    good.push_back((i % 3) * 16);
+  }
+  EXPECT_TRUE(Check(records, good, 48).ok());
+  auto clash_at = [&](std::vector<int> at) {
+    std::vector<ByteOffset> offsets = good;
+    for (int k : at) offsets[k] = offsets[k - 1];  // k meets k - 1 at step k
+    return std::string(Check(records, offsets, 48).message());
+  };
+  auto names = [](int k) {
+    return "buffers " + std::to_string(k - 1) + " and " + std::to_string(k) + " overlap";
+  };
+  for (int k : {1000, 149999, 150000, 150001, 150002, 299000}) {
+    SCOPED_TRACE(k);
+    EXPECT_EQ(clash_at({k}).rfind(names(k), 0), 0u) << clash_at({k});
+  }
+  // Two clashes: the earlier one is reported, from either half.
+  EXPECT_EQ(clash_at({200000, 1000}).rfind(names(1000), 0), 0u);
+  EXPECT_EQ(clash_at({299000, 150001}).rfind(names(150001), 0), 0u);
+  // A buffer starting before the split clashes only after it: B sees it.
+  std::vector<UsageRecord> long_lived = records;
+  long_lived[149999].last_step = 160000;  // level 149999 % 3 = 2 throughout
+  const std::string m = Check(long_lived, good, 48).message();
+  EXPECT_EQ(m.rfind("buffers 149999 and 150002 overlap", 0), 0u) << m;  // next on level 2
 }
 
 }  // namespace

@@ -5,6 +5,8 @@
 #include <iterator>
 #include <memory_resource>
 #include <set>
+#include <system_error>
+#include <thread>
 #include <utility>
 
 namespace tflm_arena {
@@ -47,34 +49,22 @@ uint64_t Pack(Step step, size_t id) {
   return static_cast<uint64_t>(static_cast<int64_t>(step) - INT32_MIN) << 32 | id;
 }
 
-}  // namespace
+// From this many buffers on, the sweep runs in two halves on two threads.
+constexpr size_t kTwoThreadsFrom = size_t{1} << 17;
 
-Status FindMemoryOverlap(Span<const UsageRecord> records, Span<const ByteOffset> offsets,
-                         const std::vector<size_t>& ids, const char* what) {
-  // Buffers in order of first step (then index) enter; in order of last
-  // step they leave, once a later one starts after it. Keys (Pack) sort so.
-  std::vector<uint64_t> entering, leaving;
-  entering.reserve(ids.size());
-  leaving.reserve(ids.size());
-  for (size_t id : ids) {
-    if (records[id].size <= 0) continue;
-    if (id > UINT32_MAX) {
-      return Status::Error(StatusCode::kInvalidArgument,
-                           "buffer %zu: more than 2^32 buffers cannot be checked", id);
-    }
-    entering.push_back(Pack(records[id].first_step, id));
-    leaving.push_back(Pack(records[id].last_step, id));
-  }
-  std::sort(entering.begin(), entering.end());
-  std::sort(leaving.begin(), leaving.end());
-
+// The sweep over entering[begin, end), skipping buffers whose last step is
+// before `from_step`, with leaving[left, ...) as the order they go in.
+Status Sweep(Span<const UsageRecord> records, Span<const ByteOffset> offsets,
+             const std::vector<uint64_t>& entering, size_t begin, size_t end,
+             const std::vector<uint64_t>& leaving, size_t left, int64_t from_step,
+             const char* what) {
   // Node allocations from a pool: the set is small but changes 2n times.
   std::pmr::unsynchronized_pool_resource pool;
   std::pmr::set<Active> active(&pool);
-  size_t left = 0;  // leaving[0, left) are gone
-  for (uint64_t in : entering) {
-    const size_t id = static_cast<size_t>(in & UINT32_MAX);
+  for (size_t e = begin; e < end; ++e) {
+    const size_t id = static_cast<size_t>(entering[e] & UINT32_MAX);
     const UsageRecord& r = records[id];
+    if (r.last_step < from_step) continue;
     // Gone: every buffer whose last step is before this first step.
     const uint64_t before = Pack(r.first_step, 0);
     for (; left < leaving.size() && leaving[left] < before; ++left) {
@@ -93,6 +83,78 @@ Status FindMemoryOverlap(Span<const UsageRecord> records, Span<const ByteOffset>
     active.insert(me);
   }
   return Status::Ok();
+}
+
+// Runs f() on a new thread, or here if none can be started; Join waits.
+class MaybeThread {
+ public:
+  template <typename F>
+  explicit MaybeThread(F f) {
+    try {
+      thread_ = std::thread(f);
+    } catch (const std::system_error&) {
+      f();
+    }
+  }
+  ~MaybeThread() { Join(); }
+  void Join() {
+    if (thread_.joinable()) thread_.join();
+  }
+
+ private:
+  std::thread thread_;
+};
+
+}  // namespace
+
+Status FindMemoryOverlap(Span<const UsageRecord> records, Span<const ByteOffset> offsets,
+                         const std::vector<size_t>& ids, const char* what) {
+  // Buffers in order of first step (then index) enter; in order of last
+  // step they leave, once a later one starts after it. Keys (Pack) sort so.
+  std::vector<uint64_t> entering, leaving;
+  entering.reserve(ids.size());
+  leaving.reserve(ids.size());
+  for (size_t id : ids) {
+    if (records[id].size <= 0) continue;
+    if (id > UINT32_MAX) {
+      return Status::Error(StatusCode::kInvalidArgument,
+                           "buffer %zu: more than 2^32 buffers cannot be checked", id);
+    }
+    entering.push_back(Pack(records[id].first_step, id));
+    leaving.push_back(Pack(records[id].last_step, id));
+  }
+  const size_t n = entering.size();
+  if (n < kTwoThreadsFrom) {
+    std::sort(entering.begin(), entering.end());
+    std::sort(leaving.begin(), leaving.end());
+    return Sweep(records, offsets, entering, 0, n, leaving, 0, INT64_MIN, what);
+  }
+  // Large: two halves of time on two threads. With S the first step of the
+  // middle buffer to enter, part A sweeps the buffers starting before S,
+  // part B those still live at S or later. Two buffers sharing bytes at a
+  // step t meet in A if t < S (both start before), else in B (both are live
+  // at t >= S). When A finds nothing, no two buffers clash before S, so
+  // B's first clash is the whole sweep's first: the same pair is reported
+  // either way.
+  {
+    MaybeThread sort_leaving([&] { std::sort(leaving.begin(), leaving.end()); });
+    std::sort(entering.begin(), entering.end());
+  }
+  const size_t mid = n / 2;
+  const Step split = records[entering[mid] & UINT32_MAX].first_step;
+  const size_t a_end = static_cast<size_t>(
+      std::lower_bound(entering.begin(), entering.end(), Pack(split, 0)) - entering.begin());
+  const size_t b_left = static_cast<size_t>(
+      std::lower_bound(leaving.begin(), leaving.end(), Pack(split, 0)) - leaving.begin());
+  Status b;
+  {
+    MaybeThread part_b(
+        [&] { b = Sweep(records, offsets, entering, 0, n, leaving, b_left, split, what); });
+    Status a = Sweep(records, offsets, entering, 0, a_end, leaving, 0, INT64_MIN, what);
+    part_b.Join();
+    if (!a.ok()) return a;
+  }
+  return b;
 }
 
 }  // namespace plan_internal
