@@ -322,7 +322,11 @@ def plan(
 
     ``best`` runs every strategy of :data:`BEST_STRATEGIES` and returns the
     smallest plan; its ``strategy`` names the one that made it (ties go to
-    the earlier one, TFLM's own greedy first).
+    the earlier one, TFLM's own greedy first). They run on worker threads
+    (one per core; the result does not depend on it), and those listed
+    after a plan at the lower bound are skipped. ``time_limit`` and
+    ``progress`` are ``optimal``'s; ``progress`` is then called from a
+    worker thread.
 
     ``optimal`` searches for up to ``time_limit`` seconds (Ctrl-C stops it).
     It first completes TFLM's greedy, whose plan it never exceeds, so a
@@ -331,7 +335,7 @@ def plan(
     that are not multiples of it (models' sizes always are) it can need more
     than ``tflm_greedy``, whose offsets then are not aligned. ``progress``,
     if given, is called as ``progress(best_bytes, lower_bound, seconds)`` at
-    most about 10 times a second. Both are used by ``optimal`` only.
+    most about 10 times a second. Both are used by ``optimal`` (and ``best``) only.
     ``capacity`` (``optimal`` only) asks the decision question "does it fit
     in that many bytes?": the search stops at the first plan that fits
     (:attr:`Plan.fits`) and searches at that capacity only, so it can also

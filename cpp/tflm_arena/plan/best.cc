@@ -103,7 +103,7 @@ class BestRun {
 
   // The smallest plan in list order, or the error when none planned.
   Status Result(PlanResult* out, BestStats* stats) {
-    const Entry* best = nullptr;
+    Entry* best = nullptr;
     std::string refused;
     size_t skipped = 0;
     for (size_t i = 0; i < entries_.size(); ++i) {
