@@ -6,18 +6,31 @@
 // Steps are replaced by their rank among all distinct first/last steps; that
 // keeps every intersection of inclusive lifetimes and bounds the step count
 // by 2n, whatever the step values. (When the steps already span fewer than
-// 2n values, step - min serves as the rank: no sort needed.) A lifetime [a, b] meets [qa, qb] iff
-// it is live at qa, or it starts in (qa, qb]; the two cases are disjoint, so each buffer is
-// reported once:
-//  - live at qa: a segment tree over ranks holds each lifetime at the
-//    O(log T) nodes that exactly cover it; the nodes on the path from leaf qa
-//    to the root then hold every lifetime containing qa, once.
-//  - starts in (qa, qb]: all buffers sorted by first rank, so those starting
-//    in (qa, qb] are one contiguous run; unplaced ones hold an empty key.
-// Every lifetime is known up front, so each node's slots are laid out once
-// (counted, then prefix-summed) in one array: a query reads a few contiguous
-// runs instead of chasing list links. Query cost: O(log T + s + k), where s
-// counts the buffers (placed or not) starting in (qa, qb].
+// 2n values, step - min serves as the rank: no sort needed.) A lifetime
+// [a, b] meets [qa, qb] iff it is live at qa, or it starts in (qa, qb]; the
+// two cases are disjoint, so each buffer is reported once:
+//  - starts in (qa, qb]: all buffers sorted by first rank ("start slots"),
+//    so those starting in (qa, qb] are one contiguous run; unplaced ones
+//    hold an empty key.
+//  - live at qa, short lifetimes: ranks are cut into blocks, runs of ranks
+//    where at most kBlockSlots buffers start. A buffer reaching into at most
+//    kShortBlocks later blocks is short: it is listed, once placed, in each
+//    block whose first rank lies in (a, b], and its start slot keeps its
+//    last rank. The short buffers live at qa are then those in the list of
+//    qa's block and those starting in the block up to qa, both filtered by
+//    last >= qa without a branch: two contiguous runs of at most ~live +
+//    kBlockSlots entries.
+//  - live at qa, long lifetimes: a segment tree over ranks holds each at
+//    the O(log T) nodes that exactly cover it; the nodes on the path from
+//    leaf qa to the root then hold every lifetime containing qa, once. Its
+//    nodes' slots are laid out once (counted, then prefix-summed) in one
+//    array. It is skipped when no lifetime is long.
+// Queries made in size order jump around in time, so each run read is a
+// cache miss: the block lists read 2 runs where the tree reads ~2 log T
+// (most of them tiny), and an insert writes a few list entries where the
+// tree writes ~2 log(b - a) nodes. Query cost: O(s + w + k) for short
+// lifetimes and O(log T + s + k) with long ones, where s and w count the
+// slots (placed or not) starting in (qa, qb] and in qa's block.
 #ifndef TFLM_ARENA_PLAN_INTERVAL_INDEX_H_
 #define TFLM_ARENA_PLAN_INTERVAL_INDEX_H_
 
@@ -50,9 +63,11 @@ class IntervalIndex {
   // Makes buffer `id`, placed at [offset, end), visible to later queries.
   void Insert(uint32_t id, int32_t offset, int32_t end);
 
-  // What Gather(id) would read: the placed buffers live at id's first step
-  // (all of them meet id) and the buffers, placed or not, starting later
-  // within id's lifetime. live + starting bounds what it appends. O(log T).
+  // What Gather(id) would read: `live`, the entries of the runs that hold
+  // the buffers live at id's first step (the long ones, all meeting id; the
+  // block list and block start slots, filtered); `starting`, the buffers,
+  // placed or not, starting later within id's lifetime. live + starting
+  // bounds what it appends. O(1), or O(log T) with long lifetimes.
   struct GatherSize {
     size_t live;
     size_t starting;
@@ -100,6 +115,22 @@ class IntervalIndex {
   std::vector<uint32_t> start_slot_;  // buffer -> slot in start_keys_
   std::vector<uint32_t> rank_begin_;  // rank -> first slot starting there
   std::vector<uint64_t> start_keys_;  // by first rank; kEmpty = not placed
+  std::vector<int32_t> start_last_;   // by first rank: last rank if placed and short, else -1
+  // Blocks: runs of consecutive ranks in which at most kBlockSlots buffers
+  // start. Block k's list holds the placed short buffers live at its first
+  // rank that started before it: a query at rank qa reads its block's list
+  // and the start slots from the block's first one up to qa (both filtered
+  // by last >= qa) instead of the tree.
+  static constexpr size_t kBlockSlots = 128;
+  static constexpr uint32_t kShortBlocks = 16;  // blocks a short lifetime may reach into
+  std::vector<bool> short_;
+  bool any_long_ = false;                // some buffer is in the tree
+  std::vector<uint32_t> block_of_rank_;  // rank -> block
+  std::vector<uint32_t> block_slot_;     // block -> first start slot in it
+  std::vector<size_t> block_begin_;      // block -> first entry of its list
+  std::vector<uint32_t> block_count_;    // entries filled
+  std::vector<uint64_t> block_keys_;
+  std::vector<int32_t> block_last_;
 };
 
 }  // namespace plan_internal

@@ -180,7 +180,8 @@ Status PlanTflmGreedy(Span<const UsageRecord> records, PlanResult* out, PlanCanc
         candidate = 0;  // TFLM's scan stops at once: every offset is >= 0
       } else if (placed < sort_cost) {
         const uint32_t qa = index.first_rank(id), qb = index.last_rank(id);
-        // Live at id's first step implies meeting id: >= 7/8 of them do.
+        // Live at id's first step implies meeting id: >= 7/8 of them do
+        // (gather.live bounds those from above).
         const std::vector<Placed>& walk = by_offset.Sorted(order, placed, offset, records, index);
         candidate = 8 * gather.live >= 7 * placed ? WalkFirstFit<false>(walk, qa, qb, size)
                                                   : WalkFirstFit<true>(walk, qa, qb, size);
