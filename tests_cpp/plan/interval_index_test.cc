@@ -70,11 +70,11 @@ void CheckShape(const Shape& shape, unsigned seed) {
 
 TEST(IntervalIndex, GatherFindsExactlyTheMeetingPlacedBuffers) {
   const Shape shapes[] = {
-      {"short lifetimes, one start per step", 3000, 3000, 40, 1},
-      {"long lifetimes (tree: over 16 blocks of 128 starts)", 3000, 3000, 6000, 1},
-      {"many starts per step (one-rank blocks)", 3000, 12, 3, 1},
+      {"short lifetimes, one start per step", 1500, 1500, 40, 1},
+      {"long lifetimes (tree: over 16 blocks of 128 starts)", 1500, 1500, 6000, 1},
+      {"many starts per step (one-rank blocks)", 1500, 6, 3, 1},
       {"sparse steps (ranked)", 1500, 1500, 30, 100000},
-      {"mixed lengths", 3000, 2000, 4000, 1},
+      {"mixed lengths", 1500, 1000, 4000, 1},
   };
   unsigned seed = 1;
   for (const Shape& s : shapes) CheckShape(s, seed++);
