@@ -96,6 +96,22 @@ bool BestStop(void* context) {
   return hooks->failed || PyErr_CheckSignals() != 0;
 }
 
+// The options plan_optimal and plan_best share: limits, and hooks that
+// report to (and stop on) `hooks`; `stop` is the cancel hook to use.
+OptimalOptions HookedOptions(OptimalHooks* hooks, int64_t alignment, double time_limit,
+                             bool (*stop)(void*)) {
+  OptimalOptions options;
+  options.time_limit_seconds = time_limit;
+  options.alignment = alignment;
+  options.cancel.stop = stop;
+  options.cancel.context = hooks;
+  if (!hooks->progress.is_none()) {
+    options.progress = &OptimalProgress;
+    options.progress_context = hooks;
+  }
+  return options;
+}
+
 // Binds `name(sizes, first, last, fixed)` to Fn, a function of the records
 // alone (its result converted by pybind11).
 template <auto Fn>
@@ -165,16 +181,8 @@ void RegisterPlan(py::module_& m) {
         auto records = ToRecords(sizes, first, last, fixed);
         OptimalHooks hooks;
         hooks.progress = progress;
-        OptimalOptions options;
-        options.time_limit_seconds = time_limit;
-        options.alignment = alignment;
+        OptimalOptions options = HookedOptions(&hooks, alignment, time_limit, &OptimalStop);
         options.capacity = capacity;
-        options.cancel.stop = &OptimalStop;
-        options.cancel.context = &hooks;
-        if (!progress.is_none()) {
-          options.progress = &OptimalProgress;
-          options.progress_context = &hooks;
-        }
         PlanResult result;
         OptimalStats stats;
         Status status;
@@ -202,15 +210,7 @@ void RegisterPlan(py::module_& m) {
         auto records = ToRecords(sizes, first, last, fixed);
         OptimalHooks hooks;
         hooks.progress = progress;
-        OptimalOptions options;
-        options.time_limit_seconds = time_limit;
-        options.alignment = alignment;
-        options.cancel.stop = &BestStop;
-        options.cancel.context = &hooks;
-        if (!progress.is_none()) {
-          options.progress = &OptimalProgress;
-          options.progress_context = &hooks;
-        }
+        const OptimalOptions options = HookedOptions(&hooks, alignment, time_limit, &BestStop);
         PlanResult result;
         BestStats stats;
         Status status;
