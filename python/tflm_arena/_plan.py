@@ -407,11 +407,19 @@ def _plan_records(
 ) -> Plan:
     cols = columns(rec)
     _core.validate_records(*cols, alignment)
+    if strategy in ("best", "optimal") and not time_limit >= 0:  # also NaN
+        raise ValueError(f"time_limit must be >= 0 seconds, got {time_limit}")
     if strategy == "best":
-        p = _best(rec, alignment, time_limit, progress, meta)
+        offsets, arena_bytes, info = _core.plan_best(*cols, alignment, float(time_limit), progress)
+        p = Plan(
+            records=rec,
+            offsets=offsets,
+            arena_bytes=int(arena_bytes),
+            strategy=str(info["strategy"]),
+            proven=bool(info["proven_optimal"]),
+            **meta,
+        )
     elif strategy == "optimal":
-        if not time_limit >= 0:
-            raise ValueError(f"time_limit must be >= 0 seconds, got {time_limit}")
         capacity = int(meta.get("capacity") or 0)
         offsets, arena_bytes, info = _core.plan_optimal(
             *cols, alignment, float(time_limit), progress, capacity
@@ -452,25 +460,3 @@ def _caller_level() -> int:
     while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(here + os.sep):
         frame, level = frame.f_back, level + 1
     return level
-
-
-def _best(
-    rec: np.ndarray,
-    alignment: int,
-    time_limit: float,
-    progress: Callable[[int, int, float], None] | None,
-    meta: dict[str, Any],
-) -> Plan:
-    if not time_limit >= 0:
-        raise ValueError(f"time_limit must be >= 0 seconds, got {time_limit}")
-    offsets, arena_bytes, info = _core.plan_best(
-        *columns(rec), alignment, float(time_limit), progress
-    )
-    return Plan(
-        records=rec,
-        offsets=offsets,
-        arena_bytes=int(arena_bytes),
-        strategy=str(info["strategy"]),
-        proven=bool(info["proven_optimal"]),
-        **meta,
-    )
