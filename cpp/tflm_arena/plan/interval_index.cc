@@ -140,24 +140,24 @@ void IntervalIndex::Prefetch(uint32_t id, int stage) const {
     return;
   }
   const uint32_t qa = first_rank_[id];
-  if (stage == 1) __builtin_prefetch(&block_of_rank_[qa]);
-  const uint32_t block = stage == 1 ? 0 : block_of_rank_[qa];
-  for (uint32_t node = qa + leaves_; any_long_ && node >= 1; node >>= 1) {
-    if (stage == 1) {
-      __builtin_prefetch(&node_count_[node]);
-      __builtin_prefetch(&node_begin_[node]);
-    } else {
-      __builtin_prefetch(node_keys_.data() + node_begin_[node]);
-    }
-  }
-  if (stage == 1) {
+  if (stage == 1) {  // what locates the runs
+    __builtin_prefetch(&block_of_rank_[qa]);
     __builtin_prefetch(&rank_begin_[qa + 1]);
     __builtin_prefetch(&rank_begin_[last_rank_[id] + 1]);
-  } else {
-    __builtin_prefetch(&block_begin_[block]);
-    __builtin_prefetch(&block_count_[block]);
-    __builtin_prefetch(&block_slot_[block]);
-    __builtin_prefetch(start_keys_.data() + rank_begin_[qa + 1]);
+    for (uint32_t node = qa + leaves_; any_long_ && node >= 1; node >>= 1) {
+      __builtin_prefetch(&node_count_[node]);
+      __builtin_prefetch(&node_begin_[node]);
+    }
+    return;
+  }
+  // Stage 2: the runs' first entries (and the block's bounds).
+  const uint32_t block = block_of_rank_[qa];
+  __builtin_prefetch(&block_begin_[block]);
+  __builtin_prefetch(&block_count_[block]);
+  __builtin_prefetch(&block_slot_[block]);
+  __builtin_prefetch(start_keys_.data() + rank_begin_[qa + 1]);
+  for (uint32_t node = qa + leaves_; any_long_ && node >= 1; node >>= 1) {
+    __builtin_prefetch(node_keys_.data() + node_begin_[node]);
   }
 }
 
@@ -190,7 +190,7 @@ size_t IntervalIndex::Gather(uint32_t id, uint64_t* keys, size_t at) const {
     at += start_last_[s] >= live_at;
   }
   // Starts in (first, last]: copy every slot, keep only the placed ones.
-  const uint64_t* from = start_keys_.data() + rank_begin_[first_rank_[id] + 1];
+  const uint64_t* from = start_keys_.data() + rank_begin_[qa + 1];
   const uint64_t* to = start_keys_.data() + rank_begin_[last_rank_[id] + 1];
   for (; from != to; ++from) {
     keys[at] = *from;
