@@ -3,7 +3,11 @@ copied into it); see the models_dir fixture."""
 
 from __future__ import annotations
 
+import contextlib
 import os
+import signal
+import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -66,3 +70,20 @@ def require_tflite_micro():
             pytest.fail("tflite-micro is missing under CI (pip install -r .ci/requirements.txt)")
         pytest.skip("tflite-micro is not installed")
     return tflite_micro
+
+
+@contextlib.contextmanager
+def ctrl_c_after(seconds: float, within: float = 3.0) -> Iterator[None]:
+    """Ctrl-C (SIGINT's handler, raised by SIGALRM) `seconds` into the
+    block, which must end in KeyboardInterrupt less than `within` seconds
+    after it started."""
+    old = signal.signal(signal.SIGALRM, signal.default_int_handler)
+    try:
+        signal.setitimer(signal.ITIMER_REAL, seconds)
+        t0 = time.monotonic()
+        with pytest.raises(KeyboardInterrupt):
+            yield
+        assert time.monotonic() - t0 < within
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
