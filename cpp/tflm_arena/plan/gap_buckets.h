@@ -10,9 +10,9 @@
 // below the bucket's end, so every later gap is below 2^s <= want: of no use.
 // So a bucket is summed up by its lowest offset (the one gap that matters)
 // and its highest end (what it does to `end`), in any order of arrival:
-// O(1) per buffer and O(buckets / 64) per scan (a bitmap skips empty
-// buckets), instead of sorting them. Equal offsets may arrive in any order:
-// after the first of them every gap is 0 < want.
+// O(1) per buffer and O(buckets / 8) per scan (a byte per bucket, packed
+// into a bitmap 64 at a time, skips empty buckets), instead of sorting them. Equal offsets may
+// arrive in any order: after the first of them every gap is 0 < want.
 //
 // TFLM's first fit stops at the first gap that fits and returns `end` there;
 // the GPU delegate's best fit takes the smallest gap that fits (the first of
@@ -45,7 +45,7 @@ class GapBuckets {
     Bucket& b = buckets_[at];
     b.min_offset = std::min(b.min_offset, offset);
     b.max_end = std::max(b.max_end, end);
-    bits_[at / 64] |= uint64_t{1} << (at % 64);
+    used_[at] = 1;
   }
 
   // TFLM's first fit over what was added: the lowest `end` followed by a gap
@@ -73,7 +73,10 @@ class GapBuckets {
   int shift_ = 0;
   size_t last_ = 0;              // highest bucket in use
   std::vector<Bucket> buckets_;  // kClear between scans
-  std::vector<uint64_t> bits_;   // one bit per bucket in use; 0 between scans
+  // One byte per bucket, 1 if in use, 0 between scans; padded to groups of
+  // 64. A plain store per Add: a bitmap's read-modify-write of a
+  // few shared words made every Add wait for the one before.
+  std::vector<uint8_t> used_;
 };
 
 }  // namespace plan_internal
