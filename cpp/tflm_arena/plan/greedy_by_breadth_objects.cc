@@ -76,7 +76,7 @@ Status AssignGreedyByBreadth(Span<const UsageRecord> records, SharedObjects* out
   for (size_t i : order) {
     const UsageRecord& r = records[i];
     const auto cost = index.GatherCost(static_cast<uint32_t>(i));
-    keys.resize(cost.live + cost.starting);
+    keys.resize(cost.live + cost.starting + plan_internal::kFilterSlack);
     const size_t k = index.Gather(static_cast<uint32_t>(i), keys.data(), 0);
     ++stamp;
     for (size_t m = 0; m < k; ++m) {

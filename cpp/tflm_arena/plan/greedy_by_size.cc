@@ -73,7 +73,7 @@ Status PlanOffsetsGreedyBySize(Span<const UsageRecord> records, int64_t alignmen
     if (seq >= plan_internal::IntervalIndex::kPrefetchFrom) index.PrefetchAhead(order, seq);
     const UsageRecord& r = records[i];
     const auto cost = index.GatherCost(static_cast<uint32_t>(i));
-    keys.resize(cost.live + cost.starting);
+    keys.resize(cost.live + cost.starting + plan_internal::kFilterSlack);
     const size_t k = index.Gather(static_cast<uint32_t>(i), keys.data(), 0);
     constexpr int64_t kNone = std::numeric_limits<int64_t>::max();
     int64_t best_gap = kNone, best_offset = kNone, end = 0;

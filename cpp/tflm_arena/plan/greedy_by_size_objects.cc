@@ -219,7 +219,7 @@ class GreedyBySize {
     const UsageRecord& r = records_[i];
     ++stamp_;
     const auto cost = assigned_.GatherCost(i);
-    keys_.resize(cost.live + cost.starting);
+    keys_.resize(cost.live + cost.starting + plan_internal::kFilterSlack);
     const size_t k = assigned_.Gather(i, keys_.data(), 0);
     for (size_t m = 0; m < k; ++m) {
       const size_t o = static_cast<size_t>(plan_internal::KeyOffset(keys_[m]));

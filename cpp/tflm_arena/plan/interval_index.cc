@@ -3,14 +3,16 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "tflm_arena/plan/key_filter.h"
+
 namespace tflm_arena {
 namespace plan_internal {
 
 // Calls f(node) for the canonical cover of leaves [first, last], bottom-up.
 template <typename F>
 void IntervalIndex::ForEachCoverNode(uint32_t id, F&& f) const {
-  uint32_t lo = first_rank_[id] + leaves_;
-  uint32_t hi = last_rank_[id] + leaves_ + 1;
+  uint32_t lo = buffers_[id].first_rank + leaves_;
+  uint32_t hi = buffers_[id].last_rank + leaves_ + 1;
   while (lo < hi) {
     if (lo & 1) f(lo++);
     if (hi & 1) f(--hi);
@@ -21,8 +23,7 @@ void IntervalIndex::ForEachCoverNode(uint32_t id, F&& f) const {
 
 IntervalIndex::IntervalIndex(Span<const UsageRecord> records) {
   const size_t n = records.size();
-  first_rank_.resize(n);
-  last_rank_.resize(n);
+  buffers_.resize(n);
   int64_t min_step = INT64_MAX, max_step = INT64_MIN;
   for (const UsageRecord& r : records) {
     min_step = std::min<int64_t>(min_step, r.first_step);
@@ -31,8 +32,8 @@ IntervalIndex::IntervalIndex(Span<const UsageRecord> records) {
   size_t ranks = 0;
   if (n > 0 && max_step - min_step < static_cast<int64_t>(2 * n)) {
     for (size_t i = 0; i < n; ++i) {
-      first_rank_[i] = static_cast<uint32_t>(records[i].first_step - min_step);
-      last_rank_[i] = static_cast<uint32_t>(records[i].last_step - min_step);
+      buffers_[i].first_rank = static_cast<uint32_t>(records[i].first_step - min_step);
+      buffers_[i].last_rank = static_cast<uint32_t>(records[i].last_step - min_step);
     }
     ranks = static_cast<size_t>(max_step - min_step) + 1;
   } else {
@@ -48,8 +49,8 @@ IntervalIndex::IntervalIndex(Span<const UsageRecord> records) {
       return static_cast<uint32_t>(std::lower_bound(steps.begin(), steps.end(), s) - steps.begin());
     };
     for (size_t i = 0; i < n; ++i) {
-      first_rank_[i] = rank(records[i].first_step);
-      last_rank_[i] = rank(records[i].last_step);
+      buffers_[i].first_rank = rank(records[i].first_step);
+      buffers_[i].last_rank = rank(records[i].last_step);
     }
     ranks = steps.size();
   }
@@ -57,17 +58,16 @@ IntervalIndex::IntervalIndex(Span<const UsageRecord> records) {
 
   // Start slots: a counting sort by first rank (ties by index).
   rank_begin_.assign(static_cast<size_t>(leaves_) + 1, 0);
-  for (size_t i = 0; i < n; ++i) ++rank_begin_[first_rank_[i] + 1];
+  for (size_t i = 0; i < n; ++i) ++rank_begin_[buffers_[i].first_rank + 1];
   for (size_t r = 1; r < rank_begin_.size(); ++r) rank_begin_[r] += rank_begin_[r - 1];
   std::vector<uint32_t> next(rank_begin_.begin(), rank_begin_.end() - 1);
-  start_slot_.resize(n);
-  for (size_t i = 0; i < n; ++i) start_slot_[i] = next[first_rank_[i]]++;
-  start_keys_.assign(n, kEmpty);
+  for (size_t i = 0; i < n; ++i) buffers_[i].start_slot = next[buffers_[i].first_rank]++;
+  start_keys_.assign(n, kEmptyKey);
   start_last_.assign(n, -1);
 
   // Blocks: runs of consecutive ranks where at most kBlockSlots buffers
   // start (a rank where more start is a block by itself).
-  block_of_rank_.resize(ranks);
+  std::vector<uint32_t> block_of_rank(ranks);
   block_slot_.assign(1, 0);
   for (size_t r = 0, in_block = 0; r < ranks; ++r) {
     const size_t here = rank_begin_[r + 1] - rank_begin_[r];
@@ -75,19 +75,21 @@ IntervalIndex::IntervalIndex(Span<const UsageRecord> records) {
       block_slot_.push_back(rank_begin_[r]);
       in_block = 0;
     }
-    block_of_rank_[r] = static_cast<uint32_t>(block_slot_.size() - 1);
+    block_of_rank[r] = static_cast<uint32_t>(block_slot_.size() - 1);
     in_block += here;
   }
 
   // Short lifetimes (at most kShortBlocks blocks starting within (first,
   // last]) go to the block lists, the rest to the tree.
-  short_.resize(n);
   std::vector<uint32_t> block_size(block_slot_.size(), 0);
   node_count_.assign(2 * static_cast<size_t>(leaves_), 0);
   for (size_t i = 0; i < n; ++i) {
-    const uint32_t a = block_of_rank_[first_rank_[i]], b = block_of_rank_[last_rank_[i]];
-    short_[i] = b - a <= kShortBlocks;
-    if (short_[i]) {
+    const uint32_t a = block_of_rank[buffers_[i].first_rank];
+    const uint32_t b = block_of_rank[buffers_[i].last_rank];
+    buffers_[i].first_block = a;
+    buffers_[i].last_block = b;
+    buffers_[i].is_short = b - a <= kShortBlocks;
+    if (buffers_[i].is_short) {
       for (uint32_t k = a + 1; k <= b; ++k) ++block_size[k];
     } else {
       any_long_ = true;
@@ -117,41 +119,51 @@ IntervalIndex::IntervalIndex(Span<const UsageRecord> records) {
 
 void IntervalIndex::Insert(uint32_t id, int32_t offset, int32_t end) {
   const uint64_t key = PackKey(offset, end);
-  if (short_[id]) {
-    const uint32_t last = last_rank_[id];
-    const uint32_t a = block_of_rank_[first_rank_[id]], b = block_of_rank_[last];
+  if (buffers_[id].is_short) {
+    const uint32_t last = buffers_[id].last_rank;
+    const uint32_t a = buffers_[id].first_block, b = buffers_[id].last_block;
     for (uint32_t k = a + 1; k <= b; ++k) {
       const size_t at = block_begin_[k] + block_count_[k]++;
       block_keys_[at] = key;
       block_last_[at] = static_cast<int32_t>(last);
     }
-    start_last_[start_slot_[id]] = static_cast<int32_t>(last);
+    start_last_[buffers_[id].start_slot] = static_cast<int32_t>(last);
   } else {
     ForEachCoverNode(
         id, [&](uint32_t node) { node_keys_[node_begin_[node] + node_count_[node]++] = key; });
   }
-  start_keys_[start_slot_[id]] = key;
+  start_keys_[buffers_[id].start_slot] = key;
 }
 
 void IntervalIndex::Prefetch(uint32_t id, int stage) const {
   if (stage == 0) {
-    __builtin_prefetch(&first_rank_[id]);
-    __builtin_prefetch(&last_rank_[id]);
+    __builtin_prefetch(&buffers_[id]);
     return;
   }
-  const uint32_t qa = first_rank_[id];
+  const uint32_t qa = buffers_[id].first_rank;
   if (stage == 1) {  // what locates the runs
-    __builtin_prefetch(&block_of_rank_[qa]);
     __builtin_prefetch(&rank_begin_[qa + 1]);
-    __builtin_prefetch(&rank_begin_[last_rank_[id] + 1]);
+    __builtin_prefetch(&rank_begin_[buffers_[id].last_rank + 1]);
     for (uint32_t node = qa + leaves_; any_long_ && node >= 1; node >>= 1) {
       __builtin_prefetch(&node_count_[node]);
       __builtin_prefetch(&node_begin_[node]);
     }
     return;
   }
+  const uint32_t block = buffers_[id].first_block;
+  if (stage == 3) {  // every line of the runs
+    auto lines = [](const void* from, const void* to) {
+      for (const char* p = static_cast<const char*>(from); p < to; p += 64) __builtin_prefetch(p);
+    };
+    const size_t b = block_begin_[block], e = b + block_count_[block];
+    lines(block_keys_.data() + b, block_keys_.data() + e);
+    lines(block_last_.data() + b, block_last_.data() + e);
+    lines(start_last_.data() + block_slot_[block], start_last_.data() + rank_begin_[qa + 1]);
+    lines(start_keys_.data() + block_slot_[block],
+          start_keys_.data() + rank_begin_[buffers_[id].last_rank + 1]);
+    return;
+  }
   // Stage 2: the runs' first entries (and the block's bounds).
-  const uint32_t block = block_of_rank_[qa];
   __builtin_prefetch(&block_begin_[block]);
   __builtin_prefetch(&block_count_[block]);
   __builtin_prefetch(&block_slot_[block]);
@@ -162,9 +174,9 @@ void IntervalIndex::Prefetch(uint32_t id, int stage) const {
 }
 
 IntervalIndex::GatherSize IntervalIndex::GatherCost(uint32_t id) const {
-  const uint32_t qa = first_rank_[id], block = block_of_rank_[qa];
+  const uint32_t qa = buffers_[id].first_rank, block = buffers_[id].first_block;
   GatherSize size{block_count_[block] + (rank_begin_[qa + 1] - block_slot_[block]),
-                  rank_begin_[last_rank_[id] + 1] - rank_begin_[qa + 1]};
+                  rank_begin_[buffers_[id].last_rank + 1] - rank_begin_[qa + 1]};
   for (uint32_t node = qa + leaves_; any_long_ && node >= 1; node >>= 1) {
     size.live += node_count_[node];
   }
@@ -172,7 +184,7 @@ IntervalIndex::GatherSize IntervalIndex::GatherCost(uint32_t id) const {
 }
 
 size_t IntervalIndex::Gather(uint32_t id, uint64_t* keys, size_t at) const {
-  const uint32_t qa = first_rank_[id], block = block_of_rank_[qa];
+  const uint32_t qa = buffers_[id].first_rank, block = buffers_[id].first_block;
   for (uint32_t node = qa + leaves_; any_long_ && node >= 1; node >>= 1) {
     const uint64_t* from = node_keys_.data() + node_begin_[node];
     std::copy(from, from + node_count_[node], keys + at);
@@ -180,22 +192,16 @@ size_t IntervalIndex::Gather(uint32_t id, uint64_t* keys, size_t at) const {
   }
   // Short, live at the block's start and still at first.
   const int32_t live_at = static_cast<int32_t>(qa);
-  for (size_t s = block_begin_[block], e = s + block_count_[block]; s < e; ++s) {
-    keys[at] = block_keys_[s];
-    at += block_last_[s] >= live_at;
-  }
+  const size_t listed = block_begin_[block];
+  at = KeepLive(block_keys_.data() + listed, block_last_.data() + listed, block_count_[block],
+                live_at, keys, at);
   // Short, starting in the block up to first, placed, live at first.
-  for (uint32_t s = block_slot_[block], e = rank_begin_[qa + 1]; s < e; ++s) {
-    keys[at] = start_keys_[s];
-    at += start_last_[s] >= live_at;
-  }
-  // Starts in (first, last]: copy every slot, keep only the placed ones.
-  const uint64_t* from = start_keys_.data() + rank_begin_[qa + 1];
-  const uint64_t* to = start_keys_.data() + rank_begin_[last_rank_[id] + 1];
-  for (; from != to; ++from) {
-    keys[at] = *from;
-    at += *from != kEmpty;
-  }
+  const uint32_t block_start = block_slot_[block], after_first = rank_begin_[qa + 1];
+  at = KeepLive(start_keys_.data() + block_start, start_last_.data() + block_start,
+                after_first - block_start, live_at, keys, at);
+  // Starts in (first, last]: every slot, keeping only the placed ones.
+  const uint32_t after_last = rank_begin_[buffers_[id].last_rank + 1];
+  at = KeepPlaced(start_keys_.data() + after_first, after_last - after_first, keys, at);
   return at;
 }
 

@@ -40,6 +40,7 @@
 
 #include "tflm_arena/core/span.h"
 #include "tflm_arena/core/usage_record.h"
+#include "tflm_arena/plan/key_filter.h"
 
 namespace tflm_arena {
 namespace plan_internal {
@@ -57,8 +58,8 @@ class IntervalIndex {
   // Records must have first_step <= last_step.
   explicit IntervalIndex(Span<const UsageRecord> records);
 
-  uint32_t first_rank(uint32_t id) const { return first_rank_[id]; }
-  uint32_t last_rank(uint32_t id) const { return last_rank_[id]; }
+  uint32_t first_rank(uint32_t id) const { return buffers_[id].first_rank; }
+  uint32_t last_rank(uint32_t id) const { return buffers_[id].last_rank; }
 
   // Makes buffer `id`, placed at [offset, end), visible to later queries.
   void Insert(uint32_t id, int32_t offset, int32_t end);
@@ -74,47 +75,57 @@ class IntervalIndex {
   };
   GatherSize GatherCost(uint32_t id) const;
 
-  // Cache hints for a coming query of `id`, in three stages, each issued
+  // Cache hints for a coming query of `id`, in four stages, each issued
   // some queries after the one before (each reads what the one before
-  // fetched): 0 its ranks, 1 the node counts and slot starts on its path,
-  // 2 the first keys of each node and of its start run. Queries made in
-  // size order jump around in time and miss the caches; prefetching a few
-  // queries ahead overlaps those misses.
+  // fetched): 0 its Buffer entry, 1 the slot starts and the node counts on
+  // its path, 2 the first keys of each node and of its runs, 3 every line
+  // of its block list and start runs. Queries made in size order jump
+  // around in time and miss the caches; prefetching a few queries ahead
+  // overlaps those misses.
   void Prefetch(uint32_t id, int stage) const;
 
-  // The three stages for the queries 4, 2 and 1 places after `at` in
-  // `order` (the order queries are made in). Below kPrefetchFrom inserted
-  // buffers everything is in the caches anyway: callers skip it.
+  // The four stages for the queries 8, 4, 2 and 1 places after `at` in
+  // `order` (the order queries are made in: ids, or entries whose low 32
+  // bits are ids). Below kPrefetchFrom inserted buffers everything is in
+  // the caches anyway: callers skip it.
   static constexpr size_t kPrefetchFrom = 4096;
   template <typename Order>
   void PrefetchAhead(const Order& order, size_t at) const {
     const size_t n = order.size();
-    if (at + 4 < n) Prefetch(static_cast<uint32_t>(order[at + 4]), 0);
-    if (at + 2 < n) Prefetch(static_cast<uint32_t>(order[at + 2]), 1);
-    if (at + 1 < n) Prefetch(static_cast<uint32_t>(order[at + 1]), 2);
+    if (at + 8 < n) Prefetch(static_cast<uint32_t>(order[at + 8]), 0);
+    if (at + 4 < n) Prefetch(static_cast<uint32_t>(order[at + 4]), 1);
+    if (at + 2 < n) Prefetch(static_cast<uint32_t>(order[at + 2]), 2);
+    if (at + 1 < n) Prefetch(static_cast<uint32_t>(order[at + 1]), 3);
   }
 
   // Appends the key of every inserted buffer whose lifetime meets id's, in no
-  // particular order; keys must have room for live + starting more keys past
-  // `at`. Returns the new end.
+  // particular order; keys must have room for live + starting + kFilterSlack
+  // (key_filter.h) more keys past `at`. Returns the new end.
   size_t Gather(uint32_t id, uint64_t* keys, size_t at) const;
 
  private:
-  static constexpr uint64_t kEmpty = ~uint64_t{0};
   template <typename F>
   void ForEachCoverNode(uint32_t id, F&& f) const;
 
-  std::vector<uint32_t> first_rank_;
-  std::vector<uint32_t> last_rank_;
+  // What a query or insert of one buffer reads, in one 32-byte entry: ids
+  // come in size order, so each entry is a cache miss, one instead of five.
+  struct alignas(32) Buffer {
+    uint32_t first_rank;
+    uint32_t last_rank;
+    uint32_t start_slot;   // slot in start_keys_
+    uint32_t first_block;  // blocks of first_rank and last_rank
+    uint32_t last_block;
+    uint32_t is_short;  // 1: in the block lists, 0: in the tree
+  };
+  std::vector<Buffer> buffers_;
   uint32_t leaves_ = 1;  // power of two >= number of ranks
   // 2 * leaves_ tree nodes, root at 1: where each node's slots begin in
   // node_keys_, and how many are filled (apart: GatherCost reads only these).
   std::vector<size_t> node_begin_;
   std::vector<uint32_t> node_count_;
   std::vector<uint64_t> node_keys_;   // every node's slots, node by node
-  std::vector<uint32_t> start_slot_;  // buffer -> slot in start_keys_
   std::vector<uint32_t> rank_begin_;  // rank -> first slot starting there
-  std::vector<uint64_t> start_keys_;  // by first rank; kEmpty = not placed
+  std::vector<uint64_t> start_keys_;  // by first rank; kEmptyKey = not placed
   std::vector<int32_t> start_last_;   // by first rank: last rank if placed and short, else -1
   // Blocks: runs of consecutive ranks in which at most kBlockSlots buffers
   // start. Block k's list holds the placed short buffers live at its first
@@ -123,12 +134,10 @@ class IntervalIndex {
   // by last >= qa) instead of the tree.
   static constexpr size_t kBlockSlots = 128;
   static constexpr uint32_t kShortBlocks = 16;  // blocks a short lifetime may reach into
-  std::vector<bool> short_;
-  bool any_long_ = false;                // some buffer is in the tree
-  std::vector<uint32_t> block_of_rank_;  // rank -> block
-  std::vector<uint32_t> block_slot_;     // block -> first start slot in it
-  std::vector<size_t> block_begin_;      // block -> first entry of its list
-  std::vector<uint32_t> block_count_;    // entries filled
+  bool any_long_ = false;                       // some buffer is in the tree
+  std::vector<uint32_t> block_slot_;            // block -> first start slot in it
+  std::vector<size_t> block_begin_;             // block -> first entry of its list
+  std::vector<uint32_t> block_count_;           // entries filled
   std::vector<uint64_t> block_keys_;
   std::vector<int32_t> block_last_;
 };

@@ -58,6 +58,11 @@ constexpr uint64_t kPollWork = uint64_t{1} << 20;
 constexpr uint64_t kWalkPerKey = 3;
 constexpr uint64_t kWalkPerFewKeys = 8;
 
+// The placement order holds (size << 32 | id) per buffer: sizes are read
+// from it in order instead of from records[id], a cache miss per buffer.
+inline uint32_t OrderId(uint64_t entry) { return static_cast<uint32_t>(entry); }
+inline int64_t OrderSize(uint64_t entry) { return static_cast<int64_t>(entry >> 32); }
+
 // A placed buffer as the walk sees it.
 struct Placed {
   uint64_t key;  // PackKey(offset, end)
@@ -71,16 +76,15 @@ struct Placed {
 // place, many are sorted and merged.
 class OffsetOrder {
  public:
-  const std::vector<Placed>& Sorted(const std::vector<uint32_t>& order, size_t placed,
+  const std::vector<Placed>& Sorted(const std::vector<uint64_t>& order, size_t placed,
                                     const std::vector<int32_t>& offset,
-                                    Span<const UsageRecord> records,
                                     const plan_internal::IntervalIndex& index) {
     pending_.clear();
     for (; taken_ < placed; ++taken_) {
-      const uint32_t id = order[taken_];
-      const int32_t end = static_cast<int32_t>(offset[id] + records[id].size);
+      const uint32_t id = OrderId(order[taken_]);
+      const int32_t end = static_cast<int32_t>(offset[taken_] + OrderSize(order[taken_]));
       pending_.push_back(
-          Placed{PackKey(offset[id], end), index.first_rank(id), index.last_rank(id)});
+          Placed{PackKey(offset[taken_], end), index.first_rank(id), index.last_rank(id)});
     }
     auto by_key = [](const Placed& a, const Placed& b) { return a.key < b.key; };
     if (pending_.size() <= 4) {
@@ -145,33 +149,37 @@ Status PlanTflmGreedy(Span<const UsageRecord> records, PlanResult* out, PlanCanc
   const size_t n = records.size();
   if (n == 0) return Status::Ok();
 
-  std::vector<uint32_t> order;
-  std::vector<uint64_t> online;  // (size << 32 | index), sorted descending
+  // Fixed buffers in index order, then the rest by size descending, ties by
+  // higher index: (size << 32 | index) sorted descending.
+  std::vector<uint64_t> order;
   order.reserve(n);
   for (size_t i = 0; i < n; ++i) {
-    if (records[i].fixed_offset == kOnlineOffset) {
-      online.push_back(static_cast<uint64_t>(records[i].size) << 32 | i);
-    } else {
-      order.push_back(static_cast<uint32_t>(i));
+    if (records[i].fixed_offset != kOnlineOffset) {
+      order.push_back(static_cast<uint64_t>(records[i].size) << 32 | i);
     }
   }
-  std::sort(online.begin(), online.end(), std::greater<uint64_t>());
-  for (uint64_t key : online) order.push_back(static_cast<uint32_t>(key));
-  online = std::vector<uint64_t>();
+  const size_t fixed = order.size();
+  for (size_t i = 0; i < n; ++i) {
+    if (records[i].fixed_offset == kOnlineOffset) {
+      order.push_back(static_cast<uint64_t>(records[i].size) << 32 | i);
+    }
+  }
+  std::sort(order.begin() + static_cast<std::ptrdiff_t>(fixed), order.end(),
+            std::greater<uint64_t>());
 
   plan_internal::IntervalIndex index(records);
   OffsetOrder by_offset;
-  std::vector<int32_t> offset(n, -1);
+  std::vector<int32_t> offset(n, -1);  // by placement order
   std::vector<uint64_t> meeting, scratch;
   size_t placed = 0;
   uint64_t work = 0;
   int64_t top = 0;  // highest end placed so far
   plan_internal::GapBuckets gaps;
   for (size_t at = 0; at < n; ++at) {
-    const uint32_t id = order[at];
+    const uint32_t id = OrderId(order[at]);
     if (placed >= plan_internal::IntervalIndex::kPrefetchFrom) index.PrefetchAhead(order, at);
-    const int64_t size = records[id].size;
-    int64_t candidate = records[id].fixed_offset;
+    const int64_t size = OrderSize(order[at]);
+    int64_t candidate = at < fixed ? records[id].fixed_offset : kOnlineOffset;
     if (candidate == kOnlineOffset) {
       const plan_internal::IntervalIndex::GatherSize gather = index.GatherCost(id);
       const uint64_t cost = gather.live + gather.starting;
@@ -182,13 +190,13 @@ Status PlanTflmGreedy(Span<const UsageRecord> records, PlanResult* out, PlanCanc
         const uint32_t qa = index.first_rank(id), qb = index.last_rank(id);
         // Live at id's first step implies meeting id: >= 7/8 of them do
         // (gather.live bounds those from above).
-        const std::vector<Placed>& walk = by_offset.Sorted(order, placed, offset, records, index);
+        const std::vector<Placed>& walk = by_offset.Sorted(order, placed, offset, index);
         candidate = 8 * gather.live >= 7 * placed ? WalkFirstFit<false>(walk, qa, qb, size)
                                                   : WalkFirstFit<true>(walk, qa, qb, size);
         work += placed;
       } else {
-        if (meeting.size() < cost) {
-          meeting.resize(cost);
+        if (meeting.size() < cost + plan_internal::kFilterSlack) {
+          meeting.resize(cost + plan_internal::kFilterSlack);
           scratch.resize(cost);
         }
         const size_t k = index.Gather(id, meeting.data(), 0);
@@ -211,9 +219,9 @@ Status PlanTflmGreedy(Span<const UsageRecord> records, PlanResult* out, PlanCanc
                              id, static_cast<long long>(end));
       }
     }
-    offset[id] = static_cast<int32_t>(candidate);
+    offset[at] = static_cast<int32_t>(candidate);
     const int32_t end = static_cast<int32_t>(candidate + size);
-    index.Insert(id, offset[id], end);
+    index.Insert(id, offset[at], end);
     top = std::max<int64_t>(top, end);
     ++placed;
     if (work >= kPollWork) {
@@ -225,9 +233,11 @@ Status PlanTflmGreedy(Span<const UsageRecord> records, PlanResult* out, PlanCanc
     }
   }
 
-  out->offsets.assign(offset.begin(), offset.end());
-  for (size_t i = 0; i < n; ++i) {
-    out->arena_bytes = std::max<int64_t>(out->arena_bytes, int64_t{offset[i]} + records[i].size);
+  out->offsets.resize(n);
+  for (size_t at = 0; at < n; ++at) {
+    out->offsets[OrderId(order[at])] = offset[at];
+    out->arena_bytes =
+        std::max<int64_t>(out->arena_bytes, int64_t{offset[at]} + OrderSize(order[at]));
   }
   return Status::Ok();
 }
