@@ -264,5 +264,24 @@ TEST(SharedObjectsTest, GreedyBySizeTakesLargeDenseInputs) {
   EXPECT_GE(out.total, PositionalMaxLowerBound(records));
 }
 
+// From 50,000 buffers greedy_best runs its two parts on two threads: the
+// same result as running them one after the other.
+TEST(SharedObjectsTest, GreedyBestOnTwoThreadsKeepsTheSmaller) {
+  std::mt19937 rng(9);
+  std::vector<UsageRecord> records;
+  for (int i = 0; i < 50000; ++i) {
+    records.push_back(Rec(16 * (1 + static_cast<int64_t>(rng() % 4096)), i,
+                          i + static_cast<int32_t>(rng() % 99)));
+  }
+  SharedObjects by_size, by_breadth, best;
+  ASSERT_TRUE(AssignGreedyBySize(records, &by_size).ok());
+  ASSERT_TRUE(AssignGreedyByBreadth(records, &by_breadth).ok());
+  ASSERT_TRUE(AssignGreedyBest(records, &best).ok());
+  const SharedObjects& want = by_breadth.total < by_size.total ? by_breadth : by_size;
+  EXPECT_EQ(best.object_ids, want.object_ids);
+  EXPECT_EQ(best.object_sizes, want.object_sizes);
+  EXPECT_EQ(best.total, want.total);
+}
+
 }  // namespace
 }  // namespace tflm_arena

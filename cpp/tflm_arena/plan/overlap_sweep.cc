@@ -5,9 +5,9 @@
 #include <iterator>
 #include <memory_resource>
 #include <set>
-#include <system_error>
-#include <thread>
 #include <utility>
+
+#include "tflm_arena/plan/maybe_thread.h"
 
 namespace tflm_arena {
 namespace plan_internal {
@@ -84,26 +84,6 @@ Status Sweep(Span<const UsageRecord> records, Span<const ByteOffset> offsets,
   }
   return Status::Ok();
 }
-
-// Runs f() on a new thread, or here if none can be started; Join waits.
-class MaybeThread {
- public:
-  template <typename F>
-  explicit MaybeThread(F f) {
-    try {
-      thread_ = std::thread(f);
-    } catch (const std::system_error&) {
-      f();
-    }
-  }
-  ~MaybeThread() { Join(); }
-  void Join() {
-    if (thread_.joinable()) thread_.join();
-  }
-
- private:
-  std::thread thread_;
-};
 
 }  // namespace
 
