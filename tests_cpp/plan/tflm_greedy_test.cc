@@ -1,6 +1,7 @@
 // PlanTflmGreedy (fast) must equal PlanTflmGreedyRuntime (TFLM's algorithm)
 // on every input: offsets, arena size, and errors word for word.
 #include <climits>
+#include <cstdint>
 #include <random>
 #include <string>
 #include <vector>
@@ -8,6 +9,7 @@
 #include "gtest/gtest.h"
 #include "test_util.h"
 #include "tflm_arena/plan/plan.h"
+#include "tflm_arena/plan/tflm_greedy_threads.h"
 
 namespace tflm_arena {
 namespace {
@@ -69,15 +71,23 @@ std::string Describe(const std::vector<UsageRecord>& records) {
   return s;
 }
 
-// Returns true when the fast and runtime planners agree (and checks validity).
+// Checks that the fast planner, in its one- and two-thread forms, and the
+// runtime planner agree (and checks validity). The two-thread form runs
+// here from the first buffer, so its batches, their edges and the buffers
+// placed since the helper's snapshot are exercised on every input.
 void ExpectSame(const std::vector<UsageRecord>& records) {
-  PlanResult fast, runtime;
-  Status fast_status = PlanTflmGreedy(records, &fast);
+  PlanResult fast, runtime, two_threads;
+  Status fast_status = plan_internal::PlanTflmGreedyThreads(records, &fast, PlanCancel(), SIZE_MAX);
   Status runtime_status = PlanTflmGreedyRuntime(records, &runtime);
+  Status two_status = plan_internal::PlanTflmGreedyThreads(records, &two_threads, PlanCancel(), 0);
   ASSERT_EQ(fast_status.code(), runtime_status.code()) << Describe(records);
   ASSERT_STREQ(fast_status.message(), runtime_status.message()) << Describe(records);
   ASSERT_EQ(fast.offsets, runtime.offsets) << Describe(records);
   ASSERT_EQ(fast.arena_bytes, runtime.arena_bytes) << Describe(records);
+  ASSERT_EQ(two_status.code(), runtime_status.code()) << "two threads: " << Describe(records);
+  ASSERT_STREQ(two_status.message(), runtime_status.message()) << Describe(records);
+  ASSERT_EQ(two_threads.offsets, runtime.offsets) << "two threads: " << Describe(records);
+  ASSERT_EQ(two_threads.arena_bytes, runtime.arena_bytes) << Describe(records);
   if (!fast_status.ok()) {
     EXPECT_TRUE(fast.offsets.empty());
     return;
@@ -322,6 +332,26 @@ TEST(GreedyFastTest, CancelHookIsPolledAndCanStop) {
   const std::string message = s.message();
   EXPECT_EQ(message.rfind("planning cancelled after ", 0), 0u) << message;
   EXPECT_NE(message.find(" of 3000 buffers"), std::string::npos) << message;
+}
+
+// The two-thread form stops at the hook too, and its helper ends with it.
+TEST(GreedyFastTest, CancelHookStopsTheTwoThreadForm) {
+  std::mt19937_64 rng(14);
+  const std::vector<UsageRecord> records = DenseRecords(rng, 20000, 3000, Sizes::kTies, false);
+  StopCounter never;
+  PlanResult plan, one_thread;
+  ASSERT_TRUE(plan_internal::PlanTflmGreedyThreads(records, &plan,
+                                                   PlanCancel{&CountAndMaybeStop, &never}, 0)
+                  .ok());
+  ASSERT_GE(never.calls, 2);
+  ASSERT_TRUE(PlanTflmGreedy(records, &one_thread).ok());
+  EXPECT_EQ(plan.offsets, one_thread.offsets);
+  StopCounter second_call{0, 2};
+  const Status s = plan_internal::PlanTflmGreedyThreads(
+      records, &plan, PlanCancel{&CountAndMaybeStop, &second_call}, 0);
+  EXPECT_EQ(s.code(), StatusCode::kFailedPrecondition);
+  EXPECT_EQ(second_call.calls, 2);
+  EXPECT_TRUE(plan.offsets.empty());
 }
 
 TEST(GreedyFastTest, CancelHookNotNeededForSmallPlans) {

@@ -28,6 +28,7 @@
 #include <thread>
 #include <vector>
 
+#include "tflm_arena/plan/maybe_thread.h"
 #include "tflm_arena/plan/plan.h"
 #include "tflm_arena/plan/strategies.h"
 
@@ -76,7 +77,10 @@ class BestRun {
     std::vector<std::thread> workers;
     for (size_t w = 0; w < threads; ++w) {
       try {
-        workers.emplace_back([this, w] { Work(w % 2 == 1, false); });
+        workers.emplace_back([this, w] {
+          const plan_internal::SharedWorkerScope shared;  // no helper threads of their own
+          Work(w % 2 == 1, false);
+        });
       } catch (const std::system_error&) {
         break;  // no more threads: the ones started (or this one) do the rest
       }

@@ -1,5 +1,7 @@
-// Internal (host): runs one job on a new thread, or on the calling thread
-// when no thread can be started (a job then always runs, and the caller's
+// Internal (host): helper threads of the planners.
+//
+// MaybeThread runs one job on a new thread, or on the calling thread when
+// no thread can be started (a job then always runs, and the caller's
 // result does not depend on threads). The destructor waits for the job, so
 // an early return cannot leave it running on the caller's data.
 #ifndef TFLM_ARENA_PLAN_MAYBE_THREAD_H_
@@ -10,6 +12,25 @@
 
 namespace tflm_arena {
 namespace plan_internal {
+
+// True on a thread that shares the cores with other planning threads (a
+// worker of strategy "best"): planners there start no helper threads of
+// their own. SharedWorkerScope sets it for its lifetime.
+inline bool& SharedWorkerFlag() {
+  thread_local bool flag = false;
+  return flag;
+}
+inline bool OnSharedWorker() { return SharedWorkerFlag(); }
+class SharedWorkerScope {
+ public:
+  SharedWorkerScope() : was_(SharedWorkerFlag()) { SharedWorkerFlag() = true; }
+  SharedWorkerScope(const SharedWorkerScope&) = delete;
+  SharedWorkerScope& operator=(const SharedWorkerScope&) = delete;
+  ~SharedWorkerScope() { SharedWorkerFlag() = was_; }
+
+ private:
+  bool was_;
+};
 
 class MaybeThread {
  public:
