@@ -28,7 +28,7 @@
 //     time: queries jump around in time, so each one misses the caches.
 //  4. From kTflmGreedyTwoThreadsFrom online buffers (tflm_greedy_threads.h)
 //     a helper thread fetches the next batch of queries while the caller
-//     places the current one (Fetcher below): 1.5 -> 1.3 s at 1M buffers.
+//     places the current one (Fetcher below): 1.6 -> 1.3 s at 1M buffers.
 //     The offsets are the same; tflm_greedy_test.cc runs both forms on
 //     every input.
 // Every planned end must fit in int32, as GreedyPlanner requires; the error

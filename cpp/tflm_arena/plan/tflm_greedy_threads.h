@@ -18,9 +18,12 @@
 namespace tflm_arena {
 namespace plan_internal {
 
-// Below this the handover per buffer (two cache-line trips between cores)
-// costs about what the overlap saves.
-constexpr size_t kTflmGreedyTwoThreadsFrom = 100000;
+// Measured on the scaling shape of benchmarks/planners.py (~250 live; both
+// forms timed side by side, medians of 7): the same time at 100,000
+// buffers, 2-10 % less at 200,000, 20-25 % less from 400,000 on. Below
+// ~200,000 the index fits the caches well enough that the handovers cost
+// what the overlap saves.
+constexpr size_t kTflmGreedyTwoThreadsFrom = 250000;
 
 Status PlanTflmGreedyThreads(Span<const UsageRecord> records, PlanResult* out, PlanCancel cancel,
                              size_t two_threads_from);
