@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer harnesses with clang into build/fuzz, replays every
 # saved reproducer in fuzz/regressions/<harness>/, then fuzzes each harness
-# for FUZZ_SECONDS (default 36: ~3 minutes for the five) from fresh seed
-# corpora made in a temp dir. Exits non-zero on any crash, leak, timeout or
-# out-of-memory, printing the reproducer path. Installs nothing.
+# for FUZZ_SECONDS (default 36) from fresh seed corpora made in a temp dir,
+# FUZZ_PARALLEL harnesses at a time (default 2: ~2 minutes for the five).
+# Exits non-zero on any crash, leak, timeout or out-of-memory, printing the
+# reproducer path. Installs nothing.
 #
 # Environment:
 #   FUZZ_SECONDS   seconds per harness (default 36)
+#   FUZZ_PARALLEL  harnesses fuzzing at once (default 2)
 #   FUZZ_HARNESSES space-separated subset (default: all five)
 #   FUZZ_MODELS    folder of .tflite seeds (default: shared/models beside the repo)
 #   FUZZ_CXX       clang++ to use (default: clang++)
@@ -72,17 +74,33 @@ for h in $harnesses; do
   echo "   $h: ${#files[@]} reproducer(s) replayed"
 done
 
+# The harnesses fuzz FUZZ_PARALLEL at a time (default 2, one per core of the
+# CI machine; each libFuzzer run is one process), then report in order.
+fuzz_one() {
+  local h=$1 art="$work/artifacts/$1" dict=()
+  mkdir -p "$art"
+  [[ "$h" != fuzz_planners ]] && dict=(-dict="$here/tflite.dict")
+  local rc=0
+  "$build/fuzz/$h" "${common[@]}" "${dict[@]}" -max_total_time="$seconds" \
+    -artifact_prefix="$art/" "$work/corpus/$h" >"$work/$h.log" 2>&1 || rc=$?
+  echo "$rc" >"$work/$h.rc"
+}
+echo "== fuzzing each harness for ${seconds}s, ${FUZZ_PARALLEL:-2} at a time"
+running=0
+for h in $harnesses; do
+  if ((running >= ${FUZZ_PARALLEL:-2})); then
+    wait -n
+    running=$((running - 1))
+  fi
+  fuzz_one "$h" &
+  running=$((running + 1))
+done
+wait
+
 for h in $harnesses; do
   echo "== $h for ${seconds}s"
   art="$work/artifacts/$h"
-  mkdir -p "$art"
-  dict=()
-  [[ "$h" != fuzz_planners ]] && dict=(-dict="$here/tflite.dict")
-  set +e
-  "$build/fuzz/$h" "${common[@]}" "${dict[@]}" -max_total_time="$seconds" \
-    -artifact_prefix="$art/" "$work/corpus/$h" >"$work/$h.log" 2>&1
-  rc=$?
-  set -e
+  rc=$(cat "$work/$h.rc")
   # Final figures: executions, speed, coverage.
   grep -E "stat::number_of_executed_units|stat::average_exec_per_sec|stat::peak_rss_mb" \
     "$work/$h.log" | sed 's/^/   /'
