@@ -29,14 +29,14 @@ JOBS="$jobs" bash .ci/lint.sh
 
 cmake -S . -B build/cpp -DTFLM_ARENA_BUILD_TESTS=ON -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build/cpp -j"$jobs"
-ctest --test-dir build/cpp --output-on-failure
+ctest --test-dir build/cpp --output-on-failure -j"$jobs"
 
 # The whole C++ suite again under AddressSanitizer + UBSan (malformed models,
 # arena sizes, kernels): it must not crash, leak or hit undefined behaviour.
 cmake -S . -B build/asan -DTFLM_ARENA_BUILD_TESTS=ON -DTFLM_ARENA_SANITIZE=ON \
   -DCMAKE_BUILD_TYPE=Debug >/dev/null
 cmake --build build/asan -j"$jobs"
-ctest --test-dir build/asan --output-on-failure
+ctest --test-dir build/asan --output-on-failure -j"$jobs"
 
 # pytest runs on $jobs workers (pytest-xdist), one test file per worker at a
 # time (--dist loadfile: a file's tests share fixtures and build folders).
