@@ -180,7 +180,8 @@ void FetchQuery(const plan_internal::IntervalIndex& index, uint32_t id, int64_t 
     f->work = placed;
     return;
   }
-  // Room for the slack of the filters and one key added by the caller.
+  // Room for the filters' slack and one key more (the two-thread form makes
+  // room itself for the keys it adds).
   if (f->keys.size() < cost + plan_internal::kFilterSlack + 1) {
     f->keys.resize(cost + plan_internal::kFilterSlack + 1);
   }
