@@ -180,10 +180,10 @@ void FetchQuery(const plan_internal::IntervalIndex& index, uint32_t id, int64_t 
     f->work = placed;
     return;
   }
-  // Room for the filters' slack and one key more (the two-thread form makes
-  // room itself for the keys it adds).
-  if (f->keys.size() < cost + plan_internal::kFilterSlack + 1) {
-    f->keys.resize(cost + plan_internal::kFilterSlack + 1);
+  // Room for the filters' slack (the two-thread form makes room itself for
+  // the keys it adds).
+  if (f->keys.size() < cost + plan_internal::kFilterSlack) {
+    f->keys.resize(cost + plan_internal::kFilterSlack);
   }
   f->count = index.Gather(id, f->keys.data(), 0);
   f->work = sort_cost;
@@ -276,7 +276,6 @@ class Fetcher {
     } catch (const std::system_error&) {
       return false;
     }
-    started_ = true;
     return true;
   }
   void Ask(size_t batch) {
@@ -298,10 +297,16 @@ class Fetcher {
   }
   // Query `at`'s fetch (its batch finished).
   Fetch& Of(size_t at) { return slots_[Slot(at)]; }
+  // Where the index a batch is fetched from ends: everything before the
+  // batch before it (order positions [0, InIndex(batch))).
+  size_t InIndex(size_t batch) const {
+    const size_t begin = Begin(batch);
+    return begin - std::min(begin - first_, kBatch);
+  }
   // Finishes the last batch asked, then ends the thread.
   void Stop() {
     if (!thread_.joinable()) return;
-    if (started_ && asked_.load(std::memory_order_relaxed) != 0) Finish(last_asked_);
+    if (asked_.load(std::memory_order_relaxed) != 0) Finish(last_asked_);
     asked_.store(kStop, std::memory_order_release);
     thread_.join();
   }
@@ -323,10 +328,8 @@ class Fetcher {
     if (prefetch && at >= plan_internal::IntervalIndex::kPrefetchFrom) {
       index_.PrefetchAhead(order_, at);
     }
-    // Everything before the batch before this one is in the index.
-    const size_t begin = Begin(batch);
-    const size_t placed = begin - std::min(begin - first_, kBatch);
-    FetchQuery(index_, OrderId(order_[at]), OrderSize(order_[at]), placed, &slots_[Slot(at)]);
+    FetchQuery(index_, OrderId(order_[at]), OrderSize(order_[at]), InIndex(batch),
+               &slots_[Slot(at)]);
     State(at).store(Free(batch) + 2, std::memory_order_release);
   }
 
@@ -355,7 +358,6 @@ class Fetcher {
   std::atomic<size_t> asked_{0};     // batch + 1 last asked for; kStop: end
   std::atomic<size_t> finished_{0};  // batch + 1 last fetched wholly by the helper
   size_t last_asked_ = 0;            // caller's side
-  bool started_ = false;
   std::thread thread_;
 };
 
@@ -455,25 +457,26 @@ Status PlanTflmGreedyThreads(Span<const UsageRecord> records, PlanResult* out, P
     for (size_t b = 0; b < batches; ++b) {
       const size_t begin = fixed + b * kBatch, end = std::min(n, begin + kBatch);
       // Batch b - 1: placed, not yet in the helper's snapshot.
-      const size_t unseen = begin - std::min(begin - fixed, kBatch);
+      const size_t unseen = fetcher.InIndex(b);
       fetcher.Finish(b);  // nobody reads the index from here
       for (size_t at = unseen; at < begin; ++at) insert(at, offset[at]);
       if (b + 1 < batches) fetcher.Ask(b + 1);
       for (size_t at = begin; at < end; ++at) {
         Fetch& f = fetcher.Of(at);
         const uint32_t id = OrderId(order[at]);
+        const uint32_t qa = index.first_rank(id), qb = index.last_rank(id);
         const int64_t size = OrderSize(order[at]);
         if (!f.walk && size > 0) {
           const size_t room = f.count + (at - unseen) + plan_internal::kFilterSlack;
           if (f.keys.size() < room) f.keys.resize(room);
-          recent.AppendMeeting(unseen, at, index.first_rank(id), index.last_rank(id), &f);
+          recent.AppendMeeting(unseen, at, qa, qb, &f);
         }
         const int64_t candidate = placer.FirstFitFor(at, f, offset, top);
         TFLM_ARENA_RETURN_IF_ERROR(check(at, candidate, f.work));
         const int32_t end_at = static_cast<int32_t>(candidate + size);
         offset[at] = static_cast<int32_t>(candidate);  // inserted a batch later
         top = std::max<int64_t>(top, end_at);
-        recent.Add(at, index.first_rank(id), index.last_rank(id), PackKey(offset[at], end_at));
+        recent.Add(at, qa, qb, PackKey(offset[at], end_at));
       }
     }
     fetcher.Stop();
