@@ -88,8 +88,7 @@ IntervalIndex::IntervalIndex(Span<const UsageRecord> records) {
     const uint32_t b = block_of_rank[buffers_[i].last_rank];
     buffers_[i].first_block = a;
     buffers_[i].last_block = b;
-    buffers_[i].is_short = b - a <= kShortBlocks;
-    if (buffers_[i].is_short) {
+    if (buffers_[i].is_short()) {
       for (uint32_t k = a + 1; k <= b; ++k) ++block_size[k];
     } else {
       any_long_ = true;
@@ -119,7 +118,7 @@ IntervalIndex::IntervalIndex(Span<const UsageRecord> records) {
 
 void IntervalIndex::Insert(uint32_t id, int32_t offset, int32_t end) {
   const uint64_t key = PackKey(offset, end);
-  if (buffers_[id].is_short) {
+  if (buffers_[id].is_short()) {
     const uint32_t last = buffers_[id].last_rank;
     const uint32_t a = buffers_[id].first_block, b = buffers_[id].last_block;
     for (uint32_t k = a + 1; k <= b; ++k) {

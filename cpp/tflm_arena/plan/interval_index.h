@@ -115,7 +115,8 @@ class IntervalIndex {
     uint32_t start_slot;   // slot in start_keys_
     uint32_t first_block;  // blocks of first_rank and last_rank
     uint32_t last_block;
-    uint32_t is_short;  // 1: in the block lists, 0: in the tree
+    // In the block lists (else in the tree).
+    bool is_short() const { return last_block - first_block <= kShortBlocks; }
   };
   std::vector<Buffer> buffers_;
   uint32_t leaves_ = 1;  // power of two >= number of ranks
