@@ -248,14 +248,21 @@ TEST(SharedObjectsTest, GreedyBySizeOnLongChains) {
   EXPECT_TRUE(AssignGreedyInOrder(refused, &out).ok());  // the fast strategies take it
 }
 
+// The benchmark's shape: buffer i starts at step i and lives up to
+// `max_len` more steps; sizes are multiples of 16 up to 64 KiB.
+std::vector<UsageRecord> DenseRecords(int n, int max_len, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::vector<UsageRecord> records;
+  for (int i = 0; i < n; ++i) {
+    records.push_back(Rec(16 * (1 + static_cast<int64_t>(rng() % 4096)), i,
+                          i + static_cast<int32_t>(rng() % static_cast<unsigned>(max_len))));
+  }
+  return records;
+}
+
 // Many buffers live at once: no limit (the benchmark's shape, 30,000 buffers).
 TEST(SharedObjectsTest, GreedyBySizeTakesLargeDenseInputs) {
-  std::mt19937 rng(5);
-  std::vector<UsageRecord> records;
-  for (int i = 0; i < 30000; ++i) {
-    records.push_back(Rec(16 * (1 + static_cast<int64_t>(rng() % 4096)), i,
-                          i + static_cast<int32_t>(rng() % 499)));
-  }
+  const std::vector<UsageRecord> records = DenseRecords(30000, 499, 5);
   SharedObjects out;
   ASSERT_TRUE(AssignGreedyBySize(records, &out).ok());
   PlanResult plan;
@@ -267,12 +274,7 @@ TEST(SharedObjectsTest, GreedyBySizeTakesLargeDenseInputs) {
 // From 50,000 buffers greedy_best runs its two parts on two threads: the
 // same result as running them one after the other.
 TEST(SharedObjectsTest, GreedyBestOnTwoThreadsKeepsTheSmaller) {
-  std::mt19937 rng(9);
-  std::vector<UsageRecord> records;
-  for (int i = 0; i < 50000; ++i) {
-    records.push_back(Rec(16 * (1 + static_cast<int64_t>(rng() % 4096)), i,
-                          i + static_cast<int32_t>(rng() % 99)));
-  }
+  const std::vector<UsageRecord> records = DenseRecords(50000, 99, 9);
   SharedObjects by_size, by_breadth, best;
   ASSERT_TRUE(AssignGreedyBySize(records, &by_size).ok());
   ASSERT_TRUE(AssignGreedyByBreadth(records, &by_breadth).ok());
