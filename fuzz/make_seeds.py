@@ -5,7 +5,9 @@ Seeds: every .tflite under the shared models folder (read at run time; the
 repo never holds a copy) and small models from python/tflm_arena/builder.py
 (some shared with the tests through python/tflm_arena/_sample_models.py)
 covering every shipped kernel, control flow, variables and offline plans;
-raw offline-plan words; and usage-record byte strings for the planners.
+mutants of the shared models (an operator code out of the schema's range,
+32-bit pokes); raw offline-plan words; and usage-record byte strings for the
+planners.
 
 Usage: make_seeds.py OUT_DIR [--models DIR]
 Needs the tflm_arena package installed (its builder takes the schema's enum
@@ -30,7 +32,12 @@ HARNESSES = (
     "fuzz_lifetimes",
     "fuzz_planners",
     "fuzz_interpreter",
+    "fuzz_tflm_arena",
+    "fuzz_rewrite",
+    "fuzz_model_writers",
 )
+# Harnesses whose input is a model (every model seed goes to each).
+MODEL_HARNESSES = tuple(h for h in HARNESSES if h != "fuzz_planners")
 
 
 def load_builder(module: str = "builder"):
@@ -181,6 +188,54 @@ def builder_models(b, sm) -> dict[str, bytes]:
     return out
 
 
+def opcode_offset(data: bytes) -> int | None:
+    """Byte offset of operator_codes[0].builtin_code (Model field 1,
+    OperatorCode field 3), or None when the model has no such field."""
+
+    def table(pos: int) -> tuple[int, int, int]:
+        vt = pos - struct.unpack_from("<i", data, pos)[0]
+        return pos, vt, struct.unpack_from("<H", data, vt)[0]
+
+    def field(t: tuple[int, int, int], fid: int) -> int | None:
+        pos, vt, vt_size = t
+        if 4 + 2 * fid >= vt_size:
+            return None
+        off = struct.unpack_from("<H", data, vt + 4 + 2 * fid)[0]
+        return pos + off if off else None
+
+    try:
+        codes = field(table(struct.unpack_from("<I", data, 0)[0]), 1)
+        if codes is None:
+            return None
+        vec = codes + struct.unpack_from("<I", data, codes)[0]
+        if struct.unpack_from("<I", data, vec)[0] == 0:
+            return None
+        entry = vec + 4
+        return field(table(entry + struct.unpack_from("<I", data, entry)[0]), 3)
+    except struct.error:
+        return None
+
+
+def mutants(name: str, data: bytes) -> dict[str, bytes]:
+    """Mutants of a real model the harnesses start from: its first operator
+    code past the schema's enum (stock TFLM refuses it) and at CUSTOM, and
+    three 32-bit pokes of boundary values at fixed-seed offsets."""
+    out: dict[str, bytes] = {}
+    off = opcode_offset(data)
+    if off is not None:
+        for tag, code in (("code_out_of_range", 65581), ("code_custom", 32)):
+            b = bytearray(data)
+            struct.pack_into("<i", b, off, code)
+            out[f"{name}_{tag}"] = bytes(b)
+    rng = random.Random(name)
+    for k in range(3):
+        b = bytearray(data)
+        pos = rng.randrange(0, max(1, min(len(b), 4096) - 4)) & ~3
+        struct.pack_into("<I", b, pos, rng.choice([0, 0xFFFFFFFF, 0x7FFFFFFF, 0x80000000, 1]))
+        out[f"{name}_poke{k}"] = bytes(b)
+    return out
+
+
 def plan_words(words) -> bytes:
     return struct.pack(f"<{len(words)}i", *words)
 
@@ -215,7 +270,10 @@ def main() -> int:
     for name, data in builder_models(load_builder(), load_builder("_sample_models")).items():
         models["builder_" + name] = data
 
-    for h in ("fuzz_model_load", "fuzz_offline_plan", "fuzz_lifetimes", "fuzz_interpreter"):
+    for name, data in list(models.items()):
+        if name.startswith("shared_"):
+            models.update(mutants(name, data))
+    for h in MODEL_HARNESSES:
         for name, data in models.items():
             (dirs[h] / f"{name}.tflite").write_bytes(data)
     # Raw offline-plan words: valid, wrong version, short, negative offsets.

@@ -2,14 +2,14 @@
 # Builds the libFuzzer harnesses with clang into build/fuzz, replays every
 # saved reproducer in fuzz/regressions/<harness>/, then fuzzes each harness
 # for FUZZ_SECONDS (default 36) from fresh seed corpora made in a temp dir,
-# FUZZ_PARALLEL harnesses at a time (default 2: ~2 minutes for the five).
+# FUZZ_PARALLEL harnesses at a time (default 2: ~3 minutes for the eight).
 # Exits non-zero on any crash, leak, timeout or out-of-memory, printing the
 # reproducer path. Installs nothing.
 #
 # Environment:
 #   FUZZ_SECONDS   seconds per harness (default 36)
 #   FUZZ_PARALLEL  harnesses fuzzing at once (default 2)
-#   FUZZ_HARNESSES space-separated subset (default: all five)
+#   FUZZ_HARNESSES space-separated subset (default: all eight)
 #   FUZZ_MODELS    folder of .tflite seeds (default: shared/models beside the repo)
 #   FUZZ_CXX       clang++ to use (default: clang++)
 #   FUZZ_WORK      keep corpora and artifacts here instead of a temp dir
@@ -19,7 +19,7 @@ set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 repo="$(dirname "$here")"
 seconds="${FUZZ_SECONDS:-36}"
-harnesses="${FUZZ_HARNESSES:-fuzz_model_load fuzz_offline_plan fuzz_lifetimes fuzz_planners fuzz_interpreter}"
+harnesses="${FUZZ_HARNESSES:-fuzz_model_load fuzz_offline_plan fuzz_lifetimes fuzz_planners fuzz_interpreter fuzz_tflm_arena fuzz_rewrite fuzz_model_writers}"
 models="${FUZZ_MODELS:-$repo/../shared/models}"
 cxx="${FUZZ_CXX:-clang++}"
 build="$repo/build/fuzz"

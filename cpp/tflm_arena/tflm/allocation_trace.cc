@@ -2,6 +2,7 @@
 
 #include <cstring>
 #include <string>
+#include <utility>
 
 #include "tflm_arena/model/builtin_ops.h"
 #include "tflm_arena/model/lifetimes.h"
@@ -13,6 +14,18 @@
 namespace tflm_arena {
 namespace tflm {
 namespace {
+
+// Fills *refusal and returns its status (kernel_refusals.h).
+Status Refuse(std::string reason, std::string source, std::string op_name, size_t sg,
+              size_t op_index, Refusal* refusal) {
+  refusal->refused = true;
+  refusal->reason = std::move(reason);
+  refusal->source = std::move(source);
+  refusal->op_name = std::move(op_name);
+  refusal->subgraph = sg;
+  refusal->op_index = op_index;
+  return RefusalStatus(*refusal);
+}
 
 constexpr uint32_t kArenaAlignment = 16;  // MicroArenaBufferAlignment()
 constexpr uint64_t kMaxScratchBuffersPerOp = 12;
@@ -291,13 +304,8 @@ struct Builder {
     TFLM_ARENA_RETURN_IF_ERROR(CmsisNnPrepare(static_cast<CmsisNnRule>(rule), cmsis_nn_backend,
                                               model, sg, op_index, op, &allocs, &reason));
     if (!reason.empty()) {
-      out->refusal.refused = true;
-      out->refusal.reason = reason;
-      out->refusal.source = std::string(row.source) + ", Prepare";
-      out->refusal.op_name = row.op;
-      out->refusal.subgraph = sg;
-      out->refusal.op_index = op_index;
-      return RefusalStatus(out->refusal);
+      return Refuse(reason, std::string(row.source) + ", Prepare", row.op, sg, op_index,
+                    &out->refusal);
     }
     for (const CmsisNnAllocation& a : allocs) {
       if (a.persistent) {
@@ -354,13 +362,8 @@ struct Builder {
                              op_index);
       }
       if (!reason.empty()) {
-        out->refusal.refused = true;
-        out->refusal.reason = reason;
-        out->refusal.source = std::string(mem.source) + ", Prepare";
-        out->refusal.op_name = name;
-        out->refusal.subgraph = sg;
-        out->refusal.op_index = op_index;
-        return RefusalStatus(out->refusal);
+        return Refuse(reason, std::string(mem.source) + ", Prepare", name, sg, op_index,
+                      &out->refusal);
       }
       for (uint64_t bytes : buffers) {
         TailBytes(bytes, kArenaAlignment, Category::kPersistentBufferData,
@@ -458,6 +461,16 @@ Status BuildTrace(const model::Model& model, const TraceOptions& options, Trace*
                              op.custom_code, sg, i);
       }
       const char* name = model::BuiltinCodeName(op.builtin_code);
+      if (name == nullptr) {
+        // A code past the end of the schema's BuiltinOperator enum (the
+        // model reader keeps such codes: a newer schema may define them).
+        // TFLM's GetRegistrationFromOpCode (micro_op_resolver.cc) refuses
+        // it before any operator is prepared, whatever the arena; the
+        // message is the one the tflite-micro wheel prints.
+        return Refuse("Op builtin_code out of range: " + std::to_string(op.builtin_code) + ".",
+                      "micro_op_resolver.cc, GetRegistrationFromOpCode",
+                      "builtin code " + std::to_string(op.builtin_code), sg, i, &out->refusal);
+      }
       const KernelRow* row = FindKernel(options.kernels, name);
       if (row == nullptr) {
         return Status::Error(StatusCode::kUnimplemented,

@@ -252,6 +252,7 @@ Span<const KernelRow> ReferenceKernels() {
 }
 
 const KernelRow* FindKernel(Span<const KernelRow> table, const char* op) {
+  if (op == nullptr) return nullptr;  // a code with no name has no row
   for (size_t i = 0; i < table.size(); ++i) {
     if (std::strcmp(table[i].op, op) == 0) return &table[i];
   }

@@ -128,7 +128,7 @@ constexpr Step EspNn(uint8_t rule) { return Step{StepKind::kEspNn, static_cast<i
 // TFLM's reference kernels (tensorflow/lite/micro/kernels/*.cc).
 Span<const KernelRow> ReferenceKernels();
 
-// Row for a builtin name in `table`, or nullptr.
+// Row for a builtin name in `table`, or nullptr (also for a null name).
 const KernelRow* FindKernel(Span<const KernelRow> table, const char* op);
 
 // A kernel variant's whole table: its own rows (`own`), then every reference
