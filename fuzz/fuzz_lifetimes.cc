@@ -11,6 +11,7 @@
 #include <cstring>
 #include <vector>
 
+#include "fuzz_model_util.h"
 #include "fuzz_util.h"
 #include "tflm_arena/core/align.h"
 #include "tflm_arena/model/lifetimes.h"
@@ -85,14 +86,10 @@ void CheckEntries(const model::Model& m, const std::vector<model::ScratchRequest
 }
 
 void PlanRecords(const std::vector<model::AllocationEntry>& entries) {
-  const size_t planned = model::PlannedBufferCount(entries);
-  std::vector<UsageRecord> records(planned);
-  std::vector<uint32_t> to_entry(planned);
-  size_t count = 0;
-  Status s = model::BuildUsageRecords(entries, Span<UsageRecord>(records), Span<uint32_t>(to_entry),
-                                      &count);
-  FUZZ_CHECK(s.ok(), "BuildUsageRecords: %s", s.message());
-  FUZZ_CHECK(count == planned, "%zu records for %zu planned buffers", count, planned);
+  std::vector<UsageRecord> records;
+  std::vector<uint32_t> to_entry;
+  fuzz::Records(entries, &records, &to_entry);
+  const size_t count = records.size();
   for (size_t k = 0; k < count; ++k) {
     const model::AllocationEntry& e = entries[to_entry[k]];
     FUZZ_CHECK(e.needs_allocating, "record %zu maps to an unplanned entry", k);
@@ -107,7 +104,7 @@ void PlanRecords(const std::vector<model::AllocationEntry>& entries) {
   tflm_arena::PlanResult plan;
   if (!tflm_arena::PlanTflmGreedy(recs, &plan).ok()) return;
   if (!tflm_arena::ValidateRecords(recs).ok()) return;
-  s = tflm_arena::ValidatePlan(recs, plan.offsets, plan.arena_bytes);
+  const Status s = tflm_arena::ValidatePlan(recs, plan.offsets, plan.arena_bytes);
   FUZZ_CHECK(s.ok(), "greedy plan of model records invalid: %s", s.message());
   if (!tflm_arena::FixedAliases(recs).empty()) return;  // aliased offline offsets
   FUZZ_CHECK(plan.arena_bytes >= tflm_arena::LowerBound(recs), "plan below the lower bound");

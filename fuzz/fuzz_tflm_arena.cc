@@ -25,6 +25,7 @@
 #include <string>
 #include <vector>
 
+#include "fuzz_model_util.h"
 #include "fuzz_util.h"
 #include "tflm_arena/core/align.h"
 #include "tflm_arena/model/lifetimes.h"
@@ -57,10 +58,10 @@ void CheckError(const Status& s, const tflm::Refusal& refusal, const model::Mode
   FUZZ_CHECK(refusal.refused, "%s: kFailedPrecondition without a refusal: %s", what, s.message());
   FUZZ_CHECK(!refusal.reason.empty() && !refusal.source.empty() && !refusal.op_name.empty(),
              "%s: refusal with an empty field: %s", what, s.message());
-  FUZZ_CHECK(refusal.subgraph < m.num_subgraphs() &&
-                 refusal.op_index < m.num_operators(refusal.subgraph),
-             "%s: refusal names operator %zu of subgraph %zu, which does not exist", what,
-             refusal.op_index, refusal.subgraph);
+  FUZZ_CHECK(
+      refusal.subgraph < m.num_subgraphs() && refusal.op_index < m.num_operators(refusal.subgraph),
+      "%s: refusal names operator %zu of subgraph %zu, which does not exist", what,
+      refusal.op_index, refusal.subgraph);
 }
 
 // The greedy plan of the model's lifetimes with `scratch`: valid, and its
@@ -73,18 +74,14 @@ bool ScratchPlan(const model::Model& m, const std::vector<model::ScratchRequest>
   if (!model::ComputeModelAllocationInfo(m, req, Span<model::AllocationEntry>(entries)).ok()) {
     return false;
   }
-  const size_t planned = model::PlannedBufferCount(entries);
-  std::vector<UsageRecord> records(planned);
-  std::vector<uint32_t> to_entry(planned);
-  size_t count = 0;
-  Status s = model::BuildUsageRecords(entries, Span<UsageRecord>(records),
-                                      Span<uint32_t>(to_entry), &count);
-  FUZZ_CHECK(s.ok(), "BuildUsageRecords: %s", s.message());
-  Span<const UsageRecord> recs(records.data(), count);
+  std::vector<UsageRecord> records;
+  std::vector<uint32_t> to_entry;
+  fuzz::Records(entries, &records, &to_entry);
+  Span<const UsageRecord> recs(records.data(), records.size());
   tflm_arena::PlanResult plan;
   if (!tflm_arena::PlanTflmGreedy(recs, &plan).ok()) return false;
   if (!tflm_arena::ValidateRecords(recs).ok()) return false;
-  s = tflm_arena::ValidatePlan(recs, plan.offsets, plan.arena_bytes);
+  const Status s = tflm_arena::ValidatePlan(recs, plan.offsets, plan.arena_bytes);
   FUZZ_CHECK(s.ok(), "scratch-inclusive greedy plan invalid: %s", s.message());
   *arena = plan.arena_bytes;
   return true;
@@ -113,7 +110,8 @@ void CheckSize(const model::Model& m, const tflm::TflmArenaOptions& options,
   FUZZ_CHECK(s.ok(), "trace fails after the size succeeded: %s", s.message());
   const tflm::ReplayBuffer whole = tflm::ReplayBuffer::kSingle;
   FUZZ_CHECK(tflm::FailingEvent(trace, size.min_arena_bytes, whole).empty(),
-             "the minimum fails: %s", tflm::FailingEvent(trace, size.min_arena_bytes, whole).c_str());
+             "the minimum fails: %s",
+             tflm::FailingEvent(trace, size.min_arena_bytes, whole).c_str());
   FUZZ_CHECK(!tflm::FailingEvent(trace, size.min_arena_bytes - 1, whole).empty(),
              "one byte below the minimum works");
   FUZZ_CHECK(size.scratch_requests == trace.scratch.size(), "%zu scratch requests, trace has %zu",
@@ -126,14 +124,14 @@ void CheckSize(const model::Model& m, const tflm::TflmArenaOptions& options,
   FUZZ_CHECK(scratch.size() == trace.scratch.size(), "%zu scratch requests, trace has %zu",
              scratch.size(), trace.scratch.size());
   for (const model::ScratchRequest& r : scratch) {
-    FUZZ_CHECK(static_cast<size_t>(r.subgraph_idx) < m.num_subgraphs() &&
-                   r.node_idx >= 0 &&
+    FUZZ_CHECK(static_cast<size_t>(r.subgraph_idx) < m.num_subgraphs() && r.node_idx >= 0 &&
                    static_cast<size_t>(r.node_idx) < m.num_operators(r.subgraph_idx),
                "scratch request for operator %d of subgraph %d", r.node_idx, r.subgraph_idx);
   }
   if (m.total_tensors() > kMaxCrossCheckTensors) return;
   int64_t plan_arena = 0;
-  if (ScratchPlan(m, scratch, &plan_arena) && !has_offline_plan && options.planner == "tflm_greedy") {
+  if (ScratchPlan(m, scratch, &plan_arena) && !has_offline_plan &&
+      options.planner == "tflm_greedy") {
     FUZZ_CHECK(static_cast<int64_t>(size.head) >= plan_arena,
                "TFLM's head %llu is below the greedy plan's %lld bytes",
                static_cast<unsigned long long>(size.head), static_cast<long long>(plan_arena));

@@ -189,31 +189,13 @@ def builder_models(b, sm) -> dict[str, bytes]:
 
 
 def opcode_offset(data: bytes) -> int | None:
-    """Byte offset of operator_codes[0].builtin_code (Model field 1,
-    OperatorCode field 3), or None when the model has no such field."""
+    """Byte offset of operator_codes[0].builtin_code, or None when the model
+    has no such field (the hostile sweep's walk of the flatbuffer tables)."""
+    sys.path.insert(0, str(REPO / "tests_py"))
+    import hostile_sweep
 
-    def table(pos: int) -> tuple[int, int, int]:
-        vt = pos - struct.unpack_from("<i", data, pos)[0]
-        return pos, vt, struct.unpack_from("<H", data, vt)[0]
-
-    def field(t: tuple[int, int, int], fid: int) -> int | None:
-        pos, vt, vt_size = t
-        if 4 + 2 * fid >= vt_size:
-            return None
-        off = struct.unpack_from("<H", data, vt + 4 + 2 * fid)[0]
-        return pos + off if off else None
-
-    try:
-        codes = field(table(struct.unpack_from("<I", data, 0)[0]), 1)
-        if codes is None:
-            return None
-        vec = codes + struct.unpack_from("<I", data, codes)[0]
-        if struct.unpack_from("<I", data, vec)[0] == 0:
-            return None
-        entry = vec + 4
-        return field(table(entry + struct.unpack_from("<I", data, entry)[0]), 3)
-    except struct.error:
-        return None
+    fields = hostile_sweep.layout(data).fields
+    return next((o for o, n in fields.items() if n == "operator_codes[0].builtin_code"), None)
 
 
 def mutants(name: str, data: bytes) -> dict[str, bytes]:

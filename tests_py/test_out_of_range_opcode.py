@@ -9,18 +9,14 @@ in one clean error naming the operator and the code. It used to crash
 from __future__ import annotations
 
 import struct
-import sys
-from pathlib import Path
 
+import hostile_sweep
 import pytest
 from conftest import require_tflite_micro
 from test_tflm_refusals import BIG_ARENA, wheel_log
 
 import tflm_arena as ta
 from tflm_arena.cli import main
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "fuzz"))
-from make_seeds import opcode_offset  # the fuzz seeds' flatbuffer walk
 
 CODE = 65_581
 REASON = f"Op builtin_code out of range: {CODE}."
@@ -30,7 +26,8 @@ WHERE = f"builtin code {CODE} (subgraph 0, operator 0)"
 @pytest.fixture(scope="module")
 def bad_model(models_dir, tmp_path_factory):
     data = bytearray((models_dir / "seanet_strided_slice0.tflite").read_bytes())
-    off = opcode_offset(bytes(data))
+    fields = hostile_sweep.layout(bytes(data)).fields
+    off = next(o for o, n in fields.items() if n == "operator_codes[0].builtin_code")
     assert off == 1116  # where a one-bit-away user model showed it
     assert struct.unpack_from("<i", data, off)[0] == 45  # STRIDED_SLICE
     struct.pack_into("<i", data, off, CODE)

@@ -12,6 +12,7 @@ import csv
 import json
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 import tflm_arena as ta
@@ -143,3 +144,36 @@ def test_a_zero_stride_is_a_clear_error_not_a_crash():
     m = ta.Model.from_bytes(_int8_conv(stride=0))
     with pytest.raises(ValueError, match=r"stride 0x1.*positive"):
         ta.tflm_arena(m, target="cortex-m55+cmsis-nn")
+
+
+def _int8_transpose_conv(options_of: str = "TRANSPOSE_CONV") -> bytes:
+    """shape, w [2, 3, 3, 3], x [1, 4, 4, 3] -> TRANSPOSE_CONV -> y [1, 6, 6, 2],
+    int8; with ``options_of="STRIDED_SLICE"`` the operator carries
+    StridedSliceOptions (end_mask 2, ellipsis_mask 2: fields 1 and 2, where
+    TransposeConvOptions keeps its strides), which the model reader accepts
+    (no operator owns that type but STRIDED_SLICE, which it does not check)."""
+    mb = ModelBuilder()
+    shape = mb.add_tensor([4], "int32", "shape", data=[1, 6, 6, 2])
+    w = mb.add_tensor([2, 3, 3, 3], "int8", "w", data=np.ones((2, 3, 3, 3)), scale=[0.1, 0.1])
+    x = mb.add_tensor([1, 4, 4, 3], "int8", "x", scale=[0.5], zero_point=[0])
+    y = mb.add_tensor([1, 6, 6, 2], "int8", "y", scale=[0.5], zero_point=[0])
+    if options_of == "TRANSPOSE_CONV":
+        options = {"padding": "VALID", "stride_w": 1, "stride_h": 1}
+    else:
+        options = {"begin_mask": 0, "end_mask": 2, "ellipsis_mask": 2}
+    mb.add_operator(options_of, [shape, w, x], [y], options=options)
+    mb._opcodes[0] = (67, None, 1)  # TRANSPOSE_CONV
+    mb.set_io([x], [y])
+    return mb.build()
+
+
+def test_options_of_another_type_are_no_options_as_in_tflms_parser():
+    """TFLM's ParseTransposeConv reads builtin_options_as_TransposeConvOptions(),
+    null for another table type, and leaves the zero-initialised params: stride
+    0, which the CMSIS-NN size model refuses instead of reading another
+    table's fields as strides (here 2 x 2)."""
+    good = ta.tflm_arena(_int8_transpose_conv(), target="cortex-m4+cmsis-nn")
+    assert good.min_arena_bytes > 0
+    foreign = _int8_transpose_conv("STRIDED_SLICE")
+    with pytest.raises(ValueError, match=r"TRANSPOSE_CONV operator 0 \(subgraph 0\): stride 0x0"):
+        ta.tflm_arena(foreign, target="cortex-m4+cmsis-nn")

@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -174,6 +176,60 @@ TEST(ModelMacs, ConvolutionsByHand) {
   const Loaded l = BuildAndLoad(testing::ChainModel());
   // CONV_2D: 8 * 8 * 4 outputs * (3 * 3 * 2); DEPTHWISE: 4 * 4 * 4 * (3 * 3).
   EXPECT_EQ(ModelMacs(l.model), 8 * 8 * 4 * 18 + 4 * 4 * 4 * 9);
+}
+
+TEST(SaturatingArithmetic, ClampsAtInt64sEnds) {
+  EXPECT_EQ(MulSat(3, 4), 12);
+  EXPECT_EQ(MulSat(INT64_MAX / 2, 3), INT64_MAX);
+  EXPECT_EQ(MulSat(INT64_MAX / 2, -3), INT64_MIN);
+  EXPECT_EQ(AddSat(INT64_MAX, 1), INT64_MAX);
+  EXPECT_EQ(AddSat(INT64_MIN, -1), INT64_MIN);
+  EXPECT_EQ(AddSat(-5, 7), 2);
+}
+
+// A valid model may claim a [0, 2^31-1, 2^31-1, 2^31-1] constant filter
+// (zero elements, one inline byte): its MAC count saturates instead of
+// overflowing int64 (undefined behaviour, UBSan in the sanitizer pass), and
+// the stage stops at its kernel size.
+TEST(ModelMacs, AHugeEmptyFilterSaturates) {
+  TModel m = testing::ChainModel();
+  testing::TTensor& filter = m.subgraphs[0].tensors[1];
+  filter.shape = {0, INT32_MAX, INT32_MAX, INT32_MAX};
+  filter.buffer = testing::AddConstBuffer(&m, 1);
+  const Loaded l = BuildAndLoad(m);
+  EXPECT_EQ(ModelMacs(l.model), INT64_MAX);
+  Stage s;
+  ASSERT_TRUE(FindStage(l.model, &s).ok());
+  EXPECT_TRUE(s.ops.empty());
+  EXPECT_EQ(s.end_reason, "operator 0 (CONV_2D): a stride or kernel size above 2^24");
+}
+
+// PAD t0 [1, 3, 4, 2] by constant paddings t1 -> t2 [1, 1, 4, 2]: paddings
+// of 2^31-1 before and after the rows wrap int32 to the output's height
+// (3 + 2 * (2^31 - 1) = 1 mod 2^32), which used to make the stage take them.
+TEST(FindStage, PaddingsAbove2To24EndTheStage) {
+  TModel m;
+  m.opcodes = {testing::Builtin(model::kBuiltinPad)};
+  testing::TSubgraph sg;
+  testing::TTensor paddings;
+  paddings.shape = {4, 2};
+  paddings.type = testing::kInt32;
+  const std::vector<int32_t> pads = {0, 0, INT32_MAX, INT32_MAX, 0, 0, 0, 0};
+  testing::TBuffer b;
+  b.data.resize(sizeof(int32_t) * pads.size());
+  std::memcpy(b.data.data(), pads.data(), b.data.size());
+  m.buffers.push_back(b);
+  paddings.buffer = static_cast<uint32_t>(m.buffers.size() - 1);
+  sg.tensors = {testing::Activation({1, 3, 4, 2}), paddings, testing::Activation({1, 1, 4, 2})};
+  sg.inputs = {0};
+  sg.outputs = {2};
+  sg.ops = {{0, {0, 1}, {2}}};
+  m.subgraphs = {sg};
+  const Loaded l = BuildAndLoad(m);
+  Stage s;
+  ASSERT_TRUE(FindStage(l.model, &s).ok());
+  EXPECT_TRUE(s.ops.empty());
+  EXPECT_EQ(s.end_reason, "operator 0 (PAD): a padding above 2^24");
 }
 
 }  // namespace

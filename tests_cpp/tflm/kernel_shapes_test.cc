@@ -29,8 +29,17 @@ TEST(ConvPadding, ArgumentsTflmRejectGiveZero) {
   EXPECT_EQ(ConvPadding(kSame, 1, 0, 8, 3), 0);
   EXPECT_EQ(ConvPadding(kSame, 1, 1, 8, 0), 0);
   EXPECT_EQ(ConvPadding(kSame, 1, 1, -1, 3), 0);
-  EXPECT_EQ(ConvPadding(static_cast<model::Padding>(7), 1, 1, 8, 3), 0);
   EXPECT_EQ(ConvPadding(kValid, 1, 1, 2, 5), 0);  // filter wider than the input: out < 0
+}
+
+// A padding value the schema lacks: TFLM's parser gives
+// kTfLitePaddingUnknown, ComputeOutSize 0, and the padding follows from
+// that output size: max(-stride + effective - in, 0) / 2.
+TEST(ConvPadding, UnknownPaddingIsComputedFromAnOutputOfZero) {
+  const model::Padding unknown = static_cast<model::Padding>(7);
+  EXPECT_EQ(ConvPadding(unknown, 1, 1, 8, 3), 0);   // -1 + 3 - 8 < 0
+  EXPECT_EQ(ConvPadding(unknown, 1, 1, 8, 12), 1);  // (-1 + 12 - 8) / 2
+  EXPECT_EQ(ConvPadding(unknown, 2, 2, 4, 6), 2);   // effective 11: (-2 + 11 - 4) / 2
 }
 
 }  // namespace

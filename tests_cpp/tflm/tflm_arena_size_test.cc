@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -15,6 +16,7 @@
 #include "test_builder.h"
 #include "tflm_arena/model/builtin_ops.h"
 #include "tflm_arena/tflm/kernel_table.h"
+#include "tflm_arena/tflm/scratch_requests.h"
 
 namespace tflm_arena {
 namespace tflm {
@@ -192,6 +194,36 @@ TEST(TflmArenaSize, AnOperatorWithoutAKernelRowIsNamedNotGuessed) {
   const Status s = ComputeTflmArenaSize(l.model, o, &r);
   EXPECT_EQ(s.code(), StatusCode::kUnimplemented);
   EXPECT_NE(std::strstr(s.message(), "CUMSUM"), nullptr) << s.message();
+}
+
+TEST(TflmArenaSize, ACodePastTheSchemasEnumIsTflmsRefusalOnEveryTarget) {
+  // The reader keeps codes newer than its table; TFLM's
+  // GetRegistrationFromOpCode refuses them at any arena size. Used to look
+  // a null name up in the kernel tables (a segfault).
+  for (const int32_t code : {model::kNumNamedBuiltinCodes, 65581, INT32_MAX}) {
+    testing::TModel tm = OneOpModel("LEAKY_RELU");
+    tm.opcodes[0].builtin_code = code;
+    const testing::Loaded l = testing::BuildAndLoad(tm);
+    ASSERT_EQ(model::BuiltinCodeName(code), nullptr);
+    for (const BuildTarget& t : BuildTargets()) {
+      TflmArenaOptions o;
+      o.target = t.name;
+      TflmArenaSize r;
+      Refusal refusal;
+      const Status s = ComputeTflmArenaSize(l.model, o, &r, &refusal);
+      EXPECT_EQ(s.code(), StatusCode::kFailedPrecondition) << t.name << ": " << s.message();
+      ASSERT_TRUE(refusal.refused) << t.name;
+      EXPECT_EQ(refusal.reason, "Op builtin_code out of range: " + std::to_string(code) + ".");
+      EXPECT_EQ(refusal.op_name, "builtin code " + std::to_string(code));
+      EXPECT_EQ(refusal.subgraph, 0u);
+      EXPECT_EQ(refusal.op_index, 0u);
+      EXPECT_NE(std::strstr(s.message(), "(subgraph 0, operator 0)"), nullptr) << s.message();
+      std::vector<model::ScratchRequest> scratch;
+      EXPECT_EQ(TflmScratchRequests(l.model, t.name, &scratch).code(),
+                StatusCode::kFailedPrecondition);
+    }
+  }
+  EXPECT_EQ(FindKernel(ReferenceKernels(), nullptr), nullptr);
 }
 
 TEST(TflmArenaSize, AKernelVariantIsAnotherTableNotNewCode) {

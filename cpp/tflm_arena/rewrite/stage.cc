@@ -126,6 +126,9 @@ std::string StageFinder::ActivationDims(int32_t t, Dims* d) {
   }
   *d = {ti.shape[1], ti.shape[2], ti.shape[3]};
   if (d->h < 1 || d->w < 1 || d->c < 1) return "tensor " + std::to_string(t) + " is empty";
+  if (d->h > kMaxStageExtent || d->w > kMaxStageExtent || d->c > kMaxStageExtent) {
+    return "tensor " + std::to_string(t) + " has a dimension above 2^24";
+  }
   return "";
 }
 
@@ -182,13 +185,17 @@ std::string StageFinder::Window2D(const model::OperatorInfo& info, const OpRule&
     kh = f.shape[1];
     kw = f.shape[2];
     const int64_t reduction =
-        rule.kind == StageOpKind::kConv ? int64_t{kh} * kw * f.shape[3] : int64_t{kh} * kw;
-    op->macs_per_output_pixel = reduction * outd.c;
+        rule.kind == StageOpKind::kConv ? MulSat(MulSat(kh, kw), f.shape[3]) : MulSat(kh, kw);
+    op->macs_per_output_pixel = MulSat(reduction, outd.c);
     if (info.inputs.size() > 2 && info.inputs[2] >= 0 && !IsConstant(info.inputs[2])) {
       return "its bias is not constant";
     }
   }
   if (sw < 1 || sh < 1 || kh < 1 || kw < 1) return "a stride or kernel size below 1";
+  if (sw > kMaxStageExtent || sh > kMaxStageExtent || kh > kMaxStageExtent ||
+      kw > kMaxStageExtent) {
+    return "a stride or kernel size above 2^24";
+  }
   op->h = {kh, sh, same ? SamePadBefore(in.h, kh, sh) : 0};
   op->w = {kw, sw, same ? SamePadBefore(in.w, kw, sw) : 0};
   const int32_t eh = same ? SameOutput(in.h, sh) : ValidOutput(in.h, kh, sh);
@@ -267,9 +274,10 @@ std::string StageFinder::TryAdd(int32_t i) {
       if (pads[0] || pads[1] || pads[6] || pads[7]) return "it pads batch or channels";
       for (int32_t v : pads) {
         if (v < 0) return "a negative padding";
+        if (v > kMaxStageExtent) return "a padding above 2^24";
       }
-      if (in.h + pads[2] + pads[3] != outd.h || in.w + pads[4] + pads[5] != outd.w ||
-          in.c != outd.c) {
+      if (int64_t{in.h} + pads[2] + pads[3] != outd.h ||
+          int64_t{in.w} + pads[4] + pads[5] != outd.w || in.c != outd.c) {
         return "its output shape does not follow from its paddings";
       }
       op.h = {1, 1, pads[2]};
@@ -408,14 +416,17 @@ int64_t ModelMacs(const model::Model& m) {
         info.outputs[0] < 0 || !m.tensor(0, static_cast<size_t>(info.outputs[0]), &o).ok()) {
       continue;
     }
-    const int64_t out_elems = static_cast<int64_t>(o.num_elements);
+    const int64_t out_elems =
+        o.num_elements > uint64_t{INT64_MAX} ? INT64_MAX : static_cast<int64_t>(o.num_elements);
+    int64_t macs = 0;
     if (info.builtin_code == model::kBuiltinConv2D && f.shape.size() == 4) {
-      total += out_elems * f.shape[1] * f.shape[2] * f.shape[3];
+      macs = MulSat(MulSat(MulSat(out_elems, f.shape[1]), f.shape[2]), f.shape[3]);
     } else if (info.builtin_code == model::kBuiltinDepthwiseConv2D && f.shape.size() == 4) {
-      total += out_elems * f.shape[1] * f.shape[2];
+      macs = MulSat(MulSat(out_elems, f.shape[1]), f.shape[2]);
     } else if (info.builtin_code == model::kBuiltinFullyConnected && f.shape.size() == 2) {
-      total += out_elems * f.shape[1];
+      macs = MulSat(out_elems, f.shape[1]);
     }
+    total = AddSat(total, macs);
   }
   return total;
 }

@@ -59,6 +59,24 @@ struct StageOp {
   int64_t macs_per_output_pixel = 0;  // convolutions: kernel * channels
 };
 
+// Largest height, width, channel count, kernel or padding a stage may have
+// (2^24): every window sum and product of the tile arithmetic then fits
+// int32 (tile_geometry.h), whatever a hostile model claims.
+constexpr int32_t kMaxStageExtent = int32_t{1} << 24;
+
+// a * b and a + b, clamped to int64's range: MAC counts of shapes a model
+// may claim (a [0, 2^31-1, 2^31-1, 2^31-1] constant filter is valid).
+inline int64_t MulSat(int64_t a, int64_t b) {
+  int64_t r = 0;
+  if (!__builtin_mul_overflow(a, b, &r)) return r;
+  return (a < 0) != (b < 0) ? INT64_MIN : INT64_MAX;
+}
+inline int64_t AddSat(int64_t a, int64_t b) {
+  int64_t r = 0;
+  if (!__builtin_add_overflow(a, b, &r)) return r;
+  return b < 0 ? INT64_MIN : INT64_MAX;
+}
+
 struct Stage {
   int32_t start_op = 0;          // the stage's first operator
   int32_t input = -1;            // the tensor it starts from (held whole)

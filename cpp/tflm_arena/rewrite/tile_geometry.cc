@@ -23,7 +23,9 @@ Range InputRange(const Window& w, Range out) {
   return {static_cast<int32_t>(first), static_cast<int32_t>(last)};
 }
 
-int32_t SameOutput(int32_t in, int32_t stride) { return (in + stride - 1) / stride; }
+int32_t SameOutput(int32_t in, int32_t stride) {
+  return static_cast<int32_t>((int64_t{in} + stride - 1) / stride);
+}
 
 int32_t ValidOutput(int32_t in, int32_t kernel, int32_t stride) {
   return in < kernel ? 0 : (in - kernel) / stride + 1;

@@ -167,7 +167,8 @@ Status Emitter::EmitTile(const Tiling& tiling, const Region& cut_region, Tile* c
     }
     const int32_t t = NewTensor(Shape(op.output, out_r), op.output, {});
     Emit(op.code, inputs, t, op.options_type, op.options);
-    out_->tiled_macs += int64_t{out_r.h.size()} * out_r.w.size() * op.macs_per_output_pixel;
+    out_->tiled_macs = AddSat(out_->tiled_macs, MulSat(int64_t{out_r.h.size()} * out_r.w.size(),
+                                                       op.macs_per_output_pixel));
     tiles[op.output] = {t, out_r.h, out_r.w};
   }
   *cut_tile = tiles[stage_.ops[n - 1].output];
@@ -201,7 +202,8 @@ Status Emitter::Run(const Tiling& tiling) {
   for (size_t k = 0; k < static_cast<size_t>(tiling.length); ++k) {
     const StageOp& op = stage_.ops[k];
     const Dims& d = stage_.dims.at(op.output);
-    out_->stage_macs += int64_t{d.h} * d.w * op.macs_per_output_pixel;
+    out_->stage_macs =
+        AddSat(out_->stage_macs, MulSat(int64_t{d.h} * d.w, op.macs_per_output_pixel));
   }
   const std::vector<Range> rows = SplitEvenly(cd.h, tiling.rows);
   const std::vector<Range> cols = SplitEvenly(cd.w, tiling.cols);

@@ -462,14 +462,18 @@ Status BuildTrace(const model::Model& model, const TraceOptions& options, Trace*
       }
       const char* name = model::BuiltinCodeName(op.builtin_code);
       if (name == nullptr) {
-        // A code past the end of the schema's BuiltinOperator enum (the
-        // model reader keeps such codes: a newer schema may define them).
-        // TFLM's GetRegistrationFromOpCode (micro_op_resolver.cc) refuses
-        // it before any operator is prepared, whatever the arena; the
-        // message is the one the tflite-micro wheel prints.
-        return Refuse("Op builtin_code out of range: " + std::to_string(op.builtin_code) + ".",
-                      "micro_op_resolver.cc, GetRegistrationFromOpCode",
-                      "builtin code " + std::to_string(op.builtin_code), sg, i, &out->refusal);
+        // A code outside the schema's BuiltinOperator enum (the model
+        // reader keeps such codes: a newer schema may define them). TFLM's
+        // GetRegistrationFromOpCode (micro_op_resolver.cc) refuses it before
+        // any operator is prepared, whatever the arena: a code above the
+        // enum's last value with the message the tflite-micro wheel prints;
+        // a negative one (max(deprecated_builtin_code, builtin_code) < 0)
+        // is looked up, not found, and named by the enum's empty name.
+        const std::string code = std::to_string(op.builtin_code);
+        return Refuse(op.builtin_code < 0 ? "Didn't find op for builtin opcode ''"
+                                          : "Op builtin_code out of range: " + code + ".",
+                      "micro_op_resolver.cc, GetRegistrationFromOpCode", "builtin code " + code, sg,
+                      i, &out->refusal);
       }
       const KernelRow* row = FindKernel(options.kernels, name);
       if (row == nullptr) {

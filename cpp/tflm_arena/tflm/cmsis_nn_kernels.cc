@@ -215,8 +215,12 @@ struct NodeView {
     }
     return Status::Ok();
   }
-  Status Options(model::OptionsTable* table) const {
+  // The operator's options as TFLM's parser reads them: a table of
+  // another type is no table (builtin_options_as_<T>() is null, the params
+  // keep their zero defaults), never read as if it were `type`.
+  Status Options(model::OptionsType type, model::OptionsTable* table) const {
     TFLM_ARENA_RETURN_IF_ERROR(model.builtin_options(sg, op_index, table));
+    if (table->present() && table->type() != type) *table = model::OptionsTable();
     return Status::Ok();
   }
   // CMSIS-NN divides by the strides.
@@ -255,7 +259,8 @@ Status ConvGeometry(const NodeView& n, bool depthwise, const model::TensorInfo& 
                     const model::TensorInfo& filter, const model::TensorInfo& output,
                     CmsisConv* c) {
   model::OptionsTable table;
-  TFLM_ARENA_RETURN_IF_ERROR(n.Options(&table));
+  TFLM_ARENA_RETURN_IF_ERROR(
+      n.Options(depthwise ? model::kDepthwiseConv2DOptions : model::kConv2DOptions, &table));
   const model::Padding padding = static_cast<model::Padding>(table.UInt8(0, 0));
   c->stride_w = table.Int32(1, 0);
   c->stride_h = table.Int32(2, 0);
@@ -357,9 +362,9 @@ Status SvdfRule(const NodeView& n, CmsisNnBackend backend, std::vector<CmsisNnAl
   const int64_t batch = in.shape[0];
   const int64_t filters = weights_feature.shape[0];
   const int64_t units = output.shape[1];
-  Scratch(out, batch * filters * 4, "SVDF scratch");
+  Scratch(out, Sat(Wide{batch} * filters * 4), "SVDF scratch");
   if (in.type != TensorType::kInt8) return Status::Ok();
-  Scratch(out, batch * units * 4, "SVDF output scratch");
+  Scratch(out, Sat(Wide{batch} * units * 4), "SVDF output scratch");
   const int64_t bytes = SvdfS8BufferSize(backend, filters);
   if (bytes > 0) {
     // KERNELS_OPTIMIZED_FOR_SPEED: kernel sums in a persistent buffer.
@@ -407,7 +412,7 @@ Status TransposeConvRule(const NodeView& n, CmsisNnBackend backend,
   TFLM_ARENA_RETURN_IF_ERROR(n.Tensor(false, 3, &bias, &has_bias));
   if (in.type == TensorType::kInt8) {
     model::OptionsTable table;
-    TFLM_ARENA_RETURN_IF_ERROR(n.Options(&table));
+    TFLM_ARENA_RETURN_IF_ERROR(n.Options(model::kTransposeConvOptions, &table));
     CmsisConv c;
     c.stride_w = table.Int32(1, 0);
     c.stride_h = table.Int32(2, 0);

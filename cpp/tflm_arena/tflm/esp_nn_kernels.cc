@@ -297,6 +297,10 @@ Status ConvArgs(const model::Model& m, size_t sg, size_t op_index, const model::
   if (!*int8_input) return Status::Ok();
   model::OptionsTable table;
   TFLM_ARENA_RETURN_IF_ERROR(m.builtin_options(sg, op_index, &table));
+  // A table of another type is no table to TFLM's parser (zero defaults).
+  const model::OptionsType type =
+      depthwise ? model::kDepthwiseConv2DOptions : model::kConv2DOptions;
+  if (table.present() && table.type() != type) table = model::OptionsTable();
   // Conv2DOptions: padding 0, stride_w 1, stride_h 2, dilation 4, 5;
   // DepthwiseConv2DOptions: the same with depth_multiplier 3, dilation 5, 6.
   const model::Padding padding = static_cast<model::Padding>(table.UInt8(0, 0));

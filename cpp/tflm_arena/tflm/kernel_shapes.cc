@@ -14,9 +14,7 @@ int64_t ConvPadding(model::Padding padding, int64_t stride, int64_t dilation, in
     out = (in + stride - 1) / stride;
   } else if (padding == model::Padding::kValid) {
     out = (in + stride - effective) / stride;
-  } else {
-    return 0;
-  }
+  }  // any other value: TFLM's parser makes it kTfLitePaddingUnknown, out 0
   if (out < 0) return 0;
   return std::max<int64_t>((out - 1) * stride + effective - in, 0) / 2;
 }

@@ -12,10 +12,14 @@ namespace tflm {
 
 // The leading padding of one spatial dimension, as TFLM's padding.h computes
 // it (ComputeOutSize, then ComputePaddingWithOffset without the offset) and
-// CalculateOpDataConv / CalculateOpDataDepthwiseConv store: 0 for arguments
-// TFLM's unchecked helpers reject (non-positive stride, dilation or filter,
-// negative input, unknown padding).
-// Example: ConvPadding(model::Padding::kSame, 1, 1, 8, 3) -> 1.
+// CalculateOpDataConv / CalculateOpDataDepthwiseConv store: 0 for a
+// non-positive stride, dilation or filter or a negative input. A padding
+// value the schema does not define is parsed by TFLM as
+// kTfLitePaddingUnknown, for which ComputeOutSize returns 0 and the padding
+// is computed from that output size, as here.
+// Example: ConvPadding(model::Padding::kSame, 1, 1, 8, 3) -> 1;
+// ConvPadding(model::Padding(7), 1, 1, 8, 5) -> 0 (-1 + 5 - 8 < 0), and
+// with a filter of 12: (-1 + 12 - 8) / 2 = 1.
 int64_t ConvPadding(model::Padding padding, int64_t stride, int64_t dilation, int64_t in,
                     int64_t filter);
 
