@@ -102,3 +102,25 @@ def test_cli_writers_refuse_and_write_nothing(bad_model, command, tmp_path, caps
     assert len(err) == 1 and WHERE in err[0]
     assert not out.exists()
     assert list(tmp_path.iterdir()) == []  # no temp file left behind either
+
+
+def test_a_negative_code_is_tflms_not_found(models_dir, tmp_path):
+    """max(deprecated_builtin_code, builtin_code) < 0: TFLM looks the code up,
+    finds nothing and names it by the enum's empty name."""
+    data = bytearray((models_dir / "seanet_strided_slice0.tflite").read_bytes())
+    fields = hostile_sweep.layout(bytes(data)).fields
+    off = next(o for o, n in fields.items() if n == "operator_codes[0].builtin_code")
+    struct.pack_into("<i", data, off, -1)
+    data[1127] = 0xFF  # the int8 deprecated_builtin_code (45) of the same table
+    path = tmp_path / "negative_code.tflite"
+    path.write_bytes(bytes(data))
+    assert ta.Model.load(path).operators[0].builtin_code == -1
+    reason = "Didn't find op for builtin opcode ''"
+    for target in ta.TARGETS:
+        with pytest.raises(ta.TflmRefusesModelError) as e:
+            ta.tflm_arena(path, target=target)
+        assert e.value.reason == reason
+        assert "builtin code -1 (subgraph 0, operator 0)" in str(e.value)
+    require_tflite_micro()
+    accepted, log = wheel_log(path, BIG_ARENA)
+    assert not accepted and reason in log
