@@ -61,6 +61,7 @@ LD_PRELOAD="$(gcc -print-file-name=libasan.so) $(gcc -print-file-name=libstdc++.
   python3 -m pytest -q -p no:cacheprovider -m "not install and not no_asan" -n "$jobs" \
   --dist loadfile
 
-# Fuzzing: replay every saved reproducer, then a short run of each harness
-# (fuzz/README.md has the figures of longer runs).
-FUZZ_SECONDS="${FUZZ_SECONDS:-30}" bash fuzz/run.sh
+# Fuzzing: replay every saved reproducer, then a short run of each of the
+# eight harnesses, two at a time (fuzz/README.md has the figures of longer
+# runs).
+FUZZ_SECONDS="${FUZZ_SECONDS:-20}" bash fuzz/run.sh

@@ -17,7 +17,7 @@ import hostile_sweep as hs
 
 #: Mutants in the normal pass, and in the ASan pass.
 COUNT = 500
-ASAN_COUNT = 150
+ASAN_COUNT = 100
 #: The seed of the swept mutants (fixed: a failure names its reproducer).
 SEED = 0
 

@@ -225,3 +225,26 @@ def test_control_flow_and_bad_orders_are_refused():
     with pytest.raises(ValueError, match="operator 2 reads tensor 2 but runs before operator 0"):
         _core.write_operator_order(m._handle, np.array([2, 0, 1, 3, 4], np.int32), False)
     assert _core.operator_order_peak(m._handle, np.array([0, 2, 1, 3, 4], np.int32)) == 1152
+
+
+def test_an_offline_plan_that_puts_two_tensors_on_one_offset_reorders():
+    """Vela's models (person_detect_vela in tflite-micro) put the scratch and
+    the fast scratch at one offline offset: the records' lower bound counts
+    those bytes once, the search's peak twice. That used to raise an
+    'internal error' from reorder and optimize(reorder=True)."""
+    mb = ModelBuilder()
+    a = mb.add_tensor([1, 64], "float32", "a")
+    b = mb.add_tensor([1, 64], "float32", "b")
+    y = mb.add_tensor([1, 64], "float32", "y")
+    mb.add_operator("ADD", [a, b], [y])
+    mb.set_io([a, b], [y])
+    plain = ta.Model.from_bytes(mb.build())
+    m = ta.Model(plain._handle.with_offline_plan(np.array([0, 0, 256], np.int64)))
+    records = m.usage_records()
+    assert list(records["fixed_offset"]) == [0, 0, 256]
+    r = ta.reorder(m, time_limit=0.1)
+    assert r.order.tolist() == [0]
+    assert r.peak_before == r.peak_after == 512  # a and b share bytes 0..255
+    assert r.model.offline_plan() is not None
+    opt = ta.optimize(m, reorder=True)
+    assert opt.model is not None
