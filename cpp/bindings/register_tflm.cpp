@@ -53,8 +53,11 @@ void RunWithoutGil(Compute compute) {
 }
 
 py::dict TflmArenaSize(const ModelHandle& h, const std::string& target,
-                       std::optional<bool> recording, const std::string& planner) {
-  const tflm::TflmArenaOptions options = Options(target, recording, planner);
+                       std::optional<bool> recording, const std::string& planner,
+                       int32_t resource_variables, bool resource_variables_in_arena) {
+  tflm::TflmArenaOptions options = Options(target, recording, planner);
+  options.resource_variables = resource_variables;
+  options.resource_variables_in_arena = resource_variables_in_arena;
   tflm::TflmArenaSize r;
   RunWithoutGil([&](tflm::Refusal* refusal) {
     return tflm::ComputeTflmArenaSize(h.model(), options, &r, refusal);
@@ -74,7 +77,10 @@ py::dict TflmArenaSize(const ModelHandle& h, const std::string& target,
                   py::arg("tail") = r.tail, py::arg("temp_peak") = r.temp_peak,
                   py::arg("planned_buffers") = r.planned_buffers,
                   py::arg("scratch_requests") = r.scratch_requests,
-                  py::arg("limited_by") = r.limited_by, py::arg("categories") = categories);
+                  py::arg("limited_by") = r.limited_by,
+                  py::arg("resource_variables") = r.resource_variables,
+                  py::arg("resource_variables_in_arena") = r.resource_variables_in_arena,
+                  py::arg("categories") = categories);
 }
 
 // The two-buffer minima (tflm/split_arena.h) as a dict.
@@ -183,7 +189,8 @@ py::list RecordingCategories() {
 
 void RegisterTflm(py::module_& m) {
   m.def("tflm_arena_size", &TflmArenaSize, py::arg("model"), py::arg("target"),
-        py::arg("recording"), py::arg("planner"),
+        py::arg("recording"), py::arg("planner"), py::arg("resource_variables") = -1,
+        py::arg("resource_variables_in_arena") = true,
         "Arena stock TFLM needs for the model: dict of figures (see tflm/).");
   m.def("tflm_split_arena", &TflmSplitArena, py::arg("model"), py::arg("target"),
         py::arg("recording"), py::arg("planner"),

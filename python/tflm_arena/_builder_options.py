@@ -144,6 +144,7 @@ _FIELD_KINDS: dict[str, tuple[Callable[[Any], Any], str]] = {
     **dict.fromkeys(["cell_clip", "proj_clip", "alpha", "beta"], (float, "f32")),
     "squeeze_dims": (_norm_int_list, "ivec"),
     "new_shape": (_norm_int_list, "ivec"),
+    **dict.fromkeys(["container", "shared_name"], (str, "str")),
 }
 
 _STRIDES = {"stride_w": 1, "stride_h": 1}
@@ -225,6 +226,8 @@ _TABLES: dict[str, tuple[str, str, dict[str, Any], tuple[str, ...]]] = {
         ("cond_subgraph_index", "body_subgraph_index"),
     ),
     "CALL_ONCE": ("CallOnceOptions", "init_subgraph_index", {}, ("init_subgraph_index",)),
+    "VAR_HANDLE": ("VarHandleOptions", "container shared_name", {}, ("shared_name",)),
+    "SPLIT_V": ("SplitVOptions", "num_splits", {}, ()),
 }
 
 
@@ -288,6 +291,9 @@ def _write_options(b: flatbuffers.Builder, code: int, opts: dict[str, Any]) -> t
     vectors = {
         key: _int32_vector(b, value) for key, value in opts.items() if spec.fields[key][2] == "ivec"
     }
+    strings = {
+        key: b.CreateString(value) for key, value in opts.items() if spec.fields[key][2] == "str"
+    }
     b.StartObject(max(slot for slot, _, _ in spec.fields.values()) + 1)
     for key, value in opts.items():
         slot, _, kind = spec.fields[key]
@@ -303,6 +309,8 @@ def _write_options(b: flatbuffers.Builder, code: int, opts: dict[str, Any]) -> t
             b.PrependFloat32Slot(slot, value, 0.0)
         elif kind == "ivec":
             b.PrependUOffsetTRelativeSlot(slot, vectors[key], 0)
+        elif kind == "str":
+            b.PrependUOffsetTRelativeSlot(slot, strings[key], 0)
         else:  # pragma: no cover - table above is static
             raise AssertionError(kind)
     return BUILTIN_OPTIONS_TYPES[spec.table], b.EndObject()

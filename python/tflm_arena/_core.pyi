@@ -155,7 +155,12 @@ class InterpreterHandle:
     def memory_plan(self) -> dict[str, npt.NDArray[Any]]: ...
 
 def tflm_arena_size(
-    model: ModelHandle, target: str, recording: bool | None, planner: str
+    model: ModelHandle,
+    target: str,
+    recording: bool | None,
+    planner: str,
+    resource_variables: int = -1,
+    resource_variables_in_arena: bool = True,
 ) -> dict[str, Any]: ...
 def tflm_split_arena(
     model: ModelHandle, target: str, recording: bool | None, planner: str

@@ -134,6 +134,10 @@ class TflmArena:
     scratch_requests: int
     limited_by: str  # what fails one byte below the minimum
     categories: dict[str, Category] = field(default_factory=dict)
+    # MicroResourceVariables the application creates (0: the model has no
+    # VAR_HANDLE) and whether their object and array are in this arena.
+    resource_variables: int = 0
+    resource_variables_in_arena: bool = True
 
     def firmware_line(self) -> str:
         return f"constexpr int kTensorArenaSize = {self.min_arena_bytes_16};"
@@ -154,6 +158,8 @@ class TflmArena:
                 "planned_buffers",
                 "scratch_requests",
                 "limited_by",
+                "resource_variables",
+                "resource_variables_in_arena",
             )
         }
         d["categories"] = {k: vars(c) for k, c in self.categories.items()}
@@ -182,6 +188,12 @@ class TflmArena:
             f"  tail            {self.tail:>10,} bytes (persistent)",
             f"  temp peak       {self.temp_peak:>10,} bytes (during allocation)",
         ]
+        if self.resource_variables:
+            where = "in this arena" if self.resource_variables_in_arena else "in another arena"
+            lines.append(
+                f"  resource variables {self.resource_variables} "
+                f"(MicroResourceVariables::Create {where}; their buffers in this one)"
+            )
         if self.limited_by:
             lines.append(f"  one byte less fails at: {self.limited_by}")
         for c in self.categories.values():
@@ -198,11 +210,23 @@ def tflm_arena(
     target: str = DEFAULT_TARGET,
     recording: bool | None = None,
     planner: str = "tflm_greedy",
+    resource_variables: int | None = None,
+    resource_variables_in_arena: bool = True,
 ) -> TflmArena:
     """Arena stock TFLM needs for ``model`` (a Model, a path or bytes) on
     ``target`` (see the module doc; ``recording=None`` = the allocator that
     target's application creates). ``planner`` is one of :data:`PLANNERS`
     (``"greedy"``: deprecated name of ``"tflm_greedy"``, warns).
+
+    Streaming models keep state in resource variables (VAR_HANDLE,
+    ASSIGN_VARIABLE, READ_VARIABLE), which the application creates with
+    ``MicroResourceVariables::Create(allocator, n)`` before the interpreter.
+    ``resource_variables`` is that ``n``; ``None`` takes the ``tflite-micro``
+    wheel's rule (one per distinct VAR_HANDLE ``shared_name``, none without
+    VAR_HANDLE). ``resource_variables_in_arena=False`` puts their object and
+    array in another arena, as ESPHome's ``micro_wake_word`` does (20
+    variables in a 1 KiB arena of their own); the variables' buffers are in
+    this arena either way. The figures say which (``resource_variables``).
 
     >>> import tflm_arena as ta
     >>> ta.tflm_arena("hello_world_int8.tflite", target="x86-64").min_arena_bytes
@@ -222,8 +246,15 @@ def tflm_arena(
         planner = "tflm_greedy"
     if planner not in PLANNERS:
         raise ValueError(f"unknown planner {planner!r} (known: {', '.join(PLANNERS)})")
+    if resource_variables is not None and not 0 <= int(resource_variables) < 2**31:
+        raise ValueError(f"resource_variables must be >= 0, got {resource_variables}")
     d = _core.tflm_arena_size(
-        model._handle, target, None if recording is None else bool(recording), planner
+        model._handle,
+        target,
+        None if recording is None else bool(recording),
+        planner,
+        -1 if resource_variables is None else int(resource_variables),
+        bool(resource_variables_in_arena),
     )
     cats = {
         k: Category(v["name"], v["requested"], v["used"], v["count"])

@@ -128,6 +128,25 @@ bool OptionsTable::Int32Vector(size_t id, Span<const int32_t>* out) {
   return true;
 }
 
+bool OptionsTable::String(size_t id, Span<const char>* out) {
+  *out = Span<const char>();
+  const size_t pos = Field(id, sizeof(uint32_t));
+  if (pos == 0) return false;
+  const uint64_t str = static_cast<uint64_t>(pos) + Read<uint32_t>(pos, 0);
+  if (!ok_ || str > size_ || size_ - str < 4) {
+    ok_ = false;
+    return false;
+  }
+  const uint32_t length = Read<uint32_t>(static_cast<size_t>(str), 0);
+  const uint64_t first = str + 4;
+  if (length >= size_ - first || data_[first + length] != '\0') {  // room for the NUL
+    ok_ = false;
+    return false;
+  }
+  *out = Span<const char>(reinterpret_cast<const char*>(data_ + first), length);
+  return true;
+}
+
 Status Model::builtin_options(size_t subgraph, size_t op, OptionsTable* out) const {
   *out = OptionsTable();
   if (op >= num_operators(subgraph)) {  // 0 for a subgraph out of range

@@ -100,6 +100,10 @@ class OptionsTable {
   // A [int] vector field, pointing into the model. False when the field is
   // absent; an out-of-range or misaligned vector marks the table malformed.
   bool Int32Vector(size_t id, Span<const int32_t>* out);
+  // A string field, pointing into the model (without its terminating NUL).
+  // False when absent; a string that leaves the buffer or lacks its NUL
+  // marks the table malformed.
+  bool String(size_t id, Span<const char>* out);
 
  private:
   // Byte position of field `id` (`bytes` wide), 0 when absent or unreadable.

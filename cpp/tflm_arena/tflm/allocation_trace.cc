@@ -1,10 +1,13 @@
 #include "tflm_arena/tflm/allocation_trace.h"
 
 #include <cstring>
+#include <map>
+#include <set>
 #include <string>
 #include <utility>
 
 #include "tflm_arena/model/builtin_ops.h"
+#include "tflm_arena/model/builtin_options.h"
 #include "tflm_arena/model/lifetimes.h"
 #include "tflm_arena/model/offline_plan.h"
 #include "tflm_arena/model/tensor_type.h"
@@ -28,6 +31,33 @@ Status Refuse(std::string reason, std::string source, std::string op_name, size_
 }
 
 constexpr uint32_t kArenaAlignment = 16;  // MicroArenaBufferAlignment()
+
+// VAR_HANDLE's VarHandleOptions as TFLM's ParseVarHandle reads them:
+// container (field 0) and shared_name (field 1), each absent -> null. A
+// missing shared_name is an error: TFLM's FindId would strcmp a null
+// string.
+Status VarHandleNames(const model::Model& model, size_t sg, size_t op_index, bool* has_container,
+                      std::string* container, std::string* shared_name) {
+  model::OptionsTable table;
+  TFLM_ARENA_RETURN_IF_ERROR(model.builtin_options(sg, op_index, &table));
+  if (table.present() && table.type() != model::kVarHandleOptions) table = model::OptionsTable();
+  Span<const char> c, n;
+  *has_container = table.String(0, &c);
+  const bool has_name = table.String(1, &n);
+  if (!table.ok()) {
+    return Status::Error(StatusCode::kInvalidArgument,
+                         "VAR_HANDLE operator %zu (subgraph %zu): malformed options", op_index, sg);
+  }
+  if (!has_name) {
+    return Status::Error(StatusCode::kInvalidArgument,
+                         "VAR_HANDLE operator %zu (subgraph %zu): no shared_name in its options "
+                         "(TFLM would compare a null string)",
+                         op_index, sg);
+  }
+  container->assign(c.data(), c.size());
+  shared_name->assign(n.data(), n.size());
+  return Status::Ok();
+}
 constexpr uint64_t kMaxScratchBuffersPerOp = 12;
 constexpr uint64_t kInt16LutEntries = 513;  // LUTSize<int16_t>()
 constexpr size_t kLinearPlannerMaxBuffers = 1024;
@@ -40,6 +70,16 @@ struct Builder {
   std::vector<model::ScratchRequest> scratch;
   CmsisNnBackend cmsis_nn_backend;
   EspNnChip esp_nn_chip;
+  // MicroResourceVariables: the count created, each id's names, whether
+  // its buffer exists, and the id each VAR_HANDLE output tensor holds.
+  struct Variable {
+    bool has_container = false;
+    std::string container, shared_name;
+    bool allocated = false;
+  };
+  uint32_t max_variables = 0;
+  std::vector<Variable> variables;
+  std::map<std::pair<size_t, int32_t>, int32_t> resource_ids;  // (subgraph, tensor) -> id
 
   void Tail(SizeAlign s, Category c, const char* what, int32_t op = -1, uint32_t count = 1) {
     TailBytes(s.size, s.align, c, what, op, count);
@@ -291,9 +331,116 @@ struct Builder {
           for (uint64_t bytes : requests) Request(bytes, sg, op_index);
           break;
         }
+        case StepKind::kVarHandle:
+          TFLM_ARENA_RETURN_IF_ERROR(VarHandle(row, sg, op_index, op));
+          break;
+        case StepKind::kAssignVariable:
+          TFLM_ARENA_RETURN_IF_ERROR(AssignVariable(row, sg, op_index, op, global_op));
+          break;
       }
     }
     return FinishNode(row.op, op_index, requests_before, global_op);
+  }
+
+  // VAR_HANDLE's Prepare (var_handle.cc): the id of its (container,
+  // shared_name), found or created (MicroResourceVariables::FindId,
+  // CreateIdIfNoneFound), held by its output tensor.
+  Status VarHandle(const KernelRow& row, size_t sg, size_t op_index,
+                   const model::OperatorInfo& op) {
+    const std::string source = std::string(row.source) + ", Prepare";
+    if (max_variables == 0) {
+      return Refuse(
+          "VAR_HANDLE requires resource variables. Please create ResourceVariables and pass it "
+          "to the interpreter.",
+          source, row.op, sg, op_index, &out->refusal);
+    }
+    Variable v;
+    TFLM_ARENA_RETURN_IF_ERROR(
+        VarHandleNames(model, sg, op_index, &v.has_container, &v.container, &v.shared_name));
+    int32_t id = -1;
+    for (size_t i = 0; i < variables.size() && id < 0; ++i) {
+      // FindId: a null container matches any; strcmp otherwise (a stored
+      // null container against a named one would be read by TFLM as a
+      // null string: no match here).
+      const Variable& w = variables[i];
+      const bool container_ok = !v.has_container || (w.has_container && w.container == v.container);
+      if (container_ok && w.shared_name == v.shared_name) id = static_cast<int32_t>(i);
+    }
+    if (id < 0) {
+      if (variables.size() >= max_variables) {
+        return Refuse("Failed to allocate resource variable. Maximum resource variable count (" +
+                          std::to_string(max_variables) + ") reached.",
+                      "micro_resource_variable.cc, CreateIdIfNoneFound", row.op, sg, op_index,
+                      &out->refusal);
+      }
+      id = static_cast<int32_t>(variables.size());
+      variables.push_back(v);
+    }
+    if (!op.outputs.empty() && op.outputs[0] >= 0) resource_ids[{sg, op.outputs[0]}] = id;
+    return Status::Ok();
+  }
+
+  // ASSIGN_VARIABLE's Prepare (assign_variable.cc) after its temp value
+  // tensor: its checks, then the variable's buffer the first time
+  // (MicroResourceVariables::Allocate: the value's bytes, 16-aligned).
+  Status AssignVariable(const KernelRow& row, size_t sg, size_t op_index,
+                        const model::OperatorInfo& op, int32_t global_op) {
+    const std::string source = std::string(row.source) + ", Prepare";
+    if (op.inputs.size() != 2) {
+      return Refuse("NumInputs(node) != 2 (" + std::to_string(op.inputs.size()) + " != 2)", source,
+                    row.op, sg, op_index, &out->refusal);
+    }
+    if (!op.outputs.empty()) {
+      return Refuse("NumOutputs(node) != 0 (" + std::to_string(op.outputs.size()) + " != 0)",
+                    source, row.op, sg, op_index, &out->refusal);
+    }
+    model::TensorInfo id_tensor, value;
+    bool present = false, value_present = false;
+    TFLM_ARENA_RETURN_IF_ERROR(NodeTensor(sg, op, false, 0, &id_tensor, &present));
+    TFLM_ARENA_RETURN_IF_ERROR(NodeTensor(sg, op, false, 1, &value, &value_present));
+    if (!present || !value_present) {
+      return Status::Error(StatusCode::kInvalidArgument,
+                           "ASSIGN_VARIABLE operator %zu (subgraph %zu): an input is omitted (-1)",
+                           op_index, sg);
+    }
+    if (id_tensor.type != model::TensorType::kResource &&
+        id_tensor.type != model::TensorType::kInt32) {
+      return Refuse(
+          "(input_resource_id_tensor->type == kTfLiteResource || "
+          "input_resource_id_tensor->type == kTfLiteInt32) was not true.",
+          source, row.op, sg, op_index, &out->refusal);
+    }
+    if (id_tensor.num_elements != 1) {
+      return Refuse("NumElements(input_resource_id_tensor->dims) != 1 (" +
+                        std::to_string(id_tensor.num_elements) + " != 1)",
+                    source, row.op, sg, op_index, &out->refusal);
+    }
+    // The id: held by the output of a VAR_HANDLE of this subgraph prepared
+    // earlier, or an int32 constant. Otherwise the eval tensor has no data
+    // yet (planned later) and Prepare allocates nothing.
+    int32_t id = 0;
+    const auto found = resource_ids.find({sg, op.inputs[0]});
+    if (found != resource_ids.end()) {
+      id = found->second;
+    } else if (id_tensor.type == model::TensorType::kInt32 && id_tensor.has_constant_data &&
+               id_tensor.constant_data.size() >= 4) {
+      std::memcpy(&id, id_tensor.constant_data.data(), sizeof(id));
+    } else {
+      return Status::Ok();
+    }
+    if (id < 0 || static_cast<size_t>(id) >= variables.size()) {
+      return Refuse("Attempting to read non-existent resource variable " + std::to_string(id),
+                    "micro_resource_variable.cc, Allocate", row.op, sg, op_index, &out->refusal);
+    }
+    Variable& v = variables[static_cast<size_t>(id)];
+    if (!v.allocated) {
+      size_t bytes = 0;
+      TFLM_ARENA_RETURN_IF_ERROR(model.tensor_bytes(sg, static_cast<size_t>(op.inputs[1]), &bytes));
+      TailBytes(bytes, kArenaAlignment, Category::kPersistentBufferData, "resource variable buffer",
+                global_op);
+      v.allocated = true;
+    }
+    return Status::Ok();
   }
 
   // A cmsis_nn kernel's own allocations (cmsis_nn_kernels.h), in order.
@@ -389,6 +536,24 @@ bool HasCompressionMetadata(const model::Model& m) {
 
 }  // namespace
 
+Status CountResourceVariables(const model::Model& model, uint32_t* count) {
+  std::set<std::string> names;
+  for (size_t sg = 0; sg < model.num_subgraphs(); ++sg) {
+    for (size_t i = 0; i < model.num_operators(sg); ++i) {
+      model::OperatorInfo op;
+      TFLM_ARENA_RETURN_IF_ERROR(model.op(sg, i, &op));
+      if (op.builtin_code != model::kBuiltinVarHandle) continue;
+      bool has_container = false;
+      std::string container, shared_name;
+      TFLM_ARENA_RETURN_IF_ERROR(
+          VarHandleNames(model, sg, i, &has_container, &container, &shared_name));
+      names.insert(shared_name);
+    }
+  }
+  *count = static_cast<uint32_t>(names.size());
+  return Status::Ok();
+}
+
 Status BuildTrace(const model::Model& model, const TraceOptions& options, Trace* out) {
   if (options.target == nullptr) {
     return Status::Error(StatusCode::kInvalidArgument, "no target given");
@@ -399,7 +564,7 @@ Status BuildTrace(const model::Model& model, const TraceOptions& options, Trace*
   *out = Trace();
   const TargetAbi& abi = *options.target;
   const size_t abi_col = static_cast<size_t>(abi.id);
-  Builder b{model, abi, out, {}, options.cmsis_nn_backend, options.esp_nn_chip};
+  Builder b{model, abi, out, {}, options.cmsis_nn_backend, options.esp_nn_chip, 0, {}, {}};
   out->planner = options.planner;
 
   if (HasCompressionMetadata(model)) {
@@ -416,6 +581,24 @@ Status BuildTrace(const model::Model& model, const TraceOptions& options, Trace*
   b.Tail(options.recording ? abi.recording_micro_allocator : abi.micro_allocator, Category::kOther,
          "MicroAllocator");
   out->allocator_events = out->events.size();
+
+  // The application's MicroResourceVariables::Create, before the
+  // interpreter (the tflite-micro wheel's interpreter_wrapper.cc).
+  uint32_t variables = 0;
+  if (options.resource_variables >= 0) {
+    variables = static_cast<uint32_t>(options.resource_variables);
+  } else {
+    TFLM_ARENA_RETURN_IF_ERROR(CountResourceVariables(model, &variables));
+  }
+  out->resource_variables = variables;
+  out->resource_variables_in_arena = options.resource_variables_in_arena;
+  b.max_variables = variables;
+  if (variables > 0 && options.resource_variables_in_arena) {
+    b.TailBytes(abi.resource_variables.size, kArenaAlignment, Category::kPersistentBufferData,
+                "MicroResourceVariables");
+    b.TailBytes(uint64_t{abi.resource_variable.size} * variables, kArenaAlignment,
+                Category::kPersistentBufferData, "MicroResourceVariable array");
+  }
 
   // StartModelAllocation (TFLM's micro_allocator.cc).
   const size_t num_sg = model.num_subgraphs();

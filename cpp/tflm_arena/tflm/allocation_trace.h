@@ -80,6 +80,10 @@ struct Trace {
   // Set when BuildTrace returns kFailedPrecondition: stock TFLM refuses the
   // model at every arena size (kernel_refusals.h).
   Refusal refusal;
+  // MicroResourceVariables the application created (0: none), and whether
+  // its object and array are in this arena (TraceOptions).
+  uint32_t resource_variables = 0;
+  bool resource_variables_in_arena = true;
 };
 
 struct TraceOptions {
@@ -91,7 +95,21 @@ struct TraceOptions {
   EspNnChip esp_nn_chip = EspNnChip::kEsp32;
   bool recording = false;  // RecordingMicroAllocator
   PlannerKind planner = PlannerKind::kGreedy;
+  // MicroResourceVariables::Create(allocator, n) as the application calls
+  // it before the interpreter: n variables (-1: the tflite-micro wheel's
+  // rule, one per distinct VAR_HANDLE shared_name of the model, none when
+  // it has no VAR_HANDLE), their object and array in this arena's tail
+  // (false: in another arena, as ESPHome's micro_wake_word creates 20 in a
+  // 1 KiB arena of their own; the variables' buffers are always this
+  // arena's, allocated by ASSIGN_VARIABLE's Prepare).
+  int32_t resource_variables = -1;
+  bool resource_variables_in_arena = true;
 };
+
+// The wheel's count of resource variables: distinct VAR_HANDLE shared_name
+// strings over every subgraph (its runtime.py, count_resource_variables).
+// kInvalidArgument for a VAR_HANDLE whose options cannot be read.
+Status CountResourceVariables(const model::Model& model, uint32_t* count);
 
 // kFailedPrecondition with out->refusal set when a kernel's Prepare refuses
 // the model whatever the arena (the first such operator in Prepare order);

@@ -6,6 +6,7 @@ namespace tflm_arena {
 namespace tflm {
 namespace {
 
+using steps::AssignVariable;
 using steps::IfInt8;
 using steps::IfQuantized;
 using steps::In;
@@ -15,6 +16,7 @@ using steps::Out;
 using steps::PerChannel;
 using steps::PerChannelIfMulti;
 using steps::Scratch;
+using steps::VarHandle;
 
 constexpr int kAllInputs = 127;
 
@@ -242,6 +244,26 @@ constexpr KernelRow kReference[] = {
      {{4, 4}, {4, 4}},
      {20, 20},
      {In(0), In(1), Out(0), Scratch(ScratchRule::kMirrorPad)}},
+    // Resource variables and CALL_ONCE (streaming models). Options structs:
+    // TfLiteVarHandleParams (two char pointers), TfLiteCallOnceParams and
+    // TfLiteSplitVParams (one int); READ_VARIABLE and ASSIGN_VARIABLE have no
+    // parser allocation. OpData: VAR_HANDLE's resource id (int32),
+    // CALL_ONCE's {int, bool}, ASSIGN_VARIABLE's compression scratch index
+    // (USE_TFLM_COMPRESSION only). CALL_ONCE prepares nothing: the init
+    // subgraph is prepared with every subgraph and run at the first Invoke.
+    {"VAR_HANDLE", "var_handle.cc", {{16, 8}, {8, 4}}, {4, 4}, {VarHandle()}},
+    {"READ_VARIABLE", "read_variable.cc (no Init)", {{0, 1}, {0, 1}}, {0, 0}, {In(0)}},
+    {"ASSIGN_VARIABLE",
+     "assign_variable.cc (Init only with compression)",
+     {{0, 1}, {0, 1}},
+     {4, 0},
+     {In(1), AssignVariable()}},
+    {"CALL_ONCE", "call_once.cc (Prepare allocates nothing)", {{4, 4}, {4, 4}}, {8, 8}, {}},
+    {"SPLIT_V",
+     "split_v.cc (no Init; only the axis tensor in Prepare)",
+     {{4, 4}, {4, 4}},
+     {0, 0},
+     {In(2)}},
 };
 // clang-format on
 

@@ -55,6 +55,15 @@ enum class StepKind : uint8_t {
   // An ESP-NN kernel's scratch request, sized by esp-nn's functions for the
   // target's chip (esp_nn_kernels.h; the rule is Step::a, an EspNnRule).
   kEspNn,
+  // VAR_HANDLE's Prepare: MicroResourceVariables::CreateIdIfNoneFound for
+  // its (container, shared_name) options; its output's eval tensor then
+  // holds the id, so that tensor is never planned (model/lifetimes.h).
+  kVarHandle,
+  // ASSIGN_VARIABLE's Prepare, after its temp value tensor (input 1): when
+  // input 0 holds a resource id (a VAR_HANDLE of the same subgraph prepared
+  // earlier), MicroResourceVariables::Allocate: the variable's buffer of
+  // input 1's bytes, AllocatePersistentBuffer, the first time only.
+  kAssignVariable,
 };
 
 enum class ScratchRule : uint8_t {
@@ -123,6 +132,8 @@ constexpr Step IfInt8(Step s, int input) {
 }
 constexpr Step CmsisNn(uint8_t rule) { return Step{StepKind::kCmsisNn, static_cast<int8_t>(rule)}; }
 constexpr Step EspNn(uint8_t rule) { return Step{StepKind::kEspNn, static_cast<int8_t>(rule)}; }
+constexpr Step VarHandle() { return Step{StepKind::kVarHandle}; }
+constexpr Step AssignVariable() { return Step{StepKind::kAssignVariable}; }
 }  // namespace steps
 
 // TFLM's reference kernels (tensorflow/lite/micro/kernels/*.cc).

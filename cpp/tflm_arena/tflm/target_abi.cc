@@ -28,9 +28,10 @@ constexpr TargetAbi kTargets[] = {
      /*affine_quantization=*/{24, 8},
      /*scratch_buffer_request=*/{16, 8},
      /*scratch_buffer_handle=*/{8, 8},
-     /*allocation_info=*/{32, 8}},
-    {"cortex-m",
-     AbiId::kCortexM,
+     /*allocation_info=*/{32, 8},
+     /*resource_variables=*/{16, 8},
+     /*resource_variable=*/{40, 8}},
+    {"cortex-m", AbiId::kCortexM,
      /*compression=*/false,
      /*pointer_bytes=*/4,
      /*single_arena_allocator=*/{36, 4},
@@ -49,7 +50,11 @@ constexpr TargetAbi kTargets[] = {
      /*affine_quantization=*/{12, 4},
      /*scratch_buffer_request=*/{12, 4},
      /*scratch_buffer_handle=*/{4, 4},
-     /*allocation_info=*/{24, 4}},
+     /*allocation_info=*/{24, 4},
+     // From the fields (pointer and int 4 bytes, AAPCS); not yet run on a
+     // 32-bit build.
+     /*resource_variables=*/{12, 4},
+     /*resource_variable=*/{20, 4}},
 };
 
 }  // namespace

@@ -59,6 +59,11 @@ struct TargetAbi {
   SizeAlign scratch_buffer_request;  // head records, one per RequestScratchBufferInArena
   SizeAlign scratch_buffer_handle;   // tail array, one per request (FinishModelAllocation)
   SizeAlign allocation_info;         // temp during planning, one per tensor and request
+  // MicroResourceVariables::Create (micro_resource_variable.cc): the object,
+  // then an array of one MicroResourceVariable per variable (three pointers,
+  // a size_t, an int8_t), both AllocatePersistentBuffer (16-aligned).
+  SizeAlign resource_variables;
+  SizeAlign resource_variable;
 };
 
 // nullptr for an unknown name. Users name build targets (build_targets.h),

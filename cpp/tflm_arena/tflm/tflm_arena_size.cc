@@ -33,6 +33,8 @@ Status BuildTargetTrace(const model::Model& model, const TflmArenaOptions& optio
   to.esp_nn_chip = resolved->target->esp_nn_chip;
   to.recording = resolved->recording;
   to.planner = options.planner == "linear" ? PlannerKind::kLinear : PlannerKind::kGreedy;
+  to.resource_variables = options.resource_variables;
+  to.resource_variables_in_arena = options.resource_variables_in_arena;
   const Status built = BuildTrace(model, to, trace);
   if (refusal != nullptr) *refusal = trace->refusal;
   return built;
@@ -93,6 +95,8 @@ Status ComputeTflmArenaSize(const model::Model& model, const TflmArenaOptions& o
   out->planned_buffers = trace.planned_buffers;
   out->scratch_requests = trace.scratch_requests;
   out->limited_by = FailingEvent(trace, hi - 1, ReplayBuffer::kSingle);
+  out->resource_variables = trace.resource_variables;
+  out->resource_variables_in_arena = trace.resource_variables_in_arena;
   return Status::Ok();
 }
 

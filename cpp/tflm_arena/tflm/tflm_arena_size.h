@@ -32,6 +32,11 @@ struct TflmArenaOptions {
   // allocator the target's application creates (build_targets.h).
   std::optional<bool> recording;
   std::string planner = "tflm_greedy";  // "tflm_greedy" or "linear"
+  // The application's MicroResourceVariables (TraceOptions): how many (-1:
+  // the tflite-micro wheel's rule, one per distinct VAR_HANDLE shared_name)
+  // and whether their object and array live in this arena.
+  int32_t resource_variables = -1;
+  bool resource_variables_in_arena = true;
 };
 
 struct TflmArenaSize {
@@ -49,6 +54,9 @@ struct TflmArenaSize {
   size_t scratch_requests = 0;
   // What fails one byte below the minimum, e.g. "memory planner scratch".
   std::string limited_by;
+  // The MicroResourceVariables the figures assume (TraceOptions).
+  uint32_t resource_variables = 0;
+  bool resource_variables_in_arena = true;
 };
 
 // The target a request names, resolved, and the model's allocation trace

@@ -50,6 +50,21 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         help=f"the memory planner stock TFLM is built with (default {PLANNERS[0]}; "
         "greedy is a deprecated name of tflm_greedy)",
     )
+    p.add_argument(
+        "--resource-variables",
+        type=_byte_count,
+        metavar="N",
+        default=None,
+        help="MicroResourceVariables the application creates for a streaming model "
+        "(VAR_HANDLE); default: the tflite-micro wheel's count, one per distinct "
+        "shared_name",
+    )
+    p.add_argument(
+        "--resource-variables-elsewhere",
+        action="store_true",
+        help="their object and array live in another arena, as in ESPHome's "
+        "micro_wake_word (the variables' buffers stay in this one)",
+    )
     p.add_argument("--json", action="store_true", help="machine-readable output")
     add_fit_arguments(p)
     _add_layout_arguments(p)
@@ -133,6 +148,12 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
                 "apply to --split or --shared-arena"
             )
             return 2
+        if args.resource_variables is not None or args.resource_variables_elsewhere:
+            say(
+                "tflm-arena: error: --resource-variables and --resource-variables-elsewhere "
+                "size one arena; --split and --shared-arena take the wheel's count"
+            )
+            return 2
         return _run_layout(args, out)
     fits: dict[str, Fit] = {}
     for path in args.model:
@@ -141,7 +162,12 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
                 (
                     path,
                     tflm_arena(
-                        path, target=args.target, recording=args.recording, planner=args.planner
+                        path,
+                        target=args.target,
+                        recording=args.recording,
+                        planner=args.planner,
+                        resource_variables=args.resource_variables,
+                        resource_variables_in_arena=not args.resource_variables_elsewhere,
                     ),
                 )
             )
