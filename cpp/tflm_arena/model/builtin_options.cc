@@ -106,8 +106,7 @@ int8_t OptionsTable::Int8(size_t id, int8_t def) {
   return pos == 0 ? def : Read<int8_t>(pos, def);
 }
 
-bool OptionsTable::Int32Vector(size_t id, Span<const int32_t>* out) {
-  *out = Span<const int32_t>();
+bool OptionsTable::Vector(size_t id, size_t* first, uint32_t* length) {
   const size_t pos = Field(id, sizeof(uint32_t));
   if (pos == 0) return false;
   const uint64_t vec = static_cast<uint64_t>(pos) + Read<uint32_t>(pos, 0);
@@ -115,8 +114,16 @@ bool OptionsTable::Int32Vector(size_t id, Span<const int32_t>* out) {
     ok_ = false;
     return false;
   }
-  const uint32_t length = Read<uint32_t>(static_cast<size_t>(vec), 0);
-  const uint64_t first = vec + 4;
+  *length = Read<uint32_t>(static_cast<size_t>(vec), 0);
+  *first = static_cast<size_t>(vec + 4);
+  return true;
+}
+
+bool OptionsTable::Int32Vector(size_t id, Span<const int32_t>* out) {
+  *out = Span<const int32_t>();
+  size_t first = 0;
+  uint32_t length = 0;
+  if (!Vector(id, &first, &length)) return false;
   if (length > (size_ - first) / sizeof(int32_t) ||
       reinterpret_cast<uintptr_t>(data_ + first) % alignof(int32_t) != 0) {
     ok_ = false;
@@ -130,15 +137,9 @@ bool OptionsTable::Int32Vector(size_t id, Span<const int32_t>* out) {
 
 bool OptionsTable::String(size_t id, Span<const char>* out) {
   *out = Span<const char>();
-  const size_t pos = Field(id, sizeof(uint32_t));
-  if (pos == 0) return false;
-  const uint64_t str = static_cast<uint64_t>(pos) + Read<uint32_t>(pos, 0);
-  if (!ok_ || str > size_ || size_ - str < 4) {
-    ok_ = false;
-    return false;
-  }
-  const uint32_t length = Read<uint32_t>(static_cast<size_t>(str), 0);
-  const uint64_t first = str + 4;
+  size_t first = 0;
+  uint32_t length = 0;
+  if (!Vector(id, &first, &length)) return false;
   if (length >= size_ - first || data_[first + length] != '\0') {  // room for the NUL
     ok_ = false;
     return false;

@@ -108,6 +108,10 @@ class OptionsTable {
  private:
   // Byte position of field `id` (`bytes` wide), 0 when absent or unreadable.
   size_t Field(size_t id, size_t bytes);
+  // The [uint32 length, elements...] a vector or string field points at:
+  // its first element's position and its length (elements unchecked);
+  // false when absent or when the header leaves the buffer (malformed).
+  bool Vector(size_t id, size_t* first, uint32_t* length);
   template <typename T>
   T Read(size_t pos, T def);
 
