@@ -120,6 +120,14 @@ Status Marker<kStepsOnly>::Mark(uint32_t sg, size_t depth) {
     NextStep(sg, i, -1);
     if (!kStepsOnly) {
       for (int32_t o : op.outputs) First(&t[o], scope_);
+      // VAR_HANDLE's Prepare points its output's eval tensor at the
+      // resource id in its OpData, and TFLM plans only tensors whose data
+      // is still null (var_handle.cc; micro_allocation_info.cc). Set here,
+      // on the walk, so the runtime's code stays small: a VAR_HANDLE in a
+      // subgraph no operator invokes keeps its 4-byte handle planned.
+      if (op.builtin_code == kBuiltinVarHandle && !op.outputs.empty()) {
+        t[op.outputs[0]].needs_allocating = false;
+      }
     }
     // 2c-d. Invoked subgraphs run inside this operator's scope range.
     const Step start = scope_;
@@ -228,16 +236,6 @@ Status InitTensors(const Model& model, const OfflinePlanView* offline, Span<Allo
         }
       }
       out[global] = e;
-    }
-    // VAR_HANDLE's Prepare points its output's eval tensor at the resource
-    // id in its OpData, and TFLM plans only tensors whose data is still
-    // null (var_handle.cc; micro_allocation_info.cc, InitializeAllocationInfo).
-    const size_t first = global - model.num_tensors(sg);
-    for (size_t i = 0; i < model.num_operators(sg); ++i) {
-      OperatorInfo op;
-      TFLM_ARENA_RETURN_IF_ERROR(model.op(sg, i, &op));
-      if (op.builtin_code != kBuiltinVarHandle || op.outputs.empty() || op.outputs[0] < 0) continue;
-      out[first + static_cast<size_t>(op.outputs[0])].needs_allocating = false;
     }
   }
   return Status::Ok();
