@@ -5,7 +5,7 @@ half-open lifetimes [lower, upper) fit a given capacity. This helper is a
 benchmark tool only: nothing in the product or in CI uses it.
 
 It exports MiniMalloc's source from a local git repository (``--minimalloc-git``,
-by default the snapshot under /work/.mirror) into ``--build-dir`` (default
+by default a snapshot in a `.mirror` folder beside the repository) into ``--build-dir`` (default
 ``build/minimalloc``), adds the abseil-cpp commit MiniMalloc pins as its
 submodule (exported from ``--abseil-git``; Debian 12's libabsl-dev, 20220623,
 has no ``absl/log``, which MiniMalloc's CLI needs), leaves out its tests (no
@@ -35,8 +35,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-DEFAULT_GIT = Path("/work/.mirror/google+minimalloc/repo")
-DEFAULT_ABSEIL_GIT = Path("/work/.mirror/abseil+abseil-cpp/repo")
+DEFAULT_GIT = REPO.parent / ".mirror" / "google+minimalloc" / "repo"
+DEFAULT_ABSEIL_GIT = REPO.parent / ".mirror" / "abseil+abseil-cpp" / "repo"
 DEFAULT_BUILD = REPO / "build" / "minimalloc"
 CHALLENGING = [f"{c}.1048576.csv" for c in "ABCDEFGHIJK"]  # benchmarks/challenging/
 CHALLENGING_CAPACITY = 1_048_576
