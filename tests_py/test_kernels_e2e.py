@@ -112,14 +112,15 @@ def _model_with_unrunnable_operators() -> bytes:
 def test_model_with_unrunnable_operators_loads_plans_and_names_every_missing_one():
     # Loading, usage records and tensors-only planning need no kernels; a
     # plan with TFLM's kernel scratch cannot be made for operators whose TFLM
-    # memory is not modelled, and says how to get the tensors-only one. The
+    # has no kernel (stock TFLM refuses it), and says how to get the
+    # tensors-only one. The
     # interpreter refuses once, naming every missing operator type (custom
     # ones by their custom_code) with where it first occurs.
     m = ta.Model.from_bytes(_model_with_unrunnable_operators())
     assert [o.builtin_code for o in m.operators] == [32, 8, 32, 32, 0]
     records = m.usage_records()
     assert len(records) == 6
-    with pytest.raises(NotImplementedError, match=r"MyFirstOp.*pass scratch=False"):
+    with pytest.raises(ta.TflmRefusesModelError, match=r"MyFirstOp.*pass scratch=False"):
         m.plan()
     p = m.plan(scratch=False)
     assert p.arena_bytes == 96 and len(p.offsets) == 6 and p.tensors_only
@@ -130,6 +131,7 @@ def test_model_with_unrunnable_operators_loads_plans_and_names_every_missing_one
         "2 uses), FLOOR (operator 1 of subgraph 0), custom 'ethos-u' (operator 2 of "
         "subgraph 0)"
     )
-    # TFLM's arena for it is not modelled either: said, not guessed.
-    with pytest.raises(NotImplementedError, match="custom operator 'MyFirstOp'"):
+    # Stock TFLM has no kernel for it either: its refusal, at the first.
+    with pytest.raises(ta.TflmRefusesModelError, match="custom operator 'MyFirstOp'") as e:
         ta.tflm_arena(m)
+    assert "Failed to get registration from op code CUSTOM" in str(e.value)

@@ -305,15 +305,15 @@ def test_with_offline_plan_takes_only_a_plan(models_dir):
 
 
 def test_with_offline_plan_warns_when_tflm_head_cannot_be_checked(tmp_path):
-    # TFLM's memory use for a custom operator is not modelled: the plan is
-    # written, with a warning that the head was not checked.
+    # Stock TFLM has no kernel for the custom operator (refused): the plan
+    # is written, with a warning that the head was not checked.
     mb = ModelBuilder()
     x = mb.add_tensor([1, 16], "float32", "x")
     y = mb.add_tensor([1, 16], "float32", "y")
     mb.add_operator("CUSTOM", [x], [y], custom_code="mystery")
     mb.set_io([x], [y])
     m = ta.Model.from_bytes(mb.build())
-    with pytest.raises(NotImplementedError, match=r"mystery.*scratch=False"):
+    with pytest.raises(ta.TflmRefusesModelError, match=r"mystery.*scratch=False"):
         m.plan()
     p = m.plan(scratch=False)
     assert p.tensors_only and "tensors only" in repr(p)

@@ -381,17 +381,22 @@ def test_untrusted_names_are_escaped():
     # Comments in the SVG (matplotlib names its text in them) stay closed.
     for comment in re.findall(r"<!--(.*?)-->", text, flags=re.S):
         assert "<script" not in comment and "--" not in comment.strip("-"), comment
-    # A custom operator stock TFLM and our runtime cannot run: said, not fatal.
+    # A custom operator stock TFLM and our runtime have no kernel for:
+    # TFLM's refusal, said for every target, not fatal.
     assert [r[0] for r in page.tables["tflm-size"]] == REPORT_TARGETS
     for r in page.tables["tflm-size"]:
         assert r[1] == "" and r[6].startswith(
-            f"not computed: NotImplementedError: custom operator '{HOSTILE_OP}'"
+            "not computed: TflmRefusesModelError: stock TFLM refuses the model at every arena "
+            "size: "
+            f"custom operator '{HOSTILE_OP}'"
         ), r
     # ... and the headline says so for every target, with the error's message.
     for t in REPORT_TARGETS:
         assert f"arena-line-{t}" not in page.ids
         assert _by_id(text, f"refused-{t}").startswith(
-            f"not computed: NotImplementedError: custom operator '{HOSTILE_OP}'"
+            "not computed: TflmRefusesModelError: stock TFLM refuses the model at every arena "
+            "size: "
+            f"custom operator '{HOSTILE_OP}'"
         )
     assert page.ids["runtime"] == "p" and "runtime" not in page.tables
     assert any(t.startswith("not available: NotImplementedError: no kernel") for t in page.texts)

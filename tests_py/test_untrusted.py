@@ -212,9 +212,10 @@ def test_vela_model_loads_inspects_plans_and_rewrites(tmp_path, capsys):
     assert m.offline_plan().tolist() == [0, -1, -1, 0, 0, 0]
     pairs = {a["tensors"] for a in m.offline_plan_aliases()}
     assert pairs == {(0, 3), (0, 4), (0, 5), (3, 4), (3, 5), (4, 5)}
-    # TFLM's memory use for the ethos-u operator is not modelled: no
-    # scratch-inclusive plan, a clear error saying how to plan tensors only.
-    with pytest.raises(NotImplementedError, match=r"ethos-u.*scratch=False"):
+    # The default target's TFLM has no Ethos-U kernel: stock TFLM refuses
+    # the model, so no scratch-inclusive plan; the error says how to plan
+    # tensors only.
+    with pytest.raises(ta.TflmRefusesModelError, match=r"ethos-u.*scratch=False"):
         m.plan()
     with pytest.warns(
         ta.OfflinePlanAliasWarning,

@@ -10,8 +10,11 @@
 #include "register.h"
 #include "tflm_arena/core/allocation_category.h"
 #include "tflm_arena/tflm/build_targets.h"
+#include "tflm_arena/tflm/custom_kernels.h"
+#include "tflm_arena/tflm/registered_ops.h"
 #include "tflm_arena/tflm/scratch_requests.h"
 #include "tflm_arena/tflm/shared_arena.h"
+#include "tflm_arena/tflm/signal_kernels.h"
 #include "tflm_arena/tflm/split_arena.h"
 #include "tflm_arena/tflm/tflm_arena_size.h"
 
@@ -204,6 +207,35 @@ void RegisterTflm(py::module_& m) {
   m.def("tflm_targets", &TflmTargets,
         "The stock-TFLM build targets, default first: [{name, description, abi, allocator, "
         "kernels, checked}].");
+  m.def(
+      "tflm_registered_ops",
+      [] {
+        py::list builtins, custom;
+        for (const char* n : tflm::TflmRegisteredBuiltins()) builtins.append(n);
+        for (const char* n : tflm::TflmRegisteredCustomOps()) custom.append(n);
+        py::dict d;
+        d["builtins"] = builtins;
+        d["custom"] = custom;
+        return d;
+      },
+      "The operators TFLM's MicroMutableOpResolver can register: {builtins, custom}.");
+  m.def(
+      "tflm_modelled_ops",
+      [](const std::string& target) {
+        const tflm::BuildTarget* t = tflm::FindBuildTarget(target.c_str());
+        if (t == nullptr) throw py::value_error("unknown target '" + target + "'");
+        py::list names;
+        for (const tflm::KernelRow& row : tflm::TargetKernels(*t)) names.append(row.op);
+        for (const char* c : tflm::TflmRegisteredCustomOps()) {
+          if (tflm::IsModelledSignalOp(c) || tflm::IsModelledCustomOp(c, t->ethos_u)) {
+            names.append(c);
+          }
+        }
+        return names;
+      },
+      py::arg("target"),
+      "Operators whose memory the stock-TFLM model of `target` replays: its kernel rows, "
+      "then the custom operators it models.");
   m.def("recording_categories", &RecordingCategories,
         "TFLM's RecordingMicroAllocator categories in print order: [{key, name, noun}].");
 }

@@ -13,6 +13,7 @@ from typing import Any, Literal
 import numpy as np
 
 from . import _core
+from ._core import TflmRefusesModelError
 from ._records import ArrayLike, as_records, columns, make_records
 from .tflm_size import DEFAULT_TARGET, tflm_scratch_requests
 
@@ -310,8 +311,9 @@ def plan(
     and the plan's ``scratch_target`` names it. ``scratch=False`` plans the
     tensors alone (``Plan.tensors_only``; stock TFLM's head can be larger).
     A model with an operator whose memory behaviour in TFLM is not modelled
-    raises NotImplementedError naming it (pass ``scratch=False`` for a
-    tensors-only plan). When the model's offline plan puts tensors that are
+    raises NotImplementedError naming it, and a model stock TFLM refuses
+    (an operator it has no kernel for, ...) TflmRefusesModelError (pass
+    ``scratch=False`` for a tensors-only plan). When the model's offline plan puts tensors that are
     live together at the same bytes, an :class:`OfflinePlanAliasWarning`
     names them. ``target`` and ``scratch`` do not apply to records or
     columns, which are planned as given.
@@ -379,12 +381,15 @@ def _model_records(model: Any, target: str, scratch: bool) -> tuple[np.ndarray, 
     if scratch:
         try:
             requests = tflm_scratch_requests(model, target)
-        except NotImplementedError as e:
-            raise NotImplementedError(
+        except (NotImplementedError, TflmRefusesModelError) as e:
+            # The same error type (a refusal keeps its fields), with the way out.
+            err = type(e)(
                 f"cannot include stock TFLM's kernel scratch buffers ({target}): "
                 f"{str(e).splitlines()[0] if str(e) else 'not modelled'}; pass scratch=False "
                 f"(CLI: --tensors-only) for a tensors-only plan"
-            ) from None
+            )
+            err.__dict__.update(e.__dict__)
+            raise err from None
     rec = model.usage_records(scratch=requests)
     names = tuple(
         model.subgraphs[int(sg)].tensors[int(t)].name if t >= 0 else None

@@ -448,8 +448,9 @@ class Model:
         (:func:`tflm_arena.plan_for_tflm` and :func:`tflm_arena.optimize`
         make plans that TFLM keeps), unless ``allow_larger_head=True``, which
         writes it and warns with both numbers. When TFLM's head cannot be
-        predicted (an operator whose memory behaviour is not modelled) the
-        plan is written with a warning that the head was not checked.
+        predicted (an operator whose memory behaviour is not modelled, or a
+        model stock TFLM refuses) the plan is written with a warning that the
+        head was not checked.
         Anything but a Plan raises TypeError.
 
         >>> import tflm_arena as ta
@@ -461,6 +462,7 @@ class Model:
         ...
         TypeError: with_offline_plan takes a Plan made from this model (ta.plan(model) or model.plan()), not list
         """  # noqa: E501 (a doctest's expected output is one line)
+        from ._core import TflmRefusesModelError
         from .tflm_size import DEFAULT_TARGET, tflm_arena
 
         new = self._with_offline_plan(plan)
@@ -468,7 +470,7 @@ class Model:
         try:
             before = tflm_arena(self, target=target).head
             after = tflm_arena(new, target=target).head
-        except NotImplementedError as e:
+        except (NotImplementedError, TflmRefusesModelError) as e:
             warnings.warn(
                 f"stock TFLM's head with this plan was not checked ({target}): "
                 f"{str(e).splitlines()[0] if str(e) else 'not modelled'}",

@@ -42,6 +42,7 @@ import numpy as np
 
 from . import _core
 from ._atomic_write import write_atomic
+from ._core import TflmRefusesModelError
 from ._plan import STRATEGIES, Plan, check_strategy
 from ._report_html import _e, _figure, _nowrap, _pct, _table, _wrappable
 from ._report_rewrite import rewrite_section
@@ -242,7 +243,7 @@ def report_html(
     rec = m.usage_records()
     try:  # plans hold TFLM's kernel scratch buffers, as its head does
         greedy = m.plan("tflm_greedy")
-    except NotImplementedError:  # not modelled for an operator: tensors only, said below
+    except (NotImplementedError, TflmRefusesModelError):  # tensors only, said below
         greedy = m.plan("tflm_greedy", scratch=False)
     sized = [_Sized(m, t, time_limit) for t in targets]
     runs = _run_strategies(m, strategies, time_limit, scratch=not greedy.tensors_only)

@@ -12,6 +12,8 @@
 #include "tflm_arena/model/offline_plan.h"
 #include "tflm_arena/model/tensor_type.h"
 #include "tflm_arena/plan/plan.h"
+#include "tflm_arena/tflm/custom_kernels.h"
+#include "tflm_arena/tflm/registered_ops.h"
 #include "tflm_arena/tflm/signal_kernels.h"
 
 namespace tflm_arena {
@@ -478,6 +480,33 @@ struct Builder {
     return Status::Ok();
   }
 
+  // A custom operator's Prepare (custom_kernels.h).
+  Status PrepareCustomNode(const char* name, const CustomKernelMemory& mem, size_t sg,
+                           size_t op_index, const model::OperatorInfo& op, int32_t global_op) {
+    const size_t requests_before = scratch.size();
+    for (size_t s = 0; s < mem.prepare.size(); ++s) {
+      if (!mem.refusal.empty() && s == mem.refusal_after) break;
+      const CustomStep& step = mem.prepare[s];
+      if (step.kind == CustomStep::kTemp) {
+        model::TensorInfo t;
+        bool present = false;
+        TFLM_ARENA_RETURN_IF_ERROR(
+            NodeTensor(sg, op, step.tensor.output, step.tensor.index, &t, &present));
+        if (present) TfLiteTensorFor(t, /*temp=*/true, global_op);
+      } else if (step.kind == CustomStep::kPersistent) {
+        TailBytes(step.bytes, kArenaAlignment, Category::kPersistentBufferData, step.what,
+                  global_op);
+      } else {
+        Request(step.bytes, sg, op_index);
+      }
+    }
+    if (!mem.refusal.empty()) {
+      return Refuse(mem.refusal, std::string(mem.source) + ", Prepare", name, sg, op_index,
+                    &out->refusal);
+    }
+    return FinishNode(name, op_index, requests_before, global_op);
+  }
+
   // A Signal operator's Prepare (signal_kernels.h).
   Status PrepareSignalNode(const char* name, const SignalOpMemory& mem, size_t sg, size_t op_index,
                            const model::OperatorInfo& op, int32_t global_op) {
@@ -621,27 +650,55 @@ Status BuildTrace(const model::Model& model, const TraceOptions& options, Trace*
   }
 
   // Every operator's kernel row (missing: clear error, never a guess).
-  std::vector<const KernelRow*> rows;      // nullptr for a Signal operator
-  std::vector<SignalOpMemory> signal_ops;  // per operator (empty unless Signal)
+  // TFLM resolves every operator's registration first
+  // (PrepareNodeAndRegistrationDataFromFlatbuffer), so an unregistered one
+  // refuses the model before any kernel runs.
+  std::vector<const KernelRow*> rows;          // nullptr for a custom operator
+  std::vector<SignalOpMemory> signal_ops;      // per operator (empty unless Signal)
+  std::vector<CustomKernelMemory> custom_ops;  // per operator (empty unless custom_kernels.h)
+  std::vector<bool> is_signal;
   for (size_t sg = 0; sg < num_sg; ++sg) {
     for (size_t i = 0; i < model.num_operators(sg); ++i) {
       model::OperatorInfo op;
       TFLM_ARENA_RETURN_IF_ERROR(model.op(sg, i, &op));
       signal_ops.emplace_back();
+      custom_ops.emplace_back();
+      is_signal.push_back(false);
       if (op.builtin_code == model::kBuiltinCustom && IsModelledSignalOp(op.custom_code)) {
         const Status s = SignalMemory(op.custom_code, op.custom_options, abi, &signal_ops.back());
         if (!s.ok()) {
           return Status::Error(s.code(), "%s (subgraph %zu, operator %zu)", s.message(), sg, i);
         }
         rows.push_back(nullptr);
+        is_signal.back() = true;
         out->op_names.push_back(op.custom_code);
         continue;
       }
-      if (op.builtin_code == model::kBuiltinCustom) {
+      if (op.builtin_code == model::kBuiltinCustom &&
+          IsModelledCustomOp(op.custom_code, options.ethos_u)) {
+        TFLM_ARENA_RETURN_IF_ERROR(
+            CustomKernelMemoryFor(model, sg, i, op, abi, &custom_ops.back()));
+        rows.push_back(nullptr);
+        out->op_names.push_back(op.custom_code);
+        continue;
+      }
+      if (op.builtin_code == model::kBuiltinCustom &&
+          std::strcmp(op.custom_code, "TFLM_DECODE") == 0) {
         return Status::Error(StatusCode::kUnimplemented,
-                             "custom operator '%s' (subgraph %zu, operator %zu): its memory "
-                             "behaviour in TFLM is not modelled",
-                             op.custom_code, sg, i);
+                             "custom operator 'TFLM_DECODE' (subgraph %zu, operator %zu): "
+                             "DECODE's memory behaviour in TFLM is not modelled yet",
+                             sg, i);
+      }
+      if (op.builtin_code == model::kBuiltinCustom) {
+        // Not registered: FindOp finds nothing, and TFLM's interpreter says
+        // which code failed by the builtin enum's name (micro_interpreter.cc).
+        return Refuse(
+            op.custom_code[0] == '\0' ? "Operator with CUSTOM builtin_code has no custom_code."
+                                      : "Failed to get registration from op code CUSTOM",
+            "micro_op_resolver.cc, GetRegistrationFromOpCode; no kernel TFLM ships "
+            "has this code, and one the application adds with AddCustom is not "
+            "modelled",
+            std::string("custom operator '") + op.custom_code + "'", sg, i, &out->refusal);
       }
       const char* name = model::BuiltinCodeName(op.builtin_code);
       if (name == nullptr) {
@@ -659,6 +716,12 @@ Status BuildTrace(const model::Model& model, const TraceOptions& options, Trace*
                       i, &out->refusal);
       }
       const KernelRow* row = FindKernel(options.kernels, name);
+      if (row == nullptr && !IsTflmRegisteredBuiltin(name)) {
+        // An operator TFLM has no kernel for (TILE, ...): FindOp fails.
+        return Refuse(std::string("Didn't find op for builtin opcode '") + name + "'",
+                      "micro_op_resolver.cc, GetRegistrationFromOpCode", name, sg, i,
+                      &out->refusal);
+      }
       if (row == nullptr) {
         return Status::Error(StatusCode::kUnimplemented,
                              "operator %s (subgraph %zu, operator %zu): its memory behaviour "
@@ -682,9 +745,12 @@ Status BuildTrace(const model::Model& model, const TraceOptions& options, Trace*
   }
   for (size_t k = 0; k < rows.size(); ++k) {
     if (rows[k] == nullptr) {
-      for (uint64_t bytes : signal_ops[k].init_buffers) {
+      const std::vector<uint64_t>& init =
+          is_signal[k] ? signal_ops[k].init_buffers : custom_ops[k].init_buffers;
+      for (uint64_t bytes : init) {
         b.TailBytes(bytes, kArenaAlignment, Category::kPersistentBufferData,
-                    "Signal operator Init buffer", static_cast<int32_t>(k));
+                    is_signal[k] ? "Signal operator Init buffer" : "custom operator Init buffer",
+                    static_cast<int32_t>(k));
       }
       continue;
     }
@@ -700,8 +766,13 @@ Status BuildTrace(const model::Model& model, const TraceOptions& options, Trace*
       for (size_t i = 0; i < model.num_operators(sg); ++i, ++k) {
         model::OperatorInfo op;
         TFLM_ARENA_RETURN_IF_ERROR(model.op(sg, i, &op));
-        if (rows[k] == nullptr) {
+        if (rows[k] == nullptr && is_signal[k]) {
           TFLM_ARENA_RETURN_IF_ERROR(b.PrepareSignalNode(out->op_names[k], signal_ops[k], sg, i, op,
+                                                         static_cast<int32_t>(k)));
+          continue;
+        }
+        if (rows[k] == nullptr) {
+          TFLM_ARENA_RETURN_IF_ERROR(b.PrepareCustomNode(out->op_names[k], custom_ops[k], sg, i, op,
                                                          static_cast<int32_t>(k)));
           continue;
         }

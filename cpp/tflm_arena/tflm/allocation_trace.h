@@ -104,6 +104,10 @@ struct TraceOptions {
   // arena's, allocated by ASSIGN_VARIABLE's Prepare).
   int32_t resource_variables = -1;
   bool resource_variables_in_arena = true;
+  // TFLM built with the Ethos-U kernel (kernels/ethos_u/): the custom
+  // operator "ethos-u" is registered (custom_kernels.h). Otherwise TFLM's
+  // Register_ETHOSU is null and a Vela model is refused at registration.
+  bool ethos_u = false;
 };
 
 // The wheel's count of resource variables: distinct VAR_HANDLE shared_name
@@ -111,11 +115,13 @@ struct TraceOptions {
 // kInvalidArgument for a VAR_HANDLE whose options cannot be read.
 Status CountResourceVariables(const model::Model& model, uint32_t* count);
 
-// kFailedPrecondition with out->refusal set when a kernel's Prepare refuses
-// the model whatever the arena (the first such operator in Prepare order);
-// kUnimplemented naming the operator when a kernel row is missing, for
-// custom operators, compression metadata and offline plans under the
-// linear planner; model errors as the lifetime code reports them.
+// kFailedPrecondition with out->refusal set when TFLM refuses the model
+// whatever the arena: an operator it has no registration for (a builtin
+// outside registered_ops.h, a custom code none of its kernels has), or a
+// kernel's Prepare check (the first such operator in Prepare order);
+// kUnimplemented naming the operator when a registered operator's memory is
+// not modelled (DECODE), for compression metadata and offline plans under
+// the linear planner; model errors as the lifetime code reports them.
 Status BuildTrace(const model::Model& model, const TraceOptions& options, Trace* out);
 
 }  // namespace tflm

@@ -65,6 +65,9 @@ struct BuildTarget {
   // The figures were checked against a real build of this configuration.
   bool checked = true;
   EspNnChip esp_nn_chip = EspNnChip::kEsp32;  // kEspNn only
+  // Built with the Ethos-U kernel (kernels/ethos_u/ethosu.cc): "ethos-u"
+  // is registered (custom_kernels.h).
+  bool ethos_u = false;
 };
 
 // The kernel table of a target's build.

@@ -19,6 +19,7 @@ Status TflmScratchRequests(const model::Model& model, const std::string& target,
   options.kernels = TargetKernels(*resolved.target);
   options.cmsis_nn_backend = resolved.target->cmsis_nn_backend;
   options.esp_nn_chip = resolved.target->esp_nn_chip;
+  options.ethos_u = resolved.target->ethos_u;
   // The requests depend on the kernels only, not on the allocator or planner.
   Trace trace;
   const Status built = BuildTrace(model, options, &trace);

@@ -31,6 +31,7 @@ Status BuildTargetTrace(const model::Model& model, const TflmArenaOptions& optio
   to.kernels = TargetKernels(*resolved->target);
   to.cmsis_nn_backend = resolved->target->cmsis_nn_backend;
   to.esp_nn_chip = resolved->target->esp_nn_chip;
+  to.ethos_u = resolved->target->ethos_u;
   to.recording = resolved->recording;
   to.planner = options.planner == "linear" ? PlannerKind::kLinear : PlannerKind::kGreedy;
   to.resource_variables = options.resource_variables;

@@ -1,0 +1,256 @@
+#include "tflm_arena/tflm/custom_kernels.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "tflm_arena/model/tensor_type.h"
+
+namespace tflm_arena {
+namespace tflm {
+namespace {
+
+constexpr char kCircularBuffer[] = "CIRCULAR_BUFFER";
+constexpr char kDetectionPostProcess[] = "TFLite_Detection_PostProcess";
+constexpr char kEthosU[] = "ethos-u";  // GetString_ETHOSU()
+
+// Largest count or dimension a size below is computed for: far above any
+// detection head, and every product of three stays exact in 64 bits.
+constexpr int64_t kMaxCount = int64_t{1} << 20;
+
+CustomStep Temp(bool output, int index) {
+  CustomStep s;
+  s.kind = CustomStep::kTemp;
+  s.tensor = NodeTensorRef{output, index};
+  return s;
+}
+
+CustomStep Scratch(uint64_t bytes, const char* what) {
+  CustomStep s;
+  s.kind = CustomStep::kScratch;
+  s.bytes = bytes;
+  s.what = what;
+  return s;
+}
+
+Status Invalid(const char* op, size_t sg, size_t op_index, const std::string& what) {
+  return Status::Error(StatusCode::kInvalidArgument,
+                       "custom operator '%s' (subgraph %zu, "
+                       "operator %zu): %s",
+                       op, sg, op_index, what.c_str());
+}
+
+// TF_LITE_ENSURE_EQ's text: "a != b (x != y)".
+std::string NotEqual(const char* a, const char* b, int64_t x, int64_t y) {
+  return std::string(a) + " != " + b + " (" + std::to_string(x) + " != " + std::to_string(y) + ")";
+}
+
+Status Tensor(const model::Model& model, size_t sg, const model::OperatorInfo& op, bool output,
+              int index, model::TensorInfo* t, bool* present) {
+  Span<const int32_t> list = output ? op.outputs : op.inputs;
+  *present = index >= 0 && static_cast<size_t>(index) < list.size() && list[index] >= 0;
+  if (!*present) return Status::Ok();
+  return model.tensor(sg, static_cast<size_t>(list[index]), t);
+}
+
+// CIRCULAR_BUFFER (circular_buffer.cc, circular_buffer_common.cc). Init:
+// OpDataCircularBuffer {int cycles_until_run, cycles_max} (8 bytes), its
+// cycles_max read from the options (not a size). Prepare: temp input 0 and
+// output 0, then checks on dims 0-3 and types (int8 only). The output is a
+// variable tensor (the buffer itself), allocated with every variable.
+Status CircularBuffer(const model::Model& model, size_t sg, size_t op_index,
+                      const model::OperatorInfo& op, CustomKernelMemory* out) {
+  out->source = "circular_buffer.cc circular_buffer_common.cc";
+  out->init_buffers = {8};
+  out->prepare = {Temp(false, 0), Temp(true, 0)};
+  out->refusal_after = out->prepare.size();
+  model::TensorInfo in, o;
+  bool p_in = false, p_out = false;
+  TFLM_ARENA_RETURN_IF_ERROR(Tensor(model, sg, op, false, 0, &in, &p_in));
+  TFLM_ARENA_RETURN_IF_ERROR(Tensor(model, sg, op, true, 0, &o, &p_out));
+  if (!p_in) {
+    out->refusal = "input != nullptr was not true.";
+    return Status::Ok();
+  }
+  if (!p_out) {
+    out->refusal = "output != nullptr was not true.";
+    return Status::Ok();
+  }
+  if (in.shape.size() < 4 || o.shape.size() < 4) {
+    return Invalid(kCircularBuffer, sg, op_index,
+                   "input and output need 4 dimensions (TFLM's Prepare reads dims 0 to 3)");
+  }
+  if (in.shape[0] != o.shape[0]) {
+    out->refusal =
+        NotEqual("input->dims->data[0]", "output->dims->data[0]", in.shape[0], o.shape[0]);
+  } else if (in.shape[1] != 1) {
+    out->refusal = NotEqual("1", "input->dims->data[1]", 1, in.shape[1]);
+  } else if (in.shape[2] != o.shape[2]) {
+    out->refusal =
+        NotEqual("input->dims->data[2]", "output->dims->data[2]", in.shape[2], o.shape[2]);
+  } else if (o.shape[3] != in.shape[3]) {
+    out->refusal =
+        NotEqual("output->dims->data[3]", "input->dims->data[3]", o.shape[3], in.shape[3]);
+  } else if (in.type != o.type) {
+    out->refusal = std::string("input->type != output->type (") + model::TensorTypeName(in.type) +
+                   " != " + model::TensorTypeName(o.type) + ")";
+  } else if (in.type != model::TensorType::kInt8) {
+    out->refusal =
+        std::string("input->type != kTfLiteInt8 (") + model::TensorTypeName(in.type) + " != INT8)";
+  }
+  return Status::Ok();
+}
+
+// Integer option `key` of a flexbuffer map as flexbuffers' AsInt32 reads it
+// (absent: 0). A present value that is not an integer is an error: TFLM
+// would convert it, we do not guess how.
+Status IntOption(const FlexMap& m, const char* key, size_t sg, size_t op_index, int64_t* value) {
+  *value = 0;
+  for (size_t i = 0; i < m.keys.size(); ++i) {
+    if (m.keys[i] != key) continue;
+    if (!m.is_int[i]) {
+      return Invalid(kDetectionPostProcess, sg, op_index,
+                     std::string("option '") + key + "' is not an integer");
+    }
+    *value = static_cast<int32_t>(m.ints[i]);  // AsInt32
+  }
+  return Status::Ok();
+}
+
+// TFLite_Detection_PostProcess (detection_postprocess.cc). Init: OpData
+// {int max_detections, max_classes_per_detection, detections_per_class;
+// float two thresholds; int num_classes; bool; CenterSizeEncoding (4
+// floats); 11 int scratch indices; 3 TfLiteQuantizationParams (float,
+// int32)} = 112 bytes on every target (no pointers). Prepare: 3 inputs;
+// temp box encodings, class predictions, anchors; rank checks; 4 outputs;
+// 11 scratch requests by num_boxes (box encodings dim 1), max_detections
+// and num_classes (custom options).
+Status DetectionPostProcess(const model::Model& model, size_t sg, size_t op_index,
+                            const model::OperatorInfo& op, CustomKernelMemory* out) {
+  out->source = "detection_postprocess.cc";
+  out->init_buffers = {112};
+  if (op.custom_options.empty()) {
+    // Init reads the options' root with flexbuffers::GetRoot(buffer, 0).
+    return Invalid(kDetectionPostProcess, sg, op_index,
+                   "no custom options (TFLM's Init reads them as a flexbuffer map)");
+  }
+  FlexMap m;
+  std::string error;
+  if (!ParseFlexMap(op.custom_options, &m, &error).ok()) {
+    return Invalid(kDetectionPostProcess, sg, op_index, error);
+  }
+  int64_t max_detections = 0, num_classes = 0;
+  TFLM_ARENA_RETURN_IF_ERROR(IntOption(m, "max_detections", sg, op_index, &max_detections));
+  TFLM_ARENA_RETURN_IF_ERROR(IntOption(m, "num_classes", sg, op_index, &num_classes));
+
+  if (op.inputs.size() != 3) {
+    out->refusal = NotEqual("NumInputs(node)", "3", static_cast<int64_t>(op.inputs.size()), 3);
+    return Status::Ok();
+  }
+  out->prepare = {Temp(false, 0), Temp(false, 1), Temp(false, 2)};
+  out->refusal_after = out->prepare.size();
+  model::TensorInfo boxes, classes, anchors;
+  bool p0 = false, p1 = false, p2 = false;
+  TFLM_ARENA_RETURN_IF_ERROR(Tensor(model, sg, op, false, 0, &boxes, &p0));
+  TFLM_ARENA_RETURN_IF_ERROR(Tensor(model, sg, op, false, 1, &classes, &p1));
+  TFLM_ARENA_RETURN_IF_ERROR(Tensor(model, sg, op, false, 2, &anchors, &p2));
+  if (!p0 || !p1 || !p2) {
+    // TFLM dereferences the null temp tensor.
+    return Invalid(kDetectionPostProcess, sg, op_index, "an input is absent (-1)");
+  }
+  if (boxes.shape.size() != 3) {
+    out->refusal = NotEqual("NumDimensions(input_box_encodings)", "3",
+                            static_cast<int64_t>(boxes.shape.size()), 3);
+  } else if (classes.shape.size() != 3) {
+    out->refusal = NotEqual("NumDimensions(input_class_predictions)", "3",
+                            static_cast<int64_t>(classes.shape.size()), 3);
+  } else if (anchors.shape.size() != 2) {
+    out->refusal = NotEqual("NumDimensions(input_anchors)", "2",
+                            static_cast<int64_t>(anchors.shape.size()), 2);
+  } else if (op.outputs.size() != 4) {
+    out->refusal = NotEqual("NumOutputs(node)", "4", static_cast<int64_t>(op.outputs.size()), 4);
+  }
+  if (!out->refusal.empty()) return Status::Ok();
+
+  const int64_t boxes_n = boxes.shape[1];
+  const int64_t class_elems = int64_t{classes.shape[1]} * classes.shape[2];
+  if (boxes_n > kMaxCount || class_elems > kMaxCount || max_detections < 0 ||
+      max_detections > kMaxCount || num_classes < 0 || num_classes > kMaxCount) {
+    return Invalid(kDetectionPostProcess, sg, op_index,
+                   "num_boxes " + std::to_string(boxes_n) + ", max_detections " +
+                       std::to_string(max_detections) + ", num_classes " +
+                       std::to_string(num_classes) + ": outside [0, " + std::to_string(kMaxCount) +
+                       "]");
+  }
+  const uint64_t nb = static_cast<uint64_t>(boxes_n);
+  const uint64_t md = static_cast<uint64_t>(max_detections);
+  const uint64_t nc = static_cast<uint64_t>(num_classes);
+  const uint64_t f = 4;  // sizeof(float) == sizeof(int)
+  out->prepare.push_back(Scratch(nb, "active candidates"));
+  out->prepare.push_back(Scratch(nb * 4 * f, "decoded boxes"));
+  out->prepare.push_back(Scratch(static_cast<uint64_t>(class_elems) * f, "scores"));
+  out->prepare.push_back(Scratch(nb * f, "score buffer"));
+  out->prepare.push_back(Scratch(nb * f, "keep scores"));
+  out->prepare.push_back(Scratch(md * nb * f, "scores after regular NMS"));
+  out->prepare.push_back(Scratch(md * nb * f, "sorted values"));
+  out->prepare.push_back(Scratch(nb * f, "keep indices"));
+  out->prepare.push_back(Scratch(md * nb * f, "sorted indices"));
+  out->prepare.push_back(Scratch(std::max(nc, md) * nb * f, "buffer"));
+  out->prepare.push_back(Scratch(std::min(nb, md) * nb * f, "selected"));
+  return Status::Ok();
+}
+
+// ethos-u (kernels/ethos_u/ethosu.cc). Init: OpData {int cms_data_size,
+// base_addr_idx, base_addr_size_idx} (12 bytes). Prepare: at least one
+// input, custom options present; two scratch requests of one uint64_t and
+// one size_t per node input and output (the NPU base addresses and their
+// sizes), then input 0 (the command stream) as a temp tensor. The driver is
+// reached only in Eval.
+Status EthosU(size_t sg, size_t op_index, const model::OperatorInfo& op, const TargetAbi& abi,
+              CustomKernelMemory* out) {
+  (void)sg;
+  (void)op_index;
+  out->source = "ethos_u/ethosu.cc";
+  out->init_buffers = {12};
+  if (op.inputs.empty()) {
+    out->refusal = "node->inputs->size > 0 was not true.";
+    return Status::Ok();
+  }
+  if (op.custom_options.empty()) {
+    out->refusal = "node->custom_initial_data_size > 0 was not true.";
+    return Status::Ok();
+  }
+  const uint64_t n = op.inputs.size() + op.outputs.size();
+  out->prepare = {Scratch(n * 8, "NPU base addresses"),
+                  Scratch(n * abi.pointer_bytes, "NPU base address sizes"), Temp(false, 0)};
+  if (op.inputs[0] < 0) {
+    return Invalid(kEthosU, sg, op_index, "input 0 (the command stream) is absent (-1)");
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+bool IsModelledCustomOp(const char* custom_code, bool ethos_u) {
+  if (custom_code == nullptr) return false;
+  return std::strcmp(custom_code, kCircularBuffer) == 0 ||
+         std::strcmp(custom_code, kDetectionPostProcess) == 0 ||
+         (ethos_u && std::strcmp(custom_code, kEthosU) == 0);
+}
+
+Status CustomKernelMemoryFor(const model::Model& model, size_t sg, size_t op_index,
+                             const model::OperatorInfo& op, const TargetAbi& abi,
+                             CustomKernelMemory* out) {
+  *out = CustomKernelMemory();
+  if (std::strcmp(op.custom_code, kCircularBuffer) == 0) {
+    return CircularBuffer(model, sg, op_index, op, out);
+  }
+  if (std::strcmp(op.custom_code, kDetectionPostProcess) == 0) {
+    return DetectionPostProcess(model, sg, op_index, op, out);
+  }
+  if (std::strcmp(op.custom_code, kEthosU) == 0) return EthosU(sg, op_index, op, abi, out);
+  return Status::Error(StatusCode::kInvalidArgument, "custom operator '%s' is not modelled here",
+                       op.custom_code);
+}
+
+}  // namespace tflm
+}  // namespace tflm_arena
