@@ -262,14 +262,13 @@ def test_every_operator_tflm_registers_is_sized_or_refused_with_tflms_reason():
         # registration (test_refusals_are_the_wheels).
         "ethos-u": "refused",
     }
-    not_yet = {"TFLM_DECODE"}  # raises NotImplementedError naming DECODE
     assert len(ta.TARGETS) >= 15
     for t in ta.TARGETS:
         modelled = set(_core.tflm_modelled_ops(t))
         missing = [op for op in registered["builtins"] if op not in modelled]
         assert missing == [], (t, missing)
         for c in registered["custom"]:
-            assert c in modelled or c in stated or c in not_yet, (t, c)
+            assert c in modelled or c in stated, (t, c)
 
 
 @pytest.mark.parametrize("op", sorted(set(resolver.TFLM_BUILTINS)))
@@ -282,3 +281,90 @@ def test_no_registered_builtin_is_unmodelled_in_a_one_operator_model(op):
         pytest.fail(f"{op}: {e}")
     except (ta.TflmRefusesModelError, ValueError):
         pass
+
+
+# --- DECODE (compressed models) -------------------------------------------------
+
+
+def decode_model(dcm0: int = 0, dcm1: int = 1, lut_version: int = 1, outputs: int = 1) -> bytes:
+    """x [1, 8] int8 -> FULLY_CONNECTED whose weights [4, 8] (and, with
+    ``outputs=2``, bias [4]) come from a TFLM_DECODE: LUT compression as
+    TFLM's compression tool writes it (the encoded indices as a 1-D UINT8
+    constant, 4 bits each, most significant first; the ancillary data a
+    16-byte DCM header: type, version, 2 reserved, LUT version, bit width,
+    value-table stride, then the value table)."""
+    rng = np.random.default_rng(0)
+    mb = ModelBuilder()
+    x = mb.add_tensor([1, 8], "int8", "x", scale=[0.5], zero_point=[0])
+
+    def lut(values: np.ndarray, table_dtype: str, name: str) -> tuple[int, int]:
+        table = np.unique(values)
+        idx = np.searchsorted(table, values.ravel())
+        assert len(table) <= 16
+        table = np.pad(table, (0, 16 - len(table)))
+        packed = bytes((int(a) << 4) | int(b) for a, b in zip(idx[0::2], idx[1::2], strict=True))
+        header = bytes([dcm0, dcm1, 0, 0, lut_version, 4, 16]) + bytes(9)
+        anc = header + table.astype(table_dtype).tobytes()
+        e = mb.add_tensor(
+            [len(packed)], "uint8", f"{name}_encoded", data=np.frombuffer(packed, np.uint8)
+        )
+        a = mb.add_tensor(
+            [len(anc)], "uint8", f"{name}_ancillary", data=np.frombuffer(anc, np.uint8)
+        )
+        return e, a
+
+    w_values = rng.integers(-8, 8, size=(4, 8)).astype(np.int8)
+    ins = list(lut(w_values, "int8", "w"))
+    w = mb.add_tensor([4, 8], "int8", "w", scale=[0.1], zero_point=[0])
+    outs = [w]
+    b_values = np.arange(4, dtype=np.int32) * 3
+    if outputs == 2:
+        ins += list(lut(b_values, "int32", "b"))
+        b = mb.add_tensor([4], "int32", "b", scale=[0.05], zero_point=[0])
+        outs.append(b)
+    else:
+        b = mb.add_tensor([4], "int32", "b", data=b_values, scale=[0.05], zero_point=[0])
+    mb.add_operator("CUSTOM", ins, outs, custom_code="TFLM_DECODE")
+    y = mb.add_tensor([1, 4], "int8", "y", scale=[0.25], zero_point=[0])
+    mb.add_operator("FULLY_CONNECTED", [x, w, b], [y])
+    mb.set_io([x], [y])
+    return mb.build()
+
+
+@pytest.mark.no_asan
+@pytest.mark.parametrize("outputs", [1, 2])
+def test_decode_equals_the_wheel(outputs, tmp_path):
+    r = check_equal_to_wheel(decode_model(outputs=outputs), tmp_path, f"decode{outputs}")
+    # The decoded weights are a planned tensor: 32 bytes of head at least.
+    assert r.head >= 32
+
+
+def test_decode_costs_its_state_objects_in_the_tail():
+    # One DecodeStateLut per output (36 bytes on 32-bit ARM, 48 as the
+    # tail aligns it) and one pointer array (16 with its alignment).
+    one = ta.tflm_arena(decode_model(outputs=1), target="cortex-m")
+    two = ta.tflm_arena(decode_model(outputs=2), target="cortex-m")
+    pb = "persistent_buffer_data"
+    assert two.categories[pb].requested - one.categories[pb].requested == 36 + 4
+    assert two.categories[pb].count - one.categories[pb].count == 1
+
+
+@pytest.mark.no_asan
+@pytest.mark.parametrize(
+    "kw, reason",
+    [
+        ({"dcm1": 2}, "version 2 != 1"),
+        ({"dcm0": 5}, "unsupported decode type 5"),
+        ({"dcm0": 127}, "unsupported decode type 127"),
+        ({"lut_version": 3}, "unsupported version 3"),
+    ],
+    ids=["dcm_version", "decode_type", "custom_type", "lut_version"],
+)
+def test_decode_refusals_are_the_wheels(kw, reason, tmp_path):
+    require_tflite_micro()
+    data = decode_model(**kw)
+    assert reason in _refusal(data)
+    path = tmp_path / "m.tflite"
+    path.write_bytes(data)
+    log = wheel_log(path)
+    assert "EXCEPTION" in log and reason in log, log

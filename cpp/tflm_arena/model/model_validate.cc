@@ -97,6 +97,10 @@ Status CheckQuantization(const fb::Tensor* t, size_t sg, size_t ti) {
   }
   const size_t channels = scales > zero_points ? scales : zero_points;
   if (channels <= 1) return Status::Ok();
+  // TFLM's compression tool re-types each weight it encodes as a 1-D UINT8
+  // tensor and leaves the weight's per-channel parameters on it; TFLM reads
+  // them unchecked, and no TFLM kernel quantizes UINT8 per channel.
+  if (static_cast<TensorType>(t->type()) == TensorType::kUint8) return Status::Ok();
   // Real converters write biases with the FILTER's quantized_dimension
   // (3 on a rank-1 bias), and TFLM ignores it there; so only a dimension
   // inside the shape is held to its extent. Kernels check what they read.

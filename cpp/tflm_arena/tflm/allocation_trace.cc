@@ -126,15 +126,22 @@ struct Builder {
   }
 
   // AllocateTempTfLiteTensor (temp) or AllocatePersistentTfLiteTensor.
-  void TfLiteTensorFor(const model::TensorInfo& t, bool temp, int32_t op) {
+  // `whole_quantization`: the kernel reads the temp tensor's whole
+  // TfLiteAffineQuantization and its zero points after later allocations
+  // (DECODE's Setup reads quantized_dimension and the zero points), not
+  // only the scale and zero-point pointers.
+  void TfLiteTensorFor(const model::TensorInfo& t, bool temp, int32_t op,
+                       bool whole_quantization = false) {
     if (temp) {
       Temp(abi.tflite_tensor.size, abi.tflite_tensor.align, "temp TfLiteTensor", op);
       if (Quantized(t)) {
         Temp(abi.affine_quantization.size, abi.affine_quantization.align,
              "temp TfLiteAffineQuantization", op,
-             /*protect=*/2 * uint64_t{abi.pointer_bytes});  // scale, zero_point
+             /*protect=*/
+                 whole_quantization ? UINT64_MAX
+                                    : 2 * uint64_t{abi.pointer_bytes});  // scale, zero_point
         Temp(IntArrayBytes(t.scale.size()), 4, "temp zero-point array", op,
-             /*protect=*/0);
+             /*protect=*/whole_quantization ? UINT64_MAX : 0);
       }
       return;
     }
@@ -492,7 +499,7 @@ struct Builder {
         bool present = false;
         TFLM_ARENA_RETURN_IF_ERROR(
             NodeTensor(sg, op, step.tensor.output, step.tensor.index, &t, &present));
-        if (present) TfLiteTensorFor(t, /*temp=*/true, global_op);
+        if (present) TfLiteTensorFor(t, /*temp=*/true, global_op, step.whole_quantization);
       } else if (step.kind == CustomStep::kPersistent) {
         TailBytes(step.bytes, kArenaAlignment, Category::kPersistentBufferData, step.what,
                   global_op);
@@ -681,13 +688,6 @@ Status BuildTrace(const model::Model& model, const TraceOptions& options, Trace*
         rows.push_back(nullptr);
         out->op_names.push_back(op.custom_code);
         continue;
-      }
-      if (op.builtin_code == model::kBuiltinCustom &&
-          std::strcmp(op.custom_code, "TFLM_DECODE") == 0) {
-        return Status::Error(StatusCode::kUnimplemented,
-                             "custom operator 'TFLM_DECODE' (subgraph %zu, operator %zu): "
-                             "DECODE's memory behaviour in TFLM is not modelled yet",
-                             sg, i);
       }
       if (op.builtin_code == model::kBuiltinCustom) {
         // Not registered: FindOp finds nothing, and TFLM's interpreter says

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <utility>
 
 #include "tflm_arena/model/tensor_type.h"
 
@@ -12,6 +13,7 @@ namespace {
 constexpr char kCircularBuffer[] = "CIRCULAR_BUFFER";
 constexpr char kDetectionPostProcess[] = "TFLite_Detection_PostProcess";
 constexpr char kEthosU[] = "ethos-u";  // GetString_ETHOSU()
+constexpr char kDecode[] = "TFLM_DECODE";
 
 // Largest count or dimension a size below is computed for: far above any
 // detection head, and every product of three stays exact in 64 bits.
@@ -228,12 +230,140 @@ Status EthosU(size_t sg, size_t op_index, const model::OperatorInfo& op, const T
   return Status::Ok();
 }
 
+CustomStep Persistent(uint64_t bytes, const char* what) {
+  CustomStep s;
+  s.kind = CustomStep::kPersistent;
+  s.bytes = bytes;
+  s.what = what;
+  return s;
+}
+
+// The DECODE state object each output gets (decode_state.cc,
+// CreateDecodeState*), by the ancillary data's decode type (byte 0 of its
+// 16-byte DCM header): sizeof measured with g++ on x86-64 (LP64) and with
+// arm-linux-gnueabihf-g++ (32-bit ARM) on TFLM's headers at 90b983c2b.
+struct DecodeStateSize {
+  uint8_t type;
+  const char* name;
+  uint32_t bytes64, bytes32;
+};
+constexpr DecodeStateSize kDecodeStates[] = {
+    {0, "DecodeStateLut", 72, 36},
+    {1, "DecodeStateHuffman", 56, 28},
+    {2, "DecodeStatePrune", 80, 40},
+};
+constexpr uint8_t kDcmTypeCustom = 127;
+constexpr size_t kDcmBytes = 16;
+
+// TFLM_DECODE (kernels/decode.cc, decode_state_{lut,prune,huffman}.cc). No
+// Init. Prepare: outputs > 0 and inputs = 2 x outputs (an encoded tensor and
+// its ancillary data per output); a persistent array of one pointer per
+// output; per output its three temp tensors (encoded, ancillary, output),
+// both inputs constant, the DCM header's version (byte 1) 1, a state object
+// by the decode type, and the state's Setup: the per-type version (byte 4)
+// 1; LUT and Prune take a per-channel output along axis 0 or the last axis
+// only; Prune copies per-channel zero points (one byte each) when one is
+// non-zero, and refuses non-zero zero points on a non-int8 output; Huffman
+// with a 16-bit table (byte 5 bit 0 clear) decodes to int8 only. The
+// decoded outputs are ordinary planned tensors (no decompression memory
+// regions are modelled).
+Status Decode(const model::Model& model, size_t sg, size_t op_index, const model::OperatorInfo& op,
+              const TargetAbi& abi, CustomKernelMemory* out) {
+  out->source =
+      "decode.cc decode_state.cc decode_state_lut.cc decode_state_prune.cc "
+      "decode_state_huffman.cc";
+  const size_t n_out = op.outputs.size();
+  if (n_out == 0) {
+    out->refusal = "num_outputs > 0 was not true.";
+    return Status::Ok();
+  }
+  if (op.inputs.size() != 2 * n_out) {
+    out->refusal = NotEqual("num_inputs", "num_outputs * 2", static_cast<int64_t>(op.inputs.size()),
+                            static_cast<int64_t>(2 * n_out));
+    return Status::Ok();
+  }
+  out->prepare.push_back(Persistent(uint64_t{abi.pointer_bytes} * n_out, "DecodeState* array"));
+  auto refuse = [&](std::string why) {
+    out->refusal = std::move(why);
+    out->refusal_after = out->prepare.size();
+    return Status::Ok();
+  };
+  for (size_t i = 0; i < n_out; ++i) {
+    const int in = static_cast<int>(2 * i);
+    model::TensorInfo enc, anc, o;
+    bool p_enc = false, p_anc = false, p_out = false;
+    TFLM_ARENA_RETURN_IF_ERROR(Tensor(model, sg, op, false, in, &enc, &p_enc));
+    TFLM_ARENA_RETURN_IF_ERROR(Tensor(model, sg, op, false, in + 1, &anc, &p_anc));
+    TFLM_ARENA_RETURN_IF_ERROR(Tensor(model, sg, op, true, static_cast<int>(i), &o, &p_out));
+    if (!p_enc) return refuse("failed to allocate input tensor " + std::to_string(in));
+    out->prepare.push_back(Temp(false, in));
+    if (!p_anc) return refuse("failed to allocate ancillary tensor " + std::to_string(in + 1));
+    out->prepare.push_back(Temp(false, in + 1));
+    if (!p_out) return refuse("failed to allocate output tensor " + std::to_string(i));
+    out->prepare.push_back(Temp(true, static_cast<int>(i)));
+    out->prepare.back().whole_quantization = true;  // Setup reads the axis, Prune the zero points
+    if (!enc.has_constant_data) return refuse("IsConstantTensor(input) was not true.");
+    if (!anc.has_constant_data) return refuse("IsConstantTensor(ancillary) was not true.");
+    Span<const uint8_t> dcm = anc.constant_data;
+    if (dcm.size() < kDcmBytes) {
+      return Invalid("TFLM_DECODE", sg, op_index,
+                     "ancillary tensor of output " + std::to_string(i) + " holds " +
+                         std::to_string(dcm.size()) +
+                         " bytes, less than the 16-byte header TFLM reads");
+    }
+    if (dcm[1] != 1) return refuse("version " + std::to_string(dcm[1]) + " != 1");
+    const DecodeStateSize* state = nullptr;
+    for (const DecodeStateSize& d : kDecodeStates) {
+      if (d.type == dcm[0]) state = &d;
+    }
+    if (state == nullptr) {
+      // The wheel's TFLM prints the number for the custom type too; TFLM
+      // 90b983c2b says "Custom decode type not yet supported".
+      return refuse("unsupported decode type " + std::to_string(dcm[0]) +
+                    (dcm[0] == kDcmTypeCustom ? " (the custom type, not yet supported)" : ""));
+    }
+    out->prepare.push_back(
+        Persistent(abi.pointer_bytes == 8 ? state->bytes64 : state->bytes32, state->name));
+    // Setup.
+    if (dcm[4] != 1) return refuse("unsupported version " + std::to_string(dcm[4]));
+    const bool quantized = !o.scale.empty() && !o.zero_point.empty();
+    if (state->type == 1) {  // Huffman
+      if ((dcm[5] & 1) == 0 && o.type != model::TensorType::kInt8) {
+        return refuse(std::string("output.type != kTfLiteInt8 (") + model::TensorTypeName(o.type) +
+                      " != INT8)");
+      }
+      continue;
+    }
+    if (!quantized) continue;
+    const int64_t channels = static_cast<int64_t>(o.scale.size());
+    const int64_t last = static_cast<int64_t>(o.shape.size()) - 1;
+    if (!(o.quantized_dimension == last && channels > 1) && o.quantized_dimension != 0) {
+      return refuse("unsupported quantization axis " + std::to_string(o.quantized_dimension));
+    }
+    if (state->type == 2) {  // Prune
+      bool non_zero = false;
+      for (size_t c = 0; c < o.zero_point.size() && c < o.scale.size(); ++c) {
+        non_zero = non_zero || o.zero_point[c] != 0;
+      }
+      if (o.type != model::TensorType::kInt8 && non_zero) {
+        return refuse("All zero-points must be zero");
+      }
+      if (channels > 1 && non_zero) {
+        out->prepare.push_back(
+            Persistent(static_cast<uint64_t>(channels), "DecodeStatePrune zero points"));
+      }
+    }
+  }
+  return Status::Ok();
+}
+
 }  // namespace
 
 bool IsModelledCustomOp(const char* custom_code, bool ethos_u) {
   if (custom_code == nullptr) return false;
   return std::strcmp(custom_code, kCircularBuffer) == 0 ||
          std::strcmp(custom_code, kDetectionPostProcess) == 0 ||
+         std::strcmp(custom_code, kDecode) == 0 ||
          (ethos_u && std::strcmp(custom_code, kEthosU) == 0);
 }
 
@@ -248,6 +378,7 @@ Status CustomKernelMemoryFor(const model::Model& model, size_t sg, size_t op_ind
     return DetectionPostProcess(model, sg, op_index, op, out);
   }
   if (std::strcmp(op.custom_code, kEthosU) == 0) return EthosU(sg, op_index, op, abi, out);
+  if (std::strcmp(op.custom_code, kDecode) == 0) return Decode(model, sg, op_index, op, abi, out);
   return Status::Error(StatusCode::kInvalidArgument, "custom operator '%s' is not modelled here",
                        op.custom_code);
 }

@@ -6,8 +6,9 @@
 //
 //   CIRCULAR_BUFFER               kernels/circular_buffer{,_common}.cc
 //   TFLite_Detection_PostProcess  kernels/detection_postprocess.cc
+//   TFLM_DECODE                   kernels/decode.cc, decode_state_*.cc
 //   ethos-u                       kernels/ethos_u/ethosu.cc (only in a build
-//                                 with the Ethos-U kernel: see EthosU below)
+//                                 with the Ethos-U kernel)
 //
 // Everything a node needs is fixed by its options and its tensors' shapes,
 // so it is computed once per node (CustomKernelMemoryFor) and replayed by
@@ -36,7 +37,10 @@ namespace tflm {
 struct CustomStep {
   enum Kind : uint8_t { kTemp, kPersistent, kScratch } kind = kTemp;
   NodeTensorRef tensor;  // kTemp: the node tensor taken as a temp TfLiteTensor
-  uint64_t bytes = 0;    // kPersistent, kScratch
+  // kTemp: the kernel reads the tensor's whole quantization struct and zero
+  // points after later allocations (so a tail that overlaps them corrupts).
+  bool whole_quantization = false;
+  uint64_t bytes = 0;  // kPersistent, kScratch
   const char* what = "";
 };
 
