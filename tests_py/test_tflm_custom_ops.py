@@ -368,3 +368,45 @@ def test_decode_refusals_are_the_wheels(kw, reason, tmp_path):
     path.write_bytes(data)
     log = wheel_log(path)
     assert "EXCEPTION" in log and reason in log, log
+
+
+def _wheel_head_with_region(path: Path, region: int) -> int:
+    """The wheel's head with a decompression memory region of `region`
+    bytes (its alt_decompression_memory_size, SetDecompressionMemory)."""
+    code = (
+        "import os, sys, tempfile, re\n"
+        "from tflite_micro import runtime\n"
+        "err = tempfile.TemporaryFile(); os.dup2(err.fileno(), 2)\n"
+        "it = runtime.Interpreter.from_bytes(open(sys.argv[1], 'rb').read(), arena_size=1 << 20,\n"
+        "    intrepreter_config=runtime.InterpreterConfig.kAllocationRecording,\n"
+        "    alt_decompression_memory_size=int(sys.argv[2]))\n"
+        "it.print_allocations(); err.seek(0)\n"
+        "log = err.read().decode()\n"
+        "print(re.search(r'Arena allocation head (\\d+) bytes', log).group(1))\n"
+    )
+    p = subprocess.run(
+        [sys.executable, "-c", code, str(path), str(region)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    return int(p.stdout.split()[-1])
+
+
+@pytest.mark.no_asan
+def test_the_decompression_region_size_is_the_one_the_wheel_needs(tmp_path):
+    require_tflite_micro()
+    data = decode_model(outputs=2)
+    r = ta.tflm_arena(data, target="tflite-micro-wheel")
+    # The weights (32 bytes) at 0, the bias (16) at the next 16-aligned byte.
+    assert r.decompression_region_bytes == 48
+    assert "decompression memory 48 bytes" in str(r)
+    path = tmp_path / "d.tflite"
+    path.write_bytes(data)
+    without = _wheel_head_with_region(path, 0)
+    assert without == r.head
+    # At the size given, no decoded tensor is planned; one byte less, the
+    # bias no longer fits and is planned again.
+    assert _wheel_head_with_region(path, 48) < _wheel_head_with_region(path, 47) <= without
+    assert ta.tflm_arena(decode_model(outputs=1)).decompression_region_bytes == 32
+    assert ta.tflm_arena(circular_buffer_model()).decompression_region_bytes == 0

@@ -83,6 +83,7 @@ py::dict TflmArenaSize(const ModelHandle& h, const std::string& target,
                   py::arg("limited_by") = r.limited_by,
                   py::arg("resource_variables") = r.resource_variables,
                   py::arg("resource_variables_in_arena") = r.resource_variables_in_arena,
+                  py::arg("decompression_region_bytes") = r.decompression_region_bytes,
                   py::arg("categories") = categories);
 }
 

@@ -138,6 +138,10 @@ class TflmArena:
     # VAR_HANDLE) and whether their object and array are in this arena.
     resource_variables: int = 0
     resource_variables_in_arena: bool = True
+    # A compressed model's DECODE outputs: the decompression memory region
+    # (MicroInterpreter::SetDecompressionMemory) that takes them all out of
+    # the arena; 0 without DECODE. The figures above are without a region.
+    decompression_region_bytes: int = 0
 
     def firmware_line(self) -> str:
         return f"constexpr int kTensorArenaSize = {self.min_arena_bytes_16};"
@@ -160,6 +164,7 @@ class TflmArena:
                 "limited_by",
                 "resource_variables",
                 "resource_variables_in_arena",
+                "decompression_region_bytes",
             )
         }
         d["categories"] = {k: vars(c) for k, c in self.categories.items()}
@@ -193,6 +198,12 @@ class TflmArena:
             lines.append(
                 f"  resource variables {self.resource_variables} "
                 f"(MicroResourceVariables::Create {where}; their buffers in this one)"
+            )
+        if self.decompression_region_bytes:
+            lines.append(
+                f"  decompression memory {self.decompression_region_bytes:,} bytes would hold "
+                "every DECODE output outside the arena (SetDecompressionMemory; the figures "
+                "above are without it)"
             )
         if self.limited_by:
             lines.append(f"  one byte less fails at: {self.limited_by}")

@@ -138,8 +138,8 @@ struct Builder {
         Temp(abi.affine_quantization.size, abi.affine_quantization.align,
              "temp TfLiteAffineQuantization", op,
              /*protect=*/
-                 whole_quantization ? UINT64_MAX
-                                    : 2 * uint64_t{abi.pointer_bytes});  // scale, zero_point
+             whole_quantization ? UINT64_MAX
+                                : 2 * uint64_t{abi.pointer_bytes});  // scale, zero_point
         Temp(IntArrayBytes(t.scale.size()), 4, "temp zero-point array", op,
              /*protect=*/whole_quantization ? UINT64_MAX : 0);
       }

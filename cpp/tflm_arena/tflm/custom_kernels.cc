@@ -383,5 +383,27 @@ Status CustomKernelMemoryFor(const model::Model& model, size_t sg, size_t op_ind
                        op.custom_code);
 }
 
+Status DecompressionRegionBytes(const model::Model& model, uint64_t* bytes) {
+  *bytes = 0;
+  for (size_t sg = 0; sg < model.num_subgraphs(); ++sg) {
+    for (size_t i = 0; i < model.num_operators(sg); ++i) {
+      model::OperatorInfo op;
+      TFLM_ARENA_RETURN_IF_ERROR(model.op(sg, i, &op));
+      if (op.builtin_code != model::kBuiltinCustom || std::strcmp(op.custom_code, kDecode) != 0) {
+        continue;
+      }
+      uint64_t used = 0;
+      for (int32_t t : op.outputs) {
+        if (t < 0) continue;
+        size_t b = 0;
+        TFLM_ARENA_RETURN_IF_ERROR(model.tensor_bytes(sg, static_cast<size_t>(t), &b));
+        used = (used + 15) / 16 * 16 + b;
+      }
+      *bytes = std::max(*bytes, used);
+    }
+  }
+  return Status::Ok();
+}
+
 }  // namespace tflm
 }  // namespace tflm_arena

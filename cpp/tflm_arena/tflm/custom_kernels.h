@@ -67,6 +67,16 @@ Status CustomKernelMemoryFor(const model::Model& model, size_t sg, size_t op_ind
                              const model::OperatorInfo& op, const TargetAbi& abi,
                              CustomKernelMemory* out);
 
+// The smallest decompression memory region (one region given to TFLM with
+// MicroInterpreter::SetDecompressionMemory, 16-aligned) that holds every
+// tensor the model's DECODE operators output, so none of them is planned
+// in the arena: each DECODE's Prepare restarts the region at offset 0 and
+// places its outputs first-fit, in order, each at a 16-aligned address
+// (micro_context.cc, AllocateDecompressionMemory), so it is the largest
+// over DECODE operators of that packing's end. 0 when the model has no
+// DECODE.
+Status DecompressionRegionBytes(const model::Model& model, uint64_t* bytes);
+
 }  // namespace tflm
 }  // namespace tflm_arena
 

@@ -1,5 +1,6 @@
 #include "tflm_arena/tflm/tflm_arena_size.h"
 
+#include "tflm_arena/tflm/custom_kernels.h"
 #include "tflm_arena/tflm/kernel_table.h"
 
 namespace tflm_arena {
@@ -98,6 +99,7 @@ Status ComputeTflmArenaSize(const model::Model& model, const TflmArenaOptions& o
   out->limited_by = FailingEvent(trace, hi - 1, ReplayBuffer::kSingle);
   out->resource_variables = trace.resource_variables;
   out->resource_variables_in_arena = trace.resource_variables_in_arena;
+  TFLM_ARENA_RETURN_IF_ERROR(DecompressionRegionBytes(model, &out->decompression_region_bytes));
   return Status::Ok();
 }
 

@@ -57,6 +57,9 @@ struct TflmArenaSize {
   // The MicroResourceVariables the figures assume (TraceOptions).
   uint32_t resource_variables = 0;
   bool resource_variables_in_arena = true;
+  // The decompression memory region that would take every DECODE output
+  // out of the arena (custom_kernels.h); the figures above are without one.
+  uint64_t decompression_region_bytes = 0;
 };
 
 // The target a request names, resolved, and the model's allocation trace
