@@ -80,6 +80,9 @@ def test_ram_figures_from_the_datasheets():
         "esp32-s3-devkitc-1-n8r8": (416 * kib, 8 * mib),  # 8 MB octal PSRAM
         "esp32-p4-function-ev-board": (640 * kib, 32 * mib),  # 768 KB less 128 KB L2 cache
         "corstone-300": (2 * mib, 0),
+        "corstone-300-ethos-u55": (2 * mib, 0),  # the SRAM the NPU reaches
+        "alif-ensemble-e7-hp": (4 * mib, 0),  # SRAM0, 4096 KB
+        "himax-we2": (2 * mib, 0),  # SRAM0 + SRAM1 of the SDK's linker script
     }
     got = {n: (b.ram_bytes, b.external_ram_bytes) for n, b in ta.boards().items()}
     assert got == expect
@@ -99,6 +102,8 @@ def test_targets_by_core():
     assert t["stm32f746g-disco"] == t["stm32h747i-disco"] == "cortex-m7+cmsis-nn"
     assert t["nrf5340-dk"] == "cortex-m33+cmsis-nn"
     assert t["corstone-300"] == "cortex-m55+cmsis-nn"
+    assert t["corstone-300-ethos-u55"] == t["alif-ensemble-e7-hp"] == t["himax-we2"]
+    assert t["himax-we2"] == "cortex-m55+ethos-u"
     assert t["esp32-devkitc"] == "esp32+esp-nn"
     assert t["esp32-s3-devkitc-1"] == t["esp32-s3-devkitc-1-n8r8"] == "esp32s3+esp-nn"
     assert t["esp32-p4-function-ev-board"] == "esp32p4+esp-nn"
@@ -371,4 +376,6 @@ def test_report_lists_every_board_with_its_own_target(hello):
         f = ta.fit(hello, board=name)
         assert (target, ram, needed) == (f.arena.target, f"{f.ram_bytes:,}", f"{f.needed:,}")
         assert verdict.startswith(f"fits, {f.margin:,} bytes left")
-        assert ("not checked" in verdict) == (target in ("cortex-m55+cmsis-nn",))
+        assert ("not checked" in verdict) == (
+            target in ("cortex-m55+cmsis-nn", "cortex-m55+ethos-u")
+        )

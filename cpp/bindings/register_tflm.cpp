@@ -84,6 +84,7 @@ py::dict TflmArenaSize(const ModelHandle& h, const std::string& target,
                   py::arg("resource_variables") = r.resource_variables,
                   py::arg("resource_variables_in_arena") = r.resource_variables_in_arena,
                   py::arg("decompression_region_bytes") = r.decompression_region_bytes,
+                  py::arg("ethos_u_fast_scratch_bytes") = r.ethos_u_fast_scratch_bytes,
                   py::arg("categories") = categories);
 }
 

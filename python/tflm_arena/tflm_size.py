@@ -142,6 +142,10 @@ class TflmArena:
     # (MicroInterpreter::SetDecompressionMemory) that takes them all out of
     # the arena; 0 without DECODE. The figures above are without a region.
     decompression_region_bytes: int = 0
+    # A Vela model's separate Ethos-U fast scratch (its scratch_fast tensor,
+    # Vela's "Total SRAM used" in Dedicated_Sram mode); 0 when none. TFLM
+    # plans that tensor in the arena too (included above).
+    ethos_u_fast_scratch_bytes: int = 0
 
     def firmware_line(self) -> str:
         return f"constexpr int kTensorArenaSize = {self.min_arena_bytes_16};"
@@ -165,6 +169,7 @@ class TflmArena:
                 "resource_variables",
                 "resource_variables_in_arena",
                 "decompression_region_bytes",
+                "ethos_u_fast_scratch_bytes",
             )
         }
         d["categories"] = {k: vars(c) for k, c in self.categories.items()}
@@ -204,6 +209,12 @@ class TflmArena:
                 f"  decompression memory {self.decompression_region_bytes:,} bytes would hold "
                 "every DECODE output outside the arena (SetDecompressionMemory; the figures "
                 "above are without it)"
+            )
+        if self.ethos_u_fast_scratch_bytes:
+            lines.append(
+                f"  Ethos-U fast scratch {self.ethos_u_fast_scratch_bytes:,} bytes (Vela's "
+                "scratch_fast: the fast memory ethosu_init gets; TFLM also plans a tensor of "
+                "that size in the arena, counted above)"
             )
         if self.limited_by:
             lines.append(f"  one byte less fails at: {self.limited_by}")

@@ -72,6 +72,26 @@ constexpr Board kBoards[] = {
      "the 2 MB internal SRAM; DTCM (512 KB) is a separate region, and the DDR the FVP and "
      "MPS3 also map is not counted; the 2 MB figure is not re-checked against the TRM by this "
      "project"},
+    {"corstone-300-ethos-u55", "Arm Corstone-300 (SSE-300) with Ethos-U55: FVP, or MPS3 AN547",
+     "Arm Cortex-M55 + Ethos-U55 NPU", "cortex-m55+ethos-u", 2 * kMiB, 0, "",
+     "Arm ethos-u-core-platform's Corstone-300 linker script (ITCM 512 KB, DTCM 512 KB, SRAM "
+     "2 MB at 0x31000000, DDR beyond); Arm Corstone SSE-300 Technical Reference Manual",
+     "the 2 MB SRAM the NPU reaches (Vela's Shared_Sram models keep their scratch there); the "
+     "DDR is not counted"},
+    {"alif-ensemble-e7-hp", "Alif Semiconductor Ensemble E7, high-performance subsystem",
+     "Arm Cortex-M55 at 400 MHz + Ethos-U55 (256 MACs)", "cortex-m55+ethos-u", 4 * kMiB, 0, "",
+     "Alif Ensemble Software Reference Manual, section 2.4 (RTSS-HP: ITCM 256 KB, DTCM 1 MB, "
+     "Ethos-U55-256); Alif's RAM regions and linker files whitepaper (SRAM0 4096 KB at "
+     "0x02000000, SRAM1 2560 KB at 0x08000000)",
+     "SRAM0 (4 MB), the largest region the NPU reaches; SRAM1 and the TCMs are separate "
+     "regions; smaller Ensemble parts have less (the figures are the family's maximum)"},
+    {"himax-we2", "Himax WiseEye2 HX6538 (Seeed Grove Vision AI Module V2)",
+     "Arm Cortex-M55 + Ethos-U55 (64 MACs)", "cortex-m55+ethos-u", 2 * kMiB, 0, "",
+     "Himax WE2 SDK linker script (ITCM 256 KB, DTCM 256 KB, 2 MB system SRAM at 0x34000000 "
+     "holding the tensor arena); Himax's examples compile with Vela for ethos-u55-64 (no "
+     "datasheet was available)",
+     "the 2 MB system SRAM (SRAM0 + SRAM1, contiguous) the SDK places the arena in; from the "
+     "SDK's linker script, no datasheet was available"},
 };
 
 }  // namespace

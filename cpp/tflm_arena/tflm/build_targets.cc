@@ -56,6 +56,24 @@ constexpr BuildTarget kBuildTargets[] = {
      "; figures modelled from TFLM's and CMSIS-NN's source only, not checked against a real "
      "build",
      AllocatorRule::kPlain, KernelLibrary::kCmsisNn, CmsisNnBackend::kMve, /*checked=*/false},
+    // TFLM's Makefile with CO_PROCESSOR=ethos_u: the Ethos-U kernel
+    // (kernels/ethos_u/ethosu.cc) registered as "ethos-u" (custom_kernels.h).
+    // The NPU driver is reached only in Eval, so the arena does not depend
+    // on it; checked against a 32-bit ARM build of TFLM 90b983c with the
+    // kernel and a driver stub that aborts if called.
+    {"cortex-m+ethos-u", "cortex-m",
+     "32-bit ARM core with an Arm Ethos-U NPU (U55 or U65; Vela-compiled models): TFLM "
+     "90b983c Makefile build, CO_PROCESSOR=ethos_u, reference kernels for the operators left "
+     "on the CPU, MicroAllocator",
+     AllocatorRule::kPlain, KernelLibrary::kReference, CmsisNnBackend::kDsp, /*checked=*/true,
+     EspNnChip::kEsp32, /*ethos_u=*/true},
+    {"cortex-m55+ethos-u", "cortex-m",
+     "Cortex-M55 with an Arm Ethos-U NPU (Corstone-300, Alif Ensemble, Himax WE2): TFLM 90b983c "
+     "Makefile build, CO_PROCESSOR=ethos_u, CMSIS-NN MVE kernels (CMSIS-NN 4ab83cc) for the "
+     "operators left on the CPU, MicroAllocator; the ethos-u operator is checked against a "
+     "real build, the CPU operators' MVE figures are modelled from source only",
+     AllocatorRule::kPlain, KernelLibrary::kCmsisNn, CmsisNnBackend::kMve, /*checked=*/false,
+     EspNnChip::kEsp32, /*ethos_u=*/true},
     // esp-tflite-micro + ESP-NN, one row per ESP-NN size set (esp_nn_kernels.h).
     // The struct layout of Xtensa and RISC-V ILP32 GCC is the 32-bit ARM one.
     {"esp32+esp-nn", "cortex-m",

@@ -405,5 +405,23 @@ Status DecompressionRegionBytes(const model::Model& model, uint64_t* bytes) {
   return Status::Ok();
 }
 
+Status EthosUFastScratchBytes(const model::Model& model, uint64_t* bytes) {
+  *bytes = 0;
+  for (size_t sg = 0; sg < model.num_subgraphs(); ++sg) {
+    for (size_t i = 0; i < model.num_operators(sg); ++i) {
+      model::OperatorInfo op;
+      TFLM_ARENA_RETURN_IF_ERROR(model.op(sg, i, &op));
+      if (op.builtin_code != model::kBuiltinCustom || std::strcmp(op.custom_code, kEthosU) != 0 ||
+          op.inputs.size() < 4 || op.inputs[3] < 0 || op.inputs[3] == op.inputs[2]) {
+        continue;
+      }
+      size_t b = 0;
+      TFLM_ARENA_RETURN_IF_ERROR(model.tensor_bytes(sg, static_cast<size_t>(op.inputs[3]), &b));
+      *bytes = std::max<uint64_t>(*bytes, b);
+    }
+  }
+  return Status::Ok();
+}
+
 }  // namespace tflm
 }  // namespace tflm_arena

@@ -100,6 +100,7 @@ Status ComputeTflmArenaSize(const model::Model& model, const TflmArenaOptions& o
   out->resource_variables = trace.resource_variables;
   out->resource_variables_in_arena = trace.resource_variables_in_arena;
   TFLM_ARENA_RETURN_IF_ERROR(DecompressionRegionBytes(model, &out->decompression_region_bytes));
+  TFLM_ARENA_RETURN_IF_ERROR(EthosUFastScratchBytes(model, &out->ethos_u_fast_scratch_bytes));
   return Status::Ok();
 }
 

@@ -60,6 +60,8 @@ struct TflmArenaSize {
   // The decompression memory region that would take every DECODE output
   // out of the arena (custom_kernels.h); the figures above are without one.
   uint64_t decompression_region_bytes = 0;
+  // A Vela model's separate fast scratch (custom_kernels.h), 0 when none.
+  uint64_t ethos_u_fast_scratch_bytes = 0;
 };
 
 // The target a request names, resolved, and the model's allocation trace
