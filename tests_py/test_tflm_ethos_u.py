@@ -153,3 +153,34 @@ def test_ethos_u_refusals_are_tflms(tmp_path):
     mb.set_io([x], [y])
     with pytest.raises(ta.TflmRefusesModelError, match="custom_initial_data_size > 0"):
         ta.tflm_arena(mb.build(), target="cortex-m+ethos-u")
+
+
+@pytest.mark.parametrize("fast, said", [(64, 0), (32, 32), (None, 0)])
+def test_fast_scratch_only_when_vela_wrote_a_tensor_of_its_own(fast, said):
+    # Vela 5 passes the scratch twice when there is no fast memory; earlier
+    # Velas write a second tensor of the scratch's size (TFLM's own
+    # person_detect_vela): neither is a separate fast memory.
+    import numpy as np
+
+    from tflm_arena.builder import ModelBuilder
+
+    mb = ModelBuilder()
+    cms = mb.add_tensor([8], "uint8", "command_stream", data=np.zeros(8, np.uint8))
+    ro = mb.add_tensor([8], "uint8", "read_only", data=np.zeros(8, np.uint8))
+    scratch = mb.add_tensor([64], "uint8", "scratch")
+    f = scratch if fast is None else mb.add_tensor([fast], "uint8", "scratch_fast")
+    x = mb.add_tensor([1, 4], "int8", "x")
+    y = mb.add_tensor([1, 4], "int8", "y")
+    mb.add_operator(
+        "CUSTOM",
+        [cms, ro, scratch, f, x],
+        [y],
+        custom_code="ethos-u",
+        custom_options=b"\x01\x04\x01",
+    )
+    mb.set_io([x], [y])
+    r = ta.tflm_arena(mb.build(), target="cortex-m+ethos-u")
+    assert r.ethos_u_fast_scratch_bytes == said
+    # Two scratch requests: one uint64_t and one size_t per input and output.
+    reqs = ta.tflm_scratch_requests(mb.build(), target="cortex-m+ethos-u")
+    assert [b for b, _, _ in reqs] == [6 * 8, 6 * 4]

@@ -415,8 +415,13 @@ Status EthosUFastScratchBytes(const model::Model& model, uint64_t* bytes) {
           op.inputs.size() < 4 || op.inputs[3] < 0 || op.inputs[3] == op.inputs[2]) {
         continue;
       }
-      size_t b = 0;
+      size_t b = 0, scratch = 0;
       TFLM_ARENA_RETURN_IF_ERROR(model.tensor_bytes(sg, static_cast<size_t>(op.inputs[3]), &b));
+      if (op.inputs[2] >= 0) {
+        TFLM_ARENA_RETURN_IF_ERROR(
+            model.tensor_bytes(sg, static_cast<size_t>(op.inputs[2]), &scratch));
+      }
+      if (b == scratch) continue;  // Vela before 5: a Shared_Sram model's second tensor
       *bytes = std::max<uint64_t>(*bytes, b);
     }
   }

@@ -79,8 +79,10 @@ Status DecompressionRegionBytes(const model::Model& model, uint64_t* bytes);
 
 // A Vela model's fast scratch: the largest tensor an ethos-u operator takes
 // as input 3 (Vela's scratch_fast, the NPU's base address 2) when it is a
-// tensor of its own, not input 2 (the scratch; Vela writes the same tensor
-// twice when the memory mode has no separate fast memory). Its size is
+// tensor of its own of another size than input 2 (the scratch): Vela 5
+// writes the same tensor twice when the memory mode has no separate fast
+// memory, and earlier Velas (TFLM's own person_detect_vela, Vela 3.11) a
+// second tensor of the scratch's size at the same offset. Its size is
 // Vela's "Total SRAM used" in the Dedicated_Sram mode. TFLM plans that
 // tensor in the arena like any other (the figures include it); the driver
 // uses the fast memory given to ethosu_init instead when there is one.
