@@ -155,3 +155,33 @@ def test_cli_size_takes_the_applications_count(tmp_path, capsys):
     assert main(["size", str(path), "--resource-variables", "1"]) == 1
     assert "Maximum resource variable count (1) reached." in capsys.readouterr().err
     assert main(["size", str(path), "--split", "--resource-variables", "3"]) == 2
+
+
+def _oracle_rows() -> list[dict[str, str]]:
+    import csv
+
+    table = Path(__file__).with_name("data") / "oracle_armhf_streaming.tsv"
+    with open(table) as f:
+        return list(
+            csv.DictReader((line for line in f if not line.startswith("#")), delimiter="\t")
+        )
+
+
+TARGET_OF_BUILD = {
+    "reference": "cortex-m",
+    "cmsis_nn_dsp": "cortex-m4+cmsis-nn",
+    "esp_nn_esp32s3": "esp32s3+esp-nn",
+}
+
+
+@pytest.mark.parametrize("row", _oracle_rows(), ids=lambda r: f"{r['case']}-{r['build']}")
+def test_streaming_models_equal_real_32_bit_tflm(row):
+    # 32-bit ARM TFLM (reference, CMSIS-NN, ESP-NN for ESP32-S3): the
+    # MicroResourceVariables object (12 bytes), its array (20 per variable)
+    # and the variables' buffers as the real builds allocate them.
+    r = ta.tflm_arena(streaming_model(**CASES[row["case"]]), target=TARGET_OF_BUILD[row["build"]])
+    assert (r.min_arena_bytes, r.head, r.tail) == (
+        int(row["min_arena"]),
+        int(row["head"]),
+        int(row["tail"]),
+    )
