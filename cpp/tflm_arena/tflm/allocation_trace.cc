@@ -60,6 +60,8 @@ Status VarHandleNames(const model::Model& model, size_t sg, size_t op_index, boo
 }
 constexpr uint64_t kMaxScratchBuffersPerOp = 12;
 constexpr uint64_t kInt16LutEntries = 513;  // LUTSize<int16_t>()
+// QuantizationOpDataBatchMatmul: seven int32 (TFLM's kernels/batch_matmul.h).
+constexpr uint64_t kBatchMatMulQuantizationBytes = 7 * 4;
 constexpr size_t kLinearPlannerMaxBuffers = 1024;
 constexpr char kCompressionMetadataName[] = "COMPRESSION_METADATA";
 
@@ -488,7 +490,7 @@ struct Builder {
                            sg);
     }
     if (lhs.type == model::TensorType::kInt8 || lhs.type == model::TensorType::kInt16) {
-      TailBytes(7 * 4, kArenaAlignment, Category::kPersistentBufferData,
+      TailBytes(kBatchMatMulQuantizationBytes, kArenaAlignment, Category::kPersistentBufferData,
                 "BATCH_MATMUL quantization data", global_op);
     }
     const model::TensorInfo* copies[2] = {adj_x ? &lhs : nullptr, adj_y ? nullptr : &rhs};
