@@ -307,3 +307,19 @@ def test_batch_matmul_copies_the_operand_it_transposes():
     # int8 adds its quantization data (seven int32).
     int8 = batch_matmul("int8", adj_y=True)
     assert _persistent(int8, "cortex-m") - _persistent(adj_y, "cortex-m") == 28
+
+
+def test_a_hybrid_batch_matmul_is_tflms_refusal():
+    """float32 lhs, int8 rhs: the wheel's log says "batch_matmul.cc:198
+    lhs_data->type == rhs_data->type was not true." at any arena size."""
+    mb = ModelBuilder()
+    a = mb.add_tensor([2, 3, 5], "float32", "a")
+    b = mb.add_tensor(
+        [2, 5, 4], "int8", "b", data=np.ones([2, 5, 4], "int8"), scale=[0.5], zero_point=[0]
+    )
+    y = mb.add_tensor([2, 3, 4], "float32", "y")
+    mb.add_operator("BATCH_MATMUL", [a, b], [y])
+    mb.set_io([a], [y])
+    with pytest.raises(ta.TflmRefusesModelError) as e:
+        ta.tflm_arena(mb.build(), target="cortex-m")
+    assert e.value.reason == "lhs_data->type == rhs_data->type was not true."
