@@ -62,6 +62,8 @@ Status VarHandleNames(const model::Model& model, size_t sg, size_t op_index, boo
 }
 constexpr uint64_t kMaxScratchBuffersPerOp = 12;
 constexpr uint64_t kInt16LutEntries = 513;  // LUTSize<int16_t>()
+// QuantizationOpDataBatchMatmul: seven int32 (TFLM's kernels/batch_matmul.h).
+constexpr uint64_t kBatchMatMulQuantizationBytes = 7 * 4;
 constexpr size_t kLinearPlannerMaxBuffers = 1024;
 constexpr char kCompressionMetadataName[] = "COMPRESSION_METADATA";
 
@@ -241,6 +243,9 @@ struct Builder {
         Request(t0.shape.size() * 4, sg, op_index);
         Request(t0.shape.size() * 4, sg, op_index);
         return Status::Ok();
+      case ScratchRule::kPointerPerInput:
+        Request(uint64_t{abi.pointer_bytes} * op.inputs.size(), sg, op_index);
+        return Status::Ok();
       case ScratchRule::kLstm: {
         // Hidden (output) state is input 18 {batch, state}; cell state is 19.
         TFLM_ARENA_RETURN_IF_ERROR(NodeTensor(sg, op, false, 18, &t0, &p0));
@@ -346,6 +351,21 @@ struct Builder {
         case StepKind::kAssignVariable:
           TFLM_ARENA_RETURN_IF_ERROR(AssignVariable(row, sg, op_index, op, global_op));
           break;
+        case StepKind::kPersistent:
+          TailBytes(static_cast<uint8_t>(abi.id == AbiId::kX86_64Wheel ? s.a : s.b),
+                    kArenaAlignment, Category::kPersistentBufferData, "Prepare's OpData",
+                    global_op);
+          break;
+        case StepKind::kWritableDims:
+          TFLM_ARENA_RETURN_IF_ERROR(NodeTensor(sg, op, true, s.a, &t, &present));
+          if (present) {
+            TailBytes(IntArrayBytes(t.shape.size()), kArenaAlignment,
+                      Category::kPersistentBufferData, "writable output dims", global_op);
+          }
+          break;
+        case StepKind::kBatchMatMulTemporaries:
+          TFLM_ARENA_RETURN_IF_ERROR(BatchMatMulTemporaries(sg, op_index, op, global_op));
+          break;
       }
     }
     return FinishNode(row.op, op_index, requests_before, global_op);
@@ -448,6 +468,49 @@ struct Builder {
       TailBytes(bytes, kArenaAlignment, Category::kPersistentBufferData, "resource variable buffer",
                 global_op);
       v.allocated = true;
+    }
+    return Status::Ok();
+  }
+
+  // BATCH_MATMUL's InitializeTemporaries (batch_matmul.cc): the
+  // quantization data for an int8/int16 lhs, then a transposed copy of lhs
+  // (adj_x) and of rhs (!adj_y), each AllocInitTransposeTensorFromTfLiteTensor:
+  // a TfLiteEvalTensor, its dims, its data, all AllocatePersistentBuffer.
+  Status BatchMatMulTemporaries(size_t sg, size_t op_index, const model::OperatorInfo& op,
+                                int32_t global_op) {
+    model::TensorInfo lhs, rhs;
+    bool p_lhs = false, p_rhs = false;
+    TFLM_ARENA_RETURN_IF_ERROR(NodeTensor(sg, op, false, 0, &lhs, &p_lhs));
+    TFLM_ARENA_RETURN_IF_ERROR(NodeTensor(sg, op, false, 1, &rhs, &p_rhs));
+    if (!p_lhs || !p_rhs) {
+      return Status::Error(StatusCode::kInvalidArgument,
+                           "BATCH_MATMUL operator %zu (subgraph %zu): an input is omitted (-1)",
+                           op_index, sg);
+    }
+    model::OptionsTable table;
+    TFLM_ARENA_RETURN_IF_ERROR(model.builtin_options(sg, op_index, &table));
+    if (table.present() && table.type() != model::kBatchMatMulOptions)
+      table = model::OptionsTable();
+    const bool adj_x = table.Bool(0, false);
+    const bool adj_y = table.Bool(1, false);
+    if (!table.ok()) {
+      return Status::Error(StatusCode::kInvalidArgument,
+                           "BATCH_MATMUL operator %zu (subgraph %zu): malformed options", op_index,
+                           sg);
+    }
+    if (lhs.type == model::TensorType::kInt8 || lhs.type == model::TensorType::kInt16) {
+      TailBytes(kBatchMatMulQuantizationBytes, kArenaAlignment, Category::kPersistentBufferData,
+                "BATCH_MATMUL quantization data", global_op);
+    }
+    const model::TensorInfo* copies[2] = {adj_x ? &lhs : nullptr, adj_y ? nullptr : &rhs};
+    for (const model::TensorInfo* t : copies) {
+      if (t == nullptr) continue;
+      TailBytes(abi.eval_tensor.size, kArenaAlignment, Category::kPersistentBufferData,
+                "BATCH_MATMUL transposed TfLiteEvalTensor", global_op);
+      TailBytes(IntArrayBytes(t->shape.size()), kArenaAlignment, Category::kPersistentBufferData,
+                "BATCH_MATMUL transposed dims", global_op);
+      TailBytes(t->num_elements * model::ElementByteSize(t->type), kArenaAlignment,
+                Category::kPersistentBufferData, "BATCH_MATMUL transposed data", global_op);
     }
     return Status::Ok();
   }

@@ -92,6 +92,31 @@ Status Check(TypeRule rule, const Tensors& n, std::string* reason, const char** 
             "Input type: " + Name(in) + " with filter type: " + Name(filter) + " not supported.";
       }
       return Status::Ok();
+    case TypeRule::kBatchMatMul: {
+      // Inputs: 0 lhs, 1 rhs; the rank checks after these are not modelled.
+      *source = "batch_matmul.cc, BatchMatMulPrepare";
+      TFLM_ARENA_RETURN_IF_ERROR(n.Type(false, 0, &in, &p_in));
+      TFLM_ARENA_RETURN_IF_ERROR(n.Type(false, 1, &filter, &p_filter));
+      TFLM_ARENA_RETURN_IF_ERROR(n.Type(true, 0, &out, &p_out));
+      if (!p_in || !p_filter || !p_out) return Status::Ok();
+      auto supported = [](TensorType t) {
+        return t == TensorType::kFloat32 || t == TensorType::kInt8 || t == TensorType::kInt16;
+      };
+      if (!supported(in)) {
+        *reason =
+            "lhs_data->type == kTfLiteFloat32 || lhs_data->type == kTfLiteInt8 || "
+            "lhs_data->type == kTfLiteInt16 was not true.";
+      } else if (!supported(filter)) {
+        *reason =
+            "rhs_data->type == kTfLiteFloat32 || rhs_data->type == kTfLiteInt8 || "
+            "rhs_data->type == kTfLiteInt16 was not true.";
+      } else if (in != filter) {
+        *reason = "lhs_data->type == rhs_data->type was not true.";
+      } else if (in != out) {
+        *reason = "lhs_data->type == output->type was not true.";
+      }
+      return Status::Ok();
+    }
     case TypeRule::kSvdf: {
       // Inputs: 0 input, 1 weights_feature, 2 weights_time, 3 bias
       // (optional), 4 activation_state. The shape checks before these are

@@ -27,6 +27,7 @@ enum class TypeRule : uint8_t {
   kTransposeConv,   // transpose_conv.cc TransposeConvPrepare
   kFullyConnected,  // fully_connected.cc FullyConnectedPrepare
   kSvdf,            // svdf_common.cc PrepareSvdf
+  kBatchMatMul,     // batch_matmul.cc BatchMatMulPrepare
 };
 
 // Stock TFLM refuses the model: which operator, and why.

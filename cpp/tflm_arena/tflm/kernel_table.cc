@@ -7,6 +7,7 @@ namespace tflm {
 namespace {
 
 using steps::AssignVariable;
+using steps::BatchMatMulTemporaries;
 using steps::IfInt8;
 using steps::IfQuantized;
 using steps::In;
@@ -15,8 +16,10 @@ using steps::Luts16;
 using steps::Out;
 using steps::PerChannel;
 using steps::PerChannelIfMulti;
+using steps::Persistent;
 using steps::Scratch;
 using steps::VarHandle;
+using steps::WritableDims;
 
 constexpr int kAllInputs = 127;
 
@@ -264,6 +267,98 @@ constexpr KernelRow kReference[] = {
      {{4, 4}, {4, 4}},
      {0, 0},
      {In(2)}},
+    // The operators below: "writable dims" is CreateWritableTensorDimsWithCopy
+    // on the output (a persistent TfLiteIntArray of its rank); Persistent()
+    // is an OpData Prepare allocates, not Init.
+    // ADD_N: temp input 0 and output, then each other input; float32 asks
+    // a scratch array of input pointers, int8 also its OpData (10 int32).
+    {"ADD_N",
+     "add_n.cc (no Init; parser allocates nothing)",
+     {{0, 1}, {0, 1}},
+     {0, 0},
+     {In(0), Out(0), InRange(1, kAllInputs), IfInt8(Persistent(40, 40), 0),
+      Scratch(ScratchRule::kPointerPerInput)}},
+    // TfLiteBatchMatMulParams: three bools. OpData: three pointers and
+    // three bools.
+    {"BATCH_MATMUL",
+     "batch_matmul.cc batch_matmul_common.cc",
+     {{3, 1}, {3, 1}},
+     {32, 16},
+     {In(0), In(1), Out(0), BatchMatMulTemporaries(), WritableDims(0)},
+     TypeRule::kBatchMatMul},
+    {"BROADCAST_ARGS",
+     "broadcast_args.cc (no Init, no options struct)",
+     {{0, 1}, {0, 1}},
+     {0, 0},
+     {In(0), In(1), Out(0)}},
+    // TfLiteCumsumParams: two bools; int8 takes an OpData of 9 int32.
+    {"CUMSUM",
+     "cumsum.cc (no Init)",
+     {{2, 1}, {2, 1}},
+     {0, 0},
+     {In(0), In(1), Out(0), IfInt8(Persistent(36, 36), 0)}},
+    {"DEPTH_TO_SPACE",
+     "depth_to_space.cc (no Init)",
+     {{4, 4}, {4, 4}},
+     {0, 0},
+     {In(0), Out(0), WritableDims(0)}},
+    {"DYNAMIC_UPDATE_SLICE",
+     "dynamic_update_slice.cc (no Init, no options struct)",
+     {{0, 1}, {0, 1}},
+     {0, 0},
+     {In(0), In(1), In(2), Out(0)}},
+    // OpData: an int8 lookup table of 256 entries (every type).
+    {"ELU", "elu.cc (no options struct)", {{0, 1}, {0, 1}}, {256, 256}, {In(0), Out(0)}},
+    // OpData {float, size_t}, allocated in Prepare.
+    {"EMBEDDING_LOOKUP",
+     "embedding_lookup.cc (no Init, no options struct)",
+     {{0, 1}, {0, 1}},
+     {0, 0},
+     {In(0), In(1), Out(0), WritableDims(0), Persistent(16, 8)}},
+    {"GATHER_ND",
+     "gather_nd.cc (no Init, no options struct)",
+     {{0, 1}, {0, 1}},
+     {0, 0},
+     {In(0), In(1), Out(0), WritableDims(0)}},
+    // TfLiteIfParams and OpData: two ints. The branches are prepared with
+    // every subgraph; Prepare reads only the condition.
+    {"IF", "if.cc", {{8, 4}, {8, 4}}, {8, 8}, {In(0)}},
+    {"L2_POOL_2D",
+     "l2_pool_2d.cc (no Init)",
+     {{40, 4}, {40, 4}},
+     {0, 0},
+     {Out(0), In(0), WritableDims(0)}},
+    // int8 takes an OpData of five int32 and two size_t.
+    {"LOG_SOFTMAX",
+     "log_softmax.cc (no Init, no options struct)",
+     {{0, 1}, {0, 1}},
+     {0, 0},
+     {In(0), Out(0), IfInt8(Persistent(40, 28), 0)}},
+    {"PADV2",
+     "pad.cc pad_common.cc (parser allocates nothing)",
+     {{0, 1}, {0, 1}},
+     {56, 56},
+     {In(0), In(1), In(2), Out(0)}},
+    // PrepareAllHelper: its three temps, then PrepareSimple (no output:
+    // the input is bool), then the two scratch arrays of REDUCE_MAX.
+    {"REDUCE_ALL",
+     "reduce.cc reduce_common.cc",
+     {{1, 1}, {1, 1}},
+     {44, 44},
+     {In(0), Out(0), In(1), In(0), In(1), Scratch(ScratchRule::kReduceMinMax)}},
+    {"REVERSE_V2",
+     "reverse.cc (no Init, no options struct)",
+     {{0, 1}, {0, 1}},
+     {0, 0},
+     {In(0), In(1), Out(0)}},
+    {"SPACE_TO_DEPTH",
+     "space_to_depth.cc (no Init)",
+     {{4, 4}, {4, 4}},
+     {0, 0},
+     {In(0), Out(0), WritableDims(0)}},
+    // TfLiteWhileParams and OpData: two ints; Prepare allocates nothing
+    // (cond and body are prepared with every subgraph).
+    {"WHILE", "while.cc (Prepare allocates nothing)", {{8, 4}, {8, 4}}, {8, 8}, {}},
 };
 // clang-format on
 

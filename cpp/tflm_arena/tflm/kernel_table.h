@@ -64,17 +64,30 @@ enum class StepKind : uint8_t {
   // earlier), MicroResourceVariables::Allocate: the variable's buffer of
   // input 1's bytes, AllocatePersistentBuffer, the first time only.
   kAssignVariable,
+  // AllocatePersistentBuffer in Prepare (16-aligned tail): Step::a bytes in
+  // the x86-64 wheel column, Step::b in the cortex-m one (an OpData only
+  // some types take, e.g. ADD_N's for int8).
+  kPersistent,
+  // CreateWritableTensorDimsWithCopy (TFLM's kernels/kernel_util.cc) for
+  // node output `a`: a persistent TfLiteIntArray of its rank.
+  kWritableDims,
+  // BATCH_MATMUL's InitializeTemporaries (batch_matmul.cc), persistent:
+  // the quantization data (7 int32) for int8/int16 lhs; for adj_x a
+  // transposed lhs, for !adj_y a transposed rhs, each a TfLiteEvalTensor,
+  // its dims array and its data.
+  kBatchMatMulTemporaries,
 };
 
 enum class ScratchRule : uint8_t {
   kNone = 0,
-  kInt4Filter,     // input a is INT4: its element count (unpacked)
-  kSvdf,           // int8: batch*filters*4 and batch*units*4; float: first only
-  kTransposeConv,  // int8 input: out elements*4; int16: *8 (+ int16 bias*8)
-  kLstm,           // 4 x batch*state*sizeof(cell state type)
-  kMeanOrSum,      // int8/int16: out elements*4; then rank*4, axis count*4
-  kReduceMinMax,   // input rank*4, axis count*4
-  kMirrorPad,      // 2 x input rank*4
+  kInt4Filter,       // input a is INT4: its element count (unpacked)
+  kSvdf,             // int8: batch*filters*4 and batch*units*4; float: first only
+  kTransposeConv,    // int8 input: out elements*4; int16: *8 (+ int16 bias*8)
+  kLstm,             // 4 x batch*state*sizeof(cell state type)
+  kMeanOrSum,        // int8/int16: out elements*4; then rank*4, axis count*4
+  kReduceMinMax,     // input rank*4, axis count*4
+  kMirrorPad,        // 2 x input rank*4
+  kPointerPerInput,  // sizeof(void*) * node inputs (ADD_N's input pointers)
 };
 
 // Step only taken when the condition holds for node input `cond_input`.
@@ -134,6 +147,14 @@ constexpr Step CmsisNn(uint8_t rule) { return Step{StepKind::kCmsisNn, static_ca
 constexpr Step EspNn(uint8_t rule) { return Step{StepKind::kEspNn, static_cast<int8_t>(rule)}; }
 constexpr Step VarHandle() { return Step{StepKind::kVarHandle}; }
 constexpr Step AssignVariable() { return Step{StepKind::kAssignVariable}; }
+// `wheel` bytes on the x86-64 wheel, `cortex_m` on cortex-m (each <= 127).
+constexpr Step Persistent(int wheel, int cortex_m) {
+  return Step{StepKind::kPersistent, static_cast<int8_t>(wheel), static_cast<int8_t>(cortex_m)};
+}
+constexpr Step WritableDims(int output) {
+  return Step{StepKind::kWritableDims, static_cast<int8_t>(output)};
+}
+constexpr Step BatchMatMulTemporaries() { return Step{StepKind::kBatchMatMulTemporaries}; }
 }  // namespace steps
 
 // TFLM's reference kernels (tensorflow/lite/micro/kernels/*.cc).
