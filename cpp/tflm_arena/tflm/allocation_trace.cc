@@ -63,7 +63,7 @@ Status VarHandleNames(const model::Model& model, size_t sg, size_t op_index, boo
 constexpr uint64_t kMaxScratchBuffersPerOp = 12;
 constexpr uint64_t kInt16LutEntries = 513;  // LUTSize<int16_t>()
 // QuantizationOpDataBatchMatmul: seven int32 (TFLM's kernels/batch_matmul.h).
-constexpr uint64_t kBatchMatMulQuantizationBytes = 7 * 4;
+constexpr uint64_t kBatchMatMulQuantizationBytes = uint64_t{7} * 4;
 constexpr size_t kLinearPlannerMaxBuffers = 1024;
 constexpr char kCompressionMetadataName[] = "COMPRESSION_METADATA";
 
