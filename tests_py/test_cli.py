@@ -218,9 +218,11 @@ def test_steps_follow_tflm_scopes_through_called_subgraphs(tmp_path):
     # The planner's lifetimes agree: each ADD's output is created at its step.
     assert data["subgraphs"][1]["tensors"][2]["first"] == 3
     assert data["subgraphs"][2]["tensors"][2]["first"] == 5
-    # TFLM's memory behaviour for IF is not modelled: no scratch-inclusive
-    # plan, a clear error instead, and a tensors-only plan that says so.
-    assert main(["plan", "--json", str(path)]) == 1
+    # IF is modelled: the scratch-inclusive plan is TFLM's head (IF and ADD
+    # request no scratch, so it equals the tensors-only one); the
+    # tensors-only plan says what it is.
+    full = json.loads(run(["plan", "--json", str(path)])[1])
+    assert full["scratch_target"] == "cortex-m" and full["tensors_only"] is False
     plan = json.loads(run(["plan", "--json", "--tensors-only", str(path)])[1])
     assert plan["tensors_only"] is True and plan["scratch_target"] is None
     ops = {s["step"]: s["operator"] for s in plan["steps"]}
