@@ -185,6 +185,73 @@ def builder_models(b, sm) -> dict[str, bytes]:
     mb.add_operator("CUSTOM", [x], [y], custom_code="MyOp", intermediates=[i])
     mb.set_io([x], [y])
     out["custom_intermediate"] = mb.build()
+
+    # TFLM's other custom kernels (custom_kernels.cc): CIRCULAR_BUFFER,
+    # TFLite_Detection_PostProcess, TFLM_DECODE (LUT), ethos-u.
+    mb = MB()
+    x = mb.add_tensor([1, 1, 1, 8], "int8", "x", scale=[0.5], zero_point=[0])
+    buf = mb.add_tensor([1, 5, 1, 8], "int8", "buf", is_variable=True, scale=[0.5], zero_point=[0])
+    mb.add_operator(
+        "CUSTOM", [x], [buf], custom_code="CIRCULAR_BUFFER", custom_options={"cycles_max": 1}
+    )
+    mb.set_io([x], [buf])
+    out["circular_buffer"] = mb.build()
+
+    mb = MB()
+    enc = mb.add_tensor([1, 16, 4], "float32", "box_encodings")
+    cls = mb.add_tensor([1, 16, 3], "float32", "class_predictions")
+    anchors = mb.add_tensor([16, 4], "float32", "anchors", data=np.full((16, 4), 0.5, np.float32))
+    outs = [
+        mb.add_tensor(s, "float32", f"o{k}") for k, s in enumerate(([1, 4, 4], [1, 4], [1, 4], [1]))
+    ]
+    mb.add_operator(
+        "CUSTOM",
+        [enc, cls, anchors],
+        outs,
+        custom_code="TFLite_Detection_PostProcess",
+        custom_options={
+            "max_detections": 4,
+            "num_classes": 2,
+            "y_scale": 10.0,
+            "x_scale": 10.0,
+            "h_scale": 5.0,
+            "w_scale": 5.0,
+            "nms_score_threshold": 0.3,
+            "nms_iou_threshold": 0.6,
+            "max_classes_per_detection": 1,
+        },
+    )
+    mb.set_io([enc, cls], outs)
+    out["detection_postprocess"] = mb.build()
+
+    mb = MB()
+    x = mb.add_tensor([1, 8], "int8", "x", scale=[0.5], zero_point=[0])
+    packed = mb.add_tensor([16], "uint8", "w_encoded", data=np.arange(16, dtype=np.uint8))
+    header = bytes([0, 1, 0, 0, 1, 4, 16]) + bytes(9) + bytes(range(16))
+    anc = mb.add_tensor([32], "uint8", "w_ancillary", data=np.frombuffer(header, np.uint8))
+    w = mb.add_tensor([4, 8], "int8", "w", scale=[0.1], zero_point=[0])
+    mb.add_operator("CUSTOM", [packed, anc], [w], custom_code="TFLM_DECODE")
+    y = mb.add_tensor([1, 4], "int8", "y", scale=[0.25], zero_point=[0])
+    mb.add_operator("FULLY_CONNECTED", [x, w], [y])
+    mb.set_io([x], [y])
+    out["decode_lut"] = mb.build()
+
+    mb = MB()
+    cms = mb.add_tensor([8], "uint8", "command_stream", data=np.zeros(8, np.uint8))
+    ro = mb.add_tensor([8], "uint8", "read_only", data=np.zeros(8, np.uint8))
+    scratch = mb.add_tensor([64], "uint8", "scratch")
+    fast = mb.add_tensor([32], "uint8", "scratch_fast")
+    x = mb.add_tensor([1, 4], "int8", "x")
+    y = mb.add_tensor([1, 4], "int8", "y")
+    mb.add_operator(
+        "CUSTOM",
+        [cms, ro, scratch, fast, x],
+        [y],
+        custom_code="ethos-u",
+        custom_options=b"\x01\x04\x01",
+    )
+    mb.set_io([x], [y])
+    out["ethos_u"] = mb.build()
     return out
 
 

@@ -323,3 +323,30 @@ def test_a_hybrid_batch_matmul_is_tflms_refusal():
     with pytest.raises(ta.TflmRefusesModelError) as e:
         ta.tflm_arena(mb.build(), target="cortex-m")
     assert e.value.reason == "lhs_data->type == rhs_data->type was not true."
+
+
+def _oracle_rows() -> list[dict[str, str]]:
+    import csv
+
+    table = Path(__file__).with_name("data") / "oracle_armhf_more_ops.tsv"
+    with open(table) as f:
+        return list(
+            csv.DictReader((line for line in f if not line.startswith("#")), delimiter="\t")
+        )
+
+
+@pytest.mark.parametrize("row", _oracle_rows(), ids=lambda r: r["case"])
+def test_cortex_m_column_equals_real_32_bit_tflm(row):
+    # The rows' 32-bit column (struct sizes from AAPCS layouts) against a
+    # real 32-bit ARM TFLM build, minimum, head and tail.
+    data = {**CASES, **TAIL_OVER_TEMP}[row["case"]]()
+    r = ta.tflm_arena(data, target="cortex-m")
+    assert (r.min_arena_bytes, r.head, r.tail) == (
+        int(row["min_arena"]),
+        int(row["head"]),
+        int(row["tail"]),
+    )
+
+
+def test_the_oracle_table_covers_every_case():
+    assert {r["case"] for r in _oracle_rows()} == set(CASES) | set(TAIL_OVER_TEMP)
