@@ -170,6 +170,7 @@ py::list TflmTargets() {
         break;
     }
     d["checked"] = t.checked;
+    d["ethos_u"] = t.ethos_u;
     out.append(d);
   }
   return out;
@@ -208,7 +209,7 @@ void RegisterTflm(py::module_& m) {
         "Scratch buffers TFLM's kernels request: [(bytes, operator, subgraph), ...].");
   m.def("tflm_targets", &TflmTargets,
         "The stock-TFLM build targets, default first: [{name, description, abi, allocator, "
-        "kernels, checked}].");
+        "kernels, checked, ethos_u}].");
   m.def(
       "tflm_registered_ops",
       [] {

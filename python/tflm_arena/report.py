@@ -62,12 +62,12 @@ ModelLike = Model | str | PathLike[str] | bytes | bytearray
 
 #: The targets a report sizes unless told: the default target first, then
 #: every other reference-kernel build (a CMSIS-NN build, ``cortex-m4+cmsis-nn``
-#: etc., only when named in ``targets=``, so the first screen keeps one line
-#: per target).
+#: etc., and an Ethos-U build, only when named in ``targets=``, so the first
+#: screen keeps one line per target).
 REPORT_DEFAULT_TARGETS: tuple[str, ...] = (DEFAULT_TARGET,) + tuple(
     t["name"]
     for t in _core.tflm_targets()
-    if t["kernels"] == "reference" and t["name"] != DEFAULT_TARGET
+    if t["kernels"] == "reference" and t["name"] != DEFAULT_TARGET and not t["ethos_u"]
 )
 
 #: Each target in words, after its name: "stock TFLM, cortex-m (32-bit ARM,
