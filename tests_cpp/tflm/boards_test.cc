@@ -30,7 +30,7 @@ TEST(Boards, NamesAreUniqueAndEveryFieldIsFilled) {
     // External RAM and its description come together.
     EXPECT_EQ(b.external_ram_bytes == 0, std::strlen(b.external_ram) == 0) << b.name;
   }
-  EXPECT_EQ(names.size(), 10u);
+  EXPECT_EQ(names.size(), 13u);
   EXPECT_EQ(FindBoard("no-such-board"), nullptr);
   EXPECT_EQ(FindBoard(nullptr), nullptr);
   EXPECT_EQ(BoardNames().find("arduino-nano-33-ble-sense, raspberry-pi-pico, "), 0u);

@@ -31,7 +31,8 @@ TEST(BuildTargets, NamesAreUniqueAndEachNamesAKnownLayout) {
   EXPECT_EQ(BuildTargetNames(),
             "cortex-m, x86-64, tflite-micro-wheel, cortex-m0+cmsis-nn, cortex-m0plus+cmsis-nn, "
             "cortex-m3+cmsis-nn, cortex-m4+cmsis-nn, cortex-m7+cmsis-nn, cortex-m33+cmsis-nn, "
-            "cortex-m55+cmsis-nn, cortex-m85+cmsis-nn, esp32+esp-nn, esp32s3+esp-nn, "
+            "cortex-m55+cmsis-nn, cortex-m85+cmsis-nn, cortex-m+ethos-u, cortex-m55+ethos-u, "
+            "esp32+esp-nn, esp32s3+esp-nn, "
             "esp32p4+esp-nn, esp32+esp-nn-ansi-c");
   EXPECT_EQ(FindBuildTarget("riscv"), nullptr);
   EXPECT_EQ(FindBuildTarget(nullptr), nullptr);

@@ -161,7 +161,7 @@ TEST(CmsisNnKernels, TargetsNameTheirBackendAndOnlyMveIsUnchecked) {
     EXPECT_EQ(t.checked, t.cmsis_nn_backend != CmsisNnBackend::kMve) << t.name;
     EXPECT_EQ(std::strstr(t.description, "not checked") != nullptr, !t.checked) << t.name;
   }
-  EXPECT_EQ(cmsis, 8u);
+  EXPECT_EQ(cmsis, 9u);  // 8 cores + cortex-m55+ethos-u
   EXPECT_EQ(FindBuildTarget("cortex-m0plus+cmsis-nn")->cmsis_nn_backend, kScalar);
   EXPECT_EQ(FindBuildTarget("cortex-m33+cmsis-nn")->cmsis_nn_backend, kDsp);
   EXPECT_EQ(FindBuildTarget("cortex-m85+cmsis-nn")->cmsis_nn_backend, kMve);

@@ -16,6 +16,7 @@
 #include "test_builder.h"
 #include "tflm_arena/model/builtin_ops.h"
 #include "tflm_arena/tflm/kernel_table.h"
+#include "tflm_arena/tflm/registered_ops.h"
 #include "tflm_arena/tflm/scratch_requests.h"
 
 namespace tflm_arena {
@@ -186,13 +187,22 @@ testing::TModel OneOpModel(const char* op) {
   return m;
 }
 
-TEST(TflmArenaSize, AnOperatorWithoutAKernelRowIsNamedNotGuessed) {
+TEST(TflmArenaSize, AnOperatorTflmHasNoKernelForIsItsRegistrationRefusal) {
+  // Every operator TFLM registers has a row; one it does not register is
+  // refused as TFLM refuses it, named, never guessed.
   ASSERT_EQ(FindKernel(ReferenceKernels(), "LSH_PROJECTION"), nullptr);
+  ASSERT_FALSE(IsTflmRegisteredBuiltin("LSH_PROJECTION"));
+  for (const char* op : TflmRegisteredBuiltins()) {
+    EXPECT_NE(FindKernel(ReferenceKernels(), op), nullptr) << op;
+  }
   const testing::Loaded l = testing::BuildAndLoad(OneOpModel("LSH_PROJECTION"));
   TflmArenaOptions o;
   TflmArenaSize r;
-  const Status s = ComputeTflmArenaSize(l.model, o, &r);
-  EXPECT_EQ(s.code(), StatusCode::kUnimplemented);
+  Refusal refusal;
+  const Status s = ComputeTflmArenaSize(l.model, o, &r, &refusal);
+  EXPECT_EQ(s.code(), StatusCode::kFailedPrecondition);
+  EXPECT_TRUE(refusal.refused);
+  EXPECT_EQ(refusal.reason, "Didn't find op for builtin opcode 'LSH_PROJECTION'");
   EXPECT_NE(std::strstr(s.message(), "LSH_PROJECTION"), nullptr) << s.message();
 }
 

@@ -71,7 +71,7 @@ constexpr BuildTarget kBuildTargets[] = {
      "Cortex-M55 with an Arm Ethos-U NPU (Corstone-300, Alif Ensemble, Himax WE2): TFLM 90b983c "
      "Makefile build, CO_PROCESSOR=ethos_u, CMSIS-NN MVE kernels (CMSIS-NN 4ab83cc) for the "
      "operators left on the CPU, MicroAllocator; the ethos-u operator is checked against a "
-     "real build, the CPU operators' MVE figures are modelled from source only",
+     "real build, the CPU operators' MVE figures are modelled from source only, not checked",
      AllocatorRule::kPlain, KernelLibrary::kCmsisNn, CmsisNnBackend::kMve, /*checked=*/false,
      EspNnChip::kEsp32, /*ethos_u=*/true},
     // esp-tflite-micro + ESP-NN, one row per ESP-NN size set (esp_nn_kernels.h).
