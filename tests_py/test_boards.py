@@ -92,7 +92,9 @@ def test_ram_figures_from_the_datasheets():
 def test_every_boards_target_is_a_known_target(name):
     b = ta.board(name)
     assert b.target in ta.TARGETS
-    assert ta.board_target(b) == b.target
+    # The board's target at the stack version its SDK ships, named.
+    assert ta.board_target(b) == f"{b.target}@{b.version}"
+    assert b.version in ta.versions(b.target)
 
 
 def test_targets_by_core():

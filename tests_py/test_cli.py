@@ -263,6 +263,8 @@ def test_every_option_and_command_has_help_without_rest(capsys):
         "report",
         "resolver",
         "strategies",
+        "compare",
+        "versions",
     }
     helped = {a.dest: a.help for a in sub._choices_actions}
     assert all(helped.get(name) for name in sub.choices)

@@ -236,14 +236,18 @@ def test_cli_size_prints_the_firmware_line_and_breakdown():
     text = out.getvalue()
     # Every figure names whose it is: stock TFLM on the default target.
     assert (
-        "constexpr int kTensorArenaSize = 1104;  // stock TFLM, target cortex-m: exact "
+        "constexpr int kTensorArenaSize = 1104;  // stock TFLM, target cortex-m@90b983c: exact "
         "minimum 1100 bytes"
     ) in text
     assert (
-        "constexpr int kTensorArenaSize = 82304;  // stock TFLM, target cortex-m: exact "
+        "constexpr int kTensorArenaSize = 82304;  // stock TFLM, target cortex-m@90b983c: exact "
         "minimum 82296 bytes"
     ) in text
-    assert text.count("stock TFLM, target cortex-m: TFLM Makefile build for a 32-bit ARM") == 2
+    assert (
+        text.count("stock TFLM, target cortex-m@90b983c: TFLM Makefile build for a 32-bit ARM") == 2
+    )
+    # ... and which versions of the stack it assumes.
+    assert text.count("versions: upstream TFLM 90b983c (2026-08-20)") == 2
     assert "head" in text and "tail" in text
 
     out = io.StringIO()

@@ -74,9 +74,10 @@ def test_esp_nn_targets_describe_their_build():
     for target in ESP_TARGETS:
         assert info[target]["checked"] is True
         assert info[target]["kernels"].startswith("esp_nn (")
-        description = ta.targets()[target]
-        assert "esp-tflite-micro 99f49e1" in description
-        assert "esp-nn 1.2.3" in description
+        r = ta.tflm_arena(_int8_model("CONV_2D"), target=target)
+        assert r.version == "1.2.3"
+        assert "esp-tflite-micro 1.4.0 (99f49e1" in r.description
+        assert "esp-nn 1.2.3" in r.versions
     assert "ESP32-S3" in info["esp32s3+esp-nn"]["kernels"]
     assert "ANSI C" in info["esp32+esp-nn-ansi-c"]["kernels"]
 

@@ -101,14 +101,14 @@ def test_shared_arena_is_phases_not_head_plus_tails(models_dir):
 def test_split_and_shared_results_name_their_target(models_dir):
     s = ta.tflm_split_arena(models_dir / "person_detect.tflite")
     text = str(s)
-    assert "target cortex-m:" in text and "55,296" in text and "27,024" in text
+    assert "target cortex-m@90b983c:" in text and "55,296" in text and "27,024" in text
     assert "not checked" not in text
     assert s.as_dict()["min_persistent_bytes"] == 27024
     m = ta.tflm_shared_arena(
         [models_dir / "keyword_scrambled.tflite", models_dir / "ad01_int8.tflite"]
     )
     text = str(m)
-    assert "target cortex-m:" in text and "15,588" in text
+    assert "target cortex-m@90b983c:" in text and "15,588" in text
     assert m.as_dict()["models"][1].endswith("ad01_int8.tflite")
     # An x86-64 figure is modelled only, and says so.
     x = ta.tflm_split_arena(models_dir / "person_detect.tflite", target="x86-64")
@@ -144,7 +144,7 @@ def test_cli_split_and_shared_arena(models_dir, capsys):
     flt = str(models_dir / "hello_world_float.tflite")
     assert main(["size", hello, "--split"]) == 0
     out = capsys.readouterr().out
-    assert "target cortex-m:" in out and "non-persistent" in out and "560" in out
+    assert "target cortex-m@90b983c:" in out and "non-persistent" in out and "560" in out
     assert main(["size", hello, flt, "--split", "--json"]) == 0
     d = json.loads(capsys.readouterr().out)
     assert d[hello]["min_persistent_bytes"] == 704 and d[flt]["target"] == "cortex-m"

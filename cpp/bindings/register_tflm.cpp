@@ -16,6 +16,7 @@
 #include "tflm_arena/tflm/shared_arena.h"
 #include "tflm_arena/tflm/signal_kernels.h"
 #include "tflm_arena/tflm/split_arena.h"
+#include "tflm_arena/tflm/stack_compare.h"
 #include "tflm_arena/tflm/tflm_arena_size.h"
 
 namespace py = pybind11;
@@ -55,16 +56,8 @@ void RunWithoutGil(Compute compute) {
   }
 }
 
-py::dict TflmArenaSize(const ModelHandle& h, const std::string& target,
-                       std::optional<bool> recording, const std::string& planner,
-                       int32_t resource_variables, bool resource_variables_in_arena) {
-  tflm::TflmArenaOptions options = Options(target, recording, planner);
-  options.resource_variables = resource_variables;
-  options.resource_variables_in_arena = resource_variables_in_arena;
-  tflm::TflmArenaSize r;
-  RunWithoutGil([&](tflm::Refusal* refusal) {
-    return tflm::ComputeTflmArenaSize(h.model(), options, &r, refusal);
-  });
+// A stock-TFLM arena (tflm/tflm_arena_size.h) as a dict.
+py::dict ArenaDict(const tflm::TflmArenaSize& r) {
   py::dict categories;
   for (size_t i = 0; i < tflm::kNumCategories; ++i) {
     const auto c = static_cast<tflm::Category>(i);
@@ -73,7 +66,8 @@ py::dict TflmArenaSize(const ModelHandle& h, const std::string& target,
                  py::arg("requested") = r.categories[i].requested,
                  py::arg("used") = r.categories[i].used, py::arg("count") = r.categories[i].count);
   }
-  return py::dict(py::arg("target") = r.target, py::arg("description") = r.description,
+  return py::dict(py::arg("target") = r.target, py::arg("version") = r.version,
+                  py::arg("versions") = r.versions, py::arg("description") = r.description,
                   py::arg("recording") = r.recording, py::arg("planner") = r.planner,
                   py::arg("min_arena_bytes") = r.min_arena_bytes,
                   py::arg("min_arena_bytes_16") = r.min_arena_bytes_16, py::arg("head") = r.head,
@@ -88,6 +82,59 @@ py::dict TflmArenaSize(const ModelHandle& h, const std::string& target,
                   py::arg("categories") = categories);
 }
 
+py::dict TflmArenaSize(const ModelHandle& h, const std::string& target,
+                       std::optional<bool> recording, const std::string& planner,
+                       int32_t resource_variables, bool resource_variables_in_arena) {
+  tflm::TflmArenaOptions options = Options(target, recording, planner);
+  options.resource_variables = resource_variables;
+  options.resource_variables_in_arena = resource_variables_in_arena;
+  tflm::TflmArenaSize r;
+  RunWithoutGil([&](tflm::Refusal* refusal) {
+    return tflm::ComputeTflmArenaSize(h.model(), options, &r, refusal);
+  });
+  return ArenaDict(r);
+}
+
+py::dict AllocationsDict(const tflm::OperatorAllocations& a) {
+  return py::dict(py::arg("persistent") = a.persistent, py::arg("scratch") = a.scratch,
+                  py::arg("scratch_requests") = a.scratch_requests);
+}
+
+py::dict SideDict(const tflm::StackSide& side) {
+  py::dict d;
+  d["name"] = side.name;
+  d["description"] = side.description;
+  if (side.refused) {
+    d["refusal"] = py::dict(
+        py::arg("reason") = side.refusal.reason, py::arg("source") = side.refusal.source,
+        py::arg("operator") = side.refusal.op_name, py::arg("subgraph") = side.refusal.subgraph,
+        py::arg("index") = side.refusal.op_index);
+    d["arena"] = py::none();
+  } else {
+    d["refusal"] = py::none();
+    d["arena"] = ArenaDict(side.arena);
+  }
+  return d;
+}
+
+// One model on two builds (tflm/stack_compare.h): {from, to, changes}.
+py::dict TflmCompareStacks(const ModelHandle& h, const std::string& from, const std::string& to) {
+  tflm::StackComparison r;
+  RunWithoutGil([&](tflm::Refusal*) {
+    return tflm::CompareStacks(h.model(), Options(from, std::nullopt, "tflm_greedy"),
+                               Options(to, std::nullopt, "tflm_greedy"), &r);
+  });
+  py::list changes;
+  for (const tflm::OperatorChange& c : r.changes) {
+    changes.append(py::dict(py::arg("subgraph") = c.subgraph, py::arg("index") = c.op_index,
+                            py::arg("operator") = c.op_name,
+                            py::arg("from") = AllocationsDict(c.from),
+                            py::arg("to") = AllocationsDict(c.to)));
+  }
+  return py::dict(py::arg("from") = SideDict(r.from), py::arg("to") = SideDict(r.to),
+                  py::arg("changes") = changes);
+}
+
 // The two-buffer minima (tflm/split_arena.h) as a dict.
 py::dict TflmSplitArena(const ModelHandle& h, const std::string& target,
                         std::optional<bool> recording, const std::string& planner) {
@@ -96,8 +143,9 @@ py::dict TflmSplitArena(const ModelHandle& h, const std::string& target,
   RunWithoutGil([&](tflm::Refusal* refusal) {
     return tflm::ComputeTflmSplitArena(h.model(), options, &r, refusal);
   });
-  return py::dict(py::arg("target") = r.target, py::arg("description") = r.description,
-                  py::arg("planner") = r.planner, py::arg("checked") = r.checked,
+  return py::dict(py::arg("target") = r.target, py::arg("version") = r.version,
+                  py::arg("description") = r.description, py::arg("planner") = r.planner,
+                  py::arg("checked") = r.checked,
                   py::arg("min_persistent_bytes") = r.min_persistent_bytes,
                   py::arg("min_non_persistent_bytes") = r.min_non_persistent_bytes,
                   py::arg("single_arena_bytes") = r.single_arena_bytes,
@@ -120,9 +168,9 @@ py::dict TflmSharedArena(const std::vector<const ModelHandle*>& handles, const s
     if (s.ok() || failed >= models.size()) return s;
     return Status::Error(s.code(), "model %zu: %s", failed + 1, s.message());
   });
-  return py::dict(py::arg("target") = r.target, py::arg("description") = r.description,
-                  py::arg("recording") = r.recording, py::arg("planner") = r.planner,
-                  py::arg("checked") = r.checked,
+  return py::dict(py::arg("target") = r.target, py::arg("version") = r.version,
+                  py::arg("description") = r.description, py::arg("recording") = r.recording,
+                  py::arg("planner") = r.planner, py::arg("checked") = r.checked,
                   py::arg("min_arena_bytes") = r.given.min_arena_bytes,
                   py::arg("phase_bytes") = r.given.phase_bytes,
                   py::arg("limited_by_model") = r.given.limited_by_model,
@@ -171,6 +219,54 @@ py::list TflmTargets() {
     }
     d["checked"] = t.checked;
     d["ethos_u"] = t.ethos_u;
+    out.append(d);
+  }
+  return out;
+}
+
+// `name` ("TARGET" or "TARGET@VERSION") resolved; ValueError listing the
+// known targets or versions.
+tflm::ResolvedTarget Resolve(const std::string& name) {
+  tflm::ResolvedTarget r;
+  const Status s =
+      tflm::ResolveBuildTarget(name, tflm::AllocatorChoice::kTargetDefault, "tflm_greedy", &r);
+  if (!s.ok()) throw py::value_error(s.message());
+  return r;
+}
+
+const char* FamilyName(tflm::StackFamily family) {
+  switch (family) {
+    case tflm::StackFamily::kWheel:
+      return "wheel";
+    case tflm::StackFamily::kUpstream:
+      return "upstream";
+    case tflm::StackFamily::kEspNn:
+      return "esp-nn";
+  }
+  return "?";
+}
+
+// [{name, family, tflm, cmsis_nn, esp_nn, ethos_u, checked, targets}, ...]:
+// the stack versions, newest first within each family.
+py::list TflmStackVersions() {
+  py::list out;
+  for (const tflm::StackVersion& v : tflm::StackVersions()) {
+    py::dict d;
+    d["name"] = v.name;
+    d["family"] = FamilyName(v.family);
+    d["tflm"] = v.tflm;
+    d["cmsis_nn"] = v.cmsis_nn == nullptr ? py::object(py::none()) : py::str(v.cmsis_nn);
+    d["esp_nn"] = v.esp_nn_release == nullptr ? py::object(py::none()) : py::str(v.esp_nn_release);
+    d["ethos_u"] = v.ethos_u;
+    d["checked"] = v.checked;
+    py::list targets;
+    for (const tflm::BuildTarget& t : tflm::BuildTargets()) {
+      if (tflm::TargetFamily(t) != v.family) continue;
+      if (t.kernels == tflm::KernelLibrary::kCmsisNn && v.cmsis_nn == nullptr) continue;
+      if (t.ethos_u && !v.ethos_u) continue;
+      targets.append(t.name);
+    }
+    d["targets"] = targets;
     out.append(d);
   }
   return out;
@@ -225,12 +321,14 @@ void RegisterTflm(py::module_& m) {
   m.def(
       "tflm_modelled_ops",
       [](const std::string& target) {
-        const tflm::BuildTarget* t = tflm::FindBuildTarget(target.c_str());
-        if (t == nullptr) throw py::value_error("unknown target '" + target + "'");
+        const tflm::ResolvedTarget r = Resolve(target);
         py::list names;
-        for (const tflm::KernelRow& row : tflm::TargetKernels(*t)) names.append(row.op);
+        for (const tflm::KernelRow& row : r.kernels) {
+          if (!tflm::IsUnregisteredAt(r.version->unregistered, row.op)) names.append(row.op);
+        }
         for (const char* c : tflm::TflmRegisteredCustomOps()) {
-          if (tflm::IsModelledSignalOp(c) || tflm::IsModelledCustomOp(c, t->ethos_u)) {
+          if (tflm::IsUnregisteredAt(r.version->unregistered, c)) continue;
+          if (tflm::IsModelledSignalOp(c) || tflm::IsModelledCustomOp(c, r.target->ethos_u)) {
             names.append(c);
           }
         }
@@ -239,6 +337,29 @@ void RegisterTflm(py::module_& m) {
       py::arg("target"),
       "Operators whose memory the stock-TFLM model of `target` replays: its kernel rows, "
       "then the custom operators it models.");
+  m.def("tflm_compare_stacks", &TflmCompareStacks, py::arg("model"), py::arg("from_target"),
+        py::arg("to_target"),
+        "One model's stock-TFLM arena on two builds and the operators whose allocations "
+        "differ: {from, to, changes} (see tflm/stack_compare.h).");
+  m.def("tflm_stack_versions", &TflmStackVersions,
+        "The TFLM releases and kernel-library versions targets can be built at, newest first "
+        "per family: [{name, family, tflm, cmsis_nn, esp_nn, ethos_u, checked, targets}].");
+  m.def(
+      "tflm_resolve_target",
+      [](const std::string& name) {
+        const tflm::ResolvedTarget r = Resolve(name);
+        py::dict d;
+        d["name"] = r.name;
+        d["target"] = r.target->name;
+        d["version"] = r.version->name;
+        d["versions"] = tflm::VersionWords(*r.target, *r.version);
+        d["description"] = r.description;
+        d["checked"] = r.checked;
+        return d;
+      },
+      py::arg("name"),
+      "A target name (\"TARGET\" or \"TARGET@VERSION\") resolved: {name, target, version, "
+      "versions, description, checked}; ValueError listing the known ones.");
   m.def("recording_categories", &RecordingCategories,
         "TFLM's RecordingMicroAllocator categories in print order: [{key, name, noun}].");
 }

@@ -69,6 +69,7 @@ from .reorder import Reordering, remap_scratch, reorder
 from .report import report_html, write_report
 from .resolver import resolver_ops, runtime_resolver_cpp, tflm_resolver_cpp
 from .rewrite import Rewrite, TilingChoice, rewrite
+from .stack_versions import OperatorChange, StackComparison, compare_stacks, versions
 from .tflm_plan import TflmPlan, plan_for_tflm, tflm_scratch_requests
 from .tflm_size import (
     DEFAULT_TARGET,
@@ -117,11 +118,13 @@ __all__ = [
     "Model",
     "OfflinePlanAliasWarning",
     "Operator",
+    "OperatorChange",
     "Optimization",
     "Plan",
     "Reordering",
     "Rewrite",
     "SharedObjects",
+    "StackComparison",
     "Subgraph",
     "Tensor",
     "TflmArena",
@@ -135,6 +138,7 @@ __all__ = [
     "board",
     "board_target",
     "boards",
+    "compare_stacks",
     "fit",
     "make_records",
     "optimize",
@@ -153,5 +157,6 @@ __all__ = [
     "tflm_scratch_requests",
     "tflm_shared_arena",
     "tflm_split_arena",
+    "versions",
     "write_report",
 ]

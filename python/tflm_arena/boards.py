@@ -55,6 +55,7 @@ class Board:
     chip: str
     core: str
     target: str  # a build target name (tflm_arena.TARGETS once it is known)
+    version: str  # the stack version its usual SDK ships (tflm_arena.versions)
     ram_bytes: int  # internal RAM one arena can occupy (see note)
     external_ram_bytes: int  # PSRAM / SDRAM, never counted in ram_bytes
     external_ram: str  # what the external RAM is, "" when none
@@ -68,7 +69,7 @@ class Board:
             else ""
         )
         return (
-            f"{self.name}: {self.chip}, {self.core}; target {self.target}; "
+            f"{self.name}: {self.chip}, {self.core}; target {self.target}@{self.version}; "
             f"{self.ram_bytes:,} bytes of RAM for the arena{ext}"
         )
 
@@ -98,25 +99,33 @@ def board(name: str) -> Board:
 
 
 def board_target(b: Board, target: str | None = None) -> str:
-    """The build target for board ``b``: its own. An explicit ``target``
-    that disagrees, or a board whose target this build does not know, is a
-    ValueError.
+    """The build target for board ``b``: its own, with the TFLM stack the
+    board's SDK ships (``TARGET@VERSION``). An explicit ``target`` may name
+    another version of the same target (``"esp32s3+esp-nn@1.2.0"`` on an
+    ESP32-S3 board); another target, or a board whose target this build does
+    not know, is a ValueError.
 
     >>> import tflm_arena as ta
     >>> ta.board_target(ta.board("raspberry-pi-pico"))
-    'cortex-m0plus+cmsis-nn'
+    'cortex-m0plus+cmsis-nn@90b983c'
+    >>> ta.board_target(ta.board("esp32-s3-devkitc-1"), "esp32s3+esp-nn@1.2.0")
+    'esp32s3+esp-nn@1.2.0'
     """
-    if target is not None and target != b.target:
+    own = b.target
+    if target is not None and target.split("@")[0] != own:
         raise ValueError(
             f"board {b.name} uses target {b.target}, not {target} (leave the target out, "
-            "or size for a RAM limit instead of a board)"
+            "name another version of the same target, or size for a RAM limit instead of a "
+            "board)"
         )
-    if b.target not in TARGETS:
+    if own not in TARGETS:
         raise ValueError(
             f"board {b.name} uses target {b.target}, which this build of tflm_arena does not "
             f"know yet (known: {', '.join(TARGETS)})"
         )
-    return b.target
+    chosen = f"{b.target}@{b.version}" if target is None else target
+    check_target(chosen)
+    return str(_core.tflm_resolve_target(chosen)["name"])
 
 
 @dataclass(frozen=True)

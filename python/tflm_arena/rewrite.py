@@ -36,7 +36,7 @@ import numpy as np
 from . import _core
 from .model import Model
 from .optimize import optimize
-from .tflm_size import DEFAULT_TARGET, TARGETS
+from .tflm_size import DEFAULT_TARGET, check_target
 
 #: How many of the best tilings (by TFLM's own plan) also get our optimal
 #: offline plan before the choice.
@@ -361,8 +361,7 @@ def rewrite(
     >>> ta.rewrite("hello_world_int8.tflite").written   # doctest: +SKIP
     'unchanged'
     """
-    if target not in TARGETS:
-        raise ValueError(f"unknown target {target!r} (known: {', '.join(TARGETS)})")
+    check_target(target)
     if not isinstance(model, Model):
         model = (
             Model.from_bytes(model) if isinstance(model, (bytes, bytearray)) else Model.load(model)

@@ -95,9 +95,9 @@ def targets() -> dict[str, str]:
 
 
 def check_target(target: str) -> None:
-    """ValueError naming the known targets when ``target`` is not one."""
-    if target not in TARGETS:
-        raise ValueError(f"unknown target {target!r} (known: {', '.join(TARGETS)})")
+    """ValueError naming the known targets (or, for ``"TARGET@VERSION"``, the
+    target's known versions) when ``target`` is not one."""
+    _core.tflm_resolve_target(target)
 
 
 @dataclass(frozen=True)
@@ -122,7 +122,9 @@ class TflmArena:
     """
 
     target: str
-    description: str  # the build, in words (see :func:`targets`)
+    version: str  # the stack version (see :func:`versions`), e.g. "1.2.3"
+    versions: str  # the TFLM release and kernel library it is, in words
+    description: str  # the build, in words, versions included
     recording: bool  # RecordingMicroAllocator (else MicroAllocator)
     planner: str
     min_arena_bytes: int  # smallest working size of a 16-aligned buffer
@@ -155,6 +157,8 @@ class TflmArena:
             k: getattr(self, k)
             for k in (
                 "target",
+                "version",
+                "versions",
                 "description",
                 "recording",
                 "planner",
@@ -189,7 +193,7 @@ class TflmArena:
     def __str__(self) -> str:
         alloc = self.allocator
         lines = [
-            f"stock TFLM, target {self.target}: {self.description}",
+            f"stock TFLM, target {self.target}@{self.version}: {self.description}",
             f"  ({alloc}, {_planner_words(self.planner)})",
             f"  minimum arena   {self.min_arena_bytes:>10,} bytes "
             f"({self.min_arena_bytes_16:,} as a multiple of 16)",
@@ -301,7 +305,8 @@ class TflmSplitArena:
     """
 
     target: str
-    description: str  # the build, in words (see :func:`targets`)
+    version: str  # the stack version (see :func:`versions`)
+    description: str  # the build, in words, versions included
     planner: str
     checked: bool  # this layout was run on a real build of the target
     min_persistent_bytes: int  # smallest 16-aligned persistent buffer
@@ -317,7 +322,7 @@ class TflmSplitArena:
     def __str__(self) -> str:
         both = self.min_persistent_bytes + self.min_non_persistent_bytes
         lines = [
-            f"stock TFLM, target {self.target}: {self.description}",
+            f"stock TFLM, target {self.target}@{self.version}: {self.description}",
             f"  (two buffers: MicroAllocator::Create(persistent, ..., non_persistent, ...), "
             f"{_planner_words(self.planner)})",
             *_unchecked_line(self.checked),
@@ -373,6 +378,7 @@ class TflmSharedArena:
     """
 
     target: str
+    version: str  # the stack version (see :func:`versions`)
     description: str
     recording: bool
     planner: str
@@ -397,7 +403,7 @@ class TflmSharedArena:
         alloc = "RecordingMicroAllocator" if self.recording else "MicroAllocator"
         names = self.models
         lines = [
-            f"stock TFLM, target {self.target}: {self.description}",
+            f"stock TFLM, target {self.target}@{self.version}: {self.description}",
             f"  (one {alloc} and one arena for {len(names)} interpreters, "
             f"{_planner_words(self.planner)})",
             *_unchecked_line(self.checked),

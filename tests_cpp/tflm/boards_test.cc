@@ -47,7 +47,14 @@ TEST(Boards, FiguresFromTheDatasheets) {
 
 TEST(Boards, EveryTargetIsKnown) {
   for (const Board& b : Boards()) {
-    EXPECT_NE(FindBuildTarget(b.target), nullptr) << b.name << ": " << b.target;
+    // "TARGET@VERSION": the board's SDK's stack, named.
+    ASSERT_NE(b.version, nullptr) << b.name;
+    const std::string name = std::string(b.target) + "@" + b.version;
+    ResolvedTarget r;
+    EXPECT_TRUE(
+        ResolveBuildTarget(name.c_str(), AllocatorChoice::kTargetDefault, "tflm_greedy", &r).ok())
+        << b.name << ": " << name;
+    EXPECT_EQ(r.name, name) << b.name;
   }
 }
 

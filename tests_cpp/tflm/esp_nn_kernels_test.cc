@@ -1,5 +1,6 @@
-// ESP-NN's scratch formulas per chip (esp_nn_kernels.h). Expected values are
-// worked out by hand from esp-nn 1.2.3's size functions (named in each test).
+// ESP-NN's scratch formulas per chip and release (esp_nn_scratch_sizes.h).
+// Expected values are worked out by hand from esp-nn's size functions (named
+// in each test): 1.2.3's unless a test names another release.
 #include "tflm_arena/tflm/esp_nn_kernels.h"
 
 #include <gtest/gtest.h>
@@ -13,6 +14,7 @@ namespace tflm {
 namespace {
 
 constexpr EspNnChip kAnsi = EspNnChip::kAnsiC;
+constexpr EspNnVersion kNewest = EspNnVersion::kV1_2_3;
 constexpr EspNnChip kEsp32 = EspNnChip::kEsp32;
 constexpr EspNnChip kS3 = EspNnChip::kEsp32S3;
 constexpr EspNnChip kP4 = EspNnChip::kEsp32P4;
@@ -30,15 +32,15 @@ EspNnConv Conv(EspNnDims in, EspNnDims filter, EspNnDims out, int64_t stride = 1
   return c;
 }
 
-int64_t ConvSize(EspNnChip chip, const EspNnConv& c) {
+int64_t ConvSize(EspNnChip chip, const EspNnConv& c, EspNnVersion version = kNewest) {
   int64_t v = -1;
-  const Status s = EspNnConvScratchSize(chip, c, &v);
+  const Status s = EspNnConvScratchSize(chip, version, c, &v);
   EXPECT_TRUE(s.ok()) << s.message();
   return v;
 }
-int64_t DwSize(EspNnChip chip, const EspNnConv& c) {
+int64_t DwSize(EspNnChip chip, const EspNnConv& c, EspNnVersion version = kNewest) {
   int64_t v = -1;
-  const Status s = EspNnDepthwiseConvScratchSize(chip, c, &v);
+  const Status s = EspNnDepthwiseConvScratchSize(chip, version, c, &v);
   EXPECT_TRUE(s.ok()) << s.message();
   return v;
 }
@@ -119,16 +121,84 @@ TEST(EspNnFormulas, DepthwiseS3) {
   EXPECT_EQ(DwSize(kS3, Conv({8, 8, 3}, {3, 3, 6}, {8, 8, 6}, 1, 1, 2)), 32);
 }
 
+// The S3 convolution per release: 1.1.2 = 1.2.0 (no im2col path, no
+// filter-alignment or boundary terms, 32 bytes of alignment), 1.2.1 = 1.2.2
+// (the terms, 32 bytes), 1.2.3 (64 bytes).
+TEST(EspNnFormulas, ConvS3PerRelease) {
+  using V = EspNnVersion;
+  // 3x3 on 16 channels, padding 1 (the third case of ConvS3): 1.2.0 has the
+  // padded input 1600, the filter 576, 32 and 4 * 4.
+  const EspNnConv padded = Conv({8, 8, 16}, {3, 3, 16}, {8, 8, 4}, 1, 1);
+  EXPECT_EQ(ConvSize(kS3, padded, V::kV1_1_2), 1600 + 576 + 32 + 16);
+  EXPECT_EQ(ConvSize(kS3, padded, V::kV1_2_0), 1600 + 576 + 32 + 16);
+  EXPECT_EQ(ConvSize(kS3, padded, V::kV1_2_1), 1600 + 576 + 576 + 1600 + 32 + 16);
+  EXPECT_EQ(ConvSize(kS3, padded, V::kV1_2_2), 1600 + 576 + 576 + 1600 + 32 + 16);
+  EXPECT_EQ(ConvSize(kS3, padded, V::kV1_2_3), 1600 + 576 + 576 + 1600 + 64 + 16);
+  // 3x3 on 3 channels: 1.2.0 has no im2col path: 16-channel filter 9 * 16 * 4,
+  // padded input 10 * 10 * 3, 32, 16; 1.2.1 takes im2col with 32 bytes.
+  const EspNnConv im2col = Conv({8, 8, 3}, {3, 3, 3}, {8, 8, 4}, 1, 1);
+  EXPECT_EQ(ConvSize(kS3, im2col, V::kV1_2_0), 576 + 300 + 32 + 16);
+  EXPECT_EQ(ConvSize(kS3, im2col, V::kV1_2_1), 272 - 32);
+  // Valid 3x3 with an output that does not reach the input's edge
+  // (stride 2 on 8 wide, 3 out): no boundary term in any release, but 1.2.1
+  // adds the aligned filter rows (48 * 3 * 4).
+  const EspNnConv valid = Conv({8, 8, 16}, {3, 3, 16}, {3, 3, 4}, 2);
+  EXPECT_EQ(ConvSize(kS3, valid, V::kV1_2_0), 576 + 32 + 16);
+  EXPECT_EQ(ConvSize(kS3, valid, V::kV1_2_1), 576 + 576 + 32 + 16);
+  // The 1x1 path differs only in the alignment allowance.
+  const EspNnConv one = Conv({8, 8, 3}, {1, 1, 3}, {8, 8, 4});
+  EXPECT_EQ(ConvSize(kS3, one, V::kV1_1_2), 512 + 32 + 128 + 32);
+  EXPECT_EQ(ConvSize(kS3, one, V::kV1_2_2), 512 + 32 + 128 + 32);
+}
+
+// Before 1.2.3 the P4 convolution was the S3 code of 1.2.0.
+TEST(EspNnFormulas, ConvP4BeforeItsRewrite) {
+  for (EspNnVersion v : {EspNnVersion::kV1_1_2, EspNnVersion::kV1_2_0, EspNnVersion::kV1_2_1,
+                         EspNnVersion::kV1_2_2}) {
+    EXPECT_EQ(ConvSize(kP4, Conv({8, 8, 16}, {3, 3, 16}, {8, 8, 4}, 1, 1), v),
+              1600 + 576 + 32 + 16);
+    EXPECT_EQ(ConvSize(kP4, Conv({8, 8, 3}, {1, 1, 3}, {8, 8, 4}), v), 512 + 32 + 128 + 32);
+    EXPECT_EQ(DwSize(kP4, Conv({8, 8, 16}, {3, 3, 16}, {8, 8, 16}, 1, 1), v), 0);
+  }
+}
+
+// The S3 depthwise convolution before 1.2.1: only 3x3 multiplier-1 kernels
+// on multiples of 8 channels and multipliers of 4 take scratch (s16 paths
+// with 16 bytes of alignment in 1.1.2, 32 in 1.2.0), everything else 32.
+TEST(EspNnFormulas, DepthwiseS3BeforeItsRewrite) {
+  using V = EspNnVersion;
+  for (V v : {V::kV1_1_2, V::kV1_2_0}) {
+    const int64_t gap = v == V::kV1_1_2 ? 16 : 32;
+    // 16 channels, 3x3, padding 1: as 1.2.3 (filter + padded input + 16).
+    EXPECT_EQ(DwSize(kS3, Conv({8, 8, 16}, {3, 3, 16}, {8, 8, 16}, 1, 1), v), 144 + 1600 + 16);
+    // A 300x300 input (over 1.2.3's 40 KiB limit) is still buffered whole.
+    EXPECT_EQ(DwSize(kS3, Conv({100, 100, 16}, {3, 3, 16}, {100, 100, 16}, 1, 1), v),
+              144 + 102 * 102 * 16 + 16);
+    // 8 channels, 3x3: 2 * (72 + 512) + gap.
+    EXPECT_EQ(DwSize(kS3, Conv({8, 8, 8}, {3, 3, 8}, {8, 8, 8}, 1, 1), v), 1168 + gap);
+    // multiplier 4: 2 * (72 + 128) + gap.
+    EXPECT_EQ(DwSize(kS3, Conv({8, 8, 2}, {3, 3, 8}, {8, 8, 8}, 1, 1, 4), v), 400 + gap);
+    // 24 channels (1.2.3 pads them to 32): the s16 path, 2 * (216 + 1536) + gap.
+    EXPECT_EQ(DwSize(kS3, Conv({8, 8, 24}, {3, 3, 24}, {8, 8, 24}, 1, 1), v), 3504 + gap);
+    // 8 channels 5x5 and 5 channels: 32.
+    EXPECT_EQ(DwSize(kS3, Conv({8, 8, 8}, {5, 5, 8}, {8, 8, 8}, 1, 2), v), 32);
+    EXPECT_EQ(DwSize(kS3, Conv({8, 8, 5}, {3, 3, 5}, {8, 8, 5}, 1, 1), v), 32);
+  }
+  // From 1.2.1 it is 1.2.3's function.
+  EXPECT_EQ(DwSize(kS3, Conv({8, 8, 24}, {3, 3, 24}, {8, 8, 24}, 1, 1), V::kV1_2_1),
+            288 + 4608 + 2048 + 64);
+}
+
 // esp_nn_get_softmax_scratch_size_{ansi,opt,esp32s3,esp32p4}: 0, then width * 4.
 TEST(EspNnFormulas, Softmax) {
   int64_t v = -1;
-  ASSERT_TRUE(EspNnSoftmaxScratchSize(kAnsi, 10, &v).ok());
+  ASSERT_TRUE(EspNnSoftmaxScratchSize(kAnsi, kNewest, 10, &v).ok());
   EXPECT_EQ(v, 0);
   for (EspNnChip chip : {kEsp32, kS3, kP4}) {
-    ASSERT_TRUE(EspNnSoftmaxScratchSize(chip, 10, &v).ok());
+    ASSERT_TRUE(EspNnSoftmaxScratchSize(chip, kNewest, 10, &v).ok());
     EXPECT_EQ(v, 40) << EspNnChipName(chip);
   }
-  EXPECT_FALSE(EspNnSoftmaxScratchSize(kEsp32, int64_t{1} << 30, &v).ok());
+  EXPECT_FALSE(EspNnSoftmaxScratchSize(kEsp32, kNewest, int64_t{1} << 30, &v).ok());
 }
 
 // esp-nn narrows every dimension to uint16_t and computes in int: a result
@@ -136,12 +206,12 @@ TEST(EspNnFormulas, Softmax) {
 TEST(EspNnFormulas, OverflowAndDivisionByZeroAreErrors) {
   int64_t v = 0;
   const EspNnConv huge = Conv({60000, 60000, 60000}, {3, 3, 60000}, {60000, 60000, 60000}, 1, 1);
-  const Status s = EspNnConvScratchSize(kS3, huge, &v);
+  const Status s = EspNnConvScratchSize(kS3, kNewest, huge, &v);
   EXPECT_FALSE(s.ok());
   EXPECT_NE(std::strstr(s.message(), "overflows"), nullptr) << s.message();
   // A filter width of 65536 is 0 as uint16_t: the tiled path divides by it.
   const EspNnConv zero_width = Conv({8, 8, 3}, {65536, 1, 3}, {4, 4, 4}, 2);
-  const Status z = EspNnConvScratchSize(kP4, zero_width, &v);
+  const Status z = EspNnConvScratchSize(kP4, kNewest, zero_width, &v);
   EXPECT_FALSE(z.ok());
   EXPECT_NE(std::strstr(z.message(), "divides by"), nullptr) << z.message();
 }
@@ -179,8 +249,12 @@ TEST(EspNnKernels, TargetsNameTheirChipAndVersions) {
     EXPECT_EQ(t->kernels, KernelLibrary::kEspNn);
     EXPECT_EQ(t->esp_nn_chip, e.chip) << e.name;
     EXPECT_STREQ(t->abi, "cortex-m");  // the 32-bit layout
-    EXPECT_NE(std::strstr(t->description, "esp-tflite-micro 99f49e1"), nullptr) << e.name;
-    EXPECT_NE(std::strstr(t->description, "esp-nn 1.2.3"), nullptr) << e.name;
+    ResolvedTarget r;
+    ASSERT_TRUE(
+        ResolveBuildTarget(e.name, AllocatorChoice::kTargetDefault, "tflm_greedy", &r).ok());
+    EXPECT_NE(r.description.find("esp-tflite-micro 1.4.0 (99f49e1"), std::string::npos) << e.name;
+    EXPECT_NE(r.description.find("esp-nn 1.2.3"), std::string::npos) << e.name;
+    EXPECT_EQ(r.name, std::string(e.name) + "@1.2.3");
     EXPECT_EQ(TargetKernels(*t).data(), EspNnKernels().data());
   }
 }

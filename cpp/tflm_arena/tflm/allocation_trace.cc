@@ -15,6 +15,7 @@
 #include "tflm_arena/tflm/custom_kernels.h"
 #include "tflm_arena/tflm/registered_ops.h"
 #include "tflm_arena/tflm/signal_kernels.h"
+#include "tflm_arena/tflm/stack_versions.h"
 
 namespace tflm_arena {
 namespace tflm {
@@ -74,6 +75,7 @@ struct Builder {
   std::vector<model::ScratchRequest> scratch;
   CmsisNnBackend cmsis_nn_backend;
   EspNnChip esp_nn_chip;
+  EspNnVersion esp_nn_version;
   // MicroResourceVariables: the count created, each id's names, whether
   // its buffer exists, and the id each VAR_HANDLE output tensor holds.
   struct Variable {
@@ -340,8 +342,9 @@ struct Builder {
           break;
         case StepKind::kEspNn: {
           std::vector<uint64_t> requests;
-          TFLM_ARENA_RETURN_IF_ERROR(EspNnPrepare(static_cast<EspNnRule>(s.a), esp_nn_chip, model,
-                                                  sg, op_index, op, &requests));
+          TFLM_ARENA_RETURN_IF_ERROR(EspNnPrepare(static_cast<EspNnRule>(s.a), esp_nn_chip,
+                                                  esp_nn_version, model, sg, op_index, op,
+                                                  &requests));
           for (uint64_t bytes : requests) Request(bytes, sg, op_index);
           break;
         }
@@ -663,7 +666,9 @@ Status BuildTrace(const model::Model& model, const TraceOptions& options, Trace*
   *out = Trace();
   const TargetAbi& abi = *options.target;
   const size_t abi_col = static_cast<size_t>(abi.id);
-  Builder b{model, abi, out, {}, options.cmsis_nn_backend, options.esp_nn_chip, 0, {}, {}};
+  Builder b{
+      model, abi, out, {}, options.cmsis_nn_backend, options.esp_nn_chip, options.esp_nn_version,
+      0,     {},  {}};
   out->planner = options.planner;
 
   if (HasCompressionMetadata(model)) {
@@ -734,6 +739,15 @@ Status BuildTrace(const model::Model& model, const TraceOptions& options, Trace*
       signal_ops.emplace_back();
       custom_ops.emplace_back();
       is_signal.push_back(false);
+      if (op.builtin_code == model::kBuiltinCustom &&
+          IsUnregisteredAt(options.unregistered, op.custom_code)) {
+        // A kernel this TFLM release does not have yet (stack_versions.h).
+        return Refuse("Failed to get registration from op code CUSTOM",
+                      "micro_op_resolver.cc, GetRegistrationFromOpCode; this TFLM release has "
+                      "no kernel for this code",
+                      std::string("custom operator '") + op.custom_code + "'", sg, i,
+                      &out->refusal);
+      }
       if (op.builtin_code == model::kBuiltinCustom && IsModelledSignalOp(op.custom_code)) {
         const Status s = SignalMemory(op.custom_code, op.custom_options, abi, &signal_ops.back());
         if (!s.ok()) {
@@ -779,7 +793,8 @@ Status BuildTrace(const model::Model& model, const TraceOptions& options, Trace*
                       i, &out->refusal);
       }
       const KernelRow* row = FindKernel(options.kernels, name);
-      if (row == nullptr && !IsTflmRegisteredBuiltin(name)) {
+      if (IsUnregisteredAt(options.unregistered, name) ||
+          (row == nullptr && !IsTflmRegisteredBuiltin(name))) {
         // An operator TFLM has no kernel for (TILE, ...): FindOp fails.
         return Refuse(std::string("Didn't find op for builtin opcode '") + name + "'",
                       "micro_op_resolver.cc, GetRegistrationFromOpCode", name, sg, i,

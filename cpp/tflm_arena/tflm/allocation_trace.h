@@ -93,6 +93,11 @@ struct TraceOptions {
   CmsisNnBackend cmsis_nn_backend = CmsisNnBackend::kDsp;
   // The ESP-NN size set the kEspNn steps size for (EspNnKernels()).
   EspNnChip esp_nn_chip = EspNnChip::kEsp32;
+  // The esp-nn release whose size formulas the kEspNn steps use.
+  EspNnVersion esp_nn_version = EspNnVersion::kV1_2_3;
+  // Builtin names and custom codes the build's resolver cannot register
+  // (an older TFLM release, stack_versions.h): refused at registration.
+  Span<const char* const> unregistered;
   bool recording = false;  // RecordingMicroAllocator
   PlannerKind planner = PlannerKind::kGreedy;
   // MicroResourceVariables::Create(allocator, n) as the application calls

@@ -20,10 +20,13 @@ namespace tflm_arena {
 namespace tflm {
 
 struct Board {
-  const char* name;             // what users type, e.g. "raspberry-pi-pico"
-  const char* chip;             // the microcontroller, e.g. "Raspberry Pi RP2040"
-  const char* core;             // the CPU core(s) TFLM runs on
-  const char* target;           // a build target name (build_targets.h)
+  const char* name;    // what users type, e.g. "raspberry-pi-pico"
+  const char* chip;    // the microcontroller, e.g. "Raspberry Pi RP2040"
+  const char* core;    // the CPU core(s) TFLM runs on
+  const char* target;  // a build target name (build_targets.h)
+  // The stack version the board's usual SDK ships (stack_versions.h): the
+  // TFLM release and kernel-library version its figures assume.
+  const char* version;
   uint64_t ram_bytes;           // internal RAM one arena can occupy (see note)
   uint64_t external_ram_bytes;  // PSRAM / SDRAM on the board; 0 when none
   const char* external_ram;     // what the external RAM is, "" when none

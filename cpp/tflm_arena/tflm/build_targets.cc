@@ -1,5 +1,10 @@
 #include "tflm_arena/tflm/build_targets.h"
 
+#include <map>
+#include <mutex>
+#include <utility>
+#include <vector>
+
 #include "tflm_arena/tflm/named_rows.h"
 
 namespace tflm_arena {
@@ -21,38 +26,38 @@ constexpr BuildTarget kBuildTargets[] = {
     // TFLM's Makefile with OPTIMIZED_KERNEL_DIR=cmsis_nn, one row per core
     // (cmsis_nn_kernels.h). MVE cannot be run here: those rows say so.
     {"cortex-m0+cmsis-nn", "cortex-m",
-     "Cortex-M0 (CMSIS-NN scalar backend): TFLM 90b983c Makefile build, CMSIS-NN kernels "
-     "(CMSIS-NN 4ab83cc), GCC, KERNELS_OPTIMIZED_FOR_SPEED, compression off, MicroAllocator",
+     "Cortex-M0 (CMSIS-NN scalar backend): TFLM Makefile build, CMSIS-NN kernels, GCC, "
+     "KERNELS_OPTIMIZED_FOR_SPEED, compression off, MicroAllocator",
      AllocatorRule::kPlain, KernelLibrary::kCmsisNn, CmsisNnBackend::kScalar, /*checked=*/true},
     {"cortex-m0plus+cmsis-nn", "cortex-m",
-     "Cortex-M0+ (CMSIS-NN scalar backend): TFLM 90b983c Makefile build, CMSIS-NN kernels "
-     "(CMSIS-NN 4ab83cc), GCC, KERNELS_OPTIMIZED_FOR_SPEED, compression off, MicroAllocator",
+     "Cortex-M0+ (CMSIS-NN scalar backend): TFLM Makefile build, CMSIS-NN kernels, GCC, "
+     "KERNELS_OPTIMIZED_FOR_SPEED, compression off, MicroAllocator",
      AllocatorRule::kPlain, KernelLibrary::kCmsisNn, CmsisNnBackend::kScalar, /*checked=*/true},
     {"cortex-m3+cmsis-nn", "cortex-m",
-     "Cortex-M3 (CMSIS-NN scalar backend): TFLM 90b983c Makefile build, CMSIS-NN kernels "
-     "(CMSIS-NN 4ab83cc), GCC, KERNELS_OPTIMIZED_FOR_SPEED, compression off, MicroAllocator",
+     "Cortex-M3 (CMSIS-NN scalar backend): TFLM Makefile build, CMSIS-NN kernels, GCC, "
+     "KERNELS_OPTIMIZED_FOR_SPEED, compression off, MicroAllocator",
      AllocatorRule::kPlain, KernelLibrary::kCmsisNn, CmsisNnBackend::kScalar, /*checked=*/true},
     {"cortex-m4+cmsis-nn", "cortex-m",
-     "Cortex-M4 (CMSIS-NN DSP backend): TFLM 90b983c Makefile build, CMSIS-NN kernels "
-     "(CMSIS-NN 4ab83cc), GCC, KERNELS_OPTIMIZED_FOR_SPEED, compression off, MicroAllocator",
+     "Cortex-M4 (CMSIS-NN DSP backend): TFLM Makefile build, CMSIS-NN kernels, GCC, "
+     "KERNELS_OPTIMIZED_FOR_SPEED, compression off, MicroAllocator",
      AllocatorRule::kPlain, KernelLibrary::kCmsisNn, CmsisNnBackend::kDsp, /*checked=*/true},
     {"cortex-m7+cmsis-nn", "cortex-m",
-     "Cortex-M7 (CMSIS-NN DSP backend): TFLM 90b983c Makefile build, CMSIS-NN kernels "
-     "(CMSIS-NN 4ab83cc), GCC, KERNELS_OPTIMIZED_FOR_SPEED, compression off, MicroAllocator",
+     "Cortex-M7 (CMSIS-NN DSP backend): TFLM Makefile build, CMSIS-NN kernels, GCC, "
+     "KERNELS_OPTIMIZED_FOR_SPEED, compression off, MicroAllocator",
      AllocatorRule::kPlain, KernelLibrary::kCmsisNn, CmsisNnBackend::kDsp, /*checked=*/true},
     {"cortex-m33+cmsis-nn", "cortex-m",
-     "Cortex-M33 (CMSIS-NN DSP backend): TFLM 90b983c Makefile build, CMSIS-NN kernels "
-     "(CMSIS-NN 4ab83cc), GCC, KERNELS_OPTIMIZED_FOR_SPEED, compression off, MicroAllocator",
+     "Cortex-M33 (CMSIS-NN DSP backend): TFLM Makefile build, CMSIS-NN kernels, GCC, "
+     "KERNELS_OPTIMIZED_FOR_SPEED, compression off, MicroAllocator",
      AllocatorRule::kPlain, KernelLibrary::kCmsisNn, CmsisNnBackend::kDsp, /*checked=*/true},
     {"cortex-m55+cmsis-nn", "cortex-m",
-     "Cortex-M55 (CMSIS-NN MVE backend): TFLM 90b983c Makefile build, CMSIS-NN kernels "
-     "(CMSIS-NN 4ab83cc), GCC, KERNELS_OPTIMIZED_FOR_SPEED, compression off, MicroAllocator"
+     "Cortex-M55 (CMSIS-NN MVE backend): TFLM Makefile build, CMSIS-NN kernels, GCC, "
+     "KERNELS_OPTIMIZED_FOR_SPEED, compression off, MicroAllocator"
      "; figures modelled from TFLM's and CMSIS-NN's source only, not checked against a real "
      "build",
      AllocatorRule::kPlain, KernelLibrary::kCmsisNn, CmsisNnBackend::kMve, /*checked=*/false},
     {"cortex-m85+cmsis-nn", "cortex-m",
-     "Cortex-M85 (CMSIS-NN MVE backend): TFLM 90b983c Makefile build, CMSIS-NN kernels "
-     "(CMSIS-NN 4ab83cc), GCC, KERNELS_OPTIMIZED_FOR_SPEED, compression off, MicroAllocator"
+     "Cortex-M85 (CMSIS-NN MVE backend): TFLM Makefile build, CMSIS-NN kernels, GCC, "
+     "KERNELS_OPTIMIZED_FOR_SPEED, compression off, MicroAllocator"
      "; figures modelled from TFLM's and CMSIS-NN's source only, not checked against a real "
      "build",
      AllocatorRule::kPlain, KernelLibrary::kCmsisNn, CmsisNnBackend::kMve, /*checked=*/false},
@@ -63,13 +68,13 @@ constexpr BuildTarget kBuildTargets[] = {
     // kernel and a driver stub that aborts if called.
     {"cortex-m+ethos-u", "cortex-m",
      "32-bit ARM core with an Arm Ethos-U NPU (U55 or U65; Vela-compiled models): TFLM "
-     "90b983c Makefile build, CO_PROCESSOR=ethos_u, reference kernels for the operators left "
+     "Makefile build, CO_PROCESSOR=ethos_u, reference kernels for the operators left "
      "on the CPU, MicroAllocator",
      AllocatorRule::kPlain, KernelLibrary::kReference, CmsisNnBackend::kDsp, /*checked=*/true,
      EspNnChip::kEsp32, /*ethos_u=*/true},
     {"cortex-m55+ethos-u", "cortex-m",
-     "Cortex-M55 with an Arm Ethos-U NPU (Corstone-300, Alif Ensemble, Himax WE2): TFLM 90b983c "
-     "Makefile build, CO_PROCESSOR=ethos_u, CMSIS-NN MVE kernels (CMSIS-NN 4ab83cc) for the "
+     "Cortex-M55 with an Arm Ethos-U NPU (Corstone-300, Alif Ensemble, Himax WE2): TFLM "
+     "Makefile build, CO_PROCESSOR=ethos_u, CMSIS-NN MVE kernels for the "
      "operators left on the CPU, MicroAllocator; the ethos-u operator is checked against a "
      "real build, the CPU operators' MVE figures are modelled from source only, not checked",
      AllocatorRule::kPlain, KernelLibrary::kCmsisNn, CmsisNnBackend::kMve, /*checked=*/false,
@@ -78,29 +83,39 @@ constexpr BuildTarget kBuildTargets[] = {
     // The struct layout of Xtensa and RISC-V ILP32 GCC is the 32-bit ARM one.
     {"esp32+esp-nn", "cortex-m",
      "ESP32 with ESP-NN's generic optimized set (also ESP32-S2, C3, C6 and other chips "
-     "without their own set): esp-tflite-micro 99f49e1 (TFLM fork) with esp-nn 1.2.3 "
-     "(d45b843) kernels, CONFIG_NN_OPTIMIZED, MicroAllocator",
+     "without their own set): esp-tflite-micro (TFLM fork) with esp-nn "
+     "kernels, CONFIG_NN_OPTIMIZED, MicroAllocator",
      AllocatorRule::kPlain, KernelLibrary::kEspNn, CmsisNnBackend::kDsp, /*checked=*/true,
      EspNnChip::kEsp32},
     {"esp32s3+esp-nn", "cortex-m",
-     "ESP32-S3 with ESP-NN's ESP32-S3 set: esp-tflite-micro 99f49e1 (TFLM fork) with esp-nn "
-     "1.2.3 (d45b843) kernels (S3 scratch sizes differ between esp-nn releases), "
+     "ESP32-S3 with ESP-NN's ESP32-S3 set: esp-tflite-micro (TFLM fork) with esp-nn "
+     "kernels (S3 scratch sizes differ between esp-nn releases), "
      "CONFIG_NN_OPTIMIZED, MicroAllocator",
      AllocatorRule::kPlain, KernelLibrary::kEspNn, CmsisNnBackend::kDsp, /*checked=*/true,
      EspNnChip::kEsp32S3},
     {"esp32p4+esp-nn", "cortex-m",
-     "ESP32-P4 with ESP-NN's ESP32-P4 set: esp-tflite-micro 99f49e1 (TFLM fork) with esp-nn "
-     "1.2.3 (d45b843) kernels (P4 scratch sizes differ between esp-nn releases), "
+     "ESP32-P4 with ESP-NN's ESP32-P4 set: esp-tflite-micro (TFLM fork) with esp-nn "
+     "kernels (P4 scratch sizes differ between esp-nn releases), "
      "CONFIG_NN_OPTIMIZED, MicroAllocator",
      AllocatorRule::kPlain, KernelLibrary::kEspNn, CmsisNnBackend::kDsp, /*checked=*/true,
      EspNnChip::kEsp32P4},
     {"esp32+esp-nn-ansi-c", "cortex-m",
      "any ESP chip with ESP-NN's ANSI C set (Kconfig ESP-NN \"ANSI C\", CONFIG_NN_ANSI_C): "
-     "esp-tflite-micro 99f49e1 (TFLM fork) with esp-nn 1.2.3 (d45b843) kernels, "
-     "MicroAllocator",
+     "esp-tflite-micro (TFLM fork) with esp-nn kernels, MicroAllocator",
      AllocatorRule::kPlain, KernelLibrary::kEspNn, CmsisNnBackend::kDsp, /*checked=*/true,
      EspNnChip::kAnsiC},
 };
+
+// The versions CMSIS-NN targets can be built at (for error messages).
+std::string CmsisNnVersionNames() {
+  std::string s;
+  for (const StackVersion& v : StackVersions()) {
+    if (v.family != StackFamily::kUpstream || v.cmsis_nn == nullptr) continue;
+    if (!s.empty()) s += ", ";
+    s += v.name;
+  }
+  return s;
+}
 
 }  // namespace
 
@@ -120,6 +135,68 @@ Span<const KernelRow> TargetKernels(const BuildTarget& target) {
   return ReferenceKernels();
 }
 
+StackFamily TargetFamily(const BuildTarget& target) {
+  if (target.kernels == KernelLibrary::kEspNn) return StackFamily::kEspNn;
+  if (std::string(target.abi) == "x86-64") return StackFamily::kWheel;
+  return StackFamily::kUpstream;
+}
+
+Span<const KernelRow> TargetKernels(const BuildTarget& target, const StackVersion& version) {
+  const Span<const KernelRow> base = TargetKernels(target);
+  const bool cmsis_nn = target.kernels == KernelLibrary::kCmsisNn;
+  const Span<const KernelRow> own_rows = cmsis_nn ? version.cmsis_nn_rows : Span<const KernelRow>();
+  if (own_rows.empty() && version.reference_rows.empty()) return base;
+  // Built once per (target, version) and kept for the process.
+  static std::mutex mu;
+  static std::map<std::pair<const BuildTarget*, const StackVersion*>,
+                  std::vector<KernelRow>>* const tables =
+      new std::map<std::pair<const BuildTarget*, const StackVersion*>, std::vector<KernelRow>>();
+  const std::lock_guard<std::mutex> lock(mu);
+  std::vector<KernelRow>& table = (*tables)[{&target, &version}];
+  if (table.empty()) {
+    auto add = [&table](const KernelRow& row) {
+      if (FindKernel(Span<const KernelRow>(table.data(), table.size()), row.op) == nullptr) {
+        table.push_back(row);
+      }
+    };
+    for (const KernelRow& row : own_rows) add(row);
+    // A reference row that differs does not replace the library's own kernel.
+    const Span<const KernelRow> own = cmsis_nn ? CmsisNnOwnKernels() : Span<const KernelRow>();
+    for (const KernelRow& row : version.reference_rows) {
+      if (FindKernel(own, row.op) == nullptr) add(row);
+    }
+    for (const KernelRow& row : base) add(row);
+  }
+  return Span<const KernelRow>(table.data(), table.size());
+}
+
+std::string VersionWords(const BuildTarget& target, const StackVersion& version) {
+  std::string s = std::string("versions: ") + version.tflm;
+  if (target.kernels == KernelLibrary::kCmsisNn && version.cmsis_nn != nullptr) {
+    s += std::string(", ") + version.cmsis_nn;
+  } else if (target.kernels == KernelLibrary::kEspNn && version.esp_nn_release != nullptr) {
+    s += std::string(", ") + version.esp_nn_release;
+  }
+  if (!version.checked) {
+    s += "; this version's figures are modelled from source only, not checked against a real "
+         "build";
+  }
+  return s;
+}
+
+TraceOptions TraceOptionsFor(const ResolvedTarget& resolved) {
+  TraceOptions options;
+  options.target = resolved.abi;
+  options.kernels = resolved.kernels;
+  options.cmsis_nn_backend = resolved.target->cmsis_nn_backend;
+  options.esp_nn_chip = resolved.target->esp_nn_chip;
+  options.esp_nn_version = resolved.version->esp_nn;
+  options.unregistered = resolved.version->unregistered;
+  options.ethos_u = resolved.target->ethos_u;
+  options.recording = resolved.recording;
+  return options;
+}
+
 const BuildTarget& DefaultBuildTarget() { return kBuildTargets[0]; }
 
 const BuildTarget* FindBuildTarget(const char* name) { return FindByName(kBuildTargets, name); }
@@ -128,10 +205,34 @@ std::string BuildTargetNames() { return JoinNames(kBuildTargets); }
 
 Status ResolveBuildTarget(const std::string& name, AllocatorChoice choice,
                           const std::string& planner, ResolvedTarget* out) {
-  const BuildTarget* target = FindBuildTarget(name.c_str());
+  const size_t at = name.find('@');
+  const std::string target_name = name.substr(0, at);
+  const BuildTarget* target = FindBuildTarget(target_name.c_str());
   if (target == nullptr) {
     return Status::Error(StatusCode::kInvalidArgument, "unknown target '%s' (known: %s)",
-                         name.c_str(), BuildTargetNames().c_str());
+                         target_name.c_str(), BuildTargetNames().c_str());
+  }
+  const StackFamily family = TargetFamily(*target);
+  const StackVersion* version = &DefaultStackVersion(family);
+  if (at != std::string::npos) {
+    const std::string version_name = name.substr(at + 1);
+    version = FindStackVersion(family, version_name.c_str());
+    if (version == nullptr) {
+      return Status::Error(StatusCode::kInvalidArgument,
+                           "unknown version '%s' of target %s (known: %s)", version_name.c_str(),
+                           target->name, StackVersionNames(family).c_str());
+    }
+  }
+  if (target->kernels == KernelLibrary::kCmsisNn && version->cmsis_nn == nullptr) {
+    return Status::Error(StatusCode::kInvalidArgument,
+                         "target %s: CMSIS-NN builds of %s are not modelled (CMSIS-NN targets "
+                         "know: %s)",
+                         target->name, version->name, CmsisNnVersionNames().c_str());
+  }
+  if (target->ethos_u && !version->ethos_u) {
+    return Status::Error(StatusCode::kInvalidArgument,
+                         "target %s: the Ethos-U kernel of %s is not modelled", target->name,
+                         version->name);
   }
   const TargetAbi* abi = FindTarget(target->abi);
   if (abi == nullptr) {
@@ -163,7 +264,12 @@ Status ResolveBuildTarget(const std::string& name, AllocatorChoice choice,
   }
   out->target = target;
   out->abi = abi;
+  out->version = version;
   out->recording = recording;
+  out->name = std::string(target->name) + "@" + version->name;
+  out->description = std::string(target->description) + "; " + VersionWords(*target, *version);
+  out->checked = target->checked && version->checked;
+  out->kernels = TargetKernels(*target, *version);
   return Status::Ok();
 }
 

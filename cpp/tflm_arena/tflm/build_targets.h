@@ -33,9 +33,11 @@
 
 #include "tflm_arena/core/span.h"
 #include "tflm_arena/core/status.h"
+#include "tflm_arena/tflm/allocation_trace.h"
 #include "tflm_arena/tflm/cmsis_nn_kernels.h"
 #include "tflm_arena/tflm/esp_nn_kernels.h"
 #include "tflm_arena/tflm/kernel_table.h"
+#include "tflm_arena/tflm/stack_versions.h"
 #include "tflm_arena/tflm/target_abi.h"
 
 namespace tflm_arena {
@@ -70,8 +72,13 @@ struct BuildTarget {
   bool ethos_u = false;
 };
 
-// The kernel table of a target's build.
+// The kernel table of a target's build at its family's newest version.
 Span<const KernelRow> TargetKernels(const BuildTarget& target);
+// The kernel table of a target's build at `version`: the version's rows
+// (stack_versions.h), then the newest rows of every other operator.
+Span<const KernelRow> TargetKernels(const BuildTarget& target, const StackVersion& version);
+// Which stack versions a target can be built at.
+StackFamily TargetFamily(const BuildTarget& target);
 
 // Every build target, in the order users see them (the default first).
 Span<const BuildTarget> BuildTargets();
@@ -88,10 +95,25 @@ enum class AllocatorChoice : uint8_t { kTargetDefault, kMicroAllocator, kRecordi
 struct ResolvedTarget {
   const BuildTarget* target = nullptr;
   const TargetAbi* abi = nullptr;
+  const StackVersion* version = nullptr;
   bool recording = false;
+  std::string name;         // "TARGET@VERSION", the version always named
+  std::string description;  // the target's line, then the versions it assumes
+  bool checked = false;     // target and version checked against real builds
+  Span<const KernelRow> kernels;
 };
 
-// Resolves `name` with an allocator choice and the planner ("tflm_greedy" or
+// "TFLM: upstream TFLM 90b983c (2026-08-20); kernels: CMSIS-NN 4ab83cc ..."
+// for `target` built at `version` (what every figure names).
+std::string VersionWords(const BuildTarget& target, const StackVersion& version);
+
+// The trace options of a resolved target (allocator, planner and resource
+// variables left at their defaults).
+TraceOptions TraceOptionsFor(const ResolvedTarget& resolved);
+
+// Resolves `name` ("TARGET" or "TARGET@VERSION"; an unknown target or a
+// version the target's family lacks is kInvalidArgument listing the known
+// ones) with an allocator choice and the planner ("tflm_greedy" or
 // "linear"); kInvalidArgument names what is unknown or contradictory (the
 // wheel with an allocator it never creates for that planner, a recording
 // allocator with the linear planner).

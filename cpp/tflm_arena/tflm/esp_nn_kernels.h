@@ -1,9 +1,9 @@
 // TFLM as Espressif ships it for its chips: espressif/esp-tflite-micro (a
 // TFLM fork, commit 99f49e1) with the ESP-NN kernels of espressif/esp-nn
-// (version 1.2.3, commit d45b843). Built with ESP-NN, the seven kernels of
-// esp-tflite-micro's tensorflow/lite/micro/kernels/esp_nn/ (add, conv,
-// depthwise_conv, fully_connected, mul, pooling, softmax) replace the
-// reference ones (its CMakeLists.txt, with -DESP_NN on every file).
+// (the release a stack version names, esp_nn_scratch_sizes.h). Built with ESP-NN, the seven kernels
+// of esp-tflite-micro's tensorflow/lite/micro/kernels/esp_nn/ (add, conv, depthwise_conv,
+// fully_connected, mul, pooling, softmax) replace the reference ones (its CMakeLists.txt, with
+// -DESP_NN on every file).
 //
 // Three of them differ in memory from the reference kernels:
 //  - conv.cc and depthwise_conv.cc: Init allocates NodeData {OpDataConv;
@@ -37,50 +37,20 @@
 #include "tflm_arena/core/span.h"
 #include "tflm_arena/core/status.h"
 #include "tflm_arena/model/model.h"
+#include "tflm_arena/tflm/esp_nn_scratch_sizes.h"
 #include "tflm_arena/tflm/kernel_table.h"
 
 namespace tflm_arena {
 namespace tflm {
-
-// ESP-NN's size sets (which esp_nn_get_*_scratch_size* functions a build links).
-enum class EspNnChip : uint8_t { kAnsiC = 0, kEsp32, kEsp32S3, kEsp32P4 };
-
-// "ANSI C", "ESP32 (generic optimized)", "ESP32-S3", "ESP32-P4".
-const char* EspNnChipName(EspNnChip chip);
-
-// The arguments the esp_nn kernels pass: data_dims_t (width, height,
-// channels) of input, filter and output, and conv_params_t /
-// dw_conv_params_t (stride, padding, ch_mult), all int32 in esp-nn.
-struct EspNnDims {
-  int64_t width = 1, height = 1, channels = 1;
-};
-struct EspNnConv {
-  EspNnDims input, filter, output;
-  int64_t stride_w = 1, stride_h = 1;
-  int64_t pad_w = 0, pad_h = 0;
-  int64_t ch_mult = 1;  // depthwise only
-};
-
-// The value esp-nn's function returns (an int; the kernels request scratch
-// only when it is > 0). kInvalidArgument when esp-nn's int arithmetic would
-// overflow or divide by zero for these arguments.
-// esp_nn_get_conv_scratch_size_{ansi,opt,esp32s3,esp32p4}
-// (src/convolution/esp_nn_conv_*.c).
-Status EspNnConvScratchSize(EspNnChip chip, const EspNnConv& conv, int64_t* out);
-// esp_nn_get_depthwise_conv_scratch_size_{ansi,opt,esp32s3,esp32p4}
-// (src/convolution/esp_nn_depthwise_conv_*.c).
-Status EspNnDepthwiseConvScratchSize(EspNnChip chip, const EspNnConv& conv, int64_t* out);
-// esp_nn_get_softmax_scratch_size_{ansi,opt,esp32s3,esp32p4}
-// (src/softmax/esp_nn_softmax_*.c); height is unused by every set.
-Status EspNnSoftmaxScratchSize(EspNnChip chip, int64_t width, int64_t* out);
 
 // The scratch request of an esp_nn kernel's Prepare (StepKind::kEspNn, rule in Step::a).
 enum class EspNnRule : uint8_t { kConv = 0, kDepthwiseConv, kSoftmax };
 
 // The scratch requests (bytes, in order) `rule` makes for operator
 // `op_index` of subgraph `sg`; errors name what the model gets wrong.
-Status EspNnPrepare(EspNnRule rule, EspNnChip chip, const model::Model& model, size_t sg,
-                    size_t op_index, const model::OperatorInfo& op, std::vector<uint64_t>* out);
+Status EspNnPrepare(EspNnRule rule, EspNnChip chip, EspNnVersion version, const model::Model& model,
+                    size_t sg, size_t op_index, const model::OperatorInfo& op,
+                    std::vector<uint64_t>* out);
 
 // The esp_nn rows followed by the reference rows of every other operator.
 Span<const KernelRow> EspNnKernels();

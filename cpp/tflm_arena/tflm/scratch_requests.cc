@@ -14,12 +14,7 @@ Status TflmScratchRequests(const model::Model& model, const std::string& target,
   ResolvedTarget resolved;
   TFLM_ARENA_RETURN_IF_ERROR(
       ResolveBuildTarget(target, AllocatorChoice::kTargetDefault, "tflm_greedy", &resolved));
-  TraceOptions options;
-  options.target = resolved.abi;
-  options.kernels = TargetKernels(*resolved.target);
-  options.cmsis_nn_backend = resolved.target->cmsis_nn_backend;
-  options.esp_nn_chip = resolved.target->esp_nn_chip;
-  options.ethos_u = resolved.target->ethos_u;
+  const TraceOptions options = TraceOptionsFor(resolved);
   // The requests depend on the kernels only, not on the allocator or planner.
   Trace trace;
   const Status built = BuildTrace(model, options, &trace);

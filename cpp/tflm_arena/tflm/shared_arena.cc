@@ -104,10 +104,11 @@ Status ComputeTflmSharedArena(const std::vector<const model::Model*>& models,
                          resolved.target->name);
   }
   r.target = resolved.target->name;
-  r.description = resolved.target->description;
+  r.version = resolved.version->name;
+  r.description = resolved.description;
   r.recording = resolved.recording;
   r.planner = options.planner;
-  r.checked = resolved.target->checked && resolved.abi->id == AbiId::kCortexM;
+  r.checked = resolved.checked && resolved.abi->id == AbiId::kCortexM;
   r.order.resize(models.size());
   std::iota(r.order.begin(), r.order.end(), size_t{0});
 

@@ -53,6 +53,7 @@ Status SharedArenaPhasesOf(const std::vector<const Trace*>& in_order, SharedAren
 
 struct TflmSharedArena {
   std::string target;
+  std::string version;  // the stack version (stack_versions.h)
   std::string description;
   bool recording = false;
   std::string planner;

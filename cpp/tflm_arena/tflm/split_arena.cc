@@ -51,9 +51,10 @@ Status ComputeTflmSplitArena(const model::Model& model, const TflmArenaOptions& 
 
   TflmSplitArena r;
   r.target = resolved.target->name;
-  r.description = resolved.target->description;
+  r.version = resolved.version->name;
+  r.description = resolved.description;
   r.planner = options.planner;
-  r.checked = resolved.target->checked && resolved.abi->id == AbiId::kCortexM;
+  r.checked = resolved.checked && resolved.abi->id == AbiId::kCortexM;
   TFLM_ARENA_RETURN_IF_ERROR(
       SmallestWorkingSize(split, ReplayBuffer::kPersistent, &r.min_persistent_bytes));
   TFLM_ARENA_RETURN_IF_ERROR(

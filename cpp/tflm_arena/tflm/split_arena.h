@@ -28,6 +28,7 @@ namespace tflm {
 
 struct TflmSplitArena {
   std::string target;
+  std::string version;  // the stack version (stack_versions.h)
   std::string description;
   std::string planner;
   // This layout was run on a real build of the target: the 32-bit ARM

@@ -27,13 +27,7 @@ Status BuildTargetTrace(const model::Model& model, const TflmArenaOptions& optio
                                  : *options.recording           ? AllocatorChoice::kRecording
                                                                 : AllocatorChoice::kMicroAllocator;
   TFLM_ARENA_RETURN_IF_ERROR(ResolveBuildTarget(options.target, choice, options.planner, resolved));
-  TraceOptions to;
-  to.target = resolved->abi;
-  to.kernels = TargetKernels(*resolved->target);
-  to.cmsis_nn_backend = resolved->target->cmsis_nn_backend;
-  to.esp_nn_chip = resolved->target->esp_nn_chip;
-  to.ethos_u = resolved->target->ethos_u;
-  to.recording = resolved->recording;
+  TraceOptions to = TraceOptionsFor(*resolved);
   to.planner = options.planner == "linear" ? PlannerKind::kLinear : PlannerKind::kGreedy;
   to.resource_variables = options.resource_variables;
   to.resource_variables_in_arena = options.resource_variables_in_arena;
@@ -83,7 +77,9 @@ Status ComputeTflmArenaSize(const model::Model& model, const TflmArenaOptions& o
 
   *out = TflmArenaSize();
   out->target = resolved.target->name;
-  out->description = resolved.target->description;
+  out->version = resolved.version->name;
+  out->versions = VersionWords(*resolved.target, *resolved.version);
+  out->description = resolved.description;
   out->recording = resolved.recording;
   out->planner = options.planner;
   out->min_arena_bytes = hi;

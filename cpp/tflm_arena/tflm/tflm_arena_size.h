@@ -27,7 +27,7 @@ namespace tflm_arena {
 namespace tflm {
 
 struct TflmArenaOptions {
-  std::string target = DefaultBuildTarget().name;  // a name of BuildTargets()
+  std::string target = DefaultBuildTarget().name;  // "TARGET" or "TARGET@VERSION"
   // RecordingMicroAllocator (true) or MicroAllocator (false); unset: the
   // allocator the target's application creates (build_targets.h).
   std::optional<bool> recording;
@@ -41,7 +41,9 @@ struct TflmArenaOptions {
 
 struct TflmArenaSize {
   std::string target;       // the build target's name
-  std::string description;  // what that build is, in one line
+  std::string version;      // the stack version's name (stack_versions.h)
+  std::string versions;     // the TFLM release and kernel library, in words
+  std::string description;  // what that build is, in one line, versions included
   bool recording = false;   // the allocator the figures are for
   std::string planner;
   uint64_t min_arena_bytes = 0;

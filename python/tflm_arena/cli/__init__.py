@@ -10,7 +10,8 @@ section):
 - 2: usage error; argparse prints the usage and ``tflm-arena: error: ...``
   on stderr (unknown command or option, bad option value).
 - 3: ``size --board NAME`` / ``size --max-bytes N``: a model's arena does
-  not fit in that RAM (the figures are printed; an error in any model is 1).
+  not fit in that RAM (the figures are printed; an error in any model is 1);
+  ``compare --arena N``: the arena no longer fits after the change.
 - 130 (128 + SIGINT): interrupted by Ctrl-C; one line
   ``tflm-arena: interrupted`` on stderr, no traceback.
 - 141 (128 + SIGPIPE): standard output was closed early (``| head``); the
@@ -40,6 +41,7 @@ from typing import TextIO
 
 from .. import __version__
 from . import (
+    _compare,
     _demo,
     _inspect,
     _optimize,
@@ -48,6 +50,7 @@ from . import (
     _resolver,
     _size,
     _strategies,
+    _versions,
     _write_plan,
 )
 from ._output import first_line, say
@@ -62,6 +65,8 @@ _cmd_optimize = _optimize.run
 _cmd_report = _report.run
 _cmd_resolver = _resolver.run
 _cmd_strategies = _strategies.run
+_cmd_compare = _compare.run
+_cmd_versions = _versions.run
 
 _DESCRIPTION = """\
 Plan, inspect and size the tensor arena of TensorFlow Lite Micro models
@@ -76,7 +81,8 @@ exit status:
        on stderr (unknown command or option, bad option value)
   3    does not fit: "size --board NAME" or "size --max-bytes N" found a
        model whose stock-TFLM arena exceeds that RAM (a firmware build can
-       fail on it; an error in any model gives 1 instead)
+       fail on it; an error in any model gives 1 instead), or "compare
+       --arena N" found that N no longer fits after the change
   130  interrupted (Ctrl-C): "tflm-arena: interrupted" on stderr
   141  standard output was closed early (for example piped into head):
        the command stops quietly, as a program killed by SIGPIPE does
@@ -108,6 +114,8 @@ def _parser() -> argparse.ArgumentParser:
         ("inspect", _inspect, _cmd_inspect),
         ("plan", _plan, _cmd_plan),
         ("size", _size, _cmd_size),
+        ("compare", _compare, _cmd_compare),
+        ("versions", _versions, _cmd_versions),
         ("write-plan", _write_plan, _cmd_write_plan),
         ("optimize", _optimize, _cmd_optimize),
         ("report", _report, _cmd_report),

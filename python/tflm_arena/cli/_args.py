@@ -6,7 +6,7 @@ import argparse
 import math
 
 from .._plan import STRATEGIES
-from ..tflm_size import DEFAULT_TARGET, TARGETS, targets
+from ..tflm_size import DEFAULT_TARGET, TARGETS, check_target, targets
 
 MODEL_HELP = "the .tflite model file"
 
@@ -19,7 +19,7 @@ TENSORS_ONLY_HELP = (
 TARGET_HELP = (
     "the stock TFLM build whose kernel scratch buffers the plan includes: "
     + ", ".join(TARGETS)
-    + f" (default {DEFAULT_TARGET})"
+    + f", each optionally @VERSION (default {DEFAULT_TARGET})"
 )
 
 
@@ -28,7 +28,8 @@ def targets_help() -> str:
     return (
         "the stock TFLM build, one of: "
         + "; ".join(f"{name} = {text}" for name, text in targets().items())
-        + f" (default {DEFAULT_TARGET})"
+        + f"; TARGET@VERSION names a TFLM release or kernel-library version (see the "
+        f"versions command; default the newest) (default {DEFAULT_TARGET})"
     )
 
 
@@ -56,9 +57,21 @@ def add_strategy(p: argparse.ArgumentParser) -> None:
     )
 
 
+def target_name(text: str) -> str:
+    """argparse type: a target, "TARGET" or "TARGET@VERSION" (else a usage
+    error naming the known targets or versions)."""
+    try:
+        check_target(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+    return text
+
+
 def add_target(p: argparse.ArgumentParser, help: str = TARGET_HELP) -> None:
     """``--target``: one stock TFLM build, default DEFAULT_TARGET."""
-    p.add_argument("--target", choices=TARGETS, default=DEFAULT_TARGET, help=help)
+    p.add_argument(
+        "--target", type=target_name, default=DEFAULT_TARGET, metavar="TARGET", help=help
+    )
 
 
 def add_time_limit(p: argparse.ArgumentParser, help: str) -> None:

@@ -9,8 +9,7 @@ from typing import TextIO
 
 from .._plan import STRATEGIES
 from ..model import Model
-from ..tflm_size import TARGETS
-from ._args import MODEL_HELP, add_time_limit
+from ._args import MODEL_HELP, add_time_limit, target_name
 from ._output import check_output, refusing_existing
 
 SUMMARY = "write one self-contained HTML page about a model's arena"
@@ -39,8 +38,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--target",
         action="append",
-        choices=TARGETS,
-        help="a stock TFLM build to size (repeat for several; default all)",
+        type=target_name,
+        metavar="TARGET",
+        help="a stock TFLM build to size, TARGET or TARGET@VERSION (repeat for several; "
+        "default all)",
     )
     add_time_limit(p, "seconds the optimal and best strategies may search (default 1)")
 

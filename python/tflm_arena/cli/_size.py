@@ -113,9 +113,8 @@ def _fit_limit(args: argparse.Namespace) -> tuple[Board | None, int | None, str,
         return None, args.max_bytes, "", 0
     try:
         b = board(args.board)
-        if args.target is not None and args.target != b.target:
-            board_target(b, args.target)  # raises the usage error's message
-        args.target = board_target(b)
+        # The board's target at the board's stack, or another version of it.
+        args.target = board_target(b, args.target)
     except ValueError as e:
         code = 2 if args.board not in BOARDS or args.target is not None else 1
         return None, None, first_line(e), code
@@ -205,7 +204,7 @@ def _write_size(path: str, r: Any, out: TextIO, first: bool) -> None:
     if not first:
         out.write("\n")
     out.write(
-        f"{path}:\n  {r.firmware_line()}  // stock TFLM, target {r.target}: exact "
+        f"{path}:\n  {r.firmware_line()}  // stock TFLM, target {r.target}@{r.version}: exact "
         f"minimum {r.min_arena_bytes} bytes\n"
     )
     out.write("\n".join("  " + line for line in str(r).splitlines()) + "\n")
@@ -255,7 +254,8 @@ def _run_layout(args: argparse.Namespace, out: TextIO) -> int:
         out.write(
             f"{', '.join(args.model)} in one arena:\n"
             f"  constexpr int kTensorArenaSize = {(r.min_arena_bytes + 15) // 16 * 16};  "
-            f"// stock TFLM, target {r.target}: exact minimum {r.min_arena_bytes} bytes\n"
+            f"// stock TFLM, target {r.target}@{r.version}: "
+            f"exact minimum {r.min_arena_bytes} bytes\n"
         )
         out.write("\n".join("  " + line for line in str(r).splitlines()) + "\n")
         return 0
