@@ -17,7 +17,11 @@
 //    greedy plan validates;
 //  - two buffers: the one-arena figure equals ComputeTflmArenaSize's;
 //  - a shared arena of two copies: no smaller than one copy alone, phases
-//    non-decreasing, the best order no larger than the given one.
+//    non-decreasing, the best order no larger than the given one;
+//  - the target at another stack version of its family (stack_versions.h):
+//    CompareStacks' two sides are each version's own ComputeTflmArenaSize
+//    figures (or refusals), and every change it lists names an operator of
+//    the model whose allocations do differ.
 // FUZZ_TRACE=1 prints the target, the mode and the outcome of each input.
 #include <cstddef>
 #include <cstdint>
@@ -37,6 +41,8 @@
 #include "tflm_arena/tflm/scratch_requests.h"
 #include "tflm_arena/tflm/shared_arena.h"
 #include "tflm_arena/tflm/split_arena.h"
+#include "tflm_arena/tflm/stack_compare.h"
+#include "tflm_arena/tflm/stack_versions.h"
 #include "tflm_arena/tflm/tflm_arena_size.h"
 
 namespace {
@@ -189,6 +195,50 @@ void CheckShared(const model::Model& m, const tflm::TflmArenaOptions& options,
   }
 }
 
+// The same options at another version of the target's family, picked by `pick`.
+void CheckCompare(const model::Model& m, const tflm::TflmArenaOptions& options,
+                  const tflm::TflmArenaSize& single, uint64_t pick) {
+  const tflm::BuildTarget* target = tflm::FindBuildTarget(options.target.c_str());
+  FUZZ_CHECK(target != nullptr, "target %s is not in the registry", options.target.c_str());
+  std::vector<const tflm::StackVersion*> versions;
+  for (const tflm::StackVersion& v : tflm::StackVersions()) {
+    if (v.family == tflm::TargetFamily(*target)) versions.push_back(&v);
+  }
+  FUZZ_CHECK(!versions.empty(), "target %s has no stack version", options.target.c_str());
+  tflm::TflmArenaOptions other = options;
+  other.target = options.target + "@" + versions[pick % versions.size()]->name;
+  tflm::StackComparison cmp;
+  const Status s = tflm::CompareStacks(m, options, other, &cmp);
+  if (!s.ok()) {
+    // Only a version the target does not have (CMSIS-NN or Ethos-U at a
+    // version without them) or a model error.
+    FUZZ_CHECK(s.message()[0] != '\0', "CompareStacks: error without a message");
+    return;
+  }
+  FUZZ_CHECK(!cmp.from.refused && cmp.from.arena.min_arena_bytes == single.min_arena_bytes,
+             "compare's first side differs from ComputeTflmArenaSize on %s",
+             options.target.c_str());
+  tflm::TflmArenaSize alone;
+  tflm::Refusal refusal;
+  const Status a = tflm::ComputeTflmArenaSize(m, other, &alone, &refusal);
+  FUZZ_CHECK(a.ok() != cmp.to.refused, "%s: compare %s, ComputeTflmArenaSize %s",
+             other.target.c_str(), cmp.to.refused ? "refuses" : "sizes",
+             a.ok() ? "sizes" : a.message());
+  if (a.ok()) {
+    FUZZ_CHECK(cmp.to.arena.min_arena_bytes == alone.min_arena_bytes &&
+                   cmp.to.arena.head == alone.head && cmp.to.arena.tail == alone.tail,
+               "%s: compare's figures are not ComputeTflmArenaSize's", other.target.c_str());
+  }
+  for (const tflm::OperatorChange& c : cmp.changes) {
+    FUZZ_CHECK(c.subgraph < m.num_subgraphs() && c.op_index < m.num_operators(c.subgraph),
+               "a change names operator %zu of subgraph %zu, which does not exist", c.op_index,
+               c.subgraph);
+    FUZZ_CHECK(c.from.persistent != c.to.persistent || c.from.scratch != c.to.scratch ||
+                   c.from.scratch_requests != c.to.scratch_requests,
+               "a change lists %s, whose allocations are the same", c.op_name.c_str());
+  }
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -234,6 +284,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
              "sized a model whose offline plan does not decode");
   CheckSize(m, options, arena, present);
   if (m.total_tensors() > kMaxCrossCheckTensors) return 0;
+  CheckCompare(m, options, arena, h >> 28);
   CheckSplit(m, options, arena);
   CheckShared(m, options, arena);
   return 0;
