@@ -144,6 +144,7 @@ def test_docstring_examples_run(models_dir, monkeypatch):
     import tflm_arena.optimize
     import tflm_arena.reorder
     import tflm_arena.signature_runner
+    import tflm_arena.stack_versions
     import tflm_arena.tflm_plan
     import tflm_arena.tflm_size
 
@@ -159,6 +160,7 @@ def test_docstring_examples_run(models_dir, monkeypatch):
         tflm_arena.optimize,
         tflm_arena.reorder,
         tflm_arena.signature_runner,
+        tflm_arena.stack_versions,
         tflm_arena.tflm_plan,
         tflm_arena.tflm_size,
     ]

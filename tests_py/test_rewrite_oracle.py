@@ -3,7 +3,13 @@ table data/oracle_armhf_rewrite.tsv: reference kernels, CMSIS-NN DSP and
 scalar): our prediction of each build's minimum arena, head and tail equals
 the oracle's. The table names the tiling; the test writes the same model
 again and checks its sha256, so a change of the rewrite's output fails here
-until it is measured again.
+until it is measured again. The MobileNetV2 models are generated
+(_sample_models.mobilenet_v2): their weights and quantization scales come
+from float32 arithmetic whose rounding depends on the machine (numpy's SIMD
+reductions), so their bytes differ between machines; for them the check is
+the written model's structure (STRUCTURE below: every tensor's type, shape,
+buffer, bytes and quantization length, every operator and its tensors), all
+the arena depends on.
 """
 
 from __future__ import annotations
@@ -37,6 +43,27 @@ def _rows() -> list[dict[str, str]]:
 ROWS = _rows()
 _MODELS: dict[str, bytes] = {}
 
+# sha256 of structure() of the rewritten models the oracle measured.
+STRUCTURE = {
+    "mobilenet_v2_224_int8": "2e3453ddc2e9c8422dafbebb658fe3f9c7795e07ea3d65c72265cdd85e04e2cf",
+    "mobilenet_v2_224_float32": "fabc7c10469c93b47fc13e2a09a14a31babb94a059ddcb96d8e24a90bbd075be",
+}
+
+
+def structure(m: ta.Model) -> str:
+    """What the arena depends on, without weights and scale values."""
+    parts = [
+        (t.subgraph, t.index, t.type, t.shape, t.buffer, t.is_variable, t.is_constant, t.bytes)
+        + ((len(t.scale), t.quantized_dimension) if t.scale is not None else ())
+        for t in m.tensors
+    ]
+    parts += [
+        (o.subgraph, o.index, o.name, o.custom_code, o.version, o.inputs, o.outputs)
+        + (o.intermediates, o.called_subgraphs)
+        for o in m.operators
+    ]
+    return hashlib.sha256(repr(parts).encode()).hexdigest()
+
 
 def _rewritten(row: dict[str, str]) -> ta.Model:
     key = row["model"] + row["sha256"]
@@ -59,9 +86,14 @@ def test_table_covers_every_build_of_every_model():
 @pytest.mark.parametrize("row", ROWS, ids=lambda r: f"{r['model']}-{r['build']}")
 def test_prediction_equals_the_arm_oracle(row):
     m = _rewritten(row)
-    assert hashlib.sha256(m.data).hexdigest() == row["sha256"], (
-        "the rewrite writes another model now: measure it again with the oracle"
-    )
+    if row["model"] in STRUCTURE:
+        assert structure(m) == STRUCTURE[row["model"]], (
+            "the rewrite writes another model now: measure it again with the oracle"
+        )
+    else:
+        assert hashlib.sha256(m.data).hexdigest() == row["sha256"], (
+            "the rewrite writes another model now: measure it again with the oracle"
+        )
     for target in BUILD_TARGETS[row["build"]]:
         a = ta.tflm_arena(m, target=target)
         assert (a.min_arena_bytes, a.head, a.tail) == (

@@ -48,7 +48,14 @@ def versions(target: str = DEFAULT_TARGET) -> dict[str, str]:
 @dataclass(frozen=True)
 class Allocations:
     """One operator's kernel allocations on one build: persistent bytes (as
-    requested, before alignment) and scratch-buffer requests."""
+    requested, before alignment) and scratch-buffer requests.
+
+    >>> import tflm_arena as ta
+    >>> c = ta.compare_stacks("person_detect.tflite", "esp32s3+esp-nn@1.2.0", "esp32s3+esp-nn")
+    >>> a = c.changes[0].after
+    >>> a.persistent > 0, a.scratch > 0, a.scratch_requests
+    (True, True, 1)
+    """
 
     persistent: int
     scratch: int
@@ -57,7 +64,14 @@ class Allocations:
 
 @dataclass(frozen=True)
 class OperatorChange:
-    """An operator whose allocations differ between the two builds."""
+    """An operator whose allocations differ between the two builds.
+
+    >>> import tflm_arena as ta
+    >>> c = ta.compare_stacks("person_detect.tflite", "esp32s3+esp-nn@1.2.0", "esp32s3+esp-nn")
+    >>> ch = c.changes[0]
+    >>> ch.operator, ch.delta == ch.after.scratch - ch.before.scratch
+    ('CONV_2D', True)
+    """
 
     subgraph: int
     index: int  # within its subgraph
@@ -74,7 +88,13 @@ class OperatorChange:
 
 @dataclass(frozen=True)
 class StackSide:
-    """One build of the comparison: its arena, or TFLM's refusal."""
+    """One build of the comparison: its arena, or TFLM's refusal.
+
+    >>> import tflm_arena as ta
+    >>> c = ta.compare_stacks("hello_world_int8.tflite", "cortex-m", "esp32s3+esp-nn@1.2.0")
+    >>> c.before.name, c.before.kTensorArenaSize(), c.after.refusal
+    ('cortex-m@90b983c', 1104, None)
+    """
 
     name: str  # "TARGET@VERSION"
     description: str

@@ -219,6 +219,18 @@ struct Builder {
         }
         return Status::Ok();
       }
+      case ScratchRule::kMeanOrSumAccumulatorOnly:
+        // The input iterator and resolved axes were stack arrays then.
+        TFLM_ARENA_RETURN_IF_ERROR(NodeTensor(sg, op, false, 0, &t0, &p0));
+        TFLM_ARENA_RETURN_IF_ERROR(NodeTensor(sg, op, true, 0, &out0, &po));
+        if (!p0 || !po) {
+          return Status::Error(StatusCode::kInvalidArgument,
+                               "reduction operator %zu: missing input or output", op_index);
+        }
+        if (t0.type == model::TensorType::kInt8 || t0.type == model::TensorType::kInt16) {
+          Request(out0.num_elements * 4, sg, op_index);
+        }
+        return Status::Ok();
       case ScratchRule::kMeanOrSum:
       case ScratchRule::kReduceMinMax: {
         TFLM_ARENA_RETURN_IF_ERROR(NodeTensor(sg, op, false, 0, &t0, &p0));

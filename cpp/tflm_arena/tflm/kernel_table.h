@@ -80,14 +80,15 @@ enum class StepKind : uint8_t {
 
 enum class ScratchRule : uint8_t {
   kNone = 0,
-  kInt4Filter,       // input a is INT4: its element count (unpacked)
-  kSvdf,             // int8: batch*filters*4 and batch*units*4; float: first only
-  kTransposeConv,    // int8 input: out elements*4; int16: *8 (+ int16 bias*8)
-  kLstm,             // 4 x batch*state*sizeof(cell state type)
-  kMeanOrSum,        // int8/int16: out elements*4; then rank*4, axis count*4
-  kReduceMinMax,     // input rank*4, axis count*4
-  kMirrorPad,        // 2 x input rank*4
-  kPointerPerInput,  // sizeof(void*) * node inputs (ADD_N's input pointers)
+  kInt4Filter,                // input a is INT4: its element count (unpacked)
+  kSvdf,                      // int8: batch*filters*4 and batch*units*4; float: first only
+  kTransposeConv,             // int8 input: out elements*4; int16: *8 (+ int16 bias*8)
+  kLstm,                      // 4 x batch*state*sizeof(cell state type)
+  kMeanOrSum,                 // int8/int16: out elements*4; then rank*4, axis count*4
+  kMeanOrSumAccumulatorOnly,  // before TFLM of 2026-01: int8/int16 out elements*4 only
+  kReduceMinMax,              // input rank*4, axis count*4
+  kMirrorPad,                 // 2 x input rank*4
+  kPointerPerInput,           // sizeof(void*) * node inputs (ADD_N's input pointers)
 };
 
 // Step only taken when the condition holds for node input `cond_input`.

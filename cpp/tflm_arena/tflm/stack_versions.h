@@ -37,7 +37,6 @@ enum class StackFamily : uint8_t {
 
 struct StackVersion {
   const char* name = nullptr;  // what users write after '@', e.g. "zephyr-v4.1"
-  StackFamily family = StackFamily::kUpstream;
   // The TFLM sources, in words: distribution, upstream commit and date.
   const char* tflm = nullptr;
   // The CMSIS-NN this TFLM builds with (the commit its download script
@@ -46,13 +45,15 @@ struct StackVersion {
   const char* cmsis_nn = nullptr;
   // kEspNn: the esp-nn release and commit, e.g. "esp-nn 1.2.0 (v1.2.0)".
   const char* esp_nn_release = nullptr;
-  EspNnVersion esp_nn = EspNnVersion::kV1_2_3;
   // Reference-kernel rows that differ from the newest TFLM's.
   Span<const KernelRow> reference_rows = {};
   // CMSIS-NN rows that differ (used before reference_rows on CMSIS-NN targets).
   Span<const KernelRow> cmsis_nn_rows = {};
   // Builtin names and custom codes its resolver cannot register.
   Span<const char* const> unregistered = {};
+  StackFamily family = StackFamily::kUpstream;
+  // kEspNn: which of esp-nn's size functions the release has.
+  EspNnVersion esp_nn = EspNnVersion::kV1_2_3;
   // The Ethos-U kernel (CO_PROCESSOR=ethos_u) is modelled at this version.
   bool ethos_u = false;
   // Figures checked against a real build of this version (else the
