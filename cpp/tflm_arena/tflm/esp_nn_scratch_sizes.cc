@@ -169,6 +169,19 @@ Status ConvP4(const EspNnConv& c, int64_t* out) {
   return Result(kFn, input_scratch + filter_scratch + align_buf + offset_acc, out);
 }
 
+// The S3 depthwise 3x3 path on multiples of 16 channels (every release):
+// the padding it buffers, twice the given padding, or without padding what
+// the output's reach needs beyond the input (may be negative, as in esp-nn).
+void Padding3x3(const Narrowed& n, Wide* pad_width, Wide* pad_height) {
+  if (n.pad_wd != 0 || n.pad_ht != 0) {
+    *pad_width = n.pad_wd * 2;
+    *pad_height = n.pad_ht * 2;
+  } else {
+    *pad_width = n.out_wd * n.stride_wd + n.f_wd - 1 - n.in_wd;
+    *pad_height = n.out_ht * n.stride_ht + n.f_ht - 1 - n.in_ht;
+  }
+}
+
 // esp_nn_depthwise_conv_s8_esp32s3.c, esp_nn_get_depthwise_conv_scratch_size_esp32s3
 // before esp-nn 1.2.1: 3x3 multiplier-1 kernels on multiples of 8 channels
 // and multipliers of 4 take scratch, everything else 32 bytes. The s16
@@ -177,20 +190,13 @@ Status DepthwiseS3Before121(EspNnVersion version, const EspNnConv& c, int64_t* o
   constexpr const char* kFn = "esp_nn_get_depthwise_conv_scratch_size_esp32s3";
   const Narrowed n(c);
   const Wide in_wd = n.in_wd, in_ht = n.in_ht, channels = n.in_ch, f_wd = n.f_wd, f_ht = n.f_ht;
-  const Wide ch_mult = n.ch_mult, out_wd = n.out_wd, out_ht = n.out_ht;
-  const Wide pad_wd = n.pad_wd, pad_ht = n.pad_ht, stride_wd = n.stride_wd, stride_ht = n.stride_ht;
+  const Wide ch_mult = n.ch_mult;
   const Wide filter_size = f_wd * f_ht * channels * ch_mult;
   const Wide s16_gap = version >= EspNnVersion::kV1_2_0 ? 32 : 16;
   if (ch_mult == 1 && channels % 8 == 0 && f_wd == 3 && f_ht == 3) {
     if (channels % 16 == 0) {
       Wide pad_width = 0, pad_height = 0;
-      if (pad_wd != 0 || pad_ht != 0) {
-        pad_width = pad_wd * 2;
-        pad_height = pad_ht * 2;
-      } else {  // may be negative, as in esp-nn
-        pad_width = out_wd * stride_wd + f_wd - 1 - in_wd;
-        pad_height = out_ht * stride_ht + f_ht - 1 - in_ht;
-      }
+      Padding3x3(n, &pad_width, &pad_height);
       if (pad_width == 0 && pad_height == 0) return Result(kFn, filter_size + 16, out);
       return Result(kFn, filter_size + (in_wd + pad_width) * (in_ht + pad_height) * channels + 16,
                     out);
@@ -218,13 +224,7 @@ Status DepthwiseS3(const EspNnConv& c, int64_t* out) {
     if (f_wd == 3 && f_ht == 3) {
       if (channels % 16 == 0) {
         Wide pad_width = 0, pad_height = 0;
-        if (pad_wd != 0 || pad_ht != 0) {
-          pad_width = pad_wd * 2;
-          pad_height = pad_ht * 2;
-        } else {  // may be negative, as in esp-nn
-          pad_width = out_wd * stride_wd + f_wd - 1 - in_wd;
-          pad_height = out_ht * stride_ht + f_ht - 1 - in_ht;
-        }
+        Padding3x3(n, &pad_width, &pad_height);
         if (pad_width == 0 && pad_height == 0) return Result(kFn, filter_size + 16, out);
         const Wide full_input = (in_wd + pad_width) * (in_ht + pad_height) * channels;
         if (full_input <= Wide{40} * 1024) return Result(kFn, filter_size + full_input + 16, out);

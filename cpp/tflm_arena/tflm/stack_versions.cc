@@ -59,15 +59,13 @@ constexpr StackVersion Upstream(const char* name, const char* tflm, const char* 
   v.ethos_u = ethos_u;
   return v;
 }
-constexpr StackVersion EspNn(const char* name, const char* release, EspNnVersion version,
-                             bool checked) {
+constexpr StackVersion EspNn(const char* name, const char* release, EspNnVersion version) {
   StackVersion v;
   v.name = name;
   v.family = StackFamily::kEspNn;
   v.tflm = kEspTfliteMicro140;
   v.esp_nn_release = release;
   v.esp_nn = version;
-  v.checked = checked;
   return v;
 }
 
@@ -84,20 +82,19 @@ constexpr StackVersion kVersions[] = {
     Upstream("zephyr-v4.4", "Zephyr v4.4's module: upstream TFLM f2b2b3f5 (2026-02-12)", nullptr,
              {}, {}, {}, /*ethos_u=*/false),
     Upstream("zephyr-v4.1", "Zephyr v4.1's module: upstream TFLM ef645912 (2025-02-07)", nullptr,
-             Span<const KernelRow>(kZephyr41Rows, 2), {},
-             Span<const char* const>(kZephyr41Unregistered, 5), /*ethos_u=*/false),
+             Span<const KernelRow>(kZephyr41Rows, sizeof(kZephyr41Rows) / sizeof(kZephyr41Rows[0])),
+             {},
+             Span<const char* const>(kZephyr41Unregistered, sizeof(kZephyr41Unregistered) /
+                                                                sizeof(kZephyr41Unregistered[0])),
+             /*ethos_u=*/false),
     // esp-tflite-micro 1.4.0 (99f49e1) is upstream TFLM 0965635 with
     // Espressif's directories; its idf_component.yml accepts esp-nn >= 1.1.1,
     // so the esp-nn release is whatever the application's lock file holds.
-    EspNn("1.2.3", "esp-nn 1.2.3 (5f0a807)", EspNnVersion::kV1_2_3, /*checked=*/true),
-    EspNn("1.2.2", "esp-nn 1.2.2 (def4d7a)", EspNnVersion::kV1_2_2,
-          /*checked=*/true),
-    EspNn("1.2.1", "esp-nn 1.2.1 (79d59ae)", EspNnVersion::kV1_2_1,
-          /*checked=*/true),
-    EspNn("1.2.0", "esp-nn 1.2.0 (tag v1.2.0)", EspNnVersion::kV1_2_0,
-          /*checked=*/true),
-    EspNn("1.1.2", "esp-nn 1.1.2 (tag v1.1.2)", EspNnVersion::kV1_1_2,
-          /*checked=*/true),
+    EspNn("1.2.3", "esp-nn 1.2.3 (5f0a807)", EspNnVersion::kV1_2_3),
+    EspNn("1.2.2", "esp-nn 1.2.2 (def4d7a)", EspNnVersion::kV1_2_2),
+    EspNn("1.2.1", "esp-nn 1.2.1 (79d59ae)", EspNnVersion::kV1_2_1),
+    EspNn("1.2.0", "esp-nn 1.2.0 (tag v1.2.0)", EspNnVersion::kV1_2_0),
+    EspNn("1.1.2", "esp-nn 1.1.2 (tag v1.1.2)", EspNnVersion::kV1_1_2),
 };
 
 }  // namespace
