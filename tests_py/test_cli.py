@@ -72,6 +72,19 @@ def test_errors_are_one_line_and_nonzero(tmp_path, capsys):
     assert main(["frobnicate"]) != 0
 
 
+def test_write_errors_name_the_file_and_cause_without_errno(models_dir, tmp_path, capsys):
+    hello = str(models_dir / "hello_world_int8.tflite")
+    dest = tmp_path / "missing_dir" / "x.tflite"
+    assert main(["optimize", hello, "-o", str(dest)]) == 1
+    err = capsys.readouterr().err.strip()
+    assert err == f"tflm-arena: error: cannot write {dest}: No such file or directory"
+    assert not dest.parent.exists()
+    # An OSError raised by Python itself (here: a folder given as the model).
+    assert main(["inspect", str(tmp_path)]) == 1
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("tflm-arena: error: ") and "[Errno" not in err
+
+
 # --- names, peak step, fixed buffers ---------------------------------------
 
 HELLO_FC = "sequential/dense/MatMul;sequential/dense/Relu;sequential/dense/BiasAdd"

@@ -62,8 +62,13 @@ def refusing_existing(dest: Path) -> Iterator[None]:
 
 
 def first_line(e: BaseException) -> str:
-    """An exception's message as one line (its type when it has none)."""
-    return str(e).splitlines()[0] if str(e) else type(e).__name__
+    """An exception's message as one line (its type when it has none). An
+    OSError shows its words and file, not Python's ``[Errno N]`` prefix."""
+    text = str(e)
+    if isinstance(e, OSError) and e.strerror:
+        named = e.filename is None or str(e.filename) in e.strerror
+        text = e.strerror if named else f"{e.filename}: {e.strerror}"
+    return text.splitlines()[0] if text else type(e).__name__
 
 
 def say(line: str) -> None:
