@@ -142,17 +142,27 @@ def oracle_table(models_dir: Path) -> int:
         f"{'model':<24}{'target':<22}{'ours':>9}{'oracle':>9}{'ours-oracle':>12}"
         f"{'vs reference':>14}"
     )
-    mismatches = 0
+    mismatches = generated = 0
     for table, targets in builds.items():
         if table.startswith("_"):
             continue
         print(f"# {table}")
         rows = _oracle_rows(DATA / table)
         ref_build = next(iter(targets))  # the table's reference-kernel build
-        reference = {r["model"]: int(r["min_arena"]) for r in rows if r["build"] == ref_build}
+        reference = {
+            r["model"]: int(r["min_arena"])
+            for r in rows
+            if r["build"] == ref_build and r["min_arena"].isdigit()
+        }
         for r in sorted(rows, key=lambda r: (r["model"], list(targets).index(r["build"]))):
             target = targets[r["build"]][0]
             model = models_dir / f"{r['model']}.tflite"
+            if not model.exists():  # a model the tests generate; they check it
+                generated += 1
+                continue
+            if r.get("status", "ok") != "ok":  # the build refuses the model
+                print(f"{r['model']:<24}{target:<22} oracle: {r['status']}")
+                continue
             oracle = int(r["min_arena"])
             try:
                 ours = ta.tflm_arena(model, target=target).min_arena_bytes
@@ -167,7 +177,8 @@ def oracle_table(models_dir: Path) -> int:
                 f"{r['model']:<24}{target:<22}{ours:>9,}{oracle:>9,}{ours - oracle:>+12,}"
                 f"{vs_ref:>14}"
             )
-    print(f"{mismatches} figure(s) differ from the oracle")
+    print(f"{mismatches} figure(s) differ from the oracle; {generated} row(s) of models the tests")
+    print("generate were left to the tests (tests_py/test_tflm_*.py)")
     return 1 if mismatches else 0
 
 

@@ -285,4 +285,4 @@ def test_an_operator_a_release_lacks_is_refused_at_registration():
     # CMSIS-NN and Ethos-U builds are not modelled at Zephyr's releases: an error.
     with pytest.raises(ValueError, match=r"zephyr-v4\.1"):
         ta.tflm_arena(model, target="cortex-m4+cmsis-nn@zephyr-v4.1")
-    assert list(ta.versions("cortex-m")) == ["90b983c", "zephyr-v4.4", "zephyr-v4.1"]
+    assert list(ta.versions("cortex-m")) == ["90b983c", "zephyr-v4.4", "zephyr-v4.1", "arduino"]

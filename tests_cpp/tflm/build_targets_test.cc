@@ -70,6 +70,45 @@ TEST(BuildTargets, TheWheelsPlannerDecidesItsAllocator) {
       StatusCode::kInvalidArgument);
 }
 
+// The Arduino library compiles TFLM without TF_LITE_STATIC_MEMORY: its
+// version carries its own struct layout; others keep the target's.
+TEST(BuildTargets, AVersionMayCarryItsOwnLayout) {
+  const ResolvedTarget arduino =
+      MustResolve("cortex-m@arduino", AllocatorChoice::kTargetDefault, "tflm_greedy");
+  EXPECT_STREQ(arduino.abi->name, "cortex-m-arduino");
+  EXPECT_EQ(arduino.abi->tflite_tensor.size, 64u);
+  EXPECT_EQ(arduino.abi->node_and_registration.size, 44u);
+  for (const char* name : {"cortex-m", "cortex-m@zephyr-v4.1", "cortex-m4+cmsis-nn"}) {
+    const ResolvedTarget r = MustResolve(name, AllocatorChoice::kTargetDefault, "tflm_greedy");
+    EXPECT_STREQ(r.abi->name, "cortex-m") << name;
+    EXPECT_EQ(r.abi->tflite_tensor.size, 40u) << name;  // TF_LITE_STATIC_MEMORY
+  }
+}
+
+// An older CMSIS-NN integration has kernels for fewer operators: the others
+// take that version's reference rows (or the base reference row).
+TEST(BuildTargets, OperatorsWithoutAnOldCmsisNnKernelRunReferenceKernels) {
+  const ResolvedTarget now =
+      MustResolve("cortex-m4+cmsis-nn", AllocatorChoice::kTargetDefault, "tflm_greedy");
+  const ResolvedTarget old =
+      MustResolve("cortex-m4+cmsis-nn@arduino", AllocatorChoice::kTargetDefault, "tflm_greedy");
+  auto source = [](const ResolvedTarget& r, const char* op) {
+    const KernelRow* row = FindKernel(r.kernels, op);
+    return row == nullptr ? std::string("none") : std::string(row->source);
+  };
+  EXPECT_EQ(source(now, "PAD").rfind("cmsis_nn/", 0), 0u);
+  EXPECT_EQ(source(old, "PAD").rfind("cmsis_nn/", 0), std::string::npos) << source(old, "PAD");
+  EXPECT_EQ(source(old, "TRANSPOSE_CONV"), "transpose_conv.cpp");
+  EXPECT_EQ(source(old, "CONV_2D"), "cmsis_nn/conv.cpp conv_common.cpp");
+  EXPECT_EQ(source(old, "SVDF"), "cmsis_nn/svdf.cpp svdf_common.cpp");
+  EXPECT_EQ(source(old, "UNIDIRECTIONAL_SEQUENCE_LSTM").rfind("cmsis_nn/", 0), std::string::npos);
+  // Every operator of the current table has a row at the old version too.
+  for (const KernelRow& row : now.kernels) {
+    EXPECT_NE(FindKernel(old.kernels, row.op), nullptr) << row.op;
+  }
+  EXPECT_EQ(old.kernels.size(), now.kernels.size());
+}
+
 TEST(BuildTargets, UnknownNamesAndPlannersAreRefusedWithTheKnownOnes) {
   ResolvedTarget r;
   const Status s = ResolveBuildTarget("esp32", AllocatorChoice::kTargetDefault, "tflm_greedy", &r);

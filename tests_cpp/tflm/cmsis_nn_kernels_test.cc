@@ -1,6 +1,6 @@
 // CMSIS-NN's scratch formulas per backend (cmsis_nn_kernels.h). Expected
 // values are worked out by hand from CMSIS-NN's size functions at 4ab83cc
-// (named in each test), for GCC.
+// (named in each test), and at e98ee09 at the end, for GCC.
 #include "tflm_arena/tflm/cmsis_nn_kernels.h"
 
 #include <gtest/gtest.h>
@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "tflm_arena/tflm/build_targets.h"
+#include "tflm_arena/tflm/cmsis_nn_e98ee09_sizes.h"
 
 namespace tflm_arena {
 namespace tflm {
@@ -170,6 +171,64 @@ TEST(CmsisNnKernels, TargetsNameTheirBackendAndOnlyMveIsUnchecked) {
   EXPECT_EQ(FindBuildTarget("cortex-m0plus+cmsis-nn")->cmsis_nn_backend, kScalar);
   EXPECT_EQ(FindBuildTarget("cortex-m33+cmsis-nn")->cmsis_nn_backend, kDsp);
   EXPECT_EQ(FindBuildTarget("cortex-m85+cmsis-nn")->cmsis_nn_backend, kMve);
+}
+
+// CMSIS-NN e98ee09 (the Arduino library's), from that commit's size
+// functions, beside 4ab83cc's where they differ.
+
+// arm_convolve_s8_get_buffer_size: 2 * K int16 without rounding K = 27 up
+// to 4 (4ab83cc: 2 * 28 * 2); MVE: 4 * round_up(27, 8).
+TEST(CmsisNnE98ee09, ConvS8General) {
+  const CmsisConv c = Conv({1, 8, 8, 3}, {1, 3, 3, 3}, {1, 8, 8, 4}, 1, 1);
+  EXPECT_EQ(ConvolveWrapperS8BufferSizeE98ee09(kScalar, c), 2 * 27 * 2);
+  EXPECT_EQ(ConvolveWrapperS8BufferSizeE98ee09(kDsp, c), 2 * 27 * 2);
+  EXPECT_EQ(ConvolveWrapperS8BufferSizeE98ee09(kMve, c), 4 * 32);
+  EXPECT_EQ(ConvolveWrapperS8BufferSize(kDsp, c), 2 * 28 * 2);
+}
+
+// Only the unit-stride 1x1 is the fast kernel (0 bytes); a strided 1x1 takes
+// the im2col buffer (4ab83cc has a strided 1x1 kernel needing none).
+TEST(CmsisNnE98ee09, ConvS8OneByOne) {
+  EXPECT_EQ(
+      ConvolveWrapperS8BufferSizeE98ee09(kDsp, Conv({1, 8, 8, 16}, {1, 1, 1, 16}, {1, 8, 8, 4})),
+      0);
+  const CmsisConv strided = Conv({1, 8, 8, 16}, {1, 1, 1, 16}, {1, 4, 4, 4}, 2);
+  EXPECT_EQ(ConvolveWrapperS8BufferSizeE98ee09(kDsp, strided), 2 * 16 * 2);
+  EXPECT_EQ(ConvolveWrapperS8BufferSize(kDsp, strided), 0);
+}
+
+// 1xN (input height 1, output width % 4 == 0, filter height 1): the im2col
+// size except on MVE, where it is 0.
+TEST(CmsisNnE98ee09, ConvS8OneByN) {
+  const CmsisConv c = Conv({1, 1, 16, 8}, {1, 1, 3, 8}, {1, 1, 16, 4}, 1, 1);
+  EXPECT_EQ(ConvolveWrapperS8BufferSizeE98ee09(kDsp, c), 2 * 24 * 2);
+  EXPECT_EQ(ConvolveWrapperS8BufferSizeE98ee09(kMve, c), 0);
+  EXPECT_EQ(ConvolveWrapperS8BufferSizeE98ee09(
+                kMve, Conv({1, 1, 18, 8}, {1, 1, 3, 8}, {1, 1, 18, 4}, 1, 1)),
+            4 * 24);  // output width 18: the general kernel
+}
+
+// int16: only DSP's fast kernel (K < 512, unit dilation) has a buffer.
+TEST(CmsisNnE98ee09, ConvS16) {
+  const CmsisConv small = Conv({1, 8, 8, 8}, {1, 3, 3, 8}, {1, 8, 8, 4}, 1, 1);  // K = 72
+  EXPECT_EQ(ConvolveWrapperS16BufferSizeE98ee09(kDsp, small), 2 * 72 * 2);
+  EXPECT_EQ(ConvolveWrapperS16BufferSizeE98ee09(kScalar, small), 0);
+  EXPECT_EQ(ConvolveWrapperS16BufferSizeE98ee09(kMve, small), 0);
+  const CmsisConv big = Conv({1, 8, 8, 64}, {1, 3, 3, 64}, {1, 8, 8, 4}, 1, 1);  // K = 576
+  EXPECT_EQ(ConvolveWrapperS16BufferSizeE98ee09(kDsp, big), 0);
+}
+
+// Depthwise: the opt kernel's size also for 3x3 filters (4ab83cc: 0 for
+// 3x3 with padding <= 1 on DSP); nothing when channels change.
+TEST(CmsisNnE98ee09, DepthwiseS8) {
+  const CmsisConv c = Conv({1, 25, 5, 64}, {1, 3, 3, 64}, {1, 25, 5, 64}, 1, 1);
+  EXPECT_EQ(DepthwiseConvWrapperS8BufferSizeE98ee09(kDsp, c), 64 * 9 * 2);
+  EXPECT_EQ(DepthwiseConvWrapperS8BufferSize(kDsp, c), 0);
+  EXPECT_EQ(DepthwiseConvWrapperS8BufferSizeE98ee09(kScalar, c), 0);
+  EXPECT_EQ(DepthwiseConvWrapperS8BufferSizeE98ee09(kMve, c), 4 * 124 * 9);
+  EXPECT_EQ(DepthwiseConvWrapperS8BufferSizeE98ee09(
+                kDsp, Conv({1, 8, 8, 1}, {1, 3, 3, 8}, {1, 8, 8, 8}, 1, 1)),
+            0);
 }
 
 }  // namespace

@@ -381,6 +381,10 @@ struct Builder {
         case StepKind::kBatchMatMulTemporaries:
           TFLM_ARENA_RETURN_IF_ERROR(BatchMatMulTemporaries(sg, op_index, op, global_op));
           break;
+        case StepKind::kPersistentPerInput:
+          TailBytes(static_cast<uint64_t>(s.a) * op.inputs.size(), kArenaAlignment,
+                    Category::kPersistentBufferData, "Prepare's per-input array", global_op);
+          break;
       }
     }
     return FinishNode(row.op, op_index, requests_before, global_op);

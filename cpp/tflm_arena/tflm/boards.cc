@@ -11,7 +11,7 @@ constexpr uint64_t kMiB = 1024 * kKiB;
 
 constexpr Board kBoards[] = {
     {"arduino-nano-33-ble-sense", "Nordic nRF52840", "Arm Cortex-M4F, 64 MHz", "cortex-m4+cmsis-nn",
-     "90b983c", 256 * kKiB, 0, "",
+     "arduino", 256 * kKiB, 0, "",
      "Nordic nRF52840 Product Specification (256 KB RAM); Arduino Nano 33 BLE Sense product "
      "page",
      "the nRF52840's 256 KB RAM is one contiguous data region; Arduino's Mbed OS core and the "

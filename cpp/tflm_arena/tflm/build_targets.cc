@@ -1,5 +1,6 @@
 #include "tflm_arena/tflm/build_targets.h"
 
+#include <cstring>
 #include <map>
 #include <mutex>
 #include <utility>
@@ -145,7 +146,9 @@ Span<const KernelRow> TargetKernels(const BuildTarget& target, const StackVersio
   const Span<const KernelRow> base = TargetKernels(target);
   const bool cmsis_nn = target.kernels == KernelLibrary::kCmsisNn;
   const Span<const KernelRow> own_rows = cmsis_nn ? version.cmsis_nn_rows : Span<const KernelRow>();
-  if (own_rows.empty() && version.reference_rows.empty()) return base;
+  // An older CMSIS-NN integration has kernels for fewer operators.
+  const bool fewer_own = cmsis_nn && !version.cmsis_nn_ops.empty();
+  if (own_rows.empty() && version.reference_rows.empty() && !fewer_own) return base;
   // Built once per (target, version) and kept for the process.
   static std::mutex mu;
   static std::map<std::pair<const BuildTarget*, const StackVersion*>,
@@ -159,13 +162,29 @@ Span<const KernelRow> TargetKernels(const BuildTarget& target, const StackVersio
         table.push_back(row);
       }
     };
+    const Span<const KernelRow> own = cmsis_nn ? CmsisNnOwnKernels() : Span<const KernelRow>();
+    // True when the library runs its own kernel for `op` at this version.
+    auto has_own = [&](const char* op) {
+      if (FindKernel(own, op) == nullptr) return false;
+      if (!fewer_own) return true;
+      for (const char* name : version.cmsis_nn_ops) {
+        if (std::strcmp(name, op) == 0) return true;
+      }
+      return false;
+    };
     for (const KernelRow& row : own_rows) add(row);
     // A reference row that differs does not replace the library's own kernel.
-    const Span<const KernelRow> own = cmsis_nn ? CmsisNnOwnKernels() : Span<const KernelRow>();
     for (const KernelRow& row : version.reference_rows) {
-      if (FindKernel(own, row.op) == nullptr) add(row);
+      if (!has_own(row.op)) add(row);
     }
-    for (const KernelRow& row : base) add(row);
+    for (const KernelRow& row : base) {
+      if (FindKernel(own, row.op) != nullptr && !has_own(row.op)) continue;
+      add(row);
+    }
+    // The reference rows of operators whose library kernel came later.
+    if (fewer_own) {
+      for (const KernelRow& row : ReferenceKernels()) add(row);
+    }
   }
   return Span<const KernelRow>(table.data(), table.size());
 }
@@ -234,10 +253,11 @@ Status ResolveBuildTarget(const std::string& name, AllocatorChoice choice,
                          "target %s: the Ethos-U kernel of %s is not modelled", target->name,
                          version->name);
   }
-  const TargetAbi* abi = FindTarget(target->abi);
+  const char* abi_name = version->abi != nullptr ? version->abi : target->abi;
+  const TargetAbi* abi = FindTarget(abi_name);
   if (abi == nullptr) {
     return Status::Error(StatusCode::kInternal, "target '%s' names unknown layout '%s'",
-                         target->name, target->abi);
+                         target->name, abi_name);
   }
   if (planner != "tflm_greedy" && planner != "linear") {
     return Status::Error(StatusCode::kInvalidArgument,

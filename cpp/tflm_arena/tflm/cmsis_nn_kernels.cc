@@ -7,6 +7,7 @@
 
 #include "tflm_arena/model/builtin_options.h"
 #include "tflm_arena/model/tensor_type.h"
+#include "tflm_arena/tflm/cmsis_nn_e98ee09_sizes.h"
 #include "tflm_arena/tflm/kernel_shapes.h"
 
 namespace tflm_arena {
@@ -276,7 +277,27 @@ Status ConvGeometry(const NodeView& n, bool depthwise, const model::TensorInfo& 
   return Status::Ok();
 }
 
-Status ConvRule(const NodeView& n, CmsisNnBackend backend, std::vector<CmsisNnAllocation>* out) {
+// A convolution's size functions at one CMSIS-NN commit.
+struct ConvSizes {
+  int64_t (*s8)(CmsisNnBackend, const CmsisConv&);
+  int64_t (*s16)(CmsisNnBackend, const CmsisConv&);
+};
+constexpr ConvSizes kConvSizes4ab83cc{ConvolveWrapperS8BufferSize, ConvolveWrapperS16BufferSize};
+constexpr ConvSizes kConvSizesE98ee09{ConvolveWrapperS8BufferSizeE98ee09,
+                                      ConvolveWrapperS16BufferSizeE98ee09};
+// A depthwise convolution's: int8 filters, int4 filters.
+struct DepthwiseSizes {
+  int64_t (*s8)(CmsisNnBackend, const CmsisConv&);
+  int64_t (*s4)(CmsisNnBackend, const CmsisConv&);
+};
+constexpr DepthwiseSizes kDepthwiseSizes4ab83cc{DepthwiseConvWrapperS8BufferSize,
+                                                DepthwiseConvWrapperS4BufferSize};
+// e98ee09's kernel sizes every filter type with the s8 function.
+constexpr DepthwiseSizes kDepthwiseSizesE98ee09{DepthwiseConvWrapperS8BufferSizeE98ee09,
+                                                DepthwiseConvWrapperS8BufferSizeE98ee09};
+
+Status ConvRule(const NodeView& n, CmsisNnBackend backend, const ConvSizes& sizes,
+                std::vector<CmsisNnAllocation>* out) {
   model::TensorInfo in, filter, output;
   TFLM_ARENA_RETURN_IF_ERROR(n.Need(false, 0, 4, &in));
   TFLM_ARENA_RETURN_IF_ERROR(n.Need(false, 1, 4, &filter));
@@ -284,16 +305,16 @@ Status ConvRule(const NodeView& n, CmsisNnBackend backend, std::vector<CmsisNnAl
   if (in.type != TensorType::kInt8 && in.type != TensorType::kInt16) return Status::Ok();
   CmsisConv c;
   TFLM_ARENA_RETURN_IF_ERROR(ConvGeometry(n, false, in, filter, output, &c));
-  // The bias is read with AllocateTempOutputTensor(node, kConvBiasTensor),
-  // which finds no third output: bias_type is kTfLiteNoType, so int16
-  // always takes the CMSIS-NN path.
-  const int64_t bytes = in.type == TensorType::kInt8 ? ConvolveWrapperS8BufferSize(backend, c)
-                                                     : ConvolveWrapperS16BufferSize(backend, c);
+  // At 4ab83cc the bias is read with AllocateTempOutputTensor(node,
+  // kConvBiasTensor), which finds no third output: bias_type is
+  // kTfLiteNoType, so int16 always takes the CMSIS-NN path (e98ee09's kernel
+  // does not look at the bias).
+  const int64_t bytes = in.type == TensorType::kInt8 ? sizes.s8(backend, c) : sizes.s16(backend, c);
   if (bytes > 0) Scratch(out, bytes, "CMSIS-NN convolution buffer");
   return Status::Ok();
 }
 
-Status DepthwiseRule(const NodeView& n, CmsisNnBackend backend,
+Status DepthwiseRule(const NodeView& n, CmsisNnBackend backend, const DepthwiseSizes& sizes,
                      std::vector<CmsisNnAllocation>* out) {
   model::TensorInfo in, filter, output;
   TFLM_ARENA_RETURN_IF_ERROR(n.Need(false, 0, 4, &in));
@@ -304,9 +325,8 @@ Status DepthwiseRule(const NodeView& n, CmsisNnBackend backend,
   TFLM_ARENA_RETURN_IF_ERROR(ConvGeometry(n, true, in, filter, output, &c));
   // input_dims.n: the batch; filter_dims {1, h, w, output depth}.
   c.filter.c = output.shape[3];
-  const int64_t bytes = filter.type == TensorType::kInt4
-                            ? DepthwiseConvWrapperS4BufferSize(backend, c)
-                            : DepthwiseConvWrapperS8BufferSize(backend, c);
+  const int64_t bytes =
+      filter.type == TensorType::kInt4 ? sizes.s4(backend, c) : sizes.s8(backend, c);
   if (bytes > 0) Scratch(out, bytes, "CMSIS-NN depthwise buffer");
   return Status::Ok();
 }
@@ -338,6 +358,25 @@ Status FullyConnectedRule(const NodeView& n, CmsisNnBackend backend,
     Persistent(out, bytes, "CMSIS-NN kernel sums");
   } else {
     Scratch(out, bytes, "CMSIS-NN fully connected buffer");
+  }
+  return Status::Ok();
+}
+
+// The Arduino library's cmsis_nn/fully_connected.cpp: an int8 layer whose
+// output has rank > 2 and whose accumulation depth is a multiple of 4 runs
+// as a 1x1 convolution, with per-channel multipliers and shifts in two
+// persistent arrays; every buffer size is 0 at e98ee09.
+Status FullyConnectedRuleE98ee09(const NodeView& n, std::vector<CmsisNnAllocation>* out) {
+  model::TensorInfo in, filter, output;
+  TFLM_ARENA_RETURN_IF_ERROR(n.Need(false, 0, 0, &in));
+  TFLM_ARENA_RETURN_IF_ERROR(n.Need(false, 1, 0, &filter));
+  TFLM_ARENA_RETURN_IF_ERROR(n.Need(true, 0, 0, &output));
+  if (in.type != TensorType::kInt8) return Status::Ok();
+  const int64_t accum_depth = filter.shape[filter.shape.size() - 1];
+  const int64_t output_depth = output.shape[output.shape.size() - 1];
+  if (output.shape.size() > 2 && accum_depth % 4 == 0) {
+    Persistent(out, Sat(Wide{output_depth} * 4), "CMSIS-NN 1x1 per-channel multipliers");
+    Persistent(out, Sat(Wide{output_depth} * 4), "CMSIS-NN 1x1 per-channel shifts");
   }
   return Status::Ok();
 }
@@ -542,7 +581,10 @@ Status CmsisNnPrepare(CmsisNnRule rule, CmsisNnBackend backend, const model::Mod
                          "AVERAGE_POOL_2D",
                          "SVDF",
                          "UNIDIRECTIONAL_SEQUENCE_LSTM",
-                         "TRANSPOSE_CONV"};
+                         "TRANSPOSE_CONV",
+                         "CONV_2D",
+                         "DEPTHWISE_CONV_2D",
+                         "FULLY_CONNECTED"};
   const size_t r = static_cast<size_t>(rule);
   if (r >= sizeof(names) / sizeof(names[0])) {
     return Status::Error(StatusCode::kInternal, "unknown CMSIS-NN rule %zu", r);
@@ -551,10 +593,10 @@ Status CmsisNnPrepare(CmsisNnRule rule, CmsisNnBackend backend, const model::Mod
   Status s = Status::Ok();
   switch (rule) {
     case CmsisNnRule::kConv:
-      s = ConvRule(n, backend, out);
+      s = ConvRule(n, backend, kConvSizes4ab83cc, out);
       break;
     case CmsisNnRule::kDepthwiseConv:
-      s = DepthwiseRule(n, backend, out);
+      s = DepthwiseRule(n, backend, kDepthwiseSizes4ab83cc, out);
       break;
     case CmsisNnRule::kFullyConnected:
       s = FullyConnectedRule(n, backend, out);
@@ -570,6 +612,15 @@ Status CmsisNnPrepare(CmsisNnRule rule, CmsisNnBackend backend, const model::Mod
       break;
     case CmsisNnRule::kTransposeConv:
       s = TransposeConvRule(n, backend, out);
+      break;
+    case CmsisNnRule::kConvE98ee09:
+      s = ConvRule(n, backend, kConvSizesE98ee09, out);
+      break;
+    case CmsisNnRule::kDepthwiseConvE98ee09:
+      s = DepthwiseRule(n, backend, kDepthwiseSizesE98ee09, out);
+      break;
+    case CmsisNnRule::kFullyConnectedE98ee09:
+      s = FullyConnectedRuleE98ee09(n, out);
       break;
   }
   TFLM_ARENA_RETURN_IF_ERROR(s);

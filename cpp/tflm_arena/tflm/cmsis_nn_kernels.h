@@ -86,6 +86,11 @@ enum class CmsisNnRule : uint8_t {
   kSvdf,            // cmsis_nn/svdf.cc: two scratch, kernel sums
   kLstm,            // cmsis_nn/unidirectional_sequence_lstm.cc
   kTransposeConv,   // cmsis_nn/transpose_conv.cc
+  // The same kernels as of TFLM 2023-02 with CMSIS-NN e98ee09
+  // (cmsis_nn_e98ee09_sizes.h), as the Arduino library ships them.
+  kConvE98ee09,            // one scratch (int8, int16)
+  kDepthwiseConvE98ee09,   // one scratch (int8)
+  kFullyConnectedE98ee09,  // int8 run as 1x1: persistent per-channel arrays
 };
 
 // One allocation of a Prepare, in order.

@@ -77,6 +77,21 @@ Status Check(TypeRule rule, const Tensors& n, std::string* reason, const char** 
         *reason = kHybrid;
       }
       return Status::Ok();
+    case TypeRule::kTransposeConvArduino: {
+      // CalculateOpData tests bias->type for int16 inputs before checking
+      // that the optional bias (input 3) exists (fixed upstream later).
+      *source = "transpose_conv.cpp of the Arduino library, CalculateOpData";
+      TensorType bias = TensorType::kFloat32;
+      bool p_bias = false;
+      TFLM_ARENA_RETURN_IF_ERROR(n.Type(false, 2, &in, &p_in));
+      TFLM_ARENA_RETURN_IF_ERROR(n.Type(false, 3, &bias, &p_bias));
+      if (p_in && in == TensorType::kInt16 && !p_bias) {
+        *reason =
+            "it crashes: an int16 TRANSPOSE_CONV without a bias makes Prepare read the absent "
+            "bias's type through a null pointer";
+      }
+      return Status::Ok();
+    }
     case TypeRule::kFullyConnected:
       *source = "fully_connected.cc, FullyConnectedPrepare";
       TFLM_ARENA_RETURN_IF_ERROR(n.Type(false, 0, &in, &p_in));

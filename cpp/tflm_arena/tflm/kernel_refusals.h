@@ -28,6 +28,9 @@ enum class TypeRule : uint8_t {
   kFullyConnected,  // fully_connected.cc FullyConnectedPrepare
   kSvdf,            // svdf_common.cc PrepareSvdf
   kBatchMatMul,     // batch_matmul.cc BatchMatMulPrepare
+  // The Arduino library's transpose_conv.cpp (TFLM of 2023-02): no type
+  // check in Prepare, but an int16 input without a bias crashes it.
+  kTransposeConvArduino,
 };
 
 // Stock TFLM refuses the model: which operator, and why.

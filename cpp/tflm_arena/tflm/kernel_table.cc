@@ -21,7 +21,7 @@ using steps::Scratch;
 using steps::VarHandle;
 using steps::WritableDims;
 
-constexpr int kAllInputs = 127;
+using steps::kAllInputs;
 
 // Columns: {x86-64 wheel (compression on), cortex-m (compression off)}.
 // Sizes measured with sizeof/alignof on TFLM's headers at 90b983c2b;

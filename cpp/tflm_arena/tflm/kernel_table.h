@@ -76,6 +76,10 @@ enum class StepKind : uint8_t {
   // transposed lhs, for !adj_y a transposed rhs, each a TfLiteEvalTensor,
   // its dims array and its data.
   kBatchMatMulTemporaries,
+  // AllocatePersistentBuffer in Prepare of Step::a bytes per node input
+  // (the Arduino library's CONCATENATION: int8 input scales and zero
+  // points, one float and one int32 array).
+  kPersistentPerInput,
 };
 
 enum class ScratchRule : uint8_t {
@@ -117,6 +121,8 @@ struct KernelRow {
 
 // Step shorthands, so each row reads like the kernel's Prepare.
 namespace steps {
+// InRange(a, kAllInputs): inputs a .. the node's last.
+constexpr int kAllInputs = 127;
 constexpr Step In(int a) { return Step{StepKind::kTempInput, static_cast<int8_t>(a)}; }
 constexpr Step InRange(int a, int b) {
   return Step{StepKind::kTempInputRange, static_cast<int8_t>(a), static_cast<int8_t>(b)};
@@ -156,6 +162,9 @@ constexpr Step WritableDims(int output) {
   return Step{StepKind::kWritableDims, static_cast<int8_t>(output)};
 }
 constexpr Step BatchMatMulTemporaries() { return Step{StepKind::kBatchMatMulTemporaries}; }
+constexpr Step PersistentPerInput(int bytes) {
+  return Step{StepKind::kPersistentPerInput, static_cast<int8_t>(bytes)};
+}
 }  // namespace steps
 
 // TFLM's reference kernels (tensorflow/lite/micro/kernels/*.cc).

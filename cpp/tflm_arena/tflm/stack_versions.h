@@ -49,6 +49,9 @@ struct StackVersion {
   Span<const KernelRow> reference_rows = {};
   // CMSIS-NN rows that differ (used before reference_rows on CMSIS-NN targets).
   Span<const KernelRow> cmsis_nn_rows = {};
+  // The operators that have a CMSIS-NN kernel at this version (empty: every
+  // one of CmsisNnOwnKernels()); the others run reference kernels.
+  Span<const char* const> cmsis_nn_ops = {};
   // Builtin names and custom codes its resolver cannot register.
   Span<const char* const> unregistered = {};
   StackFamily family = StackFamily::kUpstream;
@@ -56,6 +59,10 @@ struct StackVersion {
   EspNnVersion esp_nn = EspNnVersion::kV1_2_3;
   // The Ethos-U kernel (CO_PROCESSOR=ethos_u) is modelled at this version.
   bool ethos_u = false;
+  // The struct layout (target_abi.h) when this distribution compiles TFLM
+  // differently from the target's own (the Arduino library has no
+  // TF_LITE_STATIC_MEMORY); nullptr: the target's.
+  const char* abi = nullptr;
   // Figures checked against a real build of this version (else the
   // resolved description says "modelled from source only").
   bool checked = true;
@@ -71,7 +78,8 @@ const StackVersion* FindStackVersion(StackFamily family, const char* name);
 std::string StackVersionNames(StackFamily family);
 
 // True when `name` (a builtin name or a custom code) is in `unregistered`
-// (a version's list).
+// (a version's list), where an entry ending in '*' stands for every name
+// it begins ("Signal*": the Signal library's custom codes).
 bool IsUnregisteredAt(Span<const char* const> unregistered, const char* name);
 
 }  // namespace tflm

@@ -55,6 +55,35 @@ constexpr TargetAbi kTargets[] = {
      // 32-bit build.
      /*resource_variables=*/{12, 4},
      /*resource_variable=*/{20, 4}},
+    // The Arduino library (tflite-micro-arduino-examples, TFLM of
+    // 2023-02-27) as the Arduino IDE compiles it: the cortex-m layout but
+    // without TF_LITE_STATIC_MEMORY (no build flag defines it), so
+    // TfLiteTensor (64) and TfLiteNode (40, NodeAndRegistration 44) carry
+    // their full-TFLite fields. Measured with sizeof on that library's
+    // headers, arm-linux-gnueabihf-g++ with the Nano 33 BLE core's flags.
+    {"cortex-m-arduino",
+     AbiId::kCortexM,
+     /*compression=*/false,
+     /*pointer_bytes=*/4,
+     /*single_arena_allocator=*/{36, 4},
+     /*recording_single_arena_allocator=*/{52, 4},
+     /*micro_allocator=*/{36, 4},
+     /*recording_micro_allocator=*/{124, 4},
+     /*greedy_planner=*/{44, 4},
+     /*linear_planner=*/{4108, 4},
+     /*persistent_arena_allocator=*/{16, 4},
+     /*non_persistent_arena_allocator=*/{32, 4},
+     /*builtin_data_allocator=*/{8, 4},
+     /*subgraph_allocations=*/{8, 4},
+     /*eval_tensor=*/{12, 4},
+     /*node_and_registration=*/{44, 4},
+     /*tflite_tensor=*/{64, 4},
+     /*affine_quantization=*/{12, 4},
+     /*scratch_buffer_request=*/{12, 4},
+     /*scratch_buffer_handle=*/{4, 4},
+     /*allocation_info=*/{24, 4},
+     /*resource_variables=*/{12, 4},
+     /*resource_variable=*/{20, 4}},
 };
 
 }  // namespace
