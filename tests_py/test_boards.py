@@ -217,7 +217,7 @@ def test_cli_board_fits(hello, capsys):
     margin = b.ram_bytes - r.min_arena_bytes_16
     assert f"fits on board stm32f746g-disco (ST STM32F746NG, {b.ram_bytes:,} bytes of RAM)" in out
     assert f"leaves {margin:,} bytes" in out
-    assert f"stock TFLM, target {b.target}" in out
+    assert f"(stock TFLM, target {b.target}@{b.version}) leaves" in out
     assert f"head {r.head:,} bytes" in out and f"tail {r.tail:,} bytes" in out
     assert "the application's other RAM use" in out and "is not counted" in out
     assert "not counted: SDRAM" in out and "8,388,608 bytes" in out

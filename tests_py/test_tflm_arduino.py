@@ -339,6 +339,10 @@ def test_the_nano_33_ble_sense_builds_with_the_arduino_library():
     assert ta.board_target(b) == "cortex-m4+cmsis-nn@arduino"
     assert "arduino" in ta.versions("cortex-m4+cmsis-nn")
     assert "arduino" in ta.versions("cortex-m")
+    model = GENERATED["relu6_int8"]()
+    f = ta.fit(model, board=b.name)
+    assert f.needed == ta.tflm_arena(model, target="cortex-m4+cmsis-nn@arduino").min_arena_bytes_16
+    assert "(stock TFLM, target cortex-m4+cmsis-nn@arduino) leaves" in f.summary()
     with pytest.raises(ValueError, match="arduino"):
         ta.tflm_arena(GENERATED["relu6_int8"](), target="cortex-m55+ethos-u@arduino")
 

@@ -181,7 +181,7 @@ class Fit:
     def summary(self) -> str:
         """One line: fits or not, by how much, whose figure (no newline)."""
         a = self.arena
-        whose = f"stock TFLM, target {a.target}"
+        whose = f"stock TFLM, target {a.target}@{a.version}"
         if self.fits:
             pct = 100.0 * self.margin / self.ram_bytes if self.ram_bytes else 0.0
             return (
