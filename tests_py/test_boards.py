@@ -135,6 +135,16 @@ def test_fit_on_a_board_uses_its_target_and_ram(hello):
         "margin": b.ram_bytes - r.min_arena_bytes_16,
         "needed": r.min_arena_bytes_16,
         "external_ram": 0,
+        "placement": "internal",
+        "fits_internal": True,
+        "placements": {
+            "internal": {
+                "fits": True,
+                "internal": r.min_arena_bytes_16,
+                "external": 0,
+                "firmware": [f"constexpr int kTensorArenaSize = {r.min_arena_bytes_16};"],
+            }
+        },
     }
 
 
@@ -156,8 +166,10 @@ def test_fit_refuses_bad_requests(hello):
     for bad in (-1, 1.5, True):
         with pytest.raises(ValueError, match="max_bytes must be a whole number"):
             ta.fit(hello, max_bytes=bad)
-    with pytest.raises(ValueError, match="uses target cortex-m0plus\\+cmsis-nn, not cortex-m"):
-        ta.fit(hello, board="raspberry-pi-pico", target="cortex-m")
+    with pytest.raises(
+        ValueError, match="uses target cortex-m0plus\\+cmsis-nn, not esp32\\+esp-nn"
+    ):
+        ta.fit(hello, board="raspberry-pi-pico", target="esp32+esp-nn")
     with pytest.raises(ValueError, match="unknown board"):
         ta.fit(hello, board="pico")
     with pytest.raises(ValueError, match="unknown target"):
@@ -220,7 +232,7 @@ def test_cli_board_fits(hello, capsys):
     assert f"(stock TFLM, target {b.target}@{b.version}) leaves" in out
     assert f"head {r.head:,} bytes" in out and f"tail {r.tail:,} bytes" in out
     assert "the application's other RAM use" in out and "is not counted" in out
-    assert "not counted: SDRAM" in out and "8,388,608 bytes" in out
+    assert "external RAM: SDRAM" in out and "8,388,608 bytes" in out
     assert b.source in out
 
 
@@ -283,9 +295,9 @@ def test_cli_unknown_board_is_one_line_usage_error(hello, capsys):
 
 
 def test_cli_target_disagreeing_with_board_is_a_usage_error(hello, capsys):
-    code, _, err = _run([hello, "--board", "raspberry-pi-pico", "--target", "cortex-m"], capsys)
+    code, _, err = _run([hello, "--board", "raspberry-pi-pico", "--target", "esp32+esp-nn"], capsys)
     assert code == 2 and err.count("\n") == 1
-    assert "uses target cortex-m0plus+cmsis-nn, not cortex-m" in err
+    assert "uses target cortex-m0plus+cmsis-nn, not esp32+esp-nn" in err
     code, _, _ = _run(
         [hello, "--board", "raspberry-pi-pico", "--target", "cortex-m0plus+cmsis-nn"], capsys
     )

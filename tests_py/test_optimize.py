@@ -197,3 +197,10 @@ def test_strategy_is_a_literal_of_the_one_list():
 
     assert get_args(Strategy) == ta.STRATEGIES
     assert get_type_hints(ta.plan)["strategy"] == Strategy
+
+
+def test_repr_is_one_short_line_of_figures():
+    o = ta.optimize(_shared("hello_world_int8"), time_limit=0.2)
+    text = repr(o)
+    assert "\n" not in text and len(text) < 200
+    assert f"head {o.original_head} -> {o.head}" in text and f"target={o.target!r}" in text

@@ -238,3 +238,10 @@ def test_plan_adds_our_offline_plan_to_the_best_tilings(small_cnn):
     assert 1 <= len(planned) <= PLANNED_TILINGS
     assert r.min_arena == min([r.original.best_total] + [c.best_total for c in planned])
     assert ta.tflm_arena(r.model, target=r.target).min_arena_bytes == r.min_arena
+
+
+def test_repr_is_one_short_line_of_figures(searched):
+    text = repr(searched)
+    assert "\n" not in text and len(text) < 200
+    assert f"min_arena {searched.original.best_total} -> {searched.min_arena}" in text
+    assert f"target={searched.target!r}" in text

@@ -31,6 +31,12 @@ True
 >>> "raspberry-pi-pico" in ta.BOARDS
 True
 
+- ``PLACEMENTS``: where a :func:`fit` may put the arena on a board (internal
+  RAM, external RAM, or two buffers split between them), in the order tried.
+
+>>> ta.PLACEMENTS[0]
+'internal'
+
 - ``RECORD_DTYPE``: planner input rows (:func:`make_records`);
   ``MODEL_RECORD_DTYPE``: a model's rows (:meth:`Model.usage_records`);
   ``PLAN_DTYPE``: an interpreter's head plan (:meth:`Interpreter.memory_plan`).
@@ -61,7 +67,19 @@ from ._plan import (
     strategies,
 )
 from ._records import RECORD_DTYPE, make_records
-from .boards import BOARDS, Board, Fit, assert_fits, board, board_target, boards, fit
+from .boards import (
+    BOARDS,
+    PLACEMENTS,
+    Board,
+    Fit,
+    Placement,
+    assert_fits,
+    board,
+    board_target,
+    board_targets,
+    boards,
+    fit,
+)
 from .interpreter import PLAN_DTYPE, RUNTIME_PLANNERS, Interpreter
 from .model import MODEL_RECORD_DTYPE, Model, Operator, Subgraph, Tensor
 from .optimize import Attempt, Optimization, optimize
@@ -105,6 +123,7 @@ __all__ = [
     "DEFAULT_TARGET",
     "MODEL_RECORD_DTYPE",
     "OBJECT_STRATEGIES",
+    "PLACEMENTS",
     "PLAN_DTYPE",
     "RECORD_DTYPE",
     "RUNTIME_PLANNERS",
@@ -120,6 +139,7 @@ __all__ = [
     "Operator",
     "OperatorChange",
     "Optimization",
+    "Placement",
     "Plan",
     "Reordering",
     "Rewrite",
@@ -137,6 +157,7 @@ __all__ = [
     "assign_objects",
     "board",
     "board_target",
+    "board_targets",
     "boards",
     "compare_stacks",
     "fit",

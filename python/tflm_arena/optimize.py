@@ -85,6 +85,14 @@ class Optimization:
             return int(self.rewritten.min_arena)
         return self.best.min_arena if self.improved and self.best else self.original_min_arena
 
+    def __repr__(self) -> str:
+        # One line: the figures, not the models' bytes (table() has the rest).
+        return (
+            f"Optimization(target={self.target!r}, improved={self.improved}, head "
+            f"{self.original_head} -> {self.head}, min_arena {self.original_min_arena} -> "
+            f"{self.min_arena}, {len(self.attempts)} attempts)"
+        )
+
     def best_of(self, reordered: bool) -> Attempt | None:
         """The attempt with the smallest head on one operator order."""
         return min(

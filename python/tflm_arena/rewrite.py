@@ -140,6 +140,14 @@ class Rewrite:
         """Stock TFLM's minimum arena (``target``) for :attr:`model`."""
         return self.chosen.best_total
 
+    def __repr__(self) -> str:
+        # One line: the figures, not the models' bytes (print() gives the table).
+        return (
+            f"Rewrite(target={self.target!r}, min_arena {self.original.best_total} -> "
+            f"{self.min_arena}, {len(self.stage)} stage operators, {len(self.choices)} "
+            f"choices, written={self.written!r})"
+        )
+
     def rows(self) -> list[dict[str, Any]]:
         """The trade-off table as dicts (original first, then every tiling
         by total): label, head, tail, total, planned total, MACs and their

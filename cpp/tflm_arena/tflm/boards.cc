@@ -57,8 +57,8 @@ constexpr Board kBoards[] = {
      "octal PSRAM, 8 MB",
      "Espressif ESP32-S3 datasheet (512 KB SRAM); ESP32-S3-WROOM-1 datasheet (N8R8: 8 MB "
      "octal PSRAM); ESP-IDF Programming Guide, Memory Types for ESP32-S3",
-     "internal RAM as esp32-s3-devkitc-1; an arena in the 8 MB PSRAM (heap_caps_malloc with "
-     "MALLOC_CAP_SPIRAM) is possible but slower and not counted"},
+     "internal RAM as esp32-s3-devkitc-1; a buffer in the 8 MB PSRAM (heap_caps_malloc with "
+     "MALLOC_CAP_SPIRAM) is possible but slower"},
     {"esp32-p4-function-ev-board", "Espressif ESP32-P4 (ESP32-P4NRW32, 32 MB PSRAM in package)",
      "dual RISC-V HP cores, up to 400 MHz", "esp32p4+esp-nn", "1.2.3", 640 * kKiB, 32 * kMiB,
      "PSRAM, 32 MB",

@@ -45,6 +45,10 @@ struct StackVersion {
   const char* cmsis_nn = nullptr;
   // kEspNn: the esp-nn release and commit, e.g. "esp-nn 1.2.0 (v1.2.0)".
   const char* esp_nn_release = nullptr;
+  // The struct layout (target_abi.h) when this distribution compiles TFLM
+  // differently from the target's own (the Arduino library has no
+  // TF_LITE_STATIC_MEMORY); nullptr: the target's.
+  const char* abi = nullptr;
   // Reference-kernel rows that differ from the newest TFLM's.
   Span<const KernelRow> reference_rows = {};
   // CMSIS-NN rows that differ (used before reference_rows on CMSIS-NN targets).
@@ -59,10 +63,6 @@ struct StackVersion {
   EspNnVersion esp_nn = EspNnVersion::kV1_2_3;
   // The Ethos-U kernel (CO_PROCESSOR=ethos_u) is modelled at this version.
   bool ethos_u = false;
-  // The struct layout (target_abi.h) when this distribution compiles TFLM
-  // differently from the target's own (the Arduino library has no
-  // TF_LITE_STATIC_MEMORY); nullptr: the target's.
-  const char* abi = nullptr;
   // Figures checked against a real build of this version (else the
   // resolved description says "modelled from source only").
   bool checked = true;

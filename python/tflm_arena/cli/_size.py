@@ -8,7 +8,16 @@ import argparse
 import sys
 from typing import Any, TextIO
 
-from ..boards import BOARDS, Board, Fit, board, board_target
+from ..boards import (
+    BOARDS,
+    PLACEMENTS,
+    Board,
+    Fit,
+    board,
+    board_target,
+    layout_fit_lines,
+    make_fit,
+)
 from ..tflm_size import (
     DEFAULT_TARGET,
     PLANNERS,
@@ -89,6 +98,14 @@ def add_fit_arguments(p: argparse.ArgumentParser) -> None:
         help="check that kTensorArenaSize is at most N bytes (on --target); exit status 3 "
         "when a model does not fit",
     )
+    p.add_argument(
+        "--placement",
+        choices=PLACEMENTS,
+        help="with --board: require this placement of the arena (internal: internal RAM only; "
+        "activations-internal / persistent-internal: two buffers, the other in external RAM; "
+        "external: all in external RAM). Default: the first of these that fits (internal, "
+        "activations-internal, external, persistent-internal)",
+    )
 
 
 def _byte_count(text: str) -> int:
@@ -137,14 +154,17 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         )
         args.planner = "tflm_greedy"
     fit_board, ram, problem, code = _fit_limit(args)
+    if getattr(args, "placement", None) is not None and fit_board is None and not problem:
+        say("tflm-arena: error: --placement needs --board (a board's internal and external RAM)")
+        return 2
     if problem:  # an unknown board, a --target it does not use, its target unknown
         say(f"tflm-arena: error: {problem}")
         return code
     if args.split or args.shared_arena:
-        if ram is not None:
+        if args.placement is not None:
             say(
-                "tflm-arena: error: --board and --max-bytes check one arena; they do not "
-                "apply to --split or --shared-arena"
+                "tflm-arena: error: --placement chooses where one arena goes; with --split "
+                "and --shared-arena each buffer goes where it fits"
             )
             return 2
         if args.resource_variables is not None or args.resource_variables_elsewhere:
@@ -153,7 +173,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
                 "size one arena; --split and --shared-arena take the wheel's count"
             )
             return 2
-        return _run_layout(args, out)
+        return _run_layout(args, out, fit_board, ram)
     fits: dict[str, Fit] = {}
     for path in args.model:
         try:
@@ -178,7 +198,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
                 say(f"tflm-arena: error: {path}: {first_line(e)}")
                 continue
         if ram is not None:
-            fits[path] = Fit(results[-1][1], ram, fit_board)
+            fits[path] = make_fit(results[-1][1], ram, fit_board, path, args.placement)
         if not args.json:
             _write_size(path, results[-1][1], out, first=len(results) == 1)
             if path in fits:
@@ -229,9 +249,11 @@ def _add_layout_arguments(p: argparse.ArgumentParser) -> None:
     )
 
 
-def _run_layout(args: argparse.Namespace, out: TextIO) -> int:
+def _run_layout(args: argparse.Namespace, out: TextIO, b: Board | None, ram: int | None) -> int:
     """``--split`` (one result or error per model) or ``--shared-arena`` (one
-    result for all); exit status 1 on any error."""
+    result for all); exit status 1 on any error; with a RAM limit (--board,
+    --max-bytes), 3 when a layout's buffers do not fit."""
+    too_big = False
     if args.split and args.recording:
         say("tflm-arena: error: --split: RecordingMicroAllocator has no two-buffer Create")
         return 1
@@ -249,16 +271,26 @@ def _run_layout(args: argparse.Namespace, out: TextIO) -> int:
                 return write_json({"error": first_line(e)}, out) or 1
             say(f"tflm-arena: error: {first_line(e)}")
             return 1
+        size16 = (r.min_arena_bytes + 15) // 16 * 16
+        whose = f"stock TFLM, target {r.target}@{r.version}"
+        fit_lines: list[str] = []
+        if ram is not None:
+            fits, fit_lines = layout_fit_lines({"arena": size16}, ram, b, whose)
+            too_big = not fits
         if args.json:
-            return write_json(r.as_dict(), out)
+            d = r.as_dict()
+            if ram is not None:
+                d["fits"], d["fit"] = not too_big, fit_lines
+            write_json(d, out)
+            return EXIT_DOES_NOT_FIT if too_big else 0
         out.write(
             f"{', '.join(args.model)} in one arena:\n"
-            f"  constexpr int kTensorArenaSize = {(r.min_arena_bytes + 15) // 16 * 16};  "
-            f"// stock TFLM, target {r.target}@{r.version}: "
-            f"exact minimum {r.min_arena_bytes} bytes\n"
+            f"  constexpr int kTensorArenaSize = {size16};  "
+            f"// {whose}: exact minimum {r.min_arena_bytes} bytes\n"
         )
         out.write("\n".join("  " + line for line in str(r).splitlines()) + "\n")
-        return 0
+        out.write("".join(f"  {line}\n" for line in fit_lines))
+        return EXIT_DOES_NOT_FIT if too_big else 0
     failed = 0
     results: dict[str, Any] = {}
     for i, path in enumerate(args.model):
@@ -272,10 +304,29 @@ def _run_layout(args: argparse.Namespace, out: TextIO) -> int:
                 say(f"tflm-arena: error: {path}: {first_line(e)}")
             continue
         results[str(path)] = s.as_dict()
+        whose = f"stock TFLM, target {s.target}@{s.version}"
+        fit_lines = []
+        if ram is not None:
+            buffers = {
+                "non-persistent": s.min_non_persistent_bytes,
+                "persistent": s.min_persistent_bytes,
+            }
+            fits, fit_lines = layout_fit_lines(buffers, ram, b, whose)
+            too_big |= not fits
+            results[str(path)].update(fits=fits, fit=fit_lines)
         if not args.json:
             if i:
                 out.write("\n")
-            out.write(f"{path}:\n" + "\n".join("  " + ln for ln in str(s).splitlines()) + "\n")
+            out.write(
+                f"{path}:\n"
+                f"  constexpr int kNonPersistentArenaSize = {s.min_non_persistent_bytes};  "
+                f"// {whose}: two buffers, exact minimum of each\n"
+                f"  constexpr int kPersistentArenaSize = {s.min_persistent_bytes};\n"
+            )
+            out.write("\n".join("  " + ln for ln in str(s).splitlines()) + "\n")
+            out.write("".join(f"  {line}\n" for line in fit_lines))
     if args.json:
         write_json(results, out)
-    return 1 if failed else 0
+    if failed:
+        return 1
+    return EXIT_DOES_NOT_FIT if too_big else 0
