@@ -52,9 +52,10 @@ def test_rewrite_text_prints_the_table_and_writes_the_tiled_model(pretrained, tm
     assert len(written.subgraphs[0].operators) == r.chosen.operators
     assert after.min_arena_bytes < r.original.total
     assert (
-        f"wrote {dest} (tiled):\n  {after.firmware_line()}  // stock TFLM, {DEFAULT_TARGET}, "
-        f"MicroAllocator: exact minimum {after.min_arena_bytes:,} bytes "
-        f"(original: {r.original.total:,})\n"
+        f"wrote {dest} (tiled):\n  {after.firmware_line()}  // stock TFLM, "
+        f"{DEFAULT_TARGET}@{after.version}, MicroAllocator: exact minimum "
+        f"{after.min_arena_bytes:,} bytes (original: {r.original.total:,})\n"
+        f"  chosen for stock TFLM on target {DEFAULT_TARGET}@{after.version}: "
     ) in text
 
 
@@ -146,7 +147,7 @@ def test_a_model_the_rewrite_refuses_is_copied_unchanged(models_dir, tmp_path, c
     else:
         assert text == (
             f"not rewritten: {refused.value}\nwrote {dest} (unchanged):\n  {a.firmware_line()}  "
-            f"// stock TFLM, {DEFAULT_TARGET}, MicroAllocator: exact minimum "
+            f"// stock TFLM, {DEFAULT_TARGET}@{a.version}, MicroAllocator: exact minimum "
             f"{a.min_arena_bytes:,} bytes\n"
         )
 

@@ -23,6 +23,7 @@ import pytest
 from conftest import REPO
 
 import tflm_arena as ta
+from tflm_arena._report_rewrite import report_rewrite
 from tflm_arena.builder import ModelBuilder
 from tflm_arena.cli import _parser, main
 from tflm_arena.report import REPORT_DEFAULT_TARGETS
@@ -265,6 +266,19 @@ def test_headline_equals_tflm_arena_and_optimize(models_dir, name):
         assert _int(rows["exact minimum arena (bytes)"][0]) == a.min_arena_bytes
         assert _int(rows["head: activations + scratch (bytes)"][0]) == a.head
         note = _by_id(text, f"plan-note-{t}")
+        # The first target's box gives the smallest model written for it: the
+        # graph rewrite of the section below when that beats every plan.
+        rw = report_rewrite(m, t, 0.5)[0] if t == REPORT_TARGETS[0] else None
+        plan_min = w.min_arena_bytes if o.improved else a.min_arena_bytes
+        if rw is not None and rw.written == "tiled" and rw.min_arena < plan_min:
+            rw_arena = ta.tflm_arena(rw.model, target=t)
+            assert page.heads[table][-2:] == ["graph rewrite written", "saving"]
+            assert _int(rows["kTensorArenaSize (bytes)"][-2]) == rw_arena.min_arena_bytes_16
+            assert _int(rows["exact minimum arena (bytes)"][-2]) == rw_arena.min_arena_bytes
+            assert note.startswith("Smallest model written: the graph rewrite")
+            assert f"{rw_arena.min_arena_bytes:,} bytes instead of {a.min_arena_bytes:,}" in note
+            assert _by_id(text, f"planned-line-{t}") == rw_arena.firmware_line()
+            continue
         if o.improved:
             assert page.heads[table][1:] == ["model as it is", "best plan written", "saving"]
             assert o.head == w.head  # optimize's prediction is the written model's head
@@ -285,6 +299,11 @@ def test_headline_equals_tflm_arena_and_optimize(models_dir, name):
             assert page.heads[table][1:] == ["model as it is"]
             assert note.startswith("TFLM's own plan is already the smallest found")
             assert f"{a.head:,} bytes, {t}" in note
+    if name == "person_detect":  # no plan helps; the rewrite does, and the box says so
+        first = REPORT_TARGETS[0]
+        assert _by_id(text, f"plan-note-{first}").startswith(
+            "Smallest model written: the graph rewrite"
+        )
     if name == "vww_96_int8":  # the case the report was made for: a plan saves
         assert all(_headline_expected(m, t, 0.5)[1].improved for t in REPORT_TARGETS)
     if name == "keyword_scrambled":  # TFLM's head already equals the lower bound
@@ -852,9 +871,10 @@ def test_cli_optimize_prints_the_firmware_line_and_the_saving(models_dir, tmp_pa
     saved = before.min_arena_bytes - after.min_arena_bytes
     assert saved > 0
     assert (
-        f"{out}:\n  {after.firmware_line()}  // stock TFLM, cortex-m, MicroAllocator: "
-        f"exact minimum {after.min_arena_bytes:,} bytes\n"
+        f"{out}:\n  {after.firmware_line()}  // stock TFLM, cortex-m@{after.version}, "
+        f"MicroAllocator: exact minimum {after.min_arena_bytes:,} bytes\n"
     ) in text
+    assert f"chosen for stock TFLM on target cortex-m@{after.version}: " in text
     assert (
         f"  {saved:,} bytes ({100 * saved / before.min_arena_bytes:.1f} %) less than the "
         f"original model needs ({before.min_arena_bytes:,} bytes, "
@@ -891,7 +911,7 @@ def test_cli_optimize_says_when_the_model_is_unchanged(models_dir, tmp_path, cap
     code, text = run(["optimize", str(src), "-o", str(out), "--quiet"])
     assert code == 0, capsys.readouterr().err
     a = ta.tflm_arena(ta.Model.load(src))  # the default target
-    assert f"{out}:\n  {a.firmware_line()}  // stock TFLM, {DEFAULT_TARGET}, " in text
+    assert f"{out}:\n  {a.firmware_line()}  // stock TFLM, {DEFAULT_TARGET}@{a.version}, " in text
     assert "the same as the original model needs (TFLM's own plan is already the smallest" in text
 
 

@@ -28,17 +28,11 @@ REPORT_REWRITE_TILES: tuple[tuple[int, int], ...] = (
 REPORT_REWRITE_ROWS = 12
 
 
-def rewrite_section(m: Model, target: str, time_limit: float) -> str:
-    """Below the lower bound: the first stage in spatial tiles
-    (:func:`tflm_arena.rewrite`), stock TFLM's whole arena on ``target`` for
-    the original and each tiling, the plot and the reason; one line saying
-    why for a model the rewrite refuses."""
+def report_rewrite(m: Model, target: str, time_limit: float) -> tuple[Any, str]:
+    """(the rewrite's result, "") on the report's tilings, or (None, why
+    the rewrite refuses the model)."""
     from .rewrite import rewrite
 
-    title = (
-        '<section id="rewrite-section"><h2>Below the lower bound: graph rewrite '
-        f"(stock TFLM, {_nowrap(target)})</h2>"
-    )
     try:
         r = rewrite(
             m,
@@ -48,7 +42,24 @@ def rewrite_section(m: Model, target: str, time_limit: float) -> str:
             time_limit=min(time_limit, 0.25),
         )
     except (ValueError, NotImplementedError) as e:
-        return title + f'<p class="note" id="rewrite-refused">not rewritten: {_e(e)}</p></section>'
+        return None, str(e)
+    return r, ""
+
+
+def rewrite_section(r: Any, refused: str, target: str) -> str:
+    """Below the lower bound: the first stage in spatial tiles (``r``, from
+    :func:`report_rewrite`), stock TFLM's whole arena on ``target`` for the
+    original and each tiling, the plot and the reason; one line saying why
+    for a model the rewrite refuses (``refused``)."""
+    title = (
+        '<section id="rewrite-section"><h2>Below the lower bound: graph rewrite '
+        f"(stock TFLM, {_nowrap(target)})</h2>"
+    )
+    if r is None:
+        return (
+            title
+            + f'<p class="note" id="rewrite-refused">not rewritten: {_e(refused)}</p></section>'
+        )
     if not r.choices:  # no stage to tile: the reason alone, no table or plot
         return title + f'<p class="note" id="rewrite-reason">{_e(r.reason)}</p></section>'
     rows: list[list[Any]] = []

@@ -45,7 +45,7 @@ from ._atomic_write import write_atomic
 from ._core import TflmRefusesModelError
 from ._plan import STRATEGIES, Plan, check_strategy
 from ._report_html import _e, _figure, _nowrap, _pct, _table, _wrappable
-from ._report_rewrite import rewrite_section
+from ._report_rewrite import report_rewrite, rewrite_section
 from .boards import Fit, boards
 from .model import Model
 from .optimize import Optimization, optimize
@@ -159,7 +159,11 @@ def _boards_that_fit(target: str, r: TflmArena) -> list[str]:
 
 
 def _run_strategies(
-    m: Model, strategies: Sequence[str], time_limit: float, scratch: bool = True
+    m: Model,
+    strategies: Sequence[str],
+    time_limit: float,
+    scratch: bool = True,
+    target: str = DEFAULT_TARGET,
 ) -> list[tuple[str, Plan | None, float, str]]:
     """(strategy, plan or None, seconds, error) for each strategy; a strategy
     that refuses this model (fixed offsets, too many buffers) is reported,
@@ -169,7 +173,11 @@ def _run_strategies(
         kw = {"time_limit": time_limit} if s in ("optimal", "best") else {}
         start = time.perf_counter()
         try:
-            p: Plan | None = m.plan(s, scratch=scratch, **kw)
+            p: Plan | None = (
+                m.plan(s, scratch=True, target=target, **kw)
+                if scratch
+                else m.plan(s, scratch=False, **kw)
+            )
             err = ""
         except ValueError as e:
             p, err = None, _one_line(e)
@@ -240,13 +248,18 @@ def report_html(
     from . import viz  # ImportError (with "pip install matplotlib") before any work
 
     m = _as_model(model)
+    # Every section is about the chosen target, the first one.
+    primary = targets[0] if targets else DEFAULT_TARGET
     rec = m.usage_records()
-    try:  # plans hold TFLM's kernel scratch buffers, as its head does
-        greedy = m.plan("tflm_greedy")
+    try:  # plans hold TFLM's kernel scratch buffers on the target, as its head does
+        greedy = m.plan("tflm_greedy", target=primary)
     except (NotImplementedError, TflmRefusesModelError):  # tensors only, said below
         greedy = m.plan("tflm_greedy", scratch=False)
     sized = [_Sized(m, t, time_limit) for t in targets]
-    runs = _run_strategies(m, strategies, time_limit, scratch=not greedy.tensors_only)
+    runs = _run_strategies(
+        m, strategies, time_limit, scratch=not greedy.tensors_only, target=primary
+    )
+    rewritten, refused = report_rewrite(m, primary, time_limit)
     # The smallest plan; ties keep the earlier one, TFLM's own greedy first.
     best = greedy
     for _s, p, _t, _err in runs:
@@ -263,7 +276,7 @@ def report_html(
         f"<style>{_CSS}</style></head><body>",
         f'<h1 id="title">tflm-arena report: {_wrappable(name)}</h1>',
         f'<p class="path">{_wrappable(path)} (model file, {len(m.data):,} bytes)</p>',
-        _headline(sized),
+        _headline(sized, rewritten),
         _summary(m, rec, greedy, best),
         _size_section(sized),
         _boards_section(m),
@@ -279,7 +292,7 @@ def report_html(
         '<section id="live-bytes"><h2>Live bytes per step</h2><figure>',
         _figure(viz.plot_live_bytes(greedy)),
         "</figure></section>",
-        rewrite_section(m, targets[0] if targets else DEFAULT_TARGET, time_limit),
+        rewrite_section(rewritten, refused, primary),
         _strategies_section(runs, best),
         _tensors_section(m, rec, greedy, best),
         _operators_section(m),
@@ -289,11 +302,13 @@ def report_html(
     return "\n".join(parts)
 
 
-def _headline(sized: Sequence[_Sized]) -> str:
+def _headline(sized: Sequence[_Sized], rewritten: Any = None) -> str:
     """The box on the first screen: per target, the line for the firmware
-    and the saving a written plan brings, every figure stock TFLM's."""
+    and the smallest model written for it (the best plan, and for the first
+    target the graph rewrite when that is smaller), every figure stock
+    TFLM's."""
     out = ['<section id="headline"><h2>Tensor arena for stock TFLM</h2><div class="answers">']
-    for s in sized:
+    for k, s in enumerate(sized):
         t = s.target
         out.append(f'<div class="answer" id="answer-{_e(t)}">')
         out.append(f'<p class="whose">{_nowrap(_whose(t, s.size))}</p>')
@@ -335,6 +350,28 @@ def _headline(sized: Sequence[_Sized]) -> str:
                 f"tflm-arena optimize makes stock TFLM's head ({r.head:,} bytes, {t}) "
                 "smaller."
             )
+        best_plan = s.written.min_arena_bytes if s.written is not None else r.min_arena_bytes
+        if (
+            k == 0
+            and rewritten is not None
+            and rewritten.written == "tiled"
+            and rewritten.min_arena < best_plan
+        ):
+            # The smallest model written for this target is the graph rewrite.
+            w = tflm_arena(rewritten.model, target=t)
+            head += ["graph rewrite written", "saving"]
+            for row in rows:
+                row += [""] * (len(head) - 2 - len(row))
+            rows[0] += [w.min_arena_bytes_16, ""]
+            rows[1] += [w.min_arena_bytes, _saving(r.min_arena_bytes, w.min_arena_bytes)]
+            rows[2] += [w.head, _saving(r.head, w.head)]
+            note = (
+                f"Smallest model written: the graph rewrite "
+                f"({rewritten.chosen.label}, section below; tflm-arena optimize MODEL -o OUT "
+                f"--rewrite --target {t}): stock TFLM needs {w.min_arena_bytes:,} bytes "
+                f"instead of {r.min_arena_bytes:,}; with that model use "
+            )
+            code = w.firmware_line()
         out.append(_table(f"headline-{t}", head, rows, text_cols=(0,)))
         out.append(
             f'<p class="note" id="plan-note-{_e(t)}">{_e(note)}'

@@ -222,12 +222,24 @@ class TflmArena:
             )
         if self.limited_by:
             lines.append(f"  one byte less fails at: {self.limited_by}")
-        for c in self.categories.values():
-            if c.requested or c.used:
+            if self.limited_by.endswith("(model input/output)"):
                 lines.append(
-                    f"    {c.name:<44} {c.used:>8,} used, {c.requested:>8,} "
-                    f"requested, {c.count} allocations"
+                    "    (AllocateTensors() allocates the TfLiteTensor structs of the model's "
+                    "inputs and outputs last, after the plan has taken the head: the arena "
+                    "runs out there first)"
                 )
+        shown = [c for c in self.categories.values() if c.requested or c.used]
+        for c in shown:
+            lines.append(
+                f"    {c.name:<44} {c.used:>8,} used, {c.requested:>8,} "
+                f"requested, {c.count} allocations"
+            )
+        other = self.tail - sum(c.used for c in shown)
+        if shown and other > 0:
+            lines.append(
+                f"    {'other (allocator objects, planner, handles)':<44} {other:>8,} used "
+                "(the rest of the tail)"
+            )
         return "\n".join(lines)
 
 

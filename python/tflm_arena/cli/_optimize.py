@@ -7,7 +7,7 @@ import argparse
 import sys
 import time
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 from ..model import Model
 from ..tflm_size import tflm_arena
@@ -123,8 +123,8 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         f"wrote {dest}: the model {what}; stock TFLM head {r.head:,} bytes (target {r.target})\n"
     )
     out.write(
-        f"{dest}:\n  {after.firmware_line()}  // stock TFLM, {r.target}, {alloc}: "
-        f"exact minimum {after.min_arena_bytes:,} bytes\n"
+        f"{dest}:\n  {after.firmware_line()}  // stock TFLM, {after.target}@{after.version}, "
+        f"{alloc}: exact minimum {after.min_arena_bytes:,} bytes\n"
     )
     if r.improved:
         out.write(
@@ -137,7 +137,17 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
             "  the same as the original model needs (TFLM's own plan is already "
             "the smallest found)\n"
         )
+    out.write(_chosen_for(after))
     return 0
+
+
+def _chosen_for(after: Any) -> str:
+    """The line every written model ends with: the build it was chosen on."""
+    return (
+        f"  chosen for stock TFLM on target {after.target}@{after.version}: the smallest model "
+        "for one target can need more on another; run again with --target for each target "
+        "you ship\n"
+    )
 
 
 def _tiles(text: str | None) -> tuple[int, int] | None:
@@ -186,10 +196,11 @@ def _run_rewrite(args: argparse.Namespace, m: Model, src: Path, dest: Path, out:
     out.write(r.table() + "\n")
     alloc = after.allocator
     out.write(
-        f"wrote {dest} ({r.written}):\n  {after.firmware_line()}  // stock TFLM, {r.target}, "
-        f"{alloc}: exact minimum {after.min_arena_bytes:,} bytes "
+        f"wrote {dest} ({r.written}):\n  {after.firmware_line()}  // stock TFLM, "
+        f"{after.target}@{after.version}, {alloc}: exact minimum {after.min_arena_bytes:,} bytes "
         f"(original: {r.original.total:,})\n"
     )
+    out.write(_chosen_for(after))
     return 0
 
 
@@ -218,6 +229,7 @@ def _write_unchanged(
     alloc = after.allocator
     out.write(
         f"not rewritten: {why}\nwrote {dest} (unchanged):\n  {after.firmware_line()}  "
-        f"// stock TFLM, {args.target}, {alloc}: exact minimum {after.min_arena_bytes:,} bytes\n"
+        f"// stock TFLM, {after.target}@{after.version}, {alloc}: exact minimum "
+        f"{after.min_arena_bytes:,} bytes\n"
     )
     return 0
