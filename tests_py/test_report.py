@@ -31,6 +31,14 @@ from tflm_arena.tflm_size import DEFAULT_TARGET, TARGETS
 
 #: The targets in the order the report lists them by default.
 REPORT_TARGETS = list(REPORT_DEFAULT_TARGETS)
+
+
+def _size_rows(chosen: list[str]) -> list[str]:
+    """The per-target table's targets: the chosen ones, then every other."""
+    named = {t.split("@")[0] for t in chosen}
+    return chosen + [t for t in ta.TARGETS if t not in named]
+
+
 HOSTILE = "<script>alert(1)</script>"
 HOSTILE_OP = '<img src=x onerror="alert(2)">'
 OUTPUT_DIR = REPO / "build" / "test-output"
@@ -215,7 +223,7 @@ def test_report_tables_equal_the_api(models_dir, name):
 
     # Stock TFLM per target: every target the API supports, its numbers.
     size = page.tables["tflm-size"]
-    assert [r[0] for r in size] == REPORT_TARGETS
+    assert [r[0] for r in size] == _size_rows(REPORT_TARGETS) and len(size) == len(ta.TARGETS)
     for r in size:
         a = ta.tflm_arena(m, target=r[0])
         assert tuple(_int(c) for c in r[1:6]) == (
@@ -367,7 +375,7 @@ def test_report_best_column_is_the_smallest_plan(models_dir):
     m = ta.Model.load(path)
     by_size, greedy = m.plan("greedy_by_size"), m.plan("tflm_greedy")
     assert [r[0] for r in page.tables["strategies"]] == ["tflm_greedy", "greedy_by_size", "linear"]
-    assert [r[0] for r in page.tables["tflm-size"]] == ["x86-64"]
+    assert [r[0] for r in page.tables["tflm-size"]] == _size_rows(["x86-64"])
     # Whichever is smaller is shown (ties: TFLM's own greedy).
     best = by_size if by_size.arena_bytes < greedy.arena_bytes else greedy
     col = f"offset ({best.strategy})"
@@ -402,7 +410,7 @@ def test_untrusted_names_are_escaped():
         assert "<script" not in comment and "--" not in comment.strip("-"), comment
     # A custom operator stock TFLM and our runtime have no kernel for:
     # TFLM's refusal, said for every target, not fatal.
-    assert [r[0] for r in page.tables["tflm-size"]] == REPORT_TARGETS
+    assert [r[0] for r in page.tables["tflm-size"]] == _size_rows(REPORT_TARGETS)
     for r in page.tables["tflm-size"]:
         assert r[1] == "" and r[6].startswith(
             "not computed: TflmRefusesModelError: stock TFLM refuses the model at every arena "
@@ -494,7 +502,7 @@ def test_cli_report_writes_refuses_and_overwrites(models_dir, tmp_path, capsys):
     assert text.startswith(f"wrote {out}: report on {model}")
     page = Page(out.read_text(encoding="utf-8"))
     assert [r[0] for r in page.tables["strategies"]] == ["tflm_greedy", "greedy_by_size"]
-    assert [r[0] for r in page.tables["tflm-size"]] == ["cortex-m"]
+    assert [r[0] for r in page.tables["tflm-size"]] == _size_rows(["cortex-m"])
     assert "arena-line-cortex-m" in page.ids and "arena-line-x86-64" not in page.ids
     written = out.read_bytes()
 
@@ -660,7 +668,8 @@ _MEASURE_JS = """
   for (const el of document.querySelectorAll('[id]')) {
     if (el.closest('svg')) continue;
     out.boxes[el.id] = box(el);
-    if (el.id.startsWith('arena-line-')) out.text[el.id] = el.textContent;
+    if (el.id.startsWith('arena-line-') || el.id.startsWith('plan-note-'))
+      out.text[el.id] = el.textContent;
   }
   // The title's line breaks: the characters either side of each one.
   const h1 = document.getElementById('title');
@@ -725,6 +734,14 @@ def test_first_screen_shows_the_arena_size(models_dir, tmp_path, name):
     assert got["scrollWidth"] <= 1400
     assert got["title"]["scrollWidth"] <= got["title"]["clientWidth"]
     assert not got["tensorsShown"] and not got["detailsOpen"]
+    if name == "person_detect":  # no plan helps: the first screen shows the rewrite's saving
+        first = REPORT_TARGETS[0]
+        note = got["boxes"][f"plan-note-{first}"]
+        assert note["top"] >= 0 and note["bottom"] <= 900, note
+        rw = report_rewrite(m, first, 0.5)[0]
+        after = ta.tflm_arena(rw.model, target=first).min_arena_bytes
+        before = ta.tflm_arena(m, target=first).min_arena_bytes
+        assert f"needs {after:,} bytes instead of {before:,}" in got["text"][f"plan-note-{first}"]
     r = _browser(
         [f"--screenshot={png}", "--window-size=1400,900", html_path.as_uri()],
         tmp_path / "profile-shot",
@@ -808,7 +825,7 @@ def test_report_in_headless_chromium(models_dir, tmp_path):
     assert len(page.tables["tensors"]) == len(m.tensors)
     assert len(page.tables["operators"]) == len(m.operators)
     assert len(page.tables["strategies"]) == len(ta.STRATEGIES)
-    assert len(page.tables["tflm-size"]) == len(REPORT_TARGETS)
+    assert len(page.tables["tflm-size"]) == len(ta.TARGETS)
     assert page.tables["rewrite"][0][0] == "original"
     assert len(page.tables["runtime"]) == len(ta.Interpreter(m).allocations()["categories"])
 
@@ -1000,3 +1017,29 @@ def test_rewrite_section_says_why_a_model_is_refused(models_dir):
     with pytest.raises(ValueError) as e:
         ta.rewrite(path, target=DEFAULT_TARGET, plan=False)
     assert _by_id(text, "rewrite-refused") == f"not rewritten: {e.value}"
+
+
+def test_every_section_uses_the_chosen_target(models_dir):
+    """With --target esp32s3+esp-nn the sections quote that build's figures:
+    the summary's TFLM head (tensors and that target's kernel scratch), the
+    headline, the rewrite section's title and its original row."""
+    path = models_dir / "person_detect.tflite"
+    t = "esp32s3+esp-nn"
+    text = ta.report_html(path, strategies=["tflm_greedy"], targets=[t], time_limit=0.5)
+    page = Page(text)
+    a = ta.tflm_arena(path, target=t)
+    cm = ta.tflm_arena(path, target="cortex-m")
+    assert a.head != cm.head  # ESP-NN's scratch differs: the check can fail
+    start = text.index('<section id="summary">')
+    summary = html_lib.unescape(text[start : text.index("</section>", start)])
+    assert (
+        f"TFLM greedy plan (TFLM's own planner): {a.head:,} bytes (tensors and {t} kernel scratch"
+        in summary
+    )
+    assert f"{cm.head:,} bytes" not in summary
+    rows = {r[0]: r[1:] for r in page.tables[f"headline-{t}"]}
+    assert _int(rows["head: activations + scratch (bytes)"][0]) == a.head
+    rewrite = text[text.index('<section id="rewrite-section">') :]
+    assert f"(stock TFLM, {t})" in re.sub(r"<[^>]+>", "", rewrite[:300])
+    original = page.tables["rewrite"][0]
+    assert original[0] == "original" and _int(original[3]) == a.min_arena_bytes

@@ -51,6 +51,7 @@ from .model import Model
 from .optimize import Optimization, optimize
 from .tflm_size import (
     DEFAULT_TARGET,
+    TARGETS,
     TflmArena,
     _planner_words,
     check_target,
@@ -190,7 +191,7 @@ class _Sized:
     with the best plan :func:`optimize` found written (``opt``, ``written``),
     or the error that stopped each."""
 
-    def __init__(self, m: Model, target: str, time_limit: float) -> None:
+    def __init__(self, m: Model, target: str, time_limit: float, plan: bool = True) -> None:
         self.target = target
         self.size: TflmArena | None = None
         self.error = ""
@@ -201,6 +202,8 @@ class _Sized:
             self.size = tflm_arena(m, target=target)
         except _NOT_SIZED as e:
             self.error = _one_line(e)
+            return
+        if not plan:  # the per-target table alone
             return
         try:
             self.opt = optimize(m, target=target, time_limit=time_limit)
@@ -256,6 +259,9 @@ def report_html(
     except (NotImplementedError, TflmRefusesModelError):  # tensors only, said below
         greedy = m.plan("tflm_greedy", scratch=False)
     sized = [_Sized(m, t, time_limit) for t in targets]
+    # The per-target table sizes every target (no plan search for the others).
+    named = {t.split("@")[0] for t in targets}
+    everyone = sized + [_Sized(m, t, time_limit, plan=False) for t in TARGETS if t not in named]
     runs = _run_strategies(
         m, strategies, time_limit, scratch=not greedy.tensors_only, target=primary
     )
@@ -278,7 +284,7 @@ def report_html(
         f'<p class="path">{_wrappable(path)} (model file, {len(m.data):,} bytes)</p>',
         _headline(sized, rewritten),
         _summary(m, rec, greedy, best),
-        _size_section(sized),
+        _size_section(everyone),
         _boards_section(m),
         '<section id="plan-plot"><h2>Memory plan (tflm_arena\'s planners): TFLM greedy vs '
         + (
@@ -545,8 +551,8 @@ def _size_section(sized: Sequence[_Sized]) -> str:
     words = "; ".join(_whose(s.target, s.size) for s in sized)
     return (
         '<section id="tflm-size-section"><h2>Stock TFLM: arena size per target</h2>'
-        f'<p class="note">What stock TFLM needs for this model as it is, in bytes '
-        f"({_e(words)}), from <code>tflm_arena.tflm_arena</code>.</p>"
+        f'<p class="note">What stock TFLM needs for this model as it is, in bytes, on every '
+        f"target tflm_arena models ({_e(words)}), from <code>tflm_arena.tflm_arena</code>.</p>"
         + _table("tflm-size", head, rows, text_cols=(0, 6))
         + "</section>"
     )

@@ -40,8 +40,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         action="append",
         type=target_name,
         metavar="TARGET",
-        help="a stock TFLM build to size, TARGET or TARGET@VERSION (repeat for several; "
-        "default all)",
+        help="a stock TFLM build for the top box and every section, TARGET or TARGET@VERSION "
+        "(repeat for several; the first is the one the sections use; default the "
+        "reference-kernel builds, cortex-m first); the per-target table always sizes every "
+        "target",
     )
     add_time_limit(p, "seconds the optimal and best strategies may search (default 1)")
 
