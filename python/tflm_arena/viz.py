@@ -370,6 +370,10 @@ def plot_comparison(
     return ax_a, ax_b
 
 
+#: Stage lengths :func:`plot_rewrite` names in its legend (the smallest arenas).
+_REWRITE_LEGEND_LENGTHS = 6
+
+
 def plot_rewrite(rewrite: Any, ax: Any = None) -> Any:
     """Draws a :class:`tflm_arena.rewrite.Rewrite`'s trade-off: stock TFLM's
     whole arena (its own plan; the ``target`` of the rewrite) against the
@@ -387,13 +391,30 @@ def plot_rewrite(rewrite: Any, ax: Any = None) -> Any:
     _matplotlib()
     ax = _new_axes(ax, figsize=(8.0, 4.0))
     ok = [c for c in rewrite.choices if not c.error]
-    for length in sorted({c.length for c in ok}):
-        pts = sorted((c.rows * c.cols, c.total) for c in ok if c.length == length)
-        best: dict[int, int] = {}
-        for n, total in pts:
-            best[n] = min(total, best.get(n, total))
-        xs = sorted(best)
-        ax.plot(xs, [best[x] for x in xs], marker="o", markersize=3, label=f"{length} ops tiled")
+    curves: dict[int, dict[int, int]] = {}
+    for c in ok:
+        best = curves.setdefault(c.length, {})
+        n = c.rows * c.cols
+        best[n] = min(c.total, best.get(n, c.total))
+    # The legend names the stage lengths that reach the smallest arenas; the
+    # others are drawn thin and grey under one entry, so the legend fits.
+    ranked = sorted(curves, key=lambda length: min(curves[length].values()))
+    named = set(ranked[:_REWRITE_LEGEND_LENGTHS])
+    others = 0
+    for length in sorted(curves):
+        xs = sorted(curves[length])
+        ys = [curves[length][x] for x in xs]
+        if length in named:
+            ax.plot(xs, ys, marker="o", markersize=3, label=f"{length} ops tiled")
+        else:
+            ax.plot(
+                xs,
+                ys,
+                color="0.75",
+                linewidth=0.8,
+                label=None if others else f"{len(curves) - len(named)} other stage lengths",
+            )
+            others += 1
     o = rewrite.original
     ax.axhline(o.total, color="black", linewidth=1.2, label=f"original {o.total:,} B")
     if o.planned_total is not None and o.planned_total < o.total:
