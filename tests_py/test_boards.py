@@ -388,8 +388,36 @@ def test_report_lists_every_board_with_its_own_target(hello):
     assert [r[0] for r in rows] == list(ta.BOARDS)
     for name, target, ram, needed, verdict in rows:
         f = ta.fit(hello, board=name)
-        assert (target, ram, needed) == (f.arena.target, f"{f.ram_bytes:,}", f"{f.needed:,}")
+        assert (target, ram, needed) == (
+            f"{f.arena.target}@{f.arena.version}",
+            f"{f.ram_bytes:,}",
+            f"{f.needed:,}",
+        )
         assert verdict.startswith(f"fits, {f.margin:,} bytes left")
         assert ("not checked" in verdict) == (
-            target in ("cortex-m55+cmsis-nn", "cortex-m55+ethos-u")
+            f.arena.target in ("cortex-m55+cmsis-nn", "cortex-m55+ethos-u")
         )
+
+
+def test_report_says_which_boards_only_their_external_ram_holds(tmp_path):
+    import re
+
+    from tflm_arena.builder import ModelBuilder
+
+    mb = ModelBuilder()
+    x = mb.add_tensor([1, 1_300_000], "int8", "x", scale=[0.1], zero_point=[0])
+    y = mb.add_tensor([1, 1_300_000], "int8", "y", scale=[0.1], zero_point=[0])
+    mb.add_operator("RELU", [x], [y])
+    mb.set_io([x], [y])
+    model = mb.build()
+    html = ta.report_html(model, strategies=["tflm_greedy"], targets=["cortex-m"], time_limit=0.1)
+    section = html[html.index('id="boards-section"') :]
+    section = section[: section.index("</section>")]
+    cells = [re.sub(r"<[^>]+>", "", c) for c in re.findall(r"<td[^>]*>(.*?)</td>", section)]
+    rows = {cells[i]: cells[i + 4] for i in range(0, len(cells), 5)}
+    f = ta.fit(model, board="esp32-s3-devkitc-1-n8r8")
+    assert f.placement.name == "external"
+    assert rows["esp32-s3-devkitc-1-n8r8"].startswith(
+        f"does not fit internal RAM ({-f.margin:,} over); fits as external"
+    )
+    assert rows["esp32-s3-devkitc-1"].startswith("does not fit: ")

@@ -150,9 +150,14 @@ def _boards_that_fit(target: str, r: TflmArena) -> list[str]:
         f"fits on {f.board.name} ({f.board.chip}, {f.ram_bytes:,} bytes of RAM): "
         f"{f.margin:,} bytes to spare ({100.0 * f.margin / f.ram_bytes:.1f} %)"
         for f in fits
-        if f.fits and f.board is not None
+        if f.fits_internal and f.board is not None
     ]
-    over = [f"{f.board.name} by {-f.margin:,} bytes" for f in fits if not f.fits and f.board]
+    over = [
+        f"{f.board.name} by {-f.margin:,} bytes"
+        + (f" (its external RAM holds it: {f.board.external_ram})" if f.fits else "")
+        for f in fits
+        if not f.fits_internal and f.board
+    ]
     if over:
         out.append("does not fit on " + ", ".join(over))
     out.append("(the arena only: the application's other RAM use is not counted)")
@@ -573,13 +578,20 @@ def _boards_section(m: Model) -> str:
             rows.append([name, b.target, b.ram_bytes, "-", f"not sized: {_one_line(e)}"])
             classes.append("")
             continue
-        verdict = (
-            f"fits, {f.margin:,} bytes left" if f.fits else f"does not fit: {-f.margin:,} over"
-        )
+        pl = f.placement
+        if f.fits_internal:
+            verdict = f"fits, {f.margin:,} bytes left"
+        elif pl is not None:  # only with the board's external RAM
+            verdict = (
+                f"does not fit internal RAM ({-f.margin:,} over); fits as {pl.name}: "
+                f"{pl.internal_bytes:,} bytes internal, {pl.external_bytes:,} external"
+            )
+        else:
+            verdict = f"does not fit: {-f.margin:,} over"
         if not checked.get(b.target, False):
             verdict += " (target modelled only, not checked against a real build)"
-        rows.append([name, b.target, b.ram_bytes, f.needed, verdict])
-        classes.append("" if f.fits else "over")
+        rows.append([name, f"{f.arena.target}@{f.arena.version}", b.ram_bytes, f.needed, verdict])
+        classes.append("" if f.fits_internal else "over")
     head = ["board", "target", "RAM (bytes)", "kTensorArenaSize", "fits?"]
     return (
         '<section id="boards-section"><h2>Stock TFLM on common boards</h2>'
