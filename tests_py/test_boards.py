@@ -421,3 +421,17 @@ def test_report_says_which_boards_only_their_external_ram_holds(tmp_path):
         f"does not fit internal RAM ({-f.margin:,} over); fits as external"
     )
     assert rows["esp32-s3-devkitc-1"].startswith("does not fit: ")
+
+
+def test_report_for_a_board_sizes_its_target_and_says_where_it_fits(hello):
+    import html as html_lib
+
+    b = ta.board("arduino-nano-33-ble-sense")
+    page = ta.report_html(hello, strategies=["tflm_greedy"], time_limit=0.1, board=b.name)
+    t = ta.board_target(b)
+    assert f'id="arena-line-{t}"' in page  # the board's own build, at its stack
+    section = page[page.index('id="board-fit"') :]
+    section = html_lib.unescape(section[: section.index("</section>")])
+    assert ta.fit(hello, board=b.name).summary() in section
+    with pytest.raises(ValueError, match="builds legal on it"):
+        ta.report_html(hello, targets=["esp32+esp-nn"], board=b.name, time_limit=0.1)

@@ -225,6 +225,7 @@ def report_html(
     strategies: Sequence[str] | None = None,
     targets: Sequence[str] | None = None,
     time_limit: float = 1.0,
+    board: str | None = None,
 ) -> str:
     """The report on ``model`` (a Model, a path or bytes) as one HTML page.
 
@@ -235,7 +236,10 @@ def report_html(
     the default target first); for each, the
     headline gives ``kTensorArenaSize`` and what :func:`optimize` (with
     ``time_limit``) saves with the best plan written. The plan plot
-    compares TFLM's greedy plan with the smallest plan found. Needs
+    compares TFLM's greedy plan with the smallest plan found. ``board``
+    (a name of :data:`tflm_arena.BOARDS`): the first target is the board's
+    (at its stack version; a first ``targets`` entry must be a legal build
+    on it), and the top box says where the arena fits on the board. Needs
     matplotlib (the plots come from :mod:`tflm_arena.viz`).
 
     >>> import tflm_arena as ta
@@ -244,6 +248,14 @@ def report_html(
     True
     """
     strategies = list(STRATEGIES if strategies is None else strategies)
+    the_board = None
+    if board is not None:
+        from .boards import board as _board
+        from .boards import board_target
+
+        the_board = _board(board)
+        given = list(targets or [])
+        targets = [board_target(the_board, given[0] if given else None), *given[1:]]
     if targets is None:
         targets = REPORT_DEFAULT_TARGETS
     targets = list(targets)
@@ -288,6 +300,7 @@ def report_html(
         f'<h1 id="title">tflm-arena report: {_wrappable(name)}</h1>',
         f'<p class="path">{_wrappable(path)} (model file, {len(m.data):,} bytes)</p>',
         _headline(sized, rewritten),
+        _board_fit(m, sized[0], the_board) if the_board is not None and sized else "",
         _summary(m, rec, greedy, best),
         _size_section(everyone),
         _boards_section(m),
@@ -399,6 +412,22 @@ def _headline(sized: Sequence[_Sized], rewritten: Any = None) -> str:
         out.append("</div>")
     out.append("</div></section>")
     return "".join(out)
+
+
+def _board_fit(m: Model, s: _Sized, b: Any) -> str:
+    """The chosen board: where the first target's arena fits on it."""
+    from .boards import make_fit
+
+    if s.size is None:
+        return ""
+    f = make_fit(s.size, b.ram_bytes, b, m)
+    return (
+        '<section id="board-fit"><h2>On board '
+        + _e(b.name)
+        + "</h2>"
+        + "".join(f'<p class="note">{_e(line.strip())}</p>' for line in f.lines())
+        + "</section>"
+    )
 
 
 def _saving(before: int, after: int) -> str:

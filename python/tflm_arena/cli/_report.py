@@ -45,6 +45,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "reference-kernel builds, cortex-m first); the per-target table always sizes every "
         "target",
     )
+    p.add_argument(
+        "--board",
+        metavar="NAME",
+        help="size for this board: its target (a --target must be a legal build on it) and "
+        "where the arena fits in its RAM (internal, external, split)",
+    )
     add_time_limit(p, "seconds the optimal and best strategies may search (default 1)")
 
 
@@ -64,6 +70,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
                 strategies=args.strategy,
                 targets=args.target,
                 time_limit=args.time_limit,
+                board=args.board,
             )
     except ImportError as e:  # matplotlib missing: an error, not a traceback
         raise RuntimeError(str(e)) from None
