@@ -204,3 +204,25 @@ def test_repr_is_one_short_line_of_figures():
     text = repr(o)
     assert "\n" not in text and len(text) < 200
     assert f"head {o.original_head} -> {o.head}" in text and f"target={o.target!r}" in text
+
+
+def test_a_model_chosen_for_one_target_warns_when_sized_for_another():
+    import warnings
+
+    o = ta.optimize(_shared("vww_96_int8"), time_limit=0.5)
+    assert o.improved and o.model.chosen_for == "cortex-m@90b983c"
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        ta.tflm_arena(o.model)  # the build it was chosen for: silent
+        ta.tflm_arena(o.model, target="cortex-m@90b983c")
+    with pytest.warns(ta.ChosenForAnotherTargetWarning, match="chosen for stock TFLM on cortex-m"):
+        ta.tflm_arena(o.model, target="esp32s3+esp-nn")
+    # A model left unchanged, and any loaded model, carry no target.
+    assert ta.Model.load(_shared("vww_96_int8")).chosen_for is None
+    same = ta.optimize(_shared("hello_world_int8"), time_limit=0.1)
+    assert not same.improved and same.model.chosen_for is None
+    r = ta.rewrite(_shared("person_detect"), target="x86-64", time_limit=1.0)
+    assert r.written != "unchanged"
+    assert r.model.chosen_for == f"x86-64@{next(iter(ta.versions('x86-64')))}"
+    with pytest.warns(ta.ChosenForAnotherTargetWarning, match="sized here for cortex-m"):
+        ta.fit(r.model, max_bytes=10**6, target="cortex-m")

@@ -92,6 +92,7 @@ from .tflm_plan import TflmPlan, plan_for_tflm, tflm_scratch_requests
 from .tflm_size import (
     DEFAULT_TARGET,
     TARGETS,
+    ChosenForAnotherTargetWarning,
     TflmArena,
     TflmSharedArena,
     TflmSplitArena,
@@ -132,6 +133,7 @@ __all__ = [
     "ArenaTooSmallError",
     "Attempt",
     "Board",
+    "ChosenForAnotherTargetWarning",
     "Fit",
     "Interpreter",
     "Model",

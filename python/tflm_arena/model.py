@@ -208,6 +208,21 @@ class Model:
         self._handle = _core.ModelHandle(self._data)
         self.path = path
         self._subgraphs: tuple[Subgraph, ...] | None = None
+        self._chosen_for: str | None = None
+
+    @property
+    def chosen_for(self) -> str | None:
+        """The stock-TFLM build (``TARGET@VERSION``) :func:`tflm_arena.optimize`
+        or :func:`tflm_arena.rewrite` chose this model for, None for any other
+        model. Sizing it for another build warns
+        (:class:`tflm_arena.ChosenForAnotherTargetWarning`). Kept in this
+        object only, not in the saved file.
+
+        >>> import tflm_arena as ta
+        >>> ta.Model.load("hello_world_int8.tflite").chosen_for is None
+        True
+        """
+        return self._chosen_for
 
     # --- construction -------------------------------------------------
     @classmethod

@@ -295,6 +295,8 @@ def optimize(
         ):
             chosen = rewritten.model
             reason += "; " + rewritten.reason
+    if chosen is not model:  # a model written for this build
+        chosen._chosen_for = f"{original.target}@{original.version}"
     return Optimization(
         rewritten=rewritten,
         model=chosen,

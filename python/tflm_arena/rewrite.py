@@ -433,6 +433,8 @@ def rewrite(
     if written == "planned":
         chosen = original
     reason = _reason(original, choices, chosen, written, stage, found["end_reason"], model, target)
+    if written != "unchanged":  # a model written for this build
+        best_model._chosen_for = str(_core.tflm_resolve_target(target)["name"])
     return Rewrite(
         model=best_model,
         target=target,

@@ -243,6 +243,33 @@ class TflmArena:
         return "\n".join(lines)
 
 
+class ChosenForAnotherTargetWarning(UserWarning):
+    """A model :func:`optimize` or :func:`rewrite` chose for one stock-TFLM
+    build is sized for another: the smallest model for one target can need
+    more on another, so run the search again for that target.
+
+    >>> import tflm_arena as ta
+    >>> issubclass(ta.ChosenForAnotherTargetWarning, UserWarning)
+    True
+    """
+
+
+def _warn_if_chosen_for_another(model: Model, target: str) -> None:
+    chosen = model.chosen_for
+    if chosen is None:
+        return
+    name = str(_core.tflm_resolve_target(target)["name"])
+    if name != chosen:
+        warnings.warn(
+            ChosenForAnotherTargetWarning(
+                f"this model was chosen for stock TFLM on {chosen}, and is sized here for "
+                f"{name}: the smallest model for one target can need more on another; run "
+                f"optimize/rewrite with target={target!r}"
+            ),
+            stacklevel=3,
+        )
+
+
 def tflm_arena(
     model: Model | str | PathLike[str] | bytes,
     target: str = DEFAULT_TARGET,
@@ -274,6 +301,7 @@ def tflm_arena(
     """
     model = _as_model(model)
     check_target(target)
+    _warn_if_chosen_for_another(model, target)
     if planner == "greedy":
         warnings.warn(
             "planner='greedy' is deprecated; use planner='tflm_greedy' (the same "
