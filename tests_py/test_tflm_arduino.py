@@ -345,6 +345,12 @@ def test_the_nano_33_ble_sense_builds_with_the_arduino_library():
     assert "(stock TFLM, target cortex-m4+cmsis-nn@arduino) leaves" in f.summary()
     with pytest.raises(ValueError, match="arduino"):
         ta.tflm_arena(GENERATED["relu6_int8"](), target="cortex-m55+ethos-u@arduino")
+    # Its CMSIS-NN build is checked on DSP cores (the boards it runs on) only.
+    assert "arduino" in ta.versions("cortex-m7+cmsis-nn")
+    for core in ("cortex-m0+cmsis-nn", "cortex-m55+cmsis-nn"):
+        assert "arduino" not in ta.versions(core)
+        with pytest.raises(ValueError, match="DSP extension only"):
+            ta.tflm_arena(GENERATED["relu6_int8"](), target=f"{core}@arduino")
 
 
 def test_the_signal_librarys_operators_are_refused():

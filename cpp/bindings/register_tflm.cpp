@@ -261,10 +261,7 @@ py::list TflmStackVersions() {
     d["checked"] = v.checked;
     py::list targets;
     for (const tflm::BuildTarget& t : tflm::BuildTargets()) {
-      if (tflm::TargetFamily(t) != v.family) continue;
-      if (t.kernels == tflm::KernelLibrary::kCmsisNn && v.cmsis_nn == nullptr) continue;
-      if (t.ethos_u && !v.ethos_u) continue;
-      targets.append(t.name);
+      if (tflm::CheckVersionFor(t, v).ok()) targets.append(t.name);
     }
     d["targets"] = targets;
     out.append(d);

@@ -222,6 +222,33 @@ const BuildTarget* FindBuildTarget(const char* name) { return FindByName(kBuildT
 
 std::string BuildTargetNames() { return JoinNames(kBuildTargets); }
 
+Status CheckVersionFor(const BuildTarget& target, const StackVersion& version) {
+  if (TargetFamily(target) != version.family) {
+    return Status::Error(StatusCode::kInvalidArgument, "target %s has no version %s", target.name,
+                         version.name);
+  }
+  if (target.kernels == KernelLibrary::kCmsisNn && version.cmsis_nn == nullptr) {
+    return Status::Error(StatusCode::kInvalidArgument,
+                         "target %s: CMSIS-NN builds of %s are not modelled (CMSIS-NN targets "
+                         "know: %s)",
+                         target.name, version.name, CmsisNnVersionNames().c_str());
+  }
+  if (target.kernels == KernelLibrary::kCmsisNn && version.cmsis_nn_dsp_only &&
+      target.cmsis_nn_backend != CmsisNnBackend::kDsp) {
+    return Status::Error(StatusCode::kInvalidArgument,
+                         "target %s: the CMSIS-NN build of %s is modelled for cores with the DSP "
+                         "extension only (cortex-m4, cortex-m7, cortex-m33+cmsis-nn), the cores "
+                         "it was checked on",
+                         target.name, version.name);
+  }
+  if (target.ethos_u && !version.ethos_u) {
+    return Status::Error(StatusCode::kInvalidArgument,
+                         "target %s: the Ethos-U kernel of %s is not modelled", target.name,
+                         version.name);
+  }
+  return Status::Ok();
+}
+
 Status ResolveBuildTarget(const std::string& name, AllocatorChoice choice,
                           const std::string& planner, ResolvedTarget* out) {
   const size_t at = name.find('@');
@@ -242,17 +269,7 @@ Status ResolveBuildTarget(const std::string& name, AllocatorChoice choice,
                            target->name, StackVersionNames(family).c_str());
     }
   }
-  if (target->kernels == KernelLibrary::kCmsisNn && version->cmsis_nn == nullptr) {
-    return Status::Error(StatusCode::kInvalidArgument,
-                         "target %s: CMSIS-NN builds of %s are not modelled (CMSIS-NN targets "
-                         "know: %s)",
-                         target->name, version->name, CmsisNnVersionNames().c_str());
-  }
-  if (target->ethos_u && !version->ethos_u) {
-    return Status::Error(StatusCode::kInvalidArgument,
-                         "target %s: the Ethos-U kernel of %s is not modelled", target->name,
-                         version->name);
-  }
+  TFLM_ARENA_RETURN_IF_ERROR(CheckVersionFor(*target, *version));
   const char* abi_name = version->abi != nullptr ? version->abi : target->abi;
   const TargetAbi* abi = FindTarget(abi_name);
   if (abi == nullptr) {

@@ -111,6 +111,10 @@ std::string VersionWords(const BuildTarget& target, const StackVersion& version)
 // variables left at their defaults).
 TraceOptions TraceOptionsFor(const ResolvedTarget& resolved);
 
+// Ok when `version` is a build of `target` this model covers; else why not
+// (another family, a CMSIS-NN or Ethos-U build the version does not model).
+Status CheckVersionFor(const BuildTarget& target, const StackVersion& version);
+
 // Resolves `name` ("TARGET" or "TARGET@VERSION"; an unknown target or a
 // version the target's family lacks is kInvalidArgument listing the known
 // ones) with an allocator choice and the planner ("tflm_greedy" or

@@ -188,6 +188,9 @@ constexpr StackVersion Arduino(const char* name, const char* tflm, const char* c
                             /*ethos_u=*/false);
   v.abi = "cortex-m-arduino";
   v.cmsis_nn_ops = SpanOf(kArduinoCmsisNnOps);
+  // The library runs on Arduino's mbed boards (Cortex-M4F, M7): checked
+  // with CMSIS-NN's DSP paths only.
+  v.cmsis_nn_dsp_only = true;
   return v;
 }
 constexpr StackVersion EspNn(const char* name, const char* release, EspNnVersion version) {

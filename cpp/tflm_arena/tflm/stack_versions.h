@@ -63,6 +63,8 @@ struct StackVersion {
   EspNnVersion esp_nn = EspNnVersion::kV1_2_3;
   // The Ethos-U kernel (CO_PROCESSOR=ethos_u) is modelled at this version.
   bool ethos_u = false;
+  // Its CMSIS-NN build is modelled (and checked) for DSP cores only.
+  bool cmsis_nn_dsp_only = false;
   // Figures checked against a real build of this version (else the
   // resolved description says "modelled from source only").
   bool checked = true;
