@@ -252,7 +252,54 @@ def builder_models(b, sm) -> dict[str, bytes]:
     )
     mb.set_io([x], [y])
     out["ethos_u"] = mb.build()
+    out["signal_front_end"] = signal_front_end(MB)
     return out
+
+
+def signal_front_end(MB) -> bytes:
+    """TFLM's audio front end (Signal operators, run by our interpreter too)
+    at a small size: 16-point FFT, 4 channels."""
+    mb = MB()
+
+    def c(shape, dtype, data):
+        return mb.add_tensor(shape, dtype, data=np.asarray(data))
+
+    def t(shape, dtype):
+        return mb.add_tensor(shape, dtype)
+
+    def op(name, inputs, outputs, options):
+        mb.add_operator(
+            "CUSTOM", inputs, outputs, custom_code="Signal" + name, custom_options=options
+        )
+
+    audio, win, scaled, shift = t([16], "int16"), t([16], "int16"), t([16], "int16"), t([], "int32")
+    spectrum, energy, fb = t([18], "int16"), t([9], "uint32"), t([4], "uint64")
+    sqrt, ss, noise, pcan = (t([4], "uint32") for _ in range(4))
+    log = t([4], "int16")
+    op("Window", [audio, c([16], "int16", np.full(16, 3000))], [win], {"shift": 12})
+    op("FftAutoScale", [win], [scaled, shift], {})
+    op("Rfft", [scaled], [spectrum], {"T": 7, "fft_length": 16})
+    op("Energy", [spectrum], [energy], {"end_index": 9, "start_index": 0})
+    tables = [c([5], "int16", v) for v in ([0, 1, 3, 5, 7], [0, 1, 3, 5, 7], [1, 2, 2, 2, 2])]
+    weights = [c([9], "int16", np.arange(9) * 400), c([9], "int16", 4096 - np.arange(9) * 400)]
+    op("FilterBank", [energy, *weights, *tables], [fb], {"num_channels": 4})
+    op("FilterBankSquareRoot", [fb, shift], [sqrt], {})
+    options = {
+        "alternate_one_minus_smoothing": 15401,
+        "alternate_smoothing": 983,
+        "clamping": False,
+        "min_signal_remaining": 819,
+        "num_channels": 4,
+        "one_minus_smoothing": 15975,
+        "smoothing": 409,
+        "smoothing_bits": 10,
+        "spectral_subtraction_bits": 14,
+    }
+    op("FilterBankSpectralSubtraction", [sqrt], [ss, noise], options)
+    op("PCAN", [ss, noise, c([125], "int16", np.arange(125) * 50)], [pcan], {"snr_shift": 6})
+    op("FilterBankLog", [pcan], [log], {"input_correction_bits": 3, "output_scale": 64})
+    mb.set_io([audio], [log])
+    return mb.build()
 
 
 def opcode_offset(data: bytes) -> int | None:

@@ -11,6 +11,7 @@
 #include <new>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "register.h"
@@ -20,6 +21,7 @@
 #include "tflm_arena/plan/strategies.h"
 #include "tflm_arena/runtime/interpreter.h"
 #include "tflm_arena/runtime/kernels/all_kernels.h"
+#include "tflm_arena/runtime/kernels/registrations.h"
 #include "tflm_arena/runtime/op_resolver.h"
 #include "tflm_arena/runtime/required_arena_size.h"
 
@@ -262,7 +264,8 @@ class InterpreterHandle {
   std::optional<size_t> arena_size_;
   LinearPlanner linear_;  // options_.planner for planner="linear"
   InterpreterOptions options_;
-  runtime::MutableOpResolver<runtime::kNumShippedKernels> resolver_;
+  runtime::MutableOpResolver<runtime::kNumShippedKernels + runtime::kNumShippedCustomKernels>
+      resolver_;
   std::vector<runtime::Preallocation> pre_;
   std::vector<py::array> pre_arrays_;
   std::unique_ptr<uint8_t[]> raw_;
@@ -280,6 +283,15 @@ void RegisterInterpreter(py::module_& m) {
     std::vector<std::string> names;
 #define TFLM_ARENA_KERNEL_NAME(NAME) names.emplace_back(#NAME);
     TFLM_ARENA_SHIPPED_KERNELS(TFLM_ARENA_KERNEL_NAME)
+#undef TFLM_ARENA_KERNEL_NAME
+    return names;
+  });
+  // The custom operators it ships kernels for: (custom code, NAME of
+  // Register_NAME()), in kernel_list.h's order.
+  m.def("runtime_custom_kernels", [] {
+    std::vector<std::pair<std::string, std::string>> names;
+#define TFLM_ARENA_KERNEL_NAME(NAME) names.emplace_back(runtime::Register_##NAME().name, #NAME);
+    TFLM_ARENA_SHIPPED_CUSTOM_KERNELS(TFLM_ARENA_KERNEL_NAME)
 #undef TFLM_ARENA_KERNEL_NAME
     return names;
   });

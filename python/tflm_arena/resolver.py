@@ -81,6 +81,14 @@ TFLM_CUSTOM_METHODS: dict[str, str] = {
 #: ('FULLY_CONNECTED', 'CONV_2D', 'DEPTHWISE_CONV_2D')
 RUNTIME_KERNELS: tuple[str, ...] = tuple(_core.runtime_kernels())
 
+#: The custom operators our runtime ships kernels for (TFLM's Signal library,
+#: the audio front end), custom code -> ``NAME`` of ``Register_<NAME>()``,
+#: bound from kernel_list.h's custom list.
+#:
+#: >>> resolver.RUNTIME_CUSTOM_KERNELS["SignalRfft"]
+#: 'SIGNAL_RFFT'
+RUNTIME_CUSTOM_KERNELS: dict[str, str] = dict(_core.runtime_custom_kernels())
+
 #: The two resolvers ``--runtime`` chooses between.
 RUNTIMES: tuple[str, ...] = ("tflm", "tflm_arena")
 
@@ -133,8 +141,8 @@ def _collect(models: Sequence[ModelLike]) -> tuple[list[str], list[str], list[st
 def resolver_ops(*models: ModelLike, custom: bool = False) -> list[str]:
     """The distinct builtin operators (enum names, sorted) used by any
     operator of any subgraph of the models; with ``custom=True`` the
-    distinct custom-operator codes instead (TFLM registers those with
-    ``AddCustom``; our runtime has none). Models are paths or
+    distinct custom-operator codes instead (TFLM and our runtime register
+    those with ``AddCustom``). Models are paths or
     :class:`Model` objects.
 
     >>> resolver_ops("person_detect.tflite", "hello_world_int8.tflite")
@@ -268,7 +276,8 @@ def runtime_resolver_cpp(
     """C++ (a header) defining ``name``: it adds to a
     ``tflm_arena::runtime::OpResolver`` (a ``MutableOpResolver<N>`` with
     N >= ``k<Name>Count``) the kernel of every distinct operator the models
-    use, ``AddBuiltin(Register_X())`` each, and returns the first failing
+    use, ``AddBuiltin(Register_X())`` each (``AddCustom`` for a custom
+    operator such as ``SignalRfft``), and returns the first failing
     ``tflm_arena::Status``. ``exclude`` leaves out builtins. Raises
     ValueError naming every operator (builtin or custom) the runtime ships
     no kernel for.
@@ -286,7 +295,7 @@ def runtime_resolver_cpp(
     builtins, custom, names = _collect(models)
     builtins = _apply_exclude(builtins, exclude)
     missing = [op for op in builtins if op not in RUNTIME_KERNELS]
-    missing += [f"custom {c!r}" for c in custom]
+    missing += [f"custom {c!r}" for c in custom if c not in RUNTIME_CUSTOM_KERNELS]
     if missing:
         raise ValueError(
             f"tflm_arena's runtime has no kernel for {len(missing)} operator(s): "
@@ -294,7 +303,7 @@ def runtime_resolver_cpp(
         )
     count = f"k{name[0].upper()}{name[1:]}Count"
     out = (
-        _header(names, "tflm_arena runtime", builtins, [])
+        _header(names, "tflm_arena runtime", builtins, custom)
         + [
             "#include <cstddef>",
             "",
@@ -303,7 +312,7 @@ def runtime_resolver_cpp(
             '#include "tflm_arena/runtime/op_resolver.h"',
             "",
             f"// Kernels {name}() adds: use a MutableOpResolver<{count}> (or larger).",
-            f"constexpr std::size_t {count} = {len(builtins)};",
+            f"constexpr std::size_t {count} = {len(builtins) + len(custom)};",
             "",
             f"inline tflm_arena::Status {name}(tflm_arena::runtime::OpResolver* resolver) {{",
         ]
@@ -311,6 +320,11 @@ def runtime_resolver_cpp(
             f"  TFLM_ARENA_RETURN_IF_ERROR(\n"
             f"      resolver->AddBuiltin(tflm_arena::runtime::Register_{op}()));"
             for op in builtins
+        ]
+        + [
+            "  TFLM_ARENA_RETURN_IF_ERROR(\n"
+            f"      resolver->AddCustom(tflm_arena::runtime::Register_{kernel}()));"
+            for kernel in (RUNTIME_CUSTOM_KERNELS[c] for c in custom)
         ]
         + [
             "  return tflm_arena::Status::Ok();",

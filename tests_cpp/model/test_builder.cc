@@ -79,7 +79,10 @@ Offset<fb::Operator> BuildOp(FlatBufferBuilder& b, const TOp& op) {
     case TOptions::kNone:
       break;
   }
-  return fb::CreateOperator(b, op.opcode, inputs, outputs, type, options, 0, 0, 0, intermediates);
+  auto custom = VectorOrNull(b, op.custom_options);
+  // custom_options_format 0: FLEXBUFFERS.
+  return fb::CreateOperator(b, op.opcode, inputs, outputs, type, options, custom, 0, 0,
+                            intermediates);
 }
 
 Offset<fb::SubGraph> BuildSubgraph(FlatBufferBuilder& b, const TSubgraph& g) {

@@ -36,6 +36,7 @@ struct TOp {
   std::vector<int32_t> inputs;
   std::vector<int32_t> outputs;
   std::vector<int32_t> intermediates;
+  std::vector<uint8_t> custom_options;  // inline (a flexbuffer for TFLM's kernels)
   TOptions options = TOptions::kNone;
   int32_t sub_a = 0;   // then / cond / init
   int32_t sub_b = 0;   // else / body

@@ -13,4 +13,5 @@ tflm_arena_add_test(model_tests
     ${CMAKE_CURRENT_LIST_DIR}/operator_order_writer_test.cc
     ${CMAKE_CURRENT_LIST_DIR}/graph_edit_writer_test.cc
     ${CMAKE_CURRENT_LIST_DIR}/builtin_options_test.cc
+    ${CMAKE_CURRENT_LIST_DIR}/flexbuffer_map_test.cc
   LIBS tflm_arena_model_host tflm_arena_plan)

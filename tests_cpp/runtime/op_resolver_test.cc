@@ -58,10 +58,43 @@ TEST(OpResolverTest, BadRegistrationsAreRefused) {
   static const KernelRegistration custom = NopKernel(model::kBuiltinCustom);
   Status s = r.AddBuiltin(custom);
   EXPECT_EQ(s.code(), StatusCode::kInvalidArgument);
-  EXPECT_STREQ(s.message(), "kernel 'test_nop': custom operators are not supported");
+  EXPECT_STREQ(s.message(),
+               "kernel 'test_nop': a custom operator's kernel is added with AddCustom");
   static const KernelRegistration negative = NopKernel(-5);
   EXPECT_EQ(r.AddBuiltin(negative).code(), StatusCode::kInvalidArgument);
   EXPECT_EQ(r.size(), 0u);
+}
+
+TEST(OpResolverTest, CustomKernelsAreFoundByTheirCustomCode) {
+  MutableOpResolver<3> r;
+  static KernelRegistration window = NopKernel(model::kBuiltinCustom);
+  window.name = "SignalWindow";
+  static KernelRegistration rfft = NopKernel(model::kBuiltinCustom);
+  rfft.name = "SignalRfft";
+  static const KernelRegistration add = NopKernel(kAddCode);
+  ASSERT_TRUE(r.AddCustom(window).ok());
+  ASSERT_TRUE(r.AddCustom(rfft).ok());
+  ASSERT_TRUE(r.AddBuiltin(add).ok());
+  model::OperatorInfo op;
+  op.builtin_code = model::kBuiltinCustom;
+  op.custom_code = "SignalRfft";
+  EXPECT_EQ(r.Find(op), &rfft);
+  op.custom_code = "SignalWindow";
+  EXPECT_EQ(r.Find(op), &window);
+  op.custom_code = "SignalWindowX";  // a prefix is not a match
+  EXPECT_EQ(r.Find(op), nullptr);
+  op.custom_code = "Signal";
+  EXPECT_EQ(r.Find(op), nullptr);
+  op.builtin_code = kAddCode;  // builtins by code, whatever the custom code
+  EXPECT_EQ(r.Find(op), &add);
+  // The same name twice, a builtin code, an empty name: refused.
+  Status s = r.AddCustom(window);
+  EXPECT_STREQ(s.message(), "custom operator 'SignalWindow' is already registered");
+  EXPECT_EQ(r.AddCustom(add).code(), StatusCode::kInvalidArgument);
+  static KernelRegistration unnamed = NopKernel(model::kBuiltinCustom);
+  unnamed.name = "";
+  EXPECT_EQ(r.AddCustom(unnamed).code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(r.size(), 3u);
 }
 
 }  // namespace

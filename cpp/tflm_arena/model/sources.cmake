@@ -49,6 +49,7 @@ tflm_arena_runtime_library(tflm_arena_model
     ${TFLM_ARENA_SRC}/model/offline_aliases.cc
     ${TFLM_ARENA_SRC}/model/builtin_options.cc
     ${TFLM_ARENA_SRC}/model/step_operators.cc
+    ${TFLM_ARENA_SRC}/model/flexbuffer_map.cc
   DEPS tflm_arena_core tflm_arena_flatbuffers_headers)
 target_include_directories(tflm_arena_model PUBLIC ${TFLM_ARENA_MODEL_GEN_DIR})
 

@@ -105,6 +105,9 @@ class KernelContext {
   Status tensor_info(const Node& node, int32_t index, model::TensorInfo* out) const;
   Status input_info(const Node& node, size_t i, model::TensorInfo* out) const;
   Status output_info(const Node& node, size_t i, model::TensorInfo* out) const;
+  // The node's inline custom options (a custom operator's flexbuffer; empty
+  // when it has none), pointing into the model.
+  Status custom_options(const Node& node, Span<const uint8_t>* out) const;
 
   // --- init and prepare ---
   // Persistent memory in the arena tail, 16-aligned, recorded as
@@ -161,7 +164,9 @@ constexpr OptionsParser MakeOptionsParser(model::OptionsType table_type, const c
   return OptionsParser{table_type, table_name, sizeof(T), alignof(T), parse};
 }
 
-// A kernel: plain function pointers, no virtual calls, no RTTI.
+// A kernel: plain function pointers, no virtual calls, no RTTI. A custom
+// operator's kernel has builtin_code CUSTOM and `name` its custom code (the
+// string the model's operator code carries, e.g. "SignalWindow").
 struct KernelRegistration {
   model::BuiltinCode builtin_code = 0;
   const char* name = "";

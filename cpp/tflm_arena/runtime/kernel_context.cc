@@ -68,6 +68,13 @@ Status KernelContext::output_info(const Node& node, size_t i, model::TensorInfo*
   return tensor_info(node, node.outputs[i], out);
 }
 
+Status KernelContext::custom_options(const Node& node, Span<const uint8_t>* out) const {
+  model::OperatorInfo op;
+  TFLM_ARENA_RETURN_IF_ERROR(interpreter_->model_.op(node.subgraph, node.index, &op));
+  *out = op.custom_options;
+  return Status::Ok();
+}
+
 // ---- init and prepare ----
 
 Status KernelContext::AllocatePersistentBuffer(size_t bytes, void** out) {

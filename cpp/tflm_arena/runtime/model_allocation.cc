@@ -20,14 +20,15 @@ using internal::TensorName;
 }  // namespace
 
 // Every operator needs a kernel; checked before anything is allocated, and
-// every missing one is named at once.
+// every missing one is named at once. Without error strings there are no
+// names to list: AllocateNodes' own lookup refuses the first missing one
+// (one walk over the operators instead of two in the smallest build).
 Status Interpreter::CheckKernels() const {
-  return CheckKernelsFor(
-      model_,
-      [](model::BuiltinCode code, const void* resolver) {
-        return static_cast<const OpResolver*>(resolver)->FindBuiltin(code) != nullptr;
-      },
-      &resolver_);
+#if TFLM_ARENA_ERROR_STRINGS
+  return CheckResolverHasKernels(model_, resolver_);
+#else
+  return Status::Ok();
+#endif
 }
 
 Status Interpreter::StartModelAllocation() {
@@ -186,7 +187,11 @@ Status Interpreter::AllocateNodes(size_t sg) {
     node->inputs = op.inputs;
     node->outputs = op.outputs;
     node->intermediates = op.intermediates;
-    node->registration = resolver_.FindBuiltin(op.builtin_code);  // checked
+    node->registration = resolver_.Find(op);  // CheckKernels named every missing one
+    if (node->registration == nullptr) {
+      return Status::Error(StatusCode::kUnimplemented, "no kernel for operator %zu of subgraph %zu",
+                           i, sg);
+    }
     node->subgraph = static_cast<uint32_t>(sg);
     node->index = static_cast<uint32_t>(i);
   }

@@ -25,7 +25,7 @@ Status OpResolver::AddBuiltin(const KernelRegistration& registration) {
   }
   if (code == model::kBuiltinCustom) {
     return Status::Error(StatusCode::kInvalidArgument,
-                         "kernel '%s': custom operators are not supported",
+                         "kernel '%s': a custom operator's kernel is added with AddCustom",
                          registration.name == nullptr ? "" : registration.name);
   }
   if (registration.invoke == nullptr) {
@@ -47,11 +47,60 @@ Status OpResolver::AddBuiltin(const KernelRegistration& registration) {
   return Status::Ok();
 }
 
+Status OpResolver::AddCustom(const KernelRegistration& registration) {
+  const char* name = registration.name == nullptr ? "" : registration.name;
+  if (registration.builtin_code != model::kBuiltinCustom || name[0] == '\0') {
+    return Status::Error(StatusCode::kInvalidArgument,
+                         "kernel '%s': a custom kernel has the CUSTOM code and a name", name);
+  }
+  if (registration.invoke == nullptr) {
+    return Status::Error(StatusCode::kInvalidArgument,
+                         "kernel for custom operator '%s' has no invoke function", name);
+  }
+  model::OperatorInfo op;
+  op.builtin_code = model::kBuiltinCustom;
+  op.custom_code = name;
+  if (Find(op) != nullptr) {
+    return Status::Error(StatusCode::kInvalidArgument, "custom operator '%s' is already registered",
+                         name);
+  }
+  if (count_ >= capacity_) {
+    return Status::Error(StatusCode::kOutOfRange,
+                         "cannot add custom operator '%s': the op resolver holds at most %zu "
+                         "kernels",
+                         name, capacity_);
+  }
+  slots_[count_++] = &registration;
+  return Status::Ok();
+}
+
 const KernelRegistration* OpResolver::FindBuiltin(model::BuiltinCode code) const {
   for (size_t i = 0; i < count_; ++i) {
     if (slots_[i]->builtin_code == code) return slots_[i];
   }
   return nullptr;
+}
+
+const KernelRegistration* OpResolver::Find(const model::OperatorInfo& op) const {
+  for (size_t i = 0; i < count_; ++i) {
+    const KernelRegistration* r = slots_[i];
+    if (r->builtin_code != op.builtin_code) continue;
+    if (op.builtin_code != model::kBuiltinCustom) return r;
+    const char* a = r->name;
+    const char* b = op.custom_code;
+    while (*a != '\0' && *a == *b) ++a, ++b;
+    if (*a == *b) return r;
+  }
+  return nullptr;
+}
+
+Status CheckResolverHasKernels(const model::Model& model, const OpResolver& resolver) {
+  return CheckKernelsFor(
+      model,
+      [](const model::OperatorInfo& op, const void* r) {
+        return static_cast<const OpResolver*>(r)->Find(op) != nullptr;
+      },
+      &resolver);
 }
 
 }  // namespace runtime
@@ -97,14 +146,15 @@ void Append(char* out, size_t size, size_t* used, const char* format, ...) {
 }  // namespace
 
 Status CheckKernelsFor(const model::Model& model,
-                       bool (*has_kernel)(model::BuiltinCode, const void*), const void* context) {
+                       bool (*has_kernel)(const model::OperatorInfo&, const void*),
+                       const void* context) {
 #if !TFLM_ARENA_ERROR_STRINGS
   // No names to list: the first missing kernel decides.
   for (size_t sg = 0; sg < model.num_subgraphs(); ++sg) {
     for (size_t i = 0; i < model.num_operators(sg); ++i) {
       model::OperatorInfo op;
       TFLM_ARENA_RETURN_IF_ERROR(model.op(sg, i, &op));
-      if (op.builtin_code == model::kBuiltinCustom || !has_kernel(op.builtin_code, context)) {
+      if (!has_kernel(op, context)) {
         return Status::Error(StatusCode::kUnimplemented, "no kernel");
       }
     }
@@ -119,8 +169,8 @@ Status CheckKernelsFor(const model::Model& model,
     for (size_t i = 0; i < model.num_operators(sg); ++i) {
       model::OperatorInfo op;
       TFLM_ARENA_RETURN_IF_ERROR(model.op(sg, i, &op));
+      if (has_kernel(op, context)) continue;
       const bool custom = op.builtin_code == model::kBuiltinCustom;
-      if (!custom && has_kernel(op.builtin_code, context)) continue;
       const char* name = custom ? op.custom_code : "";
       size_t k = 0;
       while (k < distinct && !SameType(missing[k], op.builtin_code, name)) ++k;

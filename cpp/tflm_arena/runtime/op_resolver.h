@@ -1,5 +1,5 @@
-// OpResolver: which kernel runs each builtin operator (TFLM's
-// MicroMutableOpResolver, without the heap and without custom operators).
+// OpResolver: which kernel runs each operator (TFLM's MicroMutableOpResolver,
+// without the heap): builtin operators by code, custom operators by name.
 //
 // The application registers the kernels its model needs, once, before
 // building an Interpreter:
@@ -37,13 +37,20 @@ class OpResolver {
 
   // Adds a kernel for registration.builtin_code. Errors:
   //  - kInvalidArgument: no invoke function, a negative code, the CUSTOM code
-  //    (custom operators are not supported), or a kernel for that code is
+  //    (custom kernels go through AddCustom), or a kernel for that code is
   //    already registered ("operator ADD (0) is already registered");
   //  - kOutOfRange: the table is full ("... holds at most N kernels").
   Status AddBuiltin(const KernelRegistration& registration);
+  // Adds a custom operator's kernel (builtin_code CUSTOM, `name` its custom
+  // code): kInvalidArgument for another code, an empty name, no invoke
+  // function or a name already registered; kOutOfRange when full.
+  Status AddCustom(const KernelRegistration& registration);
 
   // The kernel registered for `code`, or nullptr.
   const KernelRegistration* FindBuiltin(model::BuiltinCode code) const;
+  // The kernel that runs operator `op`: by code, or for a custom operator
+  // by its custom code; nullptr when none is registered.
+  const KernelRegistration* Find(const model::OperatorInfo& op) const;
 
   size_t size() const { return count_; }
   size_t capacity() const { return capacity_; }
@@ -60,15 +67,18 @@ class OpResolver {
   size_t count_ = 0;
 };
 
-// kOk when `has_kernel(code, context)` holds for every builtin operator of
-// every subgraph; otherwise kUnimplemented naming EVERY distinct missing
-// operator once, with its first operator index and how many use it, e.g.
-// "no kernel for 2 operator types: SVDF (operator 1 of subgraph 0, 2 uses),
-// custom 'ethos-u' (operator 0 of subgraph 0)". Custom operators always count
-// as missing. No heap: at most 16 distinct types are named, then "...".
+// kOk when `has_kernel(op, context)` holds for every operator of every
+// subgraph; otherwise kUnimplemented naming EVERY distinct missing operator
+// once, with its first operator index and how many use it, e.g. "no kernel
+// for 2 operator types: SVDF (operator 1 of subgraph 0, 2 uses), custom
+// 'ethos-u' (operator 0 of subgraph 0)". No heap: at most 16 distinct types
+// are named, then "...".
 Status CheckKernelsFor(const model::Model& model,
-                       bool (*has_kernel)(model::BuiltinCode code, const void* context),
+                       bool (*has_kernel)(const model::OperatorInfo& op, const void* context),
                        const void* context);
+
+// CheckKernelsFor with `resolver.Find(op)` deciding.
+Status CheckResolverHasKernels(const model::Model& model, const OpResolver& resolver);
 
 // An OpResolver with room for N kernels. Not copyable or movable (the base
 // points at the member table).

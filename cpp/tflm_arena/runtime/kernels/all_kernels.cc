@@ -11,6 +11,8 @@ using RegisterFn = const KernelRegistration& (*)();
 #define TFLM_ARENA_KERNEL_ENTRY(NAME) &Register_##NAME,
 constexpr RegisterFn kShipped[kNumShippedKernels] = {
     TFLM_ARENA_SHIPPED_KERNELS(TFLM_ARENA_KERNEL_ENTRY)};
+constexpr RegisterFn kShippedCustom[kNumShippedCustomKernels] = {
+    TFLM_ARENA_SHIPPED_CUSTOM_KERNELS(TFLM_ARENA_KERNEL_ENTRY)};
 #undef TFLM_ARENA_KERNEL_ENTRY
 }  // namespace
 
@@ -22,23 +24,34 @@ const KernelRegistration* FindShippedKernel(model::BuiltinCode code) {
   return nullptr;
 }
 
+const KernelRegistration* FindShippedCustomKernel(const char* custom_code) {
+  for (RegisterFn fn : kShippedCustom) {
+    const KernelRegistration& r = fn();
+    const char* a = r.name;
+    const char* b = custom_code;
+    while (*a != '\0' && *a == *b) ++a, ++b;
+    if (*a == *b) return &r;
+  }
+  return nullptr;
+}
+
 Status AddKernelsForModel(const model::Model& model, OpResolver* resolver) {
   for (size_t s = 0; s < model.num_subgraphs(); ++s) {
     for (size_t i = 0; i < model.num_operators(s); ++i) {
       model::OperatorInfo op;
       TFLM_ARENA_RETURN_IF_ERROR(model.op(s, i, &op));
-      if (resolver->FindBuiltin(op.builtin_code) != nullptr) continue;
-      const KernelRegistration* kernel = FindShippedKernel(op.builtin_code);
-      if (kernel != nullptr) TFLM_ARENA_RETURN_IF_ERROR(resolver->AddBuiltin(*kernel));
+      if (resolver->Find(op) != nullptr) continue;
+      if (op.builtin_code == model::kBuiltinCustom) {
+        const KernelRegistration* kernel = FindShippedCustomKernel(op.custom_code);
+        if (kernel != nullptr) TFLM_ARENA_RETURN_IF_ERROR(resolver->AddCustom(*kernel));
+      } else {
+        const KernelRegistration* kernel = FindShippedKernel(op.builtin_code);
+        if (kernel != nullptr) TFLM_ARENA_RETURN_IF_ERROR(resolver->AddBuiltin(*kernel));
+      }
     }
   }
   // Every operator tflm_arena cannot run, named at once.
-  return CheckKernelsFor(
-      model,
-      [](model::BuiltinCode code, const void* r) {
-        return static_cast<const OpResolver*>(r)->FindBuiltin(code) != nullptr;
-      },
-      resolver);
+  return CheckResolverHasKernels(model, *resolver);
 }
 
 }  // namespace runtime

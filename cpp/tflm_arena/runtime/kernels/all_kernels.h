@@ -18,13 +18,18 @@ namespace runtime {
 // Expands to a term of the sum `0 +1 +1 ...`; parentheses would make it a call.
 #define TFLM_ARENA_COUNT_KERNEL(NAME) +1  // NOLINT(bugprone-macro-parentheses)
 constexpr size_t kNumShippedKernels = 0 TFLM_ARENA_SHIPPED_KERNELS(TFLM_ARENA_COUNT_KERNEL);
+constexpr size_t kNumShippedCustomKernels =
+    0 TFLM_ARENA_SHIPPED_CUSTOM_KERNELS(TFLM_ARENA_COUNT_KERNEL);
 #undef TFLM_ARENA_COUNT_KERNEL
 
 // The shipped kernel for a builtin code, or nullptr.
 const KernelRegistration* FindShippedKernel(model::BuiltinCode code);
 
-// Adds to `resolver` the shipped kernel of every distinct builtin operator in
-// the model (all subgraphs), once each. Fails (kUnimplemented) naming every
+// The shipped kernel of custom operator `custom_code`, or nullptr.
+const KernelRegistration* FindShippedCustomKernel(const char* custom_code);
+
+// Adds to `resolver` the shipped kernel of every distinct operator (builtin
+// or custom) in the model (all subgraphs), once each. Fails (kUnimplemented) naming every
 // operator type we have no kernel for (CheckKernelsFor).
 Status AddKernelsForModel(const model::Model& model, OpResolver* resolver);
 

@@ -60,6 +60,23 @@
   KERNEL(HARD_SWISH)                    \
   KERNEL(CAST)                          \
   /* end of the list */
+
+// Custom operators, one line each: Register_NAME() is defined in
+// runtime/kernels/<name>.cc and returns a registration whose `name` is the
+// custom code the model carries (TFLM's Signal library: the audio front
+// end of its micro_speech example). Adding one: steps 1 and 3 above, with
+// MakeCustomRegistration (signal_glue.h), and a line here.
+#define TFLM_ARENA_SHIPPED_CUSTOM_KERNELS(KERNEL)  \
+  KERNEL(SIGNAL_WINDOW)                             \
+  KERNEL(SIGNAL_FFT_AUTO_SCALE)                     \
+  KERNEL(SIGNAL_RFFT)                               \
+  KERNEL(SIGNAL_ENERGY)                             \
+  KERNEL(SIGNAL_FILTER_BANK)                        \
+  KERNEL(SIGNAL_FILTER_BANK_SQUARE_ROOT)            \
+  KERNEL(SIGNAL_FILTER_BANK_SPECTRAL_SUBTRACTION)   \
+  KERNEL(SIGNAL_PCAN)                               \
+  KERNEL(SIGNAL_FILTER_BANK_LOG)                    \
+  /* end of the list */
 // clang-format on
 
 #endif  // TFLM_ARENA_RUNTIME_KERNELS_KERNEL_LIST_H_

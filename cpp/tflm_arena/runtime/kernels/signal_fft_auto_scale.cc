@@ -1,0 +1,45 @@
+// SignalFftAutoScale glue (math in signal_fft_auto_scale_math.cc). No
+// OpData, no options.
+#include "tflm_arena/runtime/kernels/signal_fft_auto_scale.h"
+
+#include "tflm_arena/runtime/kernels/registrations.h"
+#include "tflm_arena/runtime/kernels/signal_glue.h"
+
+namespace tflm_arena {
+namespace runtime {
+namespace {
+
+using model::TensorType;
+constexpr const char* kOp = "SignalFftAutoScale";
+
+Status FftAutoScalePrepare(KernelContext& context, Node& node) {
+  TFLM_ARENA_RETURN_IF_ERROR(SignalNodeCounts(node, kOp, 1, 2));
+  model::TensorInfo in, out, shift;
+  TFLM_ARENA_RETURN_IF_ERROR(
+      SignalTensorInfo(context, node, kOp, false, 0, TensorType::kInt16, 1, &in));
+  TFLM_ARENA_RETURN_IF_ERROR(
+      SignalTensorInfo(context, node, kOp, true, 0, TensorType::kInt16, 1, &out));
+  TFLM_ARENA_RETURN_IF_ERROR(
+      SignalTensorInfo(context, node, kOp, true, 1, TensorType::kInt32, 0, &shift));
+  return SignalRange(kOp, "the output's element count", static_cast<int64_t>(out.num_elements),
+                     static_cast<int64_t>(in.num_elements), static_cast<int64_t>(in.num_elements));
+}
+
+Status FftAutoScaleInvoke(KernelContext& context, Node& node) {
+  EvalTensor* in[1] = {};
+  EvalTensor* out[2] = {};
+  TFLM_ARENA_RETURN_IF_ERROR(SignalTensors(context, node, kOp, in, 1, out, 2));
+  *out[1]->as<int32_t>() = SignalFftAutoScale(
+      in[0]->as<const int16_t>(), static_cast<size_t>(out[0]->dim(0)), out[0]->as<int16_t>());
+  return Status::Ok();
+}
+
+constexpr KernelRegistration kRegistration =
+    MakeCustomRegistration(kOp, nullptr, FftAutoScalePrepare, FftAutoScaleInvoke);
+
+}  // namespace
+
+const KernelRegistration& Register_SIGNAL_FFT_AUTO_SCALE() { return kRegistration; }
+
+}  // namespace runtime
+}  // namespace tflm_arena

@@ -1,0 +1,67 @@
+// SignalPCAN glue (math in signal_pcan_math.cc).
+#include "tflm_arena/runtime/kernels/signal_pcan.h"
+
+#include <cstring>
+
+#include "tflm_arena/runtime/kernels/registrations.h"
+#include "tflm_arena/runtime/kernels/signal_glue.h"
+
+namespace tflm_arena {
+namespace runtime {
+namespace {
+
+using model::TensorType;
+constexpr const char* kOp = "SignalPCAN";
+
+Status PcanInit(KernelContext& context, Node& node) {
+  TFLM_ARENA_RETURN_IF_ERROR(InitOpData<SignalPcanOpData>(context, node));
+  model::FlexbufferMap options;
+  TFLM_ARENA_RETURN_IF_ERROR(SignalOptions(context, node, kOp, &options));
+  auto* data = SignalData<SignalPcanOpData>(node);
+  TFLM_ARENA_RETURN_IF_ERROR(options.Int32At(0, "snr_shift", &data->snr_shift));
+  return SignalRange(kOp, "snr_shift", data->snr_shift, 0, 63);
+}
+
+Status PcanPrepare(KernelContext& context, Node& node) {
+  if (node.user_data == nullptr) return NodeNotPrepared(kOp);
+  TFLM_ARENA_RETURN_IF_ERROR(SignalNodeCounts(node, kOp, 3, 1));
+  model::TensorInfo in, noise, lut, out;
+  TFLM_ARENA_RETURN_IF_ERROR(
+      SignalTensorInfo(context, node, kOp, false, 0, TensorType::kUint32, 1, &in));
+  TFLM_ARENA_RETURN_IF_ERROR(
+      SignalTensorInfo(context, node, kOp, false, 1, TensorType::kUint32, 1, &noise));
+  TFLM_ARENA_RETURN_IF_ERROR(
+      SignalTensorInfo(context, node, kOp, false, 2, TensorType::kInt16, 1, &lut));
+  TFLM_ARENA_RETURN_IF_ERROR(
+      SignalTensorInfo(context, node, kOp, true, 0, TensorType::kUint32, 1, &out));
+  const auto n = static_cast<int64_t>(in.num_elements);
+  TFLM_ARENA_RETURN_IF_ERROR(
+      SignalRange(kOp, "the output's element count", static_cast<int64_t>(out.num_elements), n, n));
+  TFLM_ARENA_RETURN_IF_ERROR(SignalRange(kOp, "the noise estimate's element count",
+                                         static_cast<int64_t>(noise.num_elements), n, INT64_MAX));
+  return SignalRange(kOp, "the gain table's element count", static_cast<int64_t>(lut.num_elements),
+                     kSignalPcanLutEntries, INT64_MAX);
+}
+
+Status PcanInvoke(KernelContext& context, Node& node) {
+  const auto* data = SignalData<const SignalPcanOpData>(node);
+  if (data == nullptr) return NodeNotPrepared(kOp);
+  EvalTensor* in[3] = {};
+  EvalTensor* out[1] = {};
+  TFLM_ARENA_RETURN_IF_ERROR(SignalTensors(context, node, kOp, in, 3, out, 1));
+  const auto channels = static_cast<size_t>(in[0]->dim(0));
+  std::memmove(out[0]->data, in[0]->data, channels * sizeof(uint32_t));
+  SignalPcan(in[2]->as<const int16_t>(), data->snr_shift, in[1]->as<const uint32_t>(), channels,
+             out[0]->as<uint32_t>());
+  return Status::Ok();
+}
+
+constexpr KernelRegistration kRegistration =
+    MakeCustomRegistration(kOp, PcanInit, PcanPrepare, PcanInvoke);
+
+}  // namespace
+
+const KernelRegistration& Register_SIGNAL_PCAN() { return kRegistration; }
+
+}  // namespace runtime
+}  // namespace tflm_arena

@@ -1,0 +1,70 @@
+// SignalWindow glue (math in signal_window_math.cc).
+#include "tflm_arena/runtime/kernels/signal_window.h"
+
+#include "tflm_arena/runtime/kernels/registrations.h"
+#include "tflm_arena/runtime/kernels/signal_glue.h"
+
+namespace tflm_arena {
+namespace runtime {
+namespace {
+
+using model::TensorType;
+constexpr const char* kOp = "SignalWindow";
+
+Status WindowInit(KernelContext& context, Node& node) {
+  TFLM_ARENA_RETURN_IF_ERROR(InitOpData<SignalWindowOpData>(context, node));
+  model::FlexbufferMap options;
+  TFLM_ARENA_RETURN_IF_ERROR(SignalOptions(context, node, kOp, &options));
+  return options.Int32At(0, "shift", &static_cast<SignalWindowOpData*>(node.user_data)->shift);
+}
+
+Status WindowPrepare(KernelContext& context, Node& node) {
+  auto* data = SignalData<SignalWindowOpData>(node);
+  if (data == nullptr) return NodeNotPrepared(kOp);
+  TFLM_ARENA_RETURN_IF_ERROR(SignalNodeCounts(node, kOp, 2, 1));
+  model::TensorInfo in, window, out;
+  TFLM_ARENA_RETURN_IF_ERROR(
+      SignalTensorInfo(context, node, kOp, false, 0, TensorType::kInt16, -1, &in));
+  TFLM_ARENA_RETURN_IF_ERROR(
+      SignalTensorInfo(context, node, kOp, false, 1, TensorType::kInt16, 1, &window));
+  TFLM_ARENA_RETURN_IF_ERROR(SignalTensorInfo(context, node, kOp, true, 0, TensorType::kInt16,
+                                              static_cast<int>(in.shape.size()), &out));
+  TFLM_ARENA_RETURN_IF_ERROR(SignalRange(kOp, "shift", data->shift, 0, 31));
+  TFLM_ARENA_RETURN_IF_ERROR(
+      SignalRange(kOp, "the output's element count", static_cast<int64_t>(out.num_elements),
+                  static_cast<int64_t>(in.num_elements), static_cast<int64_t>(in.num_elements)));
+  if (window.num_elements == 0 || in.num_elements % window.num_elements != 0 ||
+      in.num_elements > INT32_MAX) {
+    return Status::Error(StatusCode::kInvalidArgument,
+                         "%s: the window's %llu samples do not divide the input's %llu", kOp,
+                         static_cast<unsigned long long>(window.num_elements),
+                         static_cast<unsigned long long>(in.num_elements));
+  }
+  data->input_size = static_cast<int32_t>(in.num_elements);
+  return Status::Ok();
+}
+
+Status WindowInvoke(KernelContext& context, Node& node) {
+  EvalTensor* in[2] = {};
+  EvalTensor* out[1] = {};
+  const auto* data = SignalData<const SignalWindowOpData>(node);
+  if (data == nullptr) return NodeNotPrepared(kOp);
+  TFLM_ARENA_RETURN_IF_ERROR(SignalTensors(context, node, kOp, in, 2, out, 1));
+  const size_t size = static_cast<size_t>(in[1]->dim(0));
+  const int16_t* input = in[0]->as<const int16_t>();
+  int16_t* output = out[0]->as<int16_t>();
+  for (size_t i = 0; i < static_cast<size_t>(data->input_size); i += size) {
+    SignalWindowApply(input + i, in[1]->as<const int16_t>(), size, data->shift, output + i);
+  }
+  return Status::Ok();
+}
+
+constexpr KernelRegistration kRegistration =
+    MakeCustomRegistration(kOp, WindowInit, WindowPrepare, WindowInvoke);
+
+}  // namespace
+
+const KernelRegistration& Register_SIGNAL_WINDOW() { return kRegistration; }
+
+}  // namespace runtime
+}  // namespace tflm_arena
