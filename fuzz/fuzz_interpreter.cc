@@ -196,7 +196,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (!model::Model::FromBuffer(input.data(), input.size(), &m).ok()) return 0;
   bool invoke_ok = false;
   if (!SmallEnough(m, &invoke_ok)) return Trace("too big"), 0;
-  runtime::MutableOpResolver<runtime::kNumShippedKernels> resolver;
+  runtime::MutableOpResolver<runtime::kNumAllShippedKernels> resolver;
   Status k = runtime::AddKernelsForModel(m, &resolver);
   if (!k.ok()) return Trace("kernels:", k.message()), 0;
 

@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "fuzz_util.h"
+#include "tflm_arena/model/flexbuffer_map.h"
 #include "tflm_arena/model/model.h"
 
 namespace {
@@ -97,6 +98,25 @@ struct Walker {
     }
   }
 
+  // The custom options as a flexbuffer map (what the Signal kernels read):
+  // every key a string inside the options, every element readable.
+  void CustomOptions(Span<const uint8_t> bytes) {
+    model::FlexbufferMap map;
+    if (!model::FlexbufferMap::Parse("op", bytes, &map).ok()) return;
+    for (size_t i = 0; i < map.size() && Budget(1); ++i) {
+      const char* key = map.KeyAt(i);
+      FUZZ_CHECK(key != nullptr, "key %zu of a parsed map is null", i);
+      CheckString(key, "flexbuffer key");
+      FUZZ_CHECK(fuzz::Inside(key, 1, bytes.data(), bytes.size()), "key %zu outside the options",
+                 i);
+      int32_t v = 0;
+      bool b = false;
+      (void)map.Int32At(i, key, &v);
+      (void)map.BoolAt(i, key, &b);
+      (void)map.Int32ByKey(key, &v);
+    }
+  }
+
   void Op(size_t sg, size_t o, size_t num_tensors) {
     model::OperatorInfo info;
     FUZZ_CHECK(m.op(sg, o, &info).ok(), "op(%zu, %zu) failed", sg, o);
@@ -115,6 +135,7 @@ struct Walker {
     CheckIndices(info.outputs, 0, num_tensors, "op outputs");
     CheckIndices(info.intermediates, 0, num_tensors, "op intermediates");
     CheckSpan(info.custom_options, "custom_options");
+    CustomOptions(info.custom_options);
     FUZZ_CHECK(info.called.count <= 2, "called count %zu", info.called.count);
     for (size_t i = 0; i < info.called.count; ++i) {
       FUZZ_CHECK(info.called.index[i] >= 0 &&

@@ -8,7 +8,8 @@
 //   footprint_framework_verified  the same with Model::FromBuffer: the
 //                               Verifier and semantic checks
 //                               (-DTFLM_ARENA_FOOTPRINT_VERIFY)
-//   footprint_kernel_<NAME>     the kernel <NAME> registered
+//   footprint_kernel_<NAME>     the kernel <NAME> registered (builtin or
+//                               custom: every kernel_list.h entry)
 //                               (-DTFLM_ARENA_FOOTPRINT_KERNEL=<NAME>)
 // Build only on Cortex-M; never run there.
 #include "tflm_arena/runtime/interpreter.h"
@@ -41,8 +42,11 @@ int main() {
   if (!status.ok()) return 1;
   runtime::MutableOpResolver<6> resolver;  // capacity as in TFLM's example
 #ifdef TFLM_ARENA_FOOTPRINT_KERNEL
-  status =
-      resolver.AddBuiltin(runtime::TFLM_ARENA_FOOTPRINT_REGISTER(TFLM_ARENA_FOOTPRINT_KERNEL)());
+  // A custom operator's kernel (the Signal ones) goes through AddCustom.
+  const runtime::KernelRegistration& kernel =
+      runtime::TFLM_ARENA_FOOTPRINT_REGISTER(TFLM_ARENA_FOOTPRINT_KERNEL)();
+  status = kernel.builtin_code == model::kBuiltinCustom ? resolver.AddCustom(kernel)
+                                                        : resolver.AddBuiltin(kernel);
   if (!status.ok()) return 2;
 #endif
   runtime::Interpreter interpreter(model, resolver, g_arena, sizeof(g_arena));

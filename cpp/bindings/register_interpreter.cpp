@@ -264,8 +264,7 @@ class InterpreterHandle {
   std::optional<size_t> arena_size_;
   LinearPlanner linear_;  // options_.planner for planner="linear"
   InterpreterOptions options_;
-  runtime::MutableOpResolver<runtime::kNumShippedKernels + runtime::kNumShippedCustomKernels>
-      resolver_;
+  runtime::MutableOpResolver<runtime::kNumAllShippedKernels> resolver_;
   std::vector<runtime::Preallocation> pre_;
   std::vector<py::array> pre_arrays_;
   std::unique_ptr<uint8_t[]> raw_;

@@ -56,6 +56,11 @@ Offset<fb::Operator> BuildOp(FlatBufferBuilder& b, const TOp& op) {
       type = fb::BuiltinOptions::CallOnceOptions;
       options = fb::CreateCallOnceOptions(b, op.sub_a).Union();
       break;
+    case TOptions::kVarHandle:
+      type = fb::BuiltinOptions::VarHandleOptions;
+      options =
+          fb::CreateVarHandleOptions(b, b.CreateString(""), b.CreateString(op.shared_name)).Union();
+      break;
     case TOptions::kConv2D:
       type = fb::BuiltinOptions::Conv2DOptions;
       options =

@@ -29,14 +29,22 @@ struct TTensor {
 
 // kConv2D, kDepthwiseConv2D, kPool2D: square windows from TOp's `padding`,
 // `stride`, `filter` (pooling) and `dilation`.
-enum class TOptions { kNone, kIf, kWhile, kCallOnce, kConv2D, kDepthwiseConv2D, kPool2D };
+enum class TOptions {
+  kNone,
+  kIf,
+  kWhile,
+  kCallOnce,
+  kConv2D,
+  kDepthwiseConv2D,
+  kPool2D,
+  kVarHandle  // container "", shared_name TOp::shared_name
+};
 
 struct TOp {
   uint32_t opcode = 0;  // index into TModel::opcodes
   std::vector<int32_t> inputs;
   std::vector<int32_t> outputs;
   std::vector<int32_t> intermediates;
-  std::vector<uint8_t> custom_options;  // inline (a flexbuffer for TFLM's kernels)
   TOptions options = TOptions::kNone;
   int32_t sub_a = 0;   // then / cond / init
   int32_t sub_b = 0;   // else / body
@@ -44,6 +52,8 @@ struct TOp {
   int32_t stride = 1;
   int32_t filter = 1;
   int32_t dilation = 1;
+  std::vector<uint8_t> custom_options;  // inline (a flexbuffer for TFLM's kernels)
+  std::string shared_name;              // kVarHandle
 };
 
 struct TSubgraph {

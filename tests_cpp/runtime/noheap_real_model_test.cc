@@ -33,7 +33,7 @@ TEST_P(RealModelNoHeap, AllocateAndInvokeUseNoHeap) {
   {
     HeapCounter counter;
     loaded = model::Model::FromBuffer(bytes.data(), bytes.size(), &m);
-    runtime::MutableOpResolver<runtime::kNumShippedKernels> resolver;
+    runtime::MutableOpResolver<runtime::kNumAllShippedKernels> resolver;
     added = runtime::AddKernelsForModel(m, &resolver);
     runtime::Interpreter it(m, resolver, arena, 512 * 1024, options);
     allocated = it.AllocateTensors();

@@ -13,6 +13,7 @@
 
 #include "flatbuffers/flexbuffers.h"
 #include "heap_counter.h"
+#include "runtime_test_util.h"
 #include "test_builder.h"
 #include "tflm_arena/runtime/interpreter.h"
 #include "tflm_arena/runtime/kernels/all_kernels.h"
@@ -122,9 +123,7 @@ TModel SignalFrontEnd() {
 
 TEST(SignalNoHeap, FrontEndAllocatesInvokesAndResetsWithoutHeap) {
   const Loaded l = BuildAndLoad(SignalFrontEnd());
-  std::vector<uint8_t> raw(64 * 1024 + 16);
-  uint8_t* arena =
-      reinterpret_cast<uint8_t*>((reinterpret_cast<uintptr_t>(raw.data()) + 15) & ~uintptr_t{15});
+  TestArena arena(64 * 1024);  // 16-aligned, guard bytes after it
   Status added, allocated, invoked[3], reset, again;
   uint32_t noise_before = 0, noise_after = 1;
   int16_t first[4] = {}, second[4] = {};
@@ -133,7 +132,7 @@ TEST(SignalNoHeap, FrontEndAllocatesInvokesAndResetsWithoutHeap) {
     HeapCounter counter;
     runtime::MutableOpResolver<runtime::kNumShippedCustomKernels> resolver;
     added = runtime::AddKernelsForModel(l.model, &resolver);
-    runtime::Interpreter it(l.model, resolver, arena, 64 * 1024);
+    runtime::Interpreter it(l.model, resolver, arena.data(), arena.size());
     allocated = it.AllocateTensors();
     if (allocated.ok()) {
       int16_t* in = it.input(0)->as<int16_t>();

@@ -26,6 +26,7 @@ tflm_arena_add_test(runtime_noheap_tests
     ${CMAKE_CURRENT_LIST_DIR}/noheap_test.cc
     ${CMAKE_CURRENT_LIST_DIR}/noheap_real_model_test.cc
     ${CMAKE_CURRENT_LIST_DIR}/noheap_signal_test.cc
+    ${CMAKE_CURRENT_LIST_DIR}/noheap_streaming_test.cc
     ${CMAKE_CURRENT_LIST_DIR}/../plan/heap_counter.cc
   LIBS tflm_arena_kernels tflm_arena_plan)
 target_include_directories(runtime_noheap_tests PRIVATE

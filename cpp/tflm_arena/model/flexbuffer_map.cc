@@ -78,6 +78,7 @@ Status FlexbufferMap::Parse(const char* op, Span<const uint8_t> bytes, Flexbuffe
 }
 
 const char* FlexbufferMap::KeyAt(size_t index) const {
+  if (index >= count_) return nullptr;
   const size_t at = keys_ + index * key_width_;
   const uint64_t back = ReadUInt(data_, at, key_width_);
   if (back > at) return nullptr;

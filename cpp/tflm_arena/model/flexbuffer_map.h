@@ -52,11 +52,12 @@ class FlexbufferMap {
   Status BoolAt(size_t index, const char* key, bool* out) const;
   // The element whose key is `key` (TFLM's map["T"].AsInt32()).
   Status Int32ByKey(const char* key, int32_t* out) const;
+  // The key of element `index < size()`: NUL-terminated inside the buffer
+  // (Parse checked every key); nullptr past the end.
+  const char* KeyAt(size_t index) const;
 
  private:
   Status Element(size_t index, const char* key, int64_t* value) const;
-  // The key of element `index` (in the buffer, NUL-terminated; checked).
-  const char* KeyAt(size_t index) const;
 
   const char* op_ = "";
   const uint8_t* data_ = nullptr;

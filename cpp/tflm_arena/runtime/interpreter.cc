@@ -195,28 +195,59 @@ Status Interpreter::Invoke() {
   }
   TFLM_ARENA_RETURN_IF_ERROR(AllocateTensors());
   phase_ = Phase::kInvoke;
+  const Status result = RunSubgraph(0);
+  phase_ = Phase::kNone;
+  current_node_ = nullptr;
   current_subgraph_ = 0;
-  Status result;
-  for (size_t i = 0; i < model_.num_operators(0); ++i) {
-    Node& node = subgraphs_[0].nodes[i];
+  return result;
+}
+
+// One subgraph's operators in order (TFLM's MicroInterpreterGraph::InvokeSubgraph).
+Status Interpreter::RunSubgraph(size_t sg) {
+  current_subgraph_ = static_cast<uint32_t>(sg);
+  for (size_t i = 0; i < model_.num_operators(sg); ++i) {
+    Node& node = subgraphs_[sg].nodes[i];
     current_node_ = &node;
     Status s = node.registration->invoke(context_, node);
     // As TFLM: temp is reset after every operator.
     Status reset = arena_.ResetTemp();
     if (!s.ok()) {
-      result = Annotate(s, "operator %zu (%s, subgraph 0) failed to invoke", i,
-                        OpName(node.registration->builtin_code));
-      break;
+      return Annotate(s, "operator %zu (%s, subgraph %zu) failed to invoke", i,
+                      OpName(node.registration->builtin_code), sg);
     }
     if (!reset.ok()) {
-      result = Annotate(reset, "after operator %zu (%s, subgraph 0)", i,
-                        OpName(node.registration->builtin_code));
-      break;
+      return Annotate(reset, "after operator %zu (%s, subgraph %zu)", i,
+                      OpName(node.registration->builtin_code), sg);
     }
   }
-  phase_ = Phase::kNone;
-  current_node_ = nullptr;
-  return result;
+  return Status::Ok();
+}
+
+// A kernel running another subgraph (CALL_ONCE): only during Invoke, nested
+// at most kMaxSubgraphDepth deep (a subgraph that calls itself would
+// otherwise recurse until the stack overflows).
+Status Interpreter::InvokeSubgraph(size_t sg) {
+  if (phase_ != Phase::kInvoke) {
+    return Status::Error(StatusCode::kFailedPrecondition,
+                         "a subgraph can be invoked only during Invoke()");
+  }
+  if (sg >= num_subgraphs_) {
+    return Status::Error(StatusCode::kInvalidArgument, "subgraph %zu does not exist (%zu)", sg,
+                         num_subgraphs_);
+  }
+  if (subgraph_depth_ >= kMaxSubgraphDepth) {
+    return Status::Error(StatusCode::kInvalidArgument,
+                         "subgraphs nested deeper than %zu (a subgraph that invokes itself?)",
+                         kMaxSubgraphDepth);
+  }
+  const Node* node = current_node_;
+  const uint32_t subgraph = current_subgraph_;
+  ++subgraph_depth_;
+  const Status s = RunSubgraph(sg);
+  --subgraph_depth_;
+  current_node_ = node;
+  current_subgraph_ = subgraph;
+  return s;
 }
 
 Status Interpreter::Reset() {

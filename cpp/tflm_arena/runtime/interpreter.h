@@ -138,7 +138,8 @@ class Interpreter {
 
   // See the file comment. Idempotent once it succeeded.
   Status AllocateTensors();
-  // Runs subgraph 0's operators in order (AllocateTensors() first if needed).
+  // Runs subgraph 0's operators in order (AllocateTensors() first if needed);
+  // a kernel may run another subgraph (CALL_ONCE, KernelContext).
   Status Invoke();
   // Kernel reset callbacks, then every variable tensor refilled with 0 (int8
   // tensors with a zero point: the zero point). Only after allocation.
@@ -226,6 +227,9 @@ class Interpreter {
   Status FinishPrepareNode(const Node& node);
   Status CheckDynamicOutputs(const Node& node) const;
   void ResetVariables();
+  Status RunSubgraph(size_t sg);
+  Status InvokeSubgraph(size_t sg);  // for kernels, via KernelContext
+  static constexpr size_t kMaxSubgraphDepth = 8;
   // model_allocation.cc
   Status CheckKernels() const;
   Status StartModelAllocation();
@@ -263,6 +267,10 @@ class Interpreter {
 
   const Node* current_node_ = nullptr;  // during init / prepare / invoke
   uint32_t current_subgraph_ = 0;
+  uint32_t subgraph_depth_ = 0;  // InvokeSubgraph nesting
+  // Kernels' shared resource-variable table (resource_variables.h), created
+  // by the first VAR_HANDLE's init in the tail; null when the model has none.
+  void* resource_variables_ = nullptr;
 
   size_t request_count_ = 0;             // scratch requests so far (head records)
   size_t node_request_start_ = 0;        // first request of the node in prepare

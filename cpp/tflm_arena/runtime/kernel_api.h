@@ -124,6 +124,16 @@ class KernelContext {
 
   // --- invoke only ---
   void* GetScratchBuffer(int buffer_index) const;
+  // Runs subgraph `index`'s operators (TFLM's MicroGraph::InvokeSubgraph,
+  // for CALL_ONCE); kInvalidArgument for a subgraph that does not exist or
+  // nesting deeper than 8.
+  Status InvokeSubgraph(size_t index);
+
+  // --- any phase ---
+  // The interpreter's slot for the resource-variable table the
+  // VAR_HANDLE / READ_VARIABLE / ASSIGN_VARIABLE kernels share (TFLM's
+  // MicroResourceVariables); null until a kernel sets it.
+  void** resource_variables();
 
   Interpreter* interpreter() const { return interpreter_; }
 

@@ -173,5 +173,9 @@ void* KernelContext::GetScratchBuffer(int buffer_index) const {
   return it.scratch_handles_[buffer_index];
 }
 
+Status KernelContext::InvokeSubgraph(size_t index) { return interpreter_->InvokeSubgraph(index); }
+
+void** KernelContext::resource_variables() { return &interpreter_->resource_variables_; }
+
 }  // namespace runtime
 }  // namespace tflm_arena

@@ -5,6 +5,7 @@
 
 #include <cstring>
 #include <set>
+#include <string>
 
 #include "tflm_arena/model/builtin_ops.h"
 #include "tflm_arena/runtime/kernels/all_kernels.h"
@@ -16,6 +17,8 @@ namespace {
 
 #define TFLM_ARENA_KERNEL_FN(NAME) &Register_##NAME,
 const KernelRegistration& (*const kEvery[])() = {TFLM_ARENA_SHIPPED_KERNELS(TFLM_ARENA_KERNEL_FN)};
+const KernelRegistration& (*const kEveryCustom[])() = {
+    TFLM_ARENA_SHIPPED_CUSTOM_KERNELS(TFLM_ARENA_KERNEL_FN)};
 #undef TFLM_ARENA_KERNEL_FN
 
 TEST(KernelList, EveryKernelIsNamedAfterItsCodeAndFindable) {
@@ -36,6 +39,21 @@ TEST(KernelList, EveryKernelIsNamedAfterItsCodeAndFindable) {
     }
   }
   EXPECT_EQ(FindShippedKernel(model::kBuiltinCustom), nullptr);
+}
+
+TEST(KernelList, EveryCustomKernelIsNamedByItsCustomCodeAndFindable) {
+  EXPECT_EQ(sizeof(kEveryCustom) / sizeof(kEveryCustom[0]), kNumShippedCustomKernels);
+  std::set<std::string> names;
+  for (auto fn : kEveryCustom) {
+    const KernelRegistration& r = fn();
+    EXPECT_EQ(r.builtin_code, model::kBuiltinCustom) << r.name;
+    EXPECT_TRUE(names.insert(r.name).second) << r.name << " registered twice";
+    EXPECT_EQ(FindShippedCustomKernel(r.name), &r) << r.name;
+    EXPECT_NE(r.invoke, nullptr) << r.name;
+    EXPECT_EQ(r.options.parse, nullptr) << r.name;  // flexbuffer options, read in init
+  }
+  EXPECT_EQ(FindShippedCustomKernel("SignalWindowX"), nullptr);
+  EXPECT_EQ(FindShippedCustomKernel(""), nullptr);
 }
 
 }  // namespace

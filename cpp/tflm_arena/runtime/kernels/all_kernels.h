@@ -21,6 +21,8 @@ constexpr size_t kNumShippedKernels = 0 TFLM_ARENA_SHIPPED_KERNELS(TFLM_ARENA_CO
 constexpr size_t kNumShippedCustomKernels =
     0 TFLM_ARENA_SHIPPED_CUSTOM_KERNELS(TFLM_ARENA_COUNT_KERNEL);
 #undef TFLM_ARENA_COUNT_KERNEL
+// A resolver with room for every shipped kernel, builtin and custom.
+constexpr size_t kNumAllShippedKernels = kNumShippedKernels + kNumShippedCustomKernels;
 
 // The shipped kernel for a builtin code, or nullptr.
 const KernelRegistration* FindShippedKernel(model::BuiltinCode code);

@@ -59,6 +59,11 @@
   KERNEL(TANH)                          \
   KERNEL(HARD_SWISH)                    \
   KERNEL(CAST)                          \
+  KERNEL(SPLIT_V)                       \
+  KERNEL(VAR_HANDLE)                    \
+  KERNEL(READ_VARIABLE)                 \
+  KERNEL(ASSIGN_VARIABLE)               \
+  KERNEL(CALL_ONCE)                     \
   /* end of the list */
 
 // Custom operators, one line each: Register_NAME() is defined in

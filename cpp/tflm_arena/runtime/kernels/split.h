@@ -35,6 +35,9 @@ Status CheckSplitOutput(int32_t axis, int count, const int32_t* input_shape, int
 // input: outer steps of count * part_bytes.
 void SplitCopy(size_t outer, size_t part_bytes, int count, const uint8_t* input,
                uint8_t* const* outputs);
+// SPLIT_V's copy: part i is part_bytes[i] per outer step.
+void SplitCopyParts(size_t outer, const size_t* part_bytes, int count, const uint8_t* input,
+                    uint8_t* const* outputs);
 
 }  // namespace runtime
 }  // namespace tflm_arena

@@ -44,5 +44,15 @@ void SplitCopy(size_t outer, size_t part_bytes, int count, const uint8_t* input,
   }
 }
 
+void SplitCopyParts(size_t outer, const size_t* part_bytes, int count, const uint8_t* input,
+                    uint8_t* const* outputs) {
+  for (size_t k = 0; k < outer; ++k) {
+    for (int i = 0; i < count; ++i) {
+      std::memcpy(outputs[i] + k * part_bytes[i], input, part_bytes[i]);
+      input += part_bytes[i];
+    }
+  }
+}
+
 }  // namespace runtime
 }  // namespace tflm_arena
