@@ -7,7 +7,9 @@ persistent tensors) for the chosen build and returns the smallest arena
 with which ``AllocateTensors`` and ``Invoke`` succeed, plus the breakdown
 TFLM's ``RecordingMicroAllocator`` prints at that size.
 
-Targets (:data:`TARGETS`, from the C++ core; :func:`targets` describes each):
+Targets (:data:`TARGETS`, from the C++ core; :func:`targets` describes
+each, ``tflm-arena versions`` lists them with their stack versions): the
+three plain builds, and the kernel libraries built on them.
 
 - ``"cortex-m"`` (the default): a TFLM Makefile build for a 32-bit ARM core
   (reference kernels, compression off, 4-byte pointers, AAPCS), with a
@@ -17,7 +19,12 @@ Targets (:data:`TARGETS`, from the C++ core; :func:`targets` describes each):
 - ``"tflite-micro-wheel"``: the ``tflite-micro`` PyPI wheel as its Python
   interpreter runs a model: a ``RecordingMicroAllocator`` with the greedy
   planner (with ``planner="linear"``, its ``kPreserveAllTensors``
-  configuration: a plain ``MicroAllocator``).
+  configuration: a plain ``MicroAllocator``);
+- CMSIS-NN per Cortex-M core (``"cortex-m4+cmsis-nn"``, ...), Ethos-U
+  (``"cortex-m+ethos-u"``, ``"cortex-m55+ethos-u"``) and ESP-NN per ESP32
+  chip (``"esp32s3+esp-nn"``, ..., ``"esp32+esp-nn-ansi-c"``), each at the
+  stack versions :mod:`tflm_arena.stack_versions` names
+  (``"cortex-m4+cmsis-nn@arduino"``).
 
 ``recording=None`` takes the allocator the target's application creates;
 ``True``/``False`` ask for the recording or the plain one where that build
