@@ -325,11 +325,31 @@ def test_filter_bank_tables_outside_the_spectrum_are_an_error():
         it.invoke()
 
 
-def test_float_rfft_is_named_as_not_implemented():
+def _floats(details, rng):
+    return (rng.standard_normal(details["shape"]) * 1000).astype(np.float32)
+
+
+@pytest.mark.parametrize("dtype, t", [("int32", 2), ("float32", 0)])
+@pytest.mark.parametrize("fft_length", [16, 12, 20, 30, 512])
+def test_rfft_int32_and_float32_match_tflm(dtype, t, fft_length):
+    """KISS FFT in 32-bit fixed point (bit-exact) and in float (within
+    1e-5 relative), every radix."""
+    require_tflite_micro()
     data = _single(
-        "SignalRfft", [([32], "float32", None)], [([34], "float32")], {"T": 0, "fft_length": 32}
+        "SignalRfft",
+        [([3, fft_length - 1], dtype, None)],
+        [([3, fft_length + 2], dtype)],
+        {"T": t, "fft_length": fft_length},
     )
-    with pytest.raises(NotImplementedError, match="INT16 only"):
+    make = _full_range if dtype == "int32" else _floats
+    ref.compare_runs(data, n_runs=4, seed=fft_length, make_inputs=make)
+
+
+def test_an_unknown_fft_type_is_refused():
+    data = _single(
+        "SignalRfft", [([32], "int8", None)], [([34], "int8")], {"T": 9, "fft_length": 32}
+    )
+    with pytest.raises(ValueError, match="runs INT16, INT32 and FLOAT32 only"):
         ta.Interpreter(ta.Model.from_bytes(data)).allocate_tensors()
 
 

@@ -49,12 +49,13 @@ struct Plan {
     EXPECT_TRUE(SignalRfftFactor("SignalRfft", length, plan.factors).ok());
     plan.fft_length = length;
     plan.n = length / 2;
+    plan.type = SignalRfftType::kInt16;
     plan.twiddles = twiddles.data();
     plan.super_twiddles = super_twiddles.data();
     plan.spectrum = spectrum.data();
     SignalRfftTwiddles(&plan);
   }
-  SignalRfftInt16Plan plan;
+  SignalRfftPlan plan;
   std::vector<SignalComplex16> twiddles, super_twiddles, spectrum;
 };
 
@@ -78,7 +79,7 @@ TEST(SignalRfftMath, IsTheDftDividedByTheLength) {
                                                        5000 * std::cos(2 * M_PI * t / length));
     }
     std::vector<SignalComplex16> bins(static_cast<size_t>(length / 2 + 1));
-    SignalRfftInt16(p.plan, x.data(), bins.data());
+    SignalRfftRow(p.plan, x.data(), bins.data());
     double worst = 0;
     for (int32_t k = 0; k <= length / 2; ++k) {
       std::complex<double> want = 0;

@@ -12,13 +12,11 @@ namespace {
 
 using model::TensorType;
 constexpr const char* kOp = "SignalRfft";
-constexpr int32_t kTypeInt16 = 7;  // the format's TensorType INT16
+// The format's TensorType values of option T.
+constexpr int32_t kTypeFloat32 = 0, kTypeInt32 = 2, kTypeInt16 = 7;
 
-Status Allocate(KernelContext& context, size_t count, SignalComplex16** out) {
-  void* p = nullptr;
-  TFLM_ARENA_RETURN_IF_ERROR(context.AllocatePersistentBuffer(count * sizeof(SignalComplex16), &p));
-  *out = static_cast<SignalComplex16*>(p);
-  return Status::Ok();
+Status Allocate(KernelContext& context, size_t count, size_t sample_bytes, void** out) {
+  return context.AllocatePersistentBuffer(count * 2 * sample_bytes, out);
 }
 
 Status RfftInit(KernelContext& context, Node& node) {
@@ -26,27 +24,39 @@ Status RfftInit(KernelContext& context, Node& node) {
   TFLM_ARENA_RETURN_IF_ERROR(SignalOptions(context, node, kOp, &options));
   int32_t type = 0;
   TFLM_ARENA_RETURN_IF_ERROR(options.Int32ByKey("T", &type));
-  if (type != kTypeInt16) {
-    return Status::Error(StatusCode::kUnimplemented,
-                         "%s: type T = %s: our runtime's real FFT runs INT16 only (TFLM's also "
-                         "runs INT32 and FLOAT32)",
-                         kOp, model::TensorTypeName(static_cast<model::TensorType>(type)));
+  SignalRfftType fft_type = SignalRfftType::kInt16;
+  if (type == kTypeInt32) {
+    fft_type = SignalRfftType::kInt32;
+  } else if (type == kTypeFloat32) {
+    fft_type = SignalRfftType::kFloat32;
+  } else if (type != kTypeInt16) {
+    return Status::Error(StatusCode::kInvalidArgument,
+                         "%s: type T = %s: TFLM's real FFT runs INT16, INT32 and FLOAT32 only", kOp,
+                         model::TensorTypeName(static_cast<model::TensorType>(type)));
   }
   int32_t length = 0;
   TFLM_ARENA_RETURN_IF_ERROR(options.Int32At(1, "fft_length", &length));
   int32_t factors[kSignalRfftMaxFactors] = {};
   TFLM_ARENA_RETURN_IF_ERROR(SignalRfftFactor(kOp, length, factors));
   TFLM_ARENA_RETURN_IF_ERROR(InitOpData<SignalRfftOpData>(context, node));
-  SignalRfftInt16Plan& plan = SignalData<SignalRfftOpData>(node)->plan;
+  SignalRfftPlan& plan = SignalData<SignalRfftOpData>(node)->plan;
   plan.fft_length = length;
   plan.n = length / 2;
+  plan.type = fft_type;
   std::memcpy(plan.factors, factors, sizeof(factors));
   const auto n = static_cast<size_t>(plan.n);
-  TFLM_ARENA_RETURN_IF_ERROR(Allocate(context, n, &plan.twiddles));
-  TFLM_ARENA_RETURN_IF_ERROR(Allocate(context, n / 2, &plan.super_twiddles));
-  TFLM_ARENA_RETURN_IF_ERROR(Allocate(context, n, &plan.spectrum));
+  const size_t bytes = SignalRfftSampleBytes(fft_type);
+  TFLM_ARENA_RETURN_IF_ERROR(Allocate(context, n, bytes, &plan.twiddles));
+  TFLM_ARENA_RETURN_IF_ERROR(Allocate(context, n / 2, bytes, &plan.super_twiddles));
+  TFLM_ARENA_RETURN_IF_ERROR(Allocate(context, n, bytes, &plan.spectrum));
   SignalRfftTwiddles(&plan);
   return Status::Ok();
+}
+
+TensorType TensorTypeOf(SignalRfftType t) {
+  return t == SignalRfftType::kInt16   ? TensorType::kInt16
+         : t == SignalRfftType::kInt32 ? TensorType::kInt32
+                                       : TensorType::kFloat32;
 }
 
 Status RfftPrepare(KernelContext& context, Node& node) {
@@ -54,10 +64,10 @@ Status RfftPrepare(KernelContext& context, Node& node) {
   if (data == nullptr) return NodeNotPrepared(kOp);
   TFLM_ARENA_RETURN_IF_ERROR(SignalNodeCounts(node, kOp, 1, 1));
   model::TensorInfo in, out;
+  const TensorType type = TensorTypeOf(data->plan.type);
+  TFLM_ARENA_RETURN_IF_ERROR(SignalTensorInfo(context, node, kOp, false, 0, type, -1, &in));
   TFLM_ARENA_RETURN_IF_ERROR(
-      SignalTensorInfo(context, node, kOp, false, 0, TensorType::kInt16, -1, &in));
-  TFLM_ARENA_RETURN_IF_ERROR(SignalTensorInfo(context, node, kOp, true, 0, TensorType::kInt16,
-                                              static_cast<int>(in.shape.size()), &out));
+      SignalTensorInfo(context, node, kOp, true, 0, type, static_cast<int>(in.shape.size()), &out));
   const int32_t length = data->plan.fft_length;
   const int32_t row = in.shape[in.shape.size() - 1];
   TFLM_ARENA_RETURN_IF_ERROR(SignalRange(kOp, "the input's last dimension", row, 1, length));
@@ -74,8 +84,8 @@ Status RfftPrepare(KernelContext& context, Node& node) {
   data->input_length = row;
   data->rows = static_cast<int32_t>(rows);
   data->output_length = length + 2;
-  return context.RequestScratchBufferInArena(static_cast<size_t>(length) * sizeof(int16_t),
-                                             &data->scratch_index);
+  return context.RequestScratchBufferInArena(
+      static_cast<size_t>(length) * SignalRfftSampleBytes(data->plan.type), &data->scratch_index);
 }
 
 Status RfftInvoke(KernelContext& context, Node& node) {
@@ -84,19 +94,16 @@ Status RfftInvoke(KernelContext& context, Node& node) {
   EvalTensor* in[1] = {};
   EvalTensor* out[1] = {};
   TFLM_ARENA_RETURN_IF_ERROR(SignalTensors(context, node, kOp, in, 1, out, 1));
-  auto* work = static_cast<int16_t*>(context.GetScratchBuffer(data->scratch_index));
+  auto* work = static_cast<uint8_t*>(context.GetScratchBuffer(data->scratch_index));
   if (work == nullptr) return NodeNotPrepared(kOp);
-  const auto row = static_cast<size_t>(data->input_length);
-  const auto length = static_cast<size_t>(data->plan.fft_length);
-  const int16_t* input = in[0]->as<const int16_t>();
-  int16_t* output = out[0]->as<int16_t>();
+  const size_t sample = SignalRfftSampleBytes(data->plan.type);
+  const size_t row = static_cast<size_t>(data->input_length) * sample;
+  const size_t length = static_cast<size_t>(data->plan.fft_length) * sample;
+  const size_t out_row = static_cast<size_t>(data->output_length) * sample;
   for (int32_t r = 0; r < data->rows; ++r) {
-    std::memcpy(work, input + static_cast<size_t>(r) * row, row * sizeof(int16_t));
-    std::memset(work + row, 0, (length - row) * sizeof(int16_t));
-    SignalRfftInt16(
-        data->plan, work,
-        reinterpret_cast<SignalComplex16*>(output + static_cast<size_t>(r) *
-                                                        static_cast<size_t>(data->output_length)));
+    std::memcpy(work, in[0]->data + static_cast<size_t>(r) * row, row);
+    std::memset(work + row, 0, length - row);  // zero padding (0.0f is all zero bits)
+    SignalRfftRow(data->plan, work, out[0]->data + static_cast<size_t>(r) * out_row);
   }
   return Status::Ok();
 }
