@@ -23,7 +23,7 @@ uint64_t ReadUInt(const uint8_t* data, size_t pos, size_t width) {
 
 int64_t ReadInt(const uint8_t* data, size_t pos, size_t width) {
   const uint64_t u = ReadUInt(data, pos, width);
-  if (width == 8) return static_cast<int64_t>(u);
+  if (width == 0 || width >= 8) return static_cast<int64_t>(u);  // widths are 1, 2, 4 or 8
   const uint64_t sign = uint64_t{1} << (8 * width - 1);
   return static_cast<int64_t>(u ^ sign) - static_cast<int64_t>(sign);
 }

@@ -38,11 +38,12 @@ Status EnergyPrepare(KernelContext& context, Node& node) {
 Status EnergyInvoke(KernelContext& context, Node& node) {
   const auto* data = SignalData<const SignalEnergyOpData>(node);
   if (data == nullptr) return NodeNotPrepared(kOp);
-  EvalTensor* in[1] = {};
-  EvalTensor* out[1] = {};
-  TFLM_ARENA_RETURN_IF_ERROR(SignalTensors(context, node, kOp, in, 1, out, 1));
-  SignalSpectrumToEnergy(in[0]->as<const int16_t>(), data->start_index, data->end_index,
-                         out[0]->as<uint32_t>());
+  EvalTensor* in0 = context.input(node, 0);
+  EvalTensor* out0 = context.output(node, 0);
+  if (in0 == nullptr || out0 == nullptr || in0->data == nullptr || out0->data == nullptr)
+    return NodeNotPrepared(kOp);
+  SignalSpectrumToEnergy(in0->as<const int16_t>(), data->start_index, data->end_index,
+                         out0->as<uint32_t>());
   return Status::Ok();
 }
 

@@ -26,11 +26,14 @@ Status FftAutoScalePrepare(KernelContext& context, Node& node) {
 }
 
 Status FftAutoScaleInvoke(KernelContext& context, Node& node) {
-  EvalTensor* in[1] = {};
-  EvalTensor* out[2] = {};
-  TFLM_ARENA_RETURN_IF_ERROR(SignalTensors(context, node, kOp, in, 1, out, 2));
-  *out[1]->as<int32_t>() = SignalFftAutoScale(
-      in[0]->as<const int16_t>(), static_cast<size_t>(out[0]->dim(0)), out[0]->as<int16_t>());
+  EvalTensor* in0 = context.input(node, 0);
+  EvalTensor* out0 = context.output(node, 0);
+  EvalTensor* out1 = context.output(node, 1);
+  if (in0 == nullptr || out0 == nullptr || out1 == nullptr || in0->data == nullptr ||
+      out0->data == nullptr || out1->data == nullptr)
+    return NodeNotPrepared(kOp);
+  *out1->as<int32_t>() = SignalFftAutoScale(in0->as<const int16_t>(),
+                                            static_cast<size_t>(out0->dim(0)), out0->as<int16_t>());
   return Status::Ok();
 }
 

@@ -48,25 +48,36 @@ Status FilterBankPrepare(KernelContext& context, Node& node) {
 Status FilterBankInvoke(KernelContext& context, Node& node) {
   const auto* data = SignalData<const SignalFilterBankOpData>(node);
   if (data == nullptr) return NodeNotPrepared(kOp);
-  EvalTensor* in[6] = {};
-  EvalTensor* out[1] = {};
-  TFLM_ARENA_RETURN_IF_ERROR(SignalTensors(context, node, kOp, in, 6, out, 1));
+  // Seven tensors: looked up in a row, then checked together.
+  EvalTensor* in0 = context.input(node, 0);
+  EvalTensor* in1 = context.input(node, 1);
+  EvalTensor* in2 = context.input(node, 2);
+  EvalTensor* in3 = context.input(node, 3);
+  EvalTensor* in4 = context.input(node, 4);
+  EvalTensor* in5 = context.input(node, 5);
+  EvalTensor* out0 = context.output(node, 0);
+  if (in0 == nullptr || in1 == nullptr || in2 == nullptr || in3 == nullptr || in4 == nullptr ||
+      in5 == nullptr || out0 == nullptr || in0->data == nullptr || in1->data == nullptr ||
+      in2->data == nullptr || in3->data == nullptr || in4->data == nullptr ||
+      in5->data == nullptr || out0->data == nullptr) {
+    return NodeNotPrepared(kOp);
+  }
   SignalFilterBankTables t;
   t.num_channels = data->num_channels;
-  t.weights = in[1]->as<const int16_t>();
-  t.unweights = in[2]->as<const int16_t>();
-  t.freq_starts = in[3]->as<const int16_t>();
-  t.weight_starts = in[4]->as<const int16_t>();
-  t.widths = in[5]->as<const int16_t>();
-  const int32_t tables[3] = {in[3]->dim(0), in[4]->dim(0), in[5]->dim(0)};
+  t.weights = in1->as<const int16_t>();
+  t.unweights = in2->as<const int16_t>();
+  t.freq_starts = in3->as<const int16_t>();
+  t.weight_starts = in4->as<const int16_t>();
+  t.widths = in5->as<const int16_t>();
+  const int32_t tables[3] = {in3->dim(0), in4->dim(0), in5->dim(0)};
   t.table_size = static_cast<size_t>(tables[0] < tables[1] ? tables[0] : tables[1]);
   if (static_cast<size_t>(tables[2]) < t.table_size) t.table_size = static_cast<size_t>(tables[2]);
-  const int32_t w = in[1]->dim(0) < in[2]->dim(0) ? in[1]->dim(0) : in[2]->dim(0);
+  const int32_t w = in1->dim(0) < in2->dim(0) ? in1->dim(0) : in2->dim(0);
   t.weight_size = static_cast<size_t>(w);
-  t.input_size = static_cast<size_t>(in[0]->dim(0));
+  t.input_size = static_cast<size_t>(in0->dim(0));
   TFLM_ARENA_RETURN_IF_ERROR(SignalFilterBankCheck(kOp, t));
-  SignalFilterBankAccumulate(t, in[0]->as<const uint32_t>(), data->work);
-  std::memcpy(out[0]->data, data->work + 1, static_cast<size_t>(out[0]->dim(0)) * sizeof(uint64_t));
+  SignalFilterBankAccumulate(t, in0->as<const uint32_t>(), data->work);
+  std::memcpy(out0->data, data->work + 1, static_cast<size_t>(out0->dim(0)) * sizeof(uint64_t));
   return Status::Ok();
 }
 

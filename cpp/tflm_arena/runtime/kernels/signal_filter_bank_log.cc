@@ -38,12 +38,13 @@ Status LogPrepare(KernelContext& context, Node& node) {
 Status LogInvoke(KernelContext& context, Node& node) {
   const auto* data = SignalData<const SignalFilterBankLogOpData>(node);
   if (data == nullptr) return NodeNotPrepared(kOp);
-  EvalTensor* in[1] = {};
-  EvalTensor* out[1] = {};
-  TFLM_ARENA_RETURN_IF_ERROR(SignalTensors(context, node, kOp, in, 1, out, 1));
-  SignalFilterBankLog(in[0]->as<const uint32_t>(), static_cast<size_t>(in[0]->dim(0)),
+  EvalTensor* in0 = context.input(node, 0);
+  EvalTensor* out0 = context.output(node, 0);
+  if (in0 == nullptr || out0 == nullptr || in0->data == nullptr || out0->data == nullptr)
+    return NodeNotPrepared(kOp);
+  SignalFilterBankLog(in0->as<const uint32_t>(), static_cast<size_t>(in0->dim(0)),
                       data->output_scale, static_cast<uint32_t>(data->input_correction_bits),
-                      out[0]->as<int16_t>());
+                      out0->as<int16_t>());
   return Status::Ok();
 }
 

@@ -27,7 +27,7 @@ uint32_t FractionPart(uint32_t x, uint32_t log2x) {
   if (log2x < kScaleLog2) {
     frac = static_cast<int32_t>(static_cast<uint32_t>(frac) << (kScaleLog2 - log2x));
   } else {
-    frac >>= log2x - kScaleLog2;
+    frac = frac >> static_cast<int>(log2x - kScaleLog2);
   }
   const uint32_t seg = static_cast<uint32_t>(frac) >> (kScaleLog2 - kSegmentsLog2);
   const uint32_t unit = kScale >> kSegmentsLog2;

@@ -90,12 +90,15 @@ Status SubtractionPrepare(KernelContext& context, Node& node) {
 Status SubtractionInvoke(KernelContext& context, Node& node) {
   auto* data = SignalData<SignalSpectralSubtractionOpData>(node);
   if (data == nullptr) return NodeNotPrepared(kOp);
-  EvalTensor* in[1] = {};
-  EvalTensor* out[2] = {};
-  TFLM_ARENA_RETURN_IF_ERROR(SignalTensors(context, node, kOp, in, 1, out, 2));
-  SignalSpectralSubtraction(data->config, in[0]->as<const uint32_t>(), out[0]->as<uint32_t>(),
+  EvalTensor* in0 = context.input(node, 0);
+  EvalTensor* out0 = context.output(node, 0);
+  EvalTensor* out1 = context.output(node, 1);
+  if (in0 == nullptr || out0 == nullptr || out1 == nullptr || in0->data == nullptr ||
+      out0->data == nullptr || out1->data == nullptr)
+    return NodeNotPrepared(kOp);
+  SignalSpectralSubtraction(data->config, in0->as<const uint32_t>(), out0->as<uint32_t>(),
                             data->noise);
-  std::memcpy(out[1]->data, data->noise, static_cast<size_t>(out[1]->dim(0)) * sizeof(uint32_t));
+  std::memcpy(out1->data, data->noise, static_cast<size_t>(out1->dim(0)) * sizeof(uint32_t));
   return Status::Ok();
 }
 

@@ -26,13 +26,16 @@ Status SquareRootPrepare(KernelContext& context, Node& node) {
 }
 
 Status SquareRootInvoke(KernelContext& context, Node& node) {
-  EvalTensor* in[2] = {};
-  EvalTensor* out[1] = {};
-  TFLM_ARENA_RETURN_IF_ERROR(SignalTensors(context, node, kOp, in, 2, out, 1));
-  const int32_t bits = *in[1]->as<const int32_t>();
+  EvalTensor* in0 = context.input(node, 0);
+  EvalTensor* in1 = context.input(node, 1);
+  EvalTensor* out0 = context.output(node, 0);
+  if (in0 == nullptr || in1 == nullptr || out0 == nullptr || in0->data == nullptr ||
+      in1->data == nullptr || out0->data == nullptr)
+    return NodeNotPrepared(kOp);
+  const int32_t bits = *in1->as<const int32_t>();
   TFLM_ARENA_RETURN_IF_ERROR(SignalRange(kOp, "the scale bits input", bits, 0, 31));
-  SignalFilterBankSqrt(in[0]->as<const uint64_t>(), static_cast<size_t>(in[0]->dim(0)), bits,
-                       out[0]->as<uint32_t>());
+  SignalFilterBankSqrt(in0->as<const uint64_t>(), static_cast<size_t>(in0->dim(0)), bits,
+                       out0->as<uint32_t>());
   return Status::Ok();
 }
 

@@ -82,20 +82,6 @@ inline Status SignalRange(const char* op, const char* what, int64_t value, int64
   return Status::Ok();
 }
 
-// Invoke: every input and output has memory.
-inline Status SignalTensors(const KernelContext& context, const Node& node, const char* op,
-                            EvalTensor** in, size_t n_in, EvalTensor** out, size_t n_out) {
-  for (size_t i = 0; i < n_in; ++i) {
-    in[i] = context.input(node, i);
-    if (in[i] == nullptr || in[i]->data == nullptr) return NodeNotPrepared(op);
-  }
-  for (size_t i = 0; i < n_out; ++i) {
-    out[i] = context.output(node, i);
-    if (out[i] == nullptr || out[i]->data == nullptr) return NodeNotPrepared(op);
-  }
-  return Status::Ok();
-}
-
 // The kernel's OpData, or nullptr when init did not run.
 template <typename OpData>
 OpData* SignalData(const Node& node) {

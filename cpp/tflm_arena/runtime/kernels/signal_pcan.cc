@@ -46,13 +46,17 @@ Status PcanPrepare(KernelContext& context, Node& node) {
 Status PcanInvoke(KernelContext& context, Node& node) {
   const auto* data = SignalData<const SignalPcanOpData>(node);
   if (data == nullptr) return NodeNotPrepared(kOp);
-  EvalTensor* in[3] = {};
-  EvalTensor* out[1] = {};
-  TFLM_ARENA_RETURN_IF_ERROR(SignalTensors(context, node, kOp, in, 3, out, 1));
-  const auto channels = static_cast<size_t>(in[0]->dim(0));
-  std::memmove(out[0]->data, in[0]->data, channels * sizeof(uint32_t));
-  SignalPcan(in[2]->as<const int16_t>(), data->snr_shift, in[1]->as<const uint32_t>(), channels,
-             out[0]->as<uint32_t>());
+  EvalTensor* in0 = context.input(node, 0);
+  EvalTensor* in1 = context.input(node, 1);
+  EvalTensor* in2 = context.input(node, 2);
+  EvalTensor* out0 = context.output(node, 0);
+  if (in0 == nullptr || in1 == nullptr || in2 == nullptr || out0 == nullptr ||
+      in0->data == nullptr || in1->data == nullptr || in2->data == nullptr || out0->data == nullptr)
+    return NodeNotPrepared(kOp);
+  const auto channels = static_cast<size_t>(in0->dim(0));
+  std::memmove(out0->data, in0->data, channels * sizeof(uint32_t));
+  SignalPcan(in2->as<const int16_t>(), data->snr_shift, in1->as<const uint32_t>(), channels,
+             out0->as<uint32_t>());
   return Status::Ok();
 }
 

@@ -91,9 +91,10 @@ Status RfftPrepare(KernelContext& context, Node& node) {
 Status RfftInvoke(KernelContext& context, Node& node) {
   const auto* data = SignalData<const SignalRfftOpData>(node);
   if (data == nullptr) return NodeNotPrepared(kOp);
-  EvalTensor* in[1] = {};
-  EvalTensor* out[1] = {};
-  TFLM_ARENA_RETURN_IF_ERROR(SignalTensors(context, node, kOp, in, 1, out, 1));
+  EvalTensor* in0 = context.input(node, 0);
+  EvalTensor* out0 = context.output(node, 0);
+  if (in0 == nullptr || out0 == nullptr || in0->data == nullptr || out0->data == nullptr)
+    return NodeNotPrepared(kOp);
   auto* work = static_cast<uint8_t*>(context.GetScratchBuffer(data->scratch_index));
   if (work == nullptr) return NodeNotPrepared(kOp);
   const size_t sample = SignalRfftSampleBytes(data->plan.type);
@@ -101,9 +102,9 @@ Status RfftInvoke(KernelContext& context, Node& node) {
   const size_t length = static_cast<size_t>(data->plan.fft_length) * sample;
   const size_t out_row = static_cast<size_t>(data->output_length) * sample;
   for (int32_t r = 0; r < data->rows; ++r) {
-    std::memcpy(work, in[0]->data + static_cast<size_t>(r) * row, row);
+    std::memcpy(work, in0->data + static_cast<size_t>(r) * row, row);
     std::memset(work + row, 0, length - row);  // zero padding (0.0f is all zero bits)
-    SignalRfftRow(data->plan, work, out[0]->data + static_cast<size_t>(r) * out_row);
+    SignalRfftRow(data->plan, work, out0->data + static_cast<size_t>(r) * out_row);
   }
   return Status::Ok();
 }

@@ -59,7 +59,7 @@ using SignalComplex16 = SignalComplex<int16_t>;
 
 constexpr int32_t kSignalRfftMaxLength = int32_t{1} << 20;
 // Stages of a length up to 2^19 (n): at most 19, two ints each.
-constexpr size_t kSignalRfftMaxFactors = 2 * 20;
+constexpr size_t kSignalRfftMaxFactors = size_t{2} * 20;
 
 // The FFT's sample type (T): INT16, INT32 or FLOAT32.
 enum class SignalRfftType : uint8_t { kInt16, kInt32, kFloat32 };

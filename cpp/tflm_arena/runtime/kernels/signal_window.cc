@@ -45,16 +45,20 @@ Status WindowPrepare(KernelContext& context, Node& node) {
 }
 
 Status WindowInvoke(KernelContext& context, Node& node) {
-  EvalTensor* in[2] = {};
-  EvalTensor* out[1] = {};
   const auto* data = SignalData<const SignalWindowOpData>(node);
   if (data == nullptr) return NodeNotPrepared(kOp);
-  TFLM_ARENA_RETURN_IF_ERROR(SignalTensors(context, node, kOp, in, 2, out, 1));
-  const size_t size = static_cast<size_t>(in[1]->dim(0));
-  const int16_t* input = in[0]->as<const int16_t>();
-  int16_t* output = out[0]->as<int16_t>();
+  EvalTensor* in0 = context.input(node, 0);
+  EvalTensor* in1 = context.input(node, 1);
+  EvalTensor* out0 = context.output(node, 0);
+  if (in0 == nullptr || in1 == nullptr || out0 == nullptr || in0->data == nullptr ||
+      in1->data == nullptr || out0->data == nullptr) {
+    return NodeNotPrepared(kOp);
+  }
+  const size_t size = static_cast<size_t>(in1->dim(0));
+  const int16_t* input = in0->as<const int16_t>();
+  int16_t* output = out0->as<int16_t>();
   for (size_t i = 0; i < static_cast<size_t>(data->input_size); i += size) {
-    SignalWindowApply(input + i, in[1]->as<const int16_t>(), size, data->shift, output + i);
+    SignalWindowApply(input + i, in1->as<const int16_t>(), size, data->shift, output + i);
   }
   return Status::Ok();
 }
