@@ -2,6 +2,7 @@
 
 #include <cinttypes>
 
+#include "tflm_arena/core/c_string.h"
 namespace tflm_arena {
 namespace model {
 namespace {
@@ -97,10 +98,7 @@ Status FlexbufferMap::Element(size_t index, const char* key, int64_t* value) con
                          op_, key, index, count_);
   }
   const char* have = KeyAt(index);  // checked in Parse
-  const char* a = have;
-  const char* b = key;
-  while (*a != '\0' && *a == *b) ++a, ++b;
-  if (*a != *b) {
+  if (!SameCString(have, key)) {
     return Status::Error(StatusCode::kInvalidArgument,
                          "%s: option '%s' missing from the custom options (TFLM reads it as "
                          "element %zu of the sorted keys, which is '%.40s')",
@@ -137,10 +135,7 @@ Status FlexbufferMap::BoolAt(size_t index, const char* key, bool* out) const {
 
 Status FlexbufferMap::Int32ByKey(const char* key, int32_t* out) const {
   for (size_t i = 0; i < count_; ++i) {
-    const char* a = KeyAt(i);
-    const char* b = key;
-    while (*a != '\0' && *a == *b) ++a, ++b;
-    if (*a == *b) return Int32At(i, key, out);
+    if (SameCString(KeyAt(i), key)) return Int32At(i, key, out);
   }
   return Status::Error(StatusCode::kInvalidArgument,
                        "%s: option '%s' missing from the custom options", op_, key);

@@ -3,6 +3,7 @@
 #include <cinttypes>
 #include <cstdarg>
 
+#include "tflm_arena/core/c_string.h"
 #include "tflm_arena/core/format.h"
 
 namespace tflm_arena {
@@ -85,11 +86,9 @@ const KernelRegistration* OpResolver::Find(const model::OperatorInfo& op) const 
   for (size_t i = 0; i < count_; ++i) {
     const KernelRegistration* r = slots_[i];
     if (r->builtin_code != op.builtin_code) continue;
-    if (op.builtin_code != model::kBuiltinCustom) return r;
-    const char* a = r->name;
-    const char* b = op.custom_code;
-    while (*a != '\0' && *a == *b) ++a, ++b;
-    if (*a == *b) return r;
+    if (op.builtin_code != model::kBuiltinCustom || SameCString(r->name, op.custom_code)) {
+      return r;
+    }
   }
   return nullptr;
 }
@@ -122,11 +121,7 @@ struct Missing {
 
 bool SameType(const Missing& m, model::BuiltinCode code, const char* custom) {
   if (m.code != code) return false;
-  if (code != model::kBuiltinCustom) return true;
-  const char* a = m.custom;
-  const char* b = custom;
-  while (*a != '\0' && *a == *b) ++a, ++b;
-  return *a == *b;
+  return code != model::kBuiltinCustom || SameCString(m.custom, custom);
 }
 
 // Appends printf output at *used, never past `size` (snprintf contract).

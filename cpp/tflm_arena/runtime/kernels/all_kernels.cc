@@ -1,5 +1,6 @@
 #include "tflm_arena/runtime/kernels/all_kernels.h"
 
+#include "tflm_arena/core/c_string.h"
 #include "tflm_arena/model/builtin_ops.h"
 #include "tflm_arena/runtime/kernels/registrations.h"
 
@@ -27,10 +28,7 @@ const KernelRegistration* FindShippedKernel(model::BuiltinCode code) {
 const KernelRegistration* FindShippedCustomKernel(const char* custom_code) {
   for (RegisterFn fn : kShippedCustom) {
     const KernelRegistration& r = fn();
-    const char* a = r.name;
-    const char* b = custom_code;
-    while (*a != '\0' && *a == *b) ++a, ++b;
-    if (*a == *b) return &r;
+    if (SameCString(r.name, custom_code)) return &r;
   }
   return nullptr;
 }

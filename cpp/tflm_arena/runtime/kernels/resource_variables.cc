@@ -3,20 +3,17 @@
 
 #include <new>
 
+#include "tflm_arena/core/c_string.h"
 #include "tflm_arena/runtime/interpreter.h"
 
 namespace tflm_arena {
 namespace runtime {
 namespace {
 
-bool Same(const char* a, const char* b) {
-  while (*a != '\0' && *a == *b) ++a, ++b;
-  return *a == *b;
-}
-
 // TFLM's FindId match.
 bool Matches(const char* container, const char* shared_name, const char* c2, const char* s2) {
-  return (container == nullptr || (c2 != nullptr && Same(container, c2))) && Same(shared_name, s2);
+  return (container == nullptr || (c2 != nullptr && SameCString(container, c2))) &&
+         SameCString(shared_name, s2);
 }
 
 // How many distinct variables the model's VAR_HANDLEs name.

@@ -21,8 +21,7 @@ Status FftAutoScalePrepare(KernelContext& context, Node& node) {
       SignalTensorInfo(context, node, kOp, true, 0, TensorType::kInt16, 1, &out));
   TFLM_ARENA_RETURN_IF_ERROR(
       SignalTensorInfo(context, node, kOp, true, 1, TensorType::kInt32, 0, &shift));
-  return SignalRange(kOp, "the output's element count", static_cast<int64_t>(out.num_elements),
-                     static_cast<int64_t>(in.num_elements), static_cast<int64_t>(in.num_elements));
+  return RequireSameElementCount(kOp, in, out);
 }
 
 Status FftAutoScaleInvoke(KernelContext& context, Node& node) {

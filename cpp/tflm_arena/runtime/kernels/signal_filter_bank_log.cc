@@ -30,9 +30,7 @@ Status LogPrepare(KernelContext& context, Node& node) {
       SignalTensorInfo(context, node, kOp, false, 0, TensorType::kUint32, 1, &in));
   TFLM_ARENA_RETURN_IF_ERROR(
       SignalTensorInfo(context, node, kOp, true, 0, TensorType::kInt16, 1, &out));
-  const auto n = static_cast<int64_t>(in.num_elements);
-  return SignalRange(kOp, "the output's element count", static_cast<int64_t>(out.num_elements), n,
-                     n);
+  return RequireSameElementCount(kOp, in, out);
 }
 
 Status LogInvoke(KernelContext& context, Node& node) {

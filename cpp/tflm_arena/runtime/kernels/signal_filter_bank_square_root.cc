@@ -21,8 +21,7 @@ Status SquareRootPrepare(KernelContext& context, Node& node) {
       SignalTensorInfo(context, node, kOp, false, 1, TensorType::kInt32, 0, &bits));
   TFLM_ARENA_RETURN_IF_ERROR(
       SignalTensorInfo(context, node, kOp, true, 0, TensorType::kUint32, 1, &out));
-  return SignalRange(kOp, "the output's element count", static_cast<int64_t>(out.num_elements),
-                     static_cast<int64_t>(in.num_elements), static_cast<int64_t>(in.num_elements));
+  return RequireSameElementCount(kOp, in, out);
 }
 
 Status SquareRootInvoke(KernelContext& context, Node& node) {

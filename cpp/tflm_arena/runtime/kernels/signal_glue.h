@@ -20,6 +20,7 @@
 #include "tflm_arena/runtime/kernel_api.h"
 #include "tflm_arena/runtime/kernels/kernel_util.h"
 #include "tflm_arena/runtime/kernels/tensor_checks.h"
+#include "tflm_arena/runtime/kernels/unary_glue.h"  // RequireSameElementCount
 
 namespace tflm_arena {
 namespace runtime {

@@ -35,8 +35,7 @@ Status PcanPrepare(KernelContext& context, Node& node) {
   TFLM_ARENA_RETURN_IF_ERROR(
       SignalTensorInfo(context, node, kOp, true, 0, TensorType::kUint32, 1, &out));
   const auto n = static_cast<int64_t>(in.num_elements);
-  TFLM_ARENA_RETURN_IF_ERROR(
-      SignalRange(kOp, "the output's element count", static_cast<int64_t>(out.num_elements), n, n));
+  TFLM_ARENA_RETURN_IF_ERROR(RequireSameElementCount(kOp, in, out));
   TFLM_ARENA_RETURN_IF_ERROR(SignalRange(kOp, "the noise estimate's element count",
                                          static_cast<int64_t>(noise.num_elements), n, INT64_MAX));
   return SignalRange(kOp, "the gain table's element count", static_cast<int64_t>(lut.num_elements),

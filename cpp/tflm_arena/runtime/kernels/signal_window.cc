@@ -30,9 +30,7 @@ Status WindowPrepare(KernelContext& context, Node& node) {
   TFLM_ARENA_RETURN_IF_ERROR(SignalTensorInfo(context, node, kOp, true, 0, TensorType::kInt16,
                                               static_cast<int>(in.shape.size()), &out));
   TFLM_ARENA_RETURN_IF_ERROR(SignalRange(kOp, "shift", data->shift, 0, 31));
-  TFLM_ARENA_RETURN_IF_ERROR(
-      SignalRange(kOp, "the output's element count", static_cast<int64_t>(out.num_elements),
-                  static_cast<int64_t>(in.num_elements), static_cast<int64_t>(in.num_elements)));
+  TFLM_ARENA_RETURN_IF_ERROR(RequireSameElementCount(kOp, in, out));
   if (window.num_elements == 0 || in.num_elements % window.num_elements != 0 ||
       in.num_elements > INT32_MAX) {
     return Status::Error(StatusCode::kInvalidArgument,
