@@ -146,6 +146,24 @@ TEST(SharedObjectsTest, RejectsFixedOffsetsAndBadRecords) {
   EXPECT_EQ(st.code(), StatusCode::kInvalidArgument);
   EXPECT_STREQ(st.message(),
                "mincostflow: 1001 buffers, more than 1000 (its flow graph is O(n^2))");
+  // A cancel stops min-cost flow between its shortest-path searches.
+  const std::vector<UsageRecord> complex = ComplexRecords();
+  int polls = 0;
+  const auto stop_at_third = [](void* context) { return ++*static_cast<int*>(context) == 3; };
+  PlanCancel cancel;
+  cancel.stop = stop_at_third;
+  cancel.context = &polls;
+  st = AssignMinCostFlowCancellable(complex, &out, cancel);
+  EXPECT_EQ(st.code(), StatusCode::kFailedPrecondition);
+  EXPECT_STREQ(st.message(), "planning cancelled after 2 of 9 buffers");
+  EXPECT_EQ(polls, 3);
+  EXPECT_TRUE(out.object_ids.empty());
+  polls = -1000;  // never 3: the same assignment as without a hook
+  ASSERT_TRUE(AssignMinCostFlowCancellable(complex, &out, cancel).ok());
+  SharedObjects plain;
+  ASSERT_TRUE(AssignMinCostFlow(complex, &plain).ok());
+  EXPECT_EQ(out.object_ids, plain.object_ids);
+  EXPECT_EQ(out.total, plain.total);
   PlanResult p;
   const std::vector<UsageRecord> fixed = {Rec(8, 0, 1, 0)};
   EXPECT_FALSE(PlanOffsetsGreedyBySize(fixed, 0, &p).ok());

@@ -6,7 +6,8 @@
 // max(0, size_i - size_j), only an approximation of the object's growth, so
 // the result is not optimal either). Successive shortest paths (SPFA, round
 // by round) until no augmenting path; each saturated left -> right edge
-// chains two buffers into one object. O(n^2) edges.
+// chains two buffers into one object. O(n^2) edges. The cancel hook is
+// polled before each augmentation (one SPFA pass over the graph).
 #include <algorithm>
 #include <cstdint>
 #include <limits>
@@ -32,11 +33,15 @@ class FlowGraph {
     edges_.push_back({src, 0, -cost});
   }
 
-  // Augments along shortest paths until the sink is unreachable.
-  void Solve(size_t source, size_t sink) {
+  // Augments along shortest paths until the sink is unreachable (each path
+  // gives one buffer its object; *paths counts them); false when the cancel
+  // hook stopped it first.
+  bool Solve(size_t source, size_t sink, PlanCancel cancel, size_t* paths) {
+    *paths = 0;
     constexpr int64_t kInf = std::numeric_limits<int64_t>::max();
     std::vector<size_t> prev(from_.size());
     while (true) {
+      if (cancel.stop != nullptr && cancel.stop(cancel.context)) return false;
       std::vector<int64_t> dist(from_.size(), kInf);
       std::vector<size_t> queued_round(from_.size(), 0);
       std::queue<size_t> cur, next;
@@ -65,13 +70,14 @@ class FlowGraph {
         }
         std::swap(cur, next);
       }
-      if (dist[sink] == kInf) return;
+      if (dist[sink] == kInf) return true;
       for (size_t v = sink; v != source;) {
         --edges_[prev[v]].cap;
         Edge& back = edges_[prev[v] ^ 1];
         ++back.cap;
         v = back.dst;
       }
+      ++*paths;
     }
   }
 
@@ -91,6 +97,11 @@ class FlowGraph {
 }  // namespace
 
 Status AssignMinCostFlow(Span<const UsageRecord> records, SharedObjects* out) {
+  return AssignMinCostFlowCancellable(records, out, PlanCancel());
+}
+
+Status AssignMinCostFlowCancellable(Span<const UsageRecord> records, SharedObjects* out,
+                                    PlanCancel cancel) {
   TFLM_ARENA_RETURN_IF_ERROR(CheckSharedObjectRecords(records));
   if (records.size() > kMaxMinCostFlowBuffers) {
     return Status::Error(StatusCode::kInvalidArgument,
@@ -117,7 +128,12 @@ Status AssignMinCostFlow(Span<const UsageRecord> records, SharedObjects* out) {
       graph.Add(j, n + i, std::max<int64_t>(0, records[i].size - records[j].size));
     }
   }
-  graph.Solve(source, sink);
+  size_t paths = 0;
+  if (!graph.Solve(source, sink, cancel, &paths)) {
+    *out = SharedObjects();
+    return Status::Error(StatusCode::kFailedPrecondition,
+                         "planning cancelled after %zu of %zu buffers", paths, n);
+  }
   // Each saturated source -> right i edge opened an object; follow the
   // saturated left -> right edges from buffer i to its successors.
   for (size_t e : graph.from(source)) {

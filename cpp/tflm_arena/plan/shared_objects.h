@@ -59,6 +59,10 @@ Status AssignGreedyBest(Span<const UsageRecord> records, SharedObjects* out);
 // buffer (about 14 s for 1,000 buffers): more buffers are refused.
 constexpr size_t kMaxMinCostFlowBuffers = 1000;
 Status AssignMinCostFlow(Span<const UsageRecord> records, SharedObjects* out);
+// The same, stopped by `cancel` (plan.h) between shortest-path searches:
+// kFailedPrecondition "planning cancelled after I of N buffers".
+Status AssignMinCostFlowCancellable(Span<const UsageRecord> records, SharedObjects* out,
+                                    PlanCancel cancel);
 
 // objects_to_offsets.cc. Lays objects end to end in id order: object k starts
 // at the sum of the sizes of objects 0..k-1; each record gets its object's

@@ -31,6 +31,16 @@ Status PlanObjects(Span<const UsageRecord> records, PlanResult* out, PlanCancel)
   return ObjectsToOffsets(objects, out);
 }
 
+// Min-cost flow is the slow one of the shared-object strategies (seconds on
+// a thousand buffers): it takes the cancel hook, so `best` stops it too.
+template <>
+Status PlanObjects<AssignMinCostFlow>(Span<const UsageRecord> records, PlanResult* out,
+                                      PlanCancel cancel) {
+  SharedObjects objects;
+  TFLM_ARENA_RETURN_IF_ERROR(AssignMinCostFlowCancellable(records, &objects, cancel));
+  return ObjectsToOffsets(objects, out);
+}
+
 }  // namespace
 
 // Adapters to PlanFn for planners without a cancel hook: the runtime greedy
