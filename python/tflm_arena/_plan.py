@@ -15,7 +15,7 @@ import numpy as np
 from . import _core
 from ._core import TflmRefusesModelError
 from ._records import ArrayLike, as_records, columns, make_records
-from .tflm_size import DEFAULT_TARGET, tflm_scratch_requests
+from ._targets import DEFAULT_TARGET, scratch_requests
 
 #: The strategy registry of the C++ core, one dict per strategy in the order
 #: lists show them: ``name``, ``kind`` ("runtime_planner": a TFLM planner the
@@ -380,7 +380,7 @@ def _model_records(model: Any, target: str, scratch: bool) -> tuple[np.ndarray, 
     requests: list[tuple[int, int, int]] = []
     if scratch:
         try:
-            requests = tflm_scratch_requests(model, target)
+            requests = scratch_requests(model._handle, target)
         except (NotImplementedError, TflmRefusesModelError) as e:
             # The same error type (a refusal keeps its fields), with the way out.
             err = type(e)(

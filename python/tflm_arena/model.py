@@ -15,7 +15,9 @@ import numpy as np
 
 from . import _core
 from ._atomic_write import write_atomic
+from ._core import TflmRefusesModelError
 from ._records import RECORD_DTYPE, columns
+from ._targets import DEFAULT_TARGET, stock_head, warn_if_chosen_for_another
 
 if TYPE_CHECKING:  # _plan imports tflm_size, which imports this module
     from ._plan import Plan
@@ -477,14 +479,12 @@ class Model:
         ...
         TypeError: with_offline_plan takes a Plan made from this model (ta.plan(model) or model.plan()), not list
         """  # noqa: E501 (a doctest's expected output is one line)
-        from ._core import TflmRefusesModelError
-        from .tflm_size import DEFAULT_TARGET, tflm_arena
-
         new = self._with_offline_plan(plan)
         target = target or plan.scratch_target or DEFAULT_TARGET
         try:
-            before = tflm_arena(self, target=target).head
-            after = tflm_arena(new, target=target).head
+            warn_if_chosen_for_another(self.chosen_for, target, stacklevel=2)
+            before = stock_head(self._handle, target)
+            after = stock_head(new._handle, target)
         except (NotImplementedError, TflmRefusesModelError) as e:
             warnings.warn(
                 f"stock TFLM's head with this plan was not checked ({target}): "

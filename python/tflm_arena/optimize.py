@@ -241,7 +241,7 @@ def optimize(
             assert r.plan is not None  # plan_for_tflm always returns the plan it made
             proven = r.plan.optimal and r.predicted_head == r.plan.arena_bytes
             written = r.model if r.model is not None else m._with_offline_plan(r.plan)
-            min_arena = tflm_arena(written, target=target).min_arena_bytes
+            min_arena = r.predicted_min_arena  # TFLM's minimum for these written bytes
             attempts.append(
                 Attempt(
                     s,

@@ -34,9 +34,11 @@ from typing import Any
 import numpy as np
 
 from . import _core
+from ._plan import plan as _plan
+from ._records import RECORD_DTYPE
 from .model import Model
-from .optimize import optimize
-from .tflm_size import DEFAULT_TARGET, check_target
+from .tflm_plan import plan_for_tflm
+from .tflm_size import DEFAULT_TARGET, check_target, tflm_arena, tflm_scratch_requests
 
 #: How many of the best tilings (by TFLM's own plan) also get our optimal
 #: offline plan before the choice.
@@ -285,11 +287,6 @@ def _inplace_planned(m: Model, target: str, time_limit: float) -> tuple[int, Mod
     """Our optimal offline plan with every RESHAPE of :func:`reshape_pairs`
     in place (output at its input's offset): stock TFLM's minimum arena
     with it and the model; None when no RESHAPE qualifies."""
-    from ._plan import plan as _plan
-    from ._records import RECORD_DTYPE
-    from .tflm_plan import tflm_scratch_requests
-    from .tflm_size import tflm_arena
-
     pairs = reshape_pairs(m)
     if not pairs or m.offline_plan() is not None:
         return None
@@ -326,10 +323,17 @@ def _inplace_planned(m: Model, target: str, time_limit: float) -> tuple[int, Mod
 
 def _planned(m: Model, target: str, time_limit: float, inplace: bool) -> tuple[int, Model, bool]:
     """Our optimal offline plan on ``m``: stock TFLM's minimum arena with it,
-    the model with it written (``m`` when it does not help), and whether a
-    RESHAPE runs in place in it."""
-    o = optimize(m, target=target, time_limit=time_limit, strategies=("optimal",))
-    best = (o.min_arena, o.model, False)
+    the model with it written (``m`` when it does not help: a head no smaller
+    than TFLM's own, or a larger minimum arena), and whether a RESHAPE runs
+    in place in it."""
+    r = plan_for_tflm(
+        m, strategy="optimal", target=target, also_try=(), allow_equal=True, time_limit=time_limit
+    )
+    best = (r.original_min_arena, m, False)
+    smaller = r.plan is not None and r.predicted_head < r.original_head
+    if smaller and r.plan is not None and r.predicted_min_arena <= r.original_min_arena:
+        written = r.model if r.model is not None else m._with_offline_plan(r.plan)
+        best = (r.predicted_min_arena, written, False)
     if inplace:
         ip = _inplace_planned(m, target, time_limit)
         if ip is not None and ip[0] < best[0]:

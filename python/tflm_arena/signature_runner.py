@@ -4,12 +4,22 @@ is the same class)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import numpy as np
 
-if TYPE_CHECKING:
-    from .interpreter import Interpreter
+
+class _Runs(Protocol):
+    """What a SignatureRunner uses of its :class:`Interpreter` (a protocol,
+    so this module does not import the interpreter that makes runners)."""
+
+    def resize_tensor_input(
+        self, input_index: int, tensor_size: Any, strict: bool = False
+    ) -> None: ...
+    def set_tensor(self, tensor_index: int, value: Any) -> None: ...
+    def invoke(self) -> None: ...
+    def get_tensor(self, tensor_index: int, subgraph_index: int = 0) -> np.ndarray: ...
+    def _details(self, tensor_index: int) -> dict[str, Any]: ...
 
 
 class SignatureRunner:
@@ -28,7 +38,7 @@ class SignatureRunner:
 
     def __init__(
         self,
-        interpreter: Interpreter,
+        interpreter: _Runs,
         signature_key: str,
         inputs: dict[str, int],
         outputs: dict[str, int],

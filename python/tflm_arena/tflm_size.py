@@ -51,17 +51,33 @@ from typing import Any
 
 from . import _core
 from ._core import TflmRefusesModelError
+from ._targets import (
+    DEFAULT_TARGET,
+    PLANNERS,
+    TARGETS,
+    ChosenForAnotherTargetWarning,
+    check_target,
+    scratch_requests,
+    targets,
+    warn_if_chosen_for_another,
+)
 from .model import Model
 
-#: The stock-TFLM builds :func:`tflm_arena` models, default first (one list,
-#: kept in the C++ core).
-TARGETS = tuple(t["name"] for t in _core.tflm_targets())
-#: The target every function and command uses when none is given.
-DEFAULT_TARGET = TARGETS[0]
-#: The planners stock TFLM can be built with: the C++ strategy registry's
-#: runtime planners (the same names as :data:`tflm_arena.RUNTIME_PLANNERS`).
-#: ``"greedy"`` is the deprecated name of ``"tflm_greedy"``.
-PLANNERS = tuple(s["name"] for s in _core.strategies() if s["kind"] == "runtime_planner")
+__all__ = [
+    "DEFAULT_TARGET",
+    "PLANNERS",
+    "TARGETS",
+    "Category",
+    "ChosenForAnotherTargetWarning",
+    "TflmArena",
+    "TflmSplitArena",
+    "check_target",
+    "targets",
+    "tflm_arena",
+    "tflm_scratch_requests",
+    "tflm_shared_arena",
+    "tflm_split_arena",
+]
 
 
 def _planner_words(planner: str) -> str:
@@ -89,22 +105,6 @@ a kernel's Prepare rejects it (a ValueError). ``reason`` is TFLM's message,
 ...     print(e.operator.name, e.operator.index, e.reason)
 FULLY_CONNECTED 0 Input type: FLOAT32 with filter type: INT8 not supported.
 """
-
-
-def targets() -> dict[str, str]:
-    """Each target's name and a one-line description of the build.
-
-    >>> import tflm_arena as ta
-    >>> list(ta.targets())[:4]
-    ['cortex-m', 'x86-64', 'tflite-micro-wheel', 'cortex-m0+cmsis-nn']
-    """
-    return {t["name"]: t["description"] for t in _core.tflm_targets()}
-
-
-def check_target(target: str) -> None:
-    """ValueError naming the known targets (or, for ``"TARGET@VERSION"``, the
-    target's known versions) when ``target`` is not one."""
-    _core.tflm_resolve_target(target)
 
 
 @dataclass(frozen=True)
@@ -250,33 +250,6 @@ class TflmArena:
         return "\n".join(lines)
 
 
-class ChosenForAnotherTargetWarning(UserWarning):
-    """A model :func:`optimize` or :func:`rewrite` chose for one stock-TFLM
-    build is sized for another: the smallest model for one target can need
-    more on another, so run the search again for that target.
-
-    >>> import tflm_arena as ta
-    >>> issubclass(ta.ChosenForAnotherTargetWarning, UserWarning)
-    True
-    """
-
-
-def _warn_if_chosen_for_another(model: Model, target: str) -> None:
-    chosen = model.chosen_for
-    if chosen is None:
-        return
-    name = str(_core.tflm_resolve_target(target)["name"])
-    if name != chosen:
-        warnings.warn(
-            ChosenForAnotherTargetWarning(
-                f"this model was chosen for stock TFLM on {chosen}, and is sized here for "
-                f"{name}: the smallest model for one target can need more on another; run "
-                f"optimize/rewrite with target={target!r}"
-            ),
-            stacklevel=3,
-        )
-
-
 def tflm_arena(
     model: Model | str | PathLike[str] | bytes,
     target: str = DEFAULT_TARGET,
@@ -308,7 +281,7 @@ def tflm_arena(
     """
     model = _as_model(model)
     check_target(target)
-    _warn_if_chosen_for_another(model, target)
+    warn_if_chosen_for_another(model.chosen_for, target, stacklevel=2)
     if planner == "greedy":
         warnings.warn(
             "planner='greedy' is deprecated; use planner='tflm_greedy' (the same "
@@ -535,12 +508,7 @@ def tflm_scratch_requests(
     >>> ta.tflm_scratch_requests("hello_world_int8.tflite", target="x86-64")
     []
     """
-    model = _as_model(model)
-    check_target(target)
-    return [
-        (int(r[0]), int(r[1]), int(r[2]))
-        for r in _core.tflm_scratch_requests(model._handle, target)
-    ]
+    return scratch_requests(_as_model(model)._handle, target)
 
 
 def _as_model(model: Model | str | PathLike[str] | bytes) -> Model:
