@@ -5,9 +5,11 @@ half-open lifetimes [lower, upper) fit a given capacity. This helper is a
 benchmark tool only: nothing in the product or in CI uses it.
 
 It exports MiniMalloc's source from a local git repository (``--minimalloc-git``,
-by default a snapshot in a `.mirror` folder beside the repository) into ``--build-dir`` (default
-``build/minimalloc``), adds the abseil-cpp commit MiniMalloc pins as its
-submodule (exported from ``--abseil-git``; Debian 12's libabsl-dev, 20220623,
+by default ``build/minimalloc/minimalloc.git``, a bare clone of
+https://github.com/google/minimalloc made there on first use) into ``--build-dir``
+(default ``build/minimalloc``), adds the abseil-cpp commit MiniMalloc pins as its
+submodule (exported from ``--abseil-git``, by default
+``build/minimalloc/abseil-cpp.git``, cloned likewise; Debian 12's libabsl-dev, 20220623,
 has no ``absl/log``, which MiniMalloc's CLI needs), leaves out its tests (no
 googletest needed), and builds the ``minimalloc`` CLI with CMake (-j2). Or pass
 ``--minimalloc-src DIR``: a source tree that already holds
@@ -35,14 +37,23 @@ from dataclasses import dataclass
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-DEFAULT_GIT = REPO.parent / ".mirror" / "google+minimalloc" / "repo"
-DEFAULT_ABSEIL_GIT = REPO.parent / ".mirror" / "abseil+abseil-cpp" / "repo"
 DEFAULT_BUILD = REPO / "build" / "minimalloc"
+DEFAULT_GIT = DEFAULT_BUILD / "minimalloc.git"
+DEFAULT_ABSEIL_GIT = DEFAULT_BUILD / "abseil-cpp.git"
+#: Where a default git directory that is not there yet is cloned from.
+UPSTREAM = {
+    DEFAULT_GIT: "https://github.com/google/minimalloc",
+    DEFAULT_ABSEIL_GIT: "https://github.com/abseil/abseil-cpp",
+}
 CHALLENGING = [f"{c}.1048576.csv" for c in "ABCDEFGHIJK"]  # benchmarks/challenging/
 CHALLENGING_CAPACITY = 1_048_576
 
 
 def _git(git_dir: Path, *args: str) -> bytes:
+    url = UPSTREAM.get(git_dir)
+    if url is not None and not git_dir.exists():  # a default: clone it once
+        git_dir.parent.mkdir(parents=True, exist_ok=True)
+        subprocess.run(["git", "clone", "-q", "--bare", url, str(git_dir)], check=True)
     return subprocess.run(
         ["git", f"--git-dir={git_dir}", *args], check=True, capture_output=True
     ).stdout

@@ -129,7 +129,7 @@ def test_sizes_are_measured_and_reported(builds):
     assert mx86.framework > x86.framework + 5000
     if arm:
         assert marm.framework > arm.framework + 5000
-    # Issue 12's goal: below TFLM's framework (seed 003) on both targets.
+    # The footprint target: below TFLM's framework (seed 003) on both targets.
     # (Under CI=true the fixture already failed if Cortex-M could not build.)
     assert x86.framework < code_size.TFLM_FRAMEWORK_X86_64, x86.framework
     if arm:

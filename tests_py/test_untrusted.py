@@ -1,4 +1,4 @@
-"""Issue 7 regressions through the Python API: a .tflite file and the
+"""Untrusted input through the Python API: a .tflite file and the
 arguments a user passes are untrusted. Each test names the defect it pins
 down; each failed (crash, silent corruption or a bare exception) before the
 fix."""

@@ -321,7 +321,7 @@ namespace tflm_arena {
 namespace model {
 namespace {
 
-// Issue 7 defect 2: a constant buffer shorter than its tensor's shape (a
+// A constant buffer shorter than its tensor's shape (a
 // 16-byte buffer for a [4096, 4096] weight) let kernels read past it.
 TEST(Malformed, ConstantBufferShorterThanShape) {
   TModel t = Valid();

@@ -1,4 +1,4 @@
-// Issue 7 regressions at the interpreter: models that would make the
+// Untrusted models at the interpreter: models that would make the
 // runtime read uninitialized memory, alias live tensors through an offline
 // plan, read misaligned constants, or hide which kernels are missing.
 #include <gtest/gtest.h>

@@ -121,6 +121,21 @@ TEST(BuildTargets, UnknownNamesAndPlannersAreRefusedWithTheKnownOnes) {
             StatusCode::kInvalidArgument);
 }
 
+// TFLM's planners are the strategy registry's runtime-planner entries.
+TEST(BuildTargets, PlannersComeFromTheStrategyRegistry) {
+  PlannerKind kind = PlannerKind::kLinear;
+  ASSERT_TRUE(FindTflmPlanner("tflm_greedy", &kind).ok());
+  EXPECT_EQ(kind, PlannerKind::kGreedy);
+  ASSERT_TRUE(FindTflmPlanner("linear", &kind).ok());
+  EXPECT_EQ(kind, PlannerKind::kLinear);
+  for (const char* other : {"tflm_greedy_runtime", "greedy_by_size", "optimal", "greedy", ""}) {
+    const Status s = FindTflmPlanner(other, &kind);
+    EXPECT_EQ(s.code(), StatusCode::kInvalidArgument) << other;
+    EXPECT_EQ(std::string(s.message()),
+              std::string("unknown planner '") + other + "' (known: tflm_greedy, linear)");
+  }
+}
+
 }  // namespace
 }  // namespace tflm
 }  // namespace tflm_arena

@@ -54,7 +54,7 @@ struct Expected {
   uint64_t min;
 };
 
-// Issue 8: byte-exact bisection of the wheel (recording allocator).
+// Byte-exact bisection of the wheel (recording allocator).
 constexpr Expected kWheelMinima[] = {
     {"person_detect", 85264},
     {"vww_96_int8", 103672},

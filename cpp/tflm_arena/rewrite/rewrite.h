@@ -4,7 +4,9 @@
 // (tflm/tflm_arena_size.h: head + tail with TFLM's own planner), and keeps
 // the smallest. Every extra operator costs TFLM persistent bytes (node,
 // OpData, per-channel arrays) and every tile recomputes its halo, so more
-// tiles are not always better: the numbers decide.
+// tiles are not always better: the numbers decide. tiled_stage.h draws one
+// tile, its halo, its border padding and where it lands in the
+// concatenation.
 // Host tool (standard library).
 #ifndef TFLM_ARENA_REWRITE_REWRITE_H_
 #define TFLM_ARENA_REWRITE_REWRITE_H_

@@ -11,6 +11,34 @@
 // and the tiles are joined by CONCATENATION into the original cut tensor
 // (along width per row of tiles, then along height), so every operator
 // after the stage, and every output value, is unchanged.
+//
+// A 2 x 2 tiling of one 3x3 convolution (stride 1, SAME) on an 8 x 8 input,
+// and where tile T00 lands:
+//
+//          stage input, 8 x 8                      cut tensor, 8 x 8
+//   column  -1 0           4   5       8         0           4           8
+//   row -1   . . . . . . . . . . . . . .
+//        0   . +-----------+---+-------+      0  +-----------+-----------+
+//            . |           | h |       |         |           |           |
+//            . |  T00 owns | a |       |         |    T00    |    T01    |
+//            . |  [0,4) x  | l |       |  -->    |           |           |
+//            . |  [0,4)    | o |       |         |           |           |
+//        4   . +-----------+---+       |      4  +-----------+-----------+
+//            . | halo row      |       |         |           |           |
+//        5   . +---------------+       |         |    T10    |    T11    |
+//            . |                       |         |           |           |
+//        8   . +-----------------------+      8  +-----------+-----------+
+//
+//   T00's operators: SLICE rows [0, 5) and columns [0, 5) of the input, PAD
+//   one row on top and one column on the left, CONV_2D (padding VALID).
+//
+// T00 owns output rows [0, 4) and columns [0, 4). Its 3x3 windows read one
+// row and one column further, [0, 5) x [0, 5): that halo is real pixels of
+// the neighbours' part, SLICEd with the tile. They also read one row and
+// column before the image (the dots): PAD writes those, only on the image
+// border (interior tiles get no PAD). The convolution then runs VALID and
+// gives exactly T00's 4 x 4 outputs. T00 and T01 are joined along width,
+// then the two rows of tiles along height, into the original cut tensor.
 // TFLM's CONCATENATION takes at most 10 inputs (concatenation.cc,
 // kMaxInputNum), so rows and columns are each at most 10.
 // Host tool (standard library).

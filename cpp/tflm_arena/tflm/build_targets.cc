@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include "tflm_arena/plan/strategies.h"
 #include "tflm_arena/tflm/named_rows.h"
 
 namespace tflm_arena {
@@ -276,11 +277,9 @@ Status ResolveBuildTarget(const std::string& name, AllocatorChoice choice,
     return Status::Error(StatusCode::kInternal, "target '%s' names unknown layout '%s'",
                          target->name, abi_name);
   }
-  if (planner != "tflm_greedy" && planner != "linear") {
-    return Status::Error(StatusCode::kInvalidArgument,
-                         "unknown planner '%s' (known: tflm_greedy, linear)", planner.c_str());
-  }
-  const bool linear = planner == "linear";
+  PlannerKind planner_kind = PlannerKind::kGreedy;
+  TFLM_ARENA_RETURN_IF_ERROR(FindTflmPlanner(planner, &planner_kind));
+  const bool linear = planner_kind == PlannerKind::kLinear;
   bool recording = choice == AllocatorChoice::kRecording;
   if (target->allocator == AllocatorRule::kWheelInterpreter) {
     const bool wheel_recording = !linear;
@@ -307,6 +306,16 @@ Status ResolveBuildTarget(const std::string& name, AllocatorChoice choice,
   out->description = std::string(target->description) + "; " + VersionWords(*target, *version);
   out->checked = target->checked && version->checked;
   out->kernels = TargetKernels(*target, *version);
+  return Status::Ok();
+}
+
+Status FindTflmPlanner(const std::string& name, PlannerKind* out) {
+  const StrategyInfo* s = FindStrategy(name);
+  if (s == nullptr || s->kind != StrategyKind::kRuntimePlanner) {
+    return Status::Error(StatusCode::kInvalidArgument, "unknown planner '%s' (known: %s)",
+                         name.c_str(), StrategyNames(StrategyKind::kRuntimePlanner).c_str());
+  }
+  *out = s->runtime == RuntimePlanner::kLinear ? PlannerKind::kLinear : PlannerKind::kGreedy;
   return Status::Ok();
 }
 

@@ -124,6 +124,11 @@ Status CheckVersionFor(const BuildTarget& target, const StackVersion& version);
 Status ResolveBuildTarget(const std::string& name, AllocatorChoice choice,
                           const std::string& planner, ResolvedTarget* out);
 
+// The planner stock TFLM is built with, by its name in the strategy
+// registry (plan/strategy_list.h: the runtime-planner entries, "tflm_greedy"
+// and "linear"); kInvalidArgument listing them for any other name.
+Status FindTflmPlanner(const std::string& name, PlannerKind* out);
+
 }  // namespace tflm
 }  // namespace tflm_arena
 

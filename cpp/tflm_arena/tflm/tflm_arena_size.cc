@@ -28,7 +28,7 @@ Status BuildTargetTrace(const model::Model& model, const TflmArenaOptions& optio
                                                                 : AllocatorChoice::kMicroAllocator;
   TFLM_ARENA_RETURN_IF_ERROR(ResolveBuildTarget(options.target, choice, options.planner, resolved));
   TraceOptions to = TraceOptionsFor(*resolved);
-  to.planner = options.planner == "linear" ? PlannerKind::kLinear : PlannerKind::kGreedy;
+  TFLM_ARENA_RETURN_IF_ERROR(FindTflmPlanner(options.planner, &to.planner));
   to.resource_variables = options.resource_variables;
   to.resource_variables_in_arena = options.resource_variables_in_arena;
   const Status built = BuildTrace(model, to, trace);
