@@ -205,18 +205,7 @@ py::list TflmTargets() {
     d["allocator"] = t.allocator == tflm::AllocatorRule::kWheelInterpreter
                          ? "recording with the greedy planner, plain with the linear planner"
                          : "MicroAllocator unless recording is asked";
-    switch (t.kernels) {
-      case tflm::KernelLibrary::kCmsisNn:
-        d["kernels"] =
-            std::string("cmsis_nn (") + tflm::CmsisNnBackendName(t.cmsis_nn_backend) + " backend)";
-        break;
-      case tflm::KernelLibrary::kEspNn:
-        d["kernels"] = std::string("esp_nn (") + tflm::EspNnChipName(t.esp_nn_chip) + " set)";
-        break;
-      case tflm::KernelLibrary::kReference:
-        d["kernels"] = "reference";
-        break;
-    }
+    d["kernels"] = tflm::KernelLibraryWords(t.kernels);
     d["checked"] = t.checked;
     d["ethos_u"] = t.ethos_u;
     out.append(d);

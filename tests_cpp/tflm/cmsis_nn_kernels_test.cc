@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <variant>
 
 #include "tflm_arena/tflm/build_targets.h"
 #include "tflm_arena/tflm/cmsis_nn_e98ee09_sizes.h"
@@ -148,15 +149,16 @@ TEST(CmsisNnKernels, OwnRowsReplaceReferenceRowsAndTheRestFallBack) {
 TEST(CmsisNnKernels, TargetsNameTheirBackendAndOnlyMveIsUnchecked) {
   size_t cmsis = 0;
   for (const BuildTarget& t : BuildTargets()) {
-    if (t.kernels == KernelLibrary::kEspNn) continue;  // esp_nn_kernels_test.cc
-    if (t.kernels != KernelLibrary::kCmsisNn) {
+    if (IsEspNn(t.kernels)) continue;  // esp_nn_kernels_test.cc
+    const CmsisNnBackend* backend = std::get_if<CmsisNnBackend>(&t.kernels);
+    if (backend == nullptr) {
       EXPECT_EQ(TargetKernels(t).data(), ReferenceKernels().data()) << t.name;
       continue;
     }
     ++cmsis;
     EXPECT_STREQ(t.abi, "cortex-m") << t.name;
     EXPECT_EQ(TargetKernels(t).data(), CmsisNnKernels().data()) << t.name;
-    EXPECT_NE(std::strstr(t.description, CmsisNnBackendName(t.cmsis_nn_backend)), nullptr);
+    EXPECT_NE(std::strstr(t.description, CmsisNnBackendName(*backend)), nullptr);
     // The versions come from the stack version, named with every figure.
     ResolvedTarget r;
     ASSERT_TRUE(
@@ -164,13 +166,16 @@ TEST(CmsisNnKernels, TargetsNameTheirBackendAndOnlyMveIsUnchecked) {
     EXPECT_NE(r.description.find("CMSIS-NN 4ab83cc"), std::string::npos) << t.name;
     EXPECT_NE(r.description.find("upstream TFLM 90b983c"), std::string::npos) << t.name;
     EXPECT_EQ(r.name, std::string(t.name) + "@90b983c");
-    EXPECT_EQ(t.checked, t.cmsis_nn_backend != CmsisNnBackend::kMve) << t.name;
+    EXPECT_EQ(t.checked, *backend != CmsisNnBackend::kMve) << t.name;
     EXPECT_EQ(std::strstr(t.description, "not checked") != nullptr, !t.checked) << t.name;
   }
   EXPECT_EQ(cmsis, 9u);  // 8 cores + cortex-m55+ethos-u
-  EXPECT_EQ(FindBuildTarget("cortex-m0plus+cmsis-nn")->cmsis_nn_backend, kScalar);
-  EXPECT_EQ(FindBuildTarget("cortex-m33+cmsis-nn")->cmsis_nn_backend, kDsp);
-  EXPECT_EQ(FindBuildTarget("cortex-m85+cmsis-nn")->cmsis_nn_backend, kMve);
+  EXPECT_EQ(FindBuildTarget("cortex-m0plus+cmsis-nn")->kernels, KernelLibrary(kScalar));
+  EXPECT_EQ(FindBuildTarget("cortex-m33+cmsis-nn")->kernels, KernelLibrary(kDsp));
+  EXPECT_EQ(FindBuildTarget("cortex-m85+cmsis-nn")->kernels, KernelLibrary(kMve));
+  EXPECT_EQ(KernelLibraryWords(FindBuildTarget("cortex-m4+cmsis-nn")->kernels),
+            "cmsis_nn (DSP backend)");
+  EXPECT_EQ(KernelLibraryWords(FindBuildTarget("cortex-m")->kernels), "reference");
 }
 
 // CMSIS-NN e98ee09 (the Arduino library's), from that commit's size

@@ -246,8 +246,7 @@ TEST(EspNnKernels, TargetsNameTheirChipAndVersions) {
   for (const auto& e : expected) {
     const BuildTarget* t = FindBuildTarget(e.name);
     ASSERT_NE(t, nullptr) << e.name;
-    EXPECT_EQ(t->kernels, KernelLibrary::kEspNn);
-    EXPECT_EQ(t->esp_nn_chip, e.chip) << e.name;
+    EXPECT_EQ(t->kernels, KernelLibrary(e.chip)) << e.name;
     EXPECT_STREQ(t->abi, "cortex-m");  // the 32-bit layout
     ResolvedTarget r;
     ASSERT_TRUE(

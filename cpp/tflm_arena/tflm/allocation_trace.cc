@@ -73,8 +73,7 @@ struct Builder {
   const TargetAbi& abi;
   Trace* out;
   std::vector<model::ScratchRequest> scratch;
-  CmsisNnBackend cmsis_nn_backend;
-  EspNnChip esp_nn_chip;
+  const KernelLibrary& library;
   EspNnVersion esp_nn_version;
   // MicroResourceVariables: the count created, each id's names, whether
   // its buffer exists, and the id each VAR_HANDLE output tensor holds.
@@ -353,8 +352,10 @@ struct Builder {
           TFLM_ARENA_RETURN_IF_ERROR(CmsisNnStep(row, s.a, sg, op_index, op, global_op));
           break;
         case StepKind::kEspNn: {
+          const EspNnChip* chip = std::get_if<EspNnChip>(&library);
+          if (chip == nullptr) return WrongLibrary("ESP-NN", row);
           std::vector<uint64_t> requests;
-          TFLM_ARENA_RETURN_IF_ERROR(EspNnPrepare(static_cast<EspNnRule>(s.a), esp_nn_chip,
+          TFLM_ARENA_RETURN_IF_ERROR(EspNnPrepare(static_cast<EspNnRule>(s.a), *chip,
                                                   esp_nn_version, model, sg, op_index, op,
                                                   &requests));
           for (uint64_t bytes : requests) Request(bytes, sg, op_index);
@@ -534,13 +535,21 @@ struct Builder {
     return Status::Ok();
   }
 
+  // A kernel table row of one library in a trace built for another.
+  static Status WrongLibrary(const char* library, const KernelRow& row) {
+    return Status::Error(StatusCode::kInternal, "%s: a %s kernel row in a build without %s (%s)",
+                         row.op, library, library, row.source);
+  }
+
   // A cmsis_nn kernel's own allocations (cmsis_nn_kernels.h), in order.
   Status CmsisNnStep(const KernelRow& row, int rule, size_t sg, size_t op_index,
                      const model::OperatorInfo& op, int32_t global_op) {
+    const CmsisNnBackend* backend = std::get_if<CmsisNnBackend>(&library);
+    if (backend == nullptr) return WrongLibrary("CMSIS-NN", row);
     std::vector<CmsisNnAllocation> allocs;
     std::string reason;
-    TFLM_ARENA_RETURN_IF_ERROR(CmsisNnPrepare(static_cast<CmsisNnRule>(rule), cmsis_nn_backend,
-                                              model, sg, op_index, op, &allocs, &reason));
+    TFLM_ARENA_RETURN_IF_ERROR(CmsisNnPrepare(static_cast<CmsisNnRule>(rule), *backend, model, sg,
+                                              op_index, op, &allocs, &reason));
     if (!reason.empty()) {
       return Refuse(reason, std::string(row.source) + ", Prepare", row.op, sg, op_index,
                     &out->refusal);
@@ -682,9 +691,7 @@ Status BuildTrace(const model::Model& model, const TraceOptions& options, Trace*
   *out = Trace();
   const TargetAbi& abi = *options.target;
   const size_t abi_col = static_cast<size_t>(abi.id);
-  Builder b{
-      model, abi, out, {}, options.cmsis_nn_backend, options.esp_nn_chip, options.esp_nn_version,
-      0,     {},  {}};
+  Builder b{model, abi, out, {}, options.library, options.esp_nn_version, 0, {}, {}};
   out->planner = options.planner;
 
   if (HasCompressionMetadata(model)) {

@@ -19,6 +19,7 @@
 #include "tflm_arena/model/model.h"
 #include "tflm_arena/tflm/cmsis_nn_kernels.h"
 #include "tflm_arena/tflm/esp_nn_kernels.h"
+#include "tflm_arena/tflm/kernel_library.h"
 #include "tflm_arena/tflm/kernel_refusals.h"
 #include "tflm_arena/tflm/kernel_table.h"
 #include "tflm_arena/tflm/target_abi.h"
@@ -89,10 +90,10 @@ struct Trace {
 struct TraceOptions {
   const TargetAbi* target = nullptr;  // required
   Span<const KernelRow> kernels;      // e.g. ReferenceKernels()
-  // The CMSIS-NN backend the kCmsisNn steps size for (CmsisNnKernels()).
-  CmsisNnBackend cmsis_nn_backend = CmsisNnBackend::kDsp;
-  // The ESP-NN size set the kEspNn steps size for (EspNnKernels()).
-  EspNnChip esp_nn_chip = EspNnChip::kEsp32;
+  // The library whose Prepare-time allocations the kCmsisNn and kEspNn
+  // steps size (its backend or size set); a step of another library than
+  // this one is an internal error.
+  KernelLibrary library = ReferenceLibrary{};
   // The esp-nn release whose size formulas the kEspNn steps use.
   EspNnVersion esp_nn_version = EspNnVersion::kV1_2_3;
   // Builtin names and custom codes the build's resolver cannot register

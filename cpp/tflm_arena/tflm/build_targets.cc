@@ -30,39 +30,39 @@ constexpr BuildTarget kBuildTargets[] = {
     {"cortex-m0+cmsis-nn", "cortex-m",
      "Cortex-M0 (CMSIS-NN scalar backend): TFLM Makefile build, CMSIS-NN kernels, GCC, "
      "KERNELS_OPTIMIZED_FOR_SPEED, compression off, MicroAllocator",
-     AllocatorRule::kPlain, KernelLibrary::kCmsisNn, CmsisNnBackend::kScalar, /*checked=*/true},
+     AllocatorRule::kPlain, CmsisNnBackend::kScalar, /*checked=*/true},
     {"cortex-m0plus+cmsis-nn", "cortex-m",
      "Cortex-M0+ (CMSIS-NN scalar backend): TFLM Makefile build, CMSIS-NN kernels, GCC, "
      "KERNELS_OPTIMIZED_FOR_SPEED, compression off, MicroAllocator",
-     AllocatorRule::kPlain, KernelLibrary::kCmsisNn, CmsisNnBackend::kScalar, /*checked=*/true},
+     AllocatorRule::kPlain, CmsisNnBackend::kScalar, /*checked=*/true},
     {"cortex-m3+cmsis-nn", "cortex-m",
      "Cortex-M3 (CMSIS-NN scalar backend): TFLM Makefile build, CMSIS-NN kernels, GCC, "
      "KERNELS_OPTIMIZED_FOR_SPEED, compression off, MicroAllocator",
-     AllocatorRule::kPlain, KernelLibrary::kCmsisNn, CmsisNnBackend::kScalar, /*checked=*/true},
+     AllocatorRule::kPlain, CmsisNnBackend::kScalar, /*checked=*/true},
     {"cortex-m4+cmsis-nn", "cortex-m",
      "Cortex-M4 (CMSIS-NN DSP backend): TFLM Makefile build, CMSIS-NN kernels, GCC, "
      "KERNELS_OPTIMIZED_FOR_SPEED, compression off, MicroAllocator",
-     AllocatorRule::kPlain, KernelLibrary::kCmsisNn, CmsisNnBackend::kDsp, /*checked=*/true},
+     AllocatorRule::kPlain, CmsisNnBackend::kDsp, /*checked=*/true},
     {"cortex-m7+cmsis-nn", "cortex-m",
      "Cortex-M7 (CMSIS-NN DSP backend): TFLM Makefile build, CMSIS-NN kernels, GCC, "
      "KERNELS_OPTIMIZED_FOR_SPEED, compression off, MicroAllocator",
-     AllocatorRule::kPlain, KernelLibrary::kCmsisNn, CmsisNnBackend::kDsp, /*checked=*/true},
+     AllocatorRule::kPlain, CmsisNnBackend::kDsp, /*checked=*/true},
     {"cortex-m33+cmsis-nn", "cortex-m",
      "Cortex-M33 (CMSIS-NN DSP backend): TFLM Makefile build, CMSIS-NN kernels, GCC, "
      "KERNELS_OPTIMIZED_FOR_SPEED, compression off, MicroAllocator",
-     AllocatorRule::kPlain, KernelLibrary::kCmsisNn, CmsisNnBackend::kDsp, /*checked=*/true},
+     AllocatorRule::kPlain, CmsisNnBackend::kDsp, /*checked=*/true},
     {"cortex-m55+cmsis-nn", "cortex-m",
      "Cortex-M55 (CMSIS-NN MVE backend): TFLM Makefile build, CMSIS-NN kernels, GCC, "
      "KERNELS_OPTIMIZED_FOR_SPEED, compression off, MicroAllocator"
      "; figures modelled from TFLM's and CMSIS-NN's source only, not checked against a real "
      "build",
-     AllocatorRule::kPlain, KernelLibrary::kCmsisNn, CmsisNnBackend::kMve, /*checked=*/false},
+     AllocatorRule::kPlain, CmsisNnBackend::kMve, /*checked=*/false},
     {"cortex-m85+cmsis-nn", "cortex-m",
      "Cortex-M85 (CMSIS-NN MVE backend): TFLM Makefile build, CMSIS-NN kernels, GCC, "
      "KERNELS_OPTIMIZED_FOR_SPEED, compression off, MicroAllocator"
      "; figures modelled from TFLM's and CMSIS-NN's source only, not checked against a real "
      "build",
-     AllocatorRule::kPlain, KernelLibrary::kCmsisNn, CmsisNnBackend::kMve, /*checked=*/false},
+     AllocatorRule::kPlain, CmsisNnBackend::kMve, /*checked=*/false},
     // TFLM's Makefile with CO_PROCESSOR=ethos_u: the Ethos-U kernel
     // (kernels/ethos_u/ethosu.cc) registered as "ethos-u" (custom_kernels.h).
     // The NPU driver is reached only in Eval, so the arena does not depend
@@ -72,40 +72,34 @@ constexpr BuildTarget kBuildTargets[] = {
      "32-bit ARM core with an Arm Ethos-U NPU (U55 or U65; Vela-compiled models): TFLM "
      "Makefile build, CO_PROCESSOR=ethos_u, reference kernels for the operators left "
      "on the CPU, MicroAllocator",
-     AllocatorRule::kPlain, KernelLibrary::kReference, CmsisNnBackend::kDsp, /*checked=*/true,
-     EspNnChip::kEsp32, /*ethos_u=*/true},
+     AllocatorRule::kPlain, ReferenceLibrary{}, /*checked=*/true, /*ethos_u=*/true},
     {"cortex-m55+ethos-u", "cortex-m",
      "Cortex-M55 with an Arm Ethos-U NPU (Corstone-300, Alif Ensemble, Himax WE2): TFLM "
      "Makefile build, CO_PROCESSOR=ethos_u, CMSIS-NN MVE kernels for the "
      "operators left on the CPU, MicroAllocator; the ethos-u operator is checked against a "
      "real build, the CPU operators' MVE figures are modelled from source only, not checked",
-     AllocatorRule::kPlain, KernelLibrary::kCmsisNn, CmsisNnBackend::kMve, /*checked=*/false,
-     EspNnChip::kEsp32, /*ethos_u=*/true},
+     AllocatorRule::kPlain, CmsisNnBackend::kMve, /*checked=*/false, /*ethos_u=*/true},
     // esp-tflite-micro + ESP-NN, one row per ESP-NN size set (esp_nn_kernels.h).
     // The struct layout of Xtensa and RISC-V ILP32 GCC is the 32-bit ARM one.
     {"esp32+esp-nn", "cortex-m",
      "ESP32 with ESP-NN's generic optimized set (also ESP32-S2, C3, C6 and other chips "
      "without their own set): esp-tflite-micro (TFLM fork) with esp-nn "
      "kernels, CONFIG_NN_OPTIMIZED, MicroAllocator",
-     AllocatorRule::kPlain, KernelLibrary::kEspNn, CmsisNnBackend::kDsp, /*checked=*/true,
-     EspNnChip::kEsp32},
+     AllocatorRule::kPlain, EspNnChip::kEsp32, /*checked=*/true},
     {"esp32s3+esp-nn", "cortex-m",
      "ESP32-S3 with ESP-NN's ESP32-S3 set: esp-tflite-micro (TFLM fork) with esp-nn "
      "kernels (S3 scratch sizes differ between esp-nn releases), "
      "CONFIG_NN_OPTIMIZED, MicroAllocator",
-     AllocatorRule::kPlain, KernelLibrary::kEspNn, CmsisNnBackend::kDsp, /*checked=*/true,
-     EspNnChip::kEsp32S3},
+     AllocatorRule::kPlain, EspNnChip::kEsp32S3, /*checked=*/true},
     {"esp32p4+esp-nn", "cortex-m",
      "ESP32-P4 with ESP-NN's ESP32-P4 set: esp-tflite-micro (TFLM fork) with esp-nn "
      "kernels (P4 scratch sizes differ between esp-nn releases), "
      "CONFIG_NN_OPTIMIZED, MicroAllocator",
-     AllocatorRule::kPlain, KernelLibrary::kEspNn, CmsisNnBackend::kDsp, /*checked=*/true,
-     EspNnChip::kEsp32P4},
+     AllocatorRule::kPlain, EspNnChip::kEsp32P4, /*checked=*/true},
     {"esp32+esp-nn-ansi-c", "cortex-m",
      "any ESP chip with ESP-NN's ANSI C set (Kconfig ESP-NN \"ANSI C\", CONFIG_NN_ANSI_C): "
      "esp-tflite-micro (TFLM fork) with esp-nn kernels, MicroAllocator",
-     AllocatorRule::kPlain, KernelLibrary::kEspNn, CmsisNnBackend::kDsp, /*checked=*/true,
-     EspNnChip::kAnsiC},
+     AllocatorRule::kPlain, EspNnChip::kAnsiC, /*checked=*/true},
 };
 
 // The versions CMSIS-NN targets can be built at (for error messages).
@@ -126,26 +120,18 @@ Span<const BuildTarget> BuildTargets() {
 }
 
 Span<const KernelRow> TargetKernels(const BuildTarget& target) {
-  switch (target.kernels) {
-    case KernelLibrary::kCmsisNn:
-      return CmsisNnKernels();
-    case KernelLibrary::kEspNn:
-      return EspNnKernels();
-    case KernelLibrary::kReference:
-      break;
-  }
-  return ReferenceKernels();
+  return KernelLibraryTable(target.kernels);
 }
 
 StackFamily TargetFamily(const BuildTarget& target) {
-  if (target.kernels == KernelLibrary::kEspNn) return StackFamily::kEspNn;
+  if (IsEspNn(target.kernels)) return StackFamily::kEspNn;
   if (std::string(target.abi) == "x86-64") return StackFamily::kWheel;
   return StackFamily::kUpstream;
 }
 
 Span<const KernelRow> TargetKernels(const BuildTarget& target, const StackVersion& version) {
   const Span<const KernelRow> base = TargetKernels(target);
-  const bool cmsis_nn = target.kernels == KernelLibrary::kCmsisNn;
+  const bool cmsis_nn = IsCmsisNn(target.kernels);
   const Span<const KernelRow> own_rows = cmsis_nn ? version.cmsis_nn_rows : Span<const KernelRow>();
   // An older CMSIS-NN integration has kernels for fewer operators.
   const bool fewer_own = cmsis_nn && !version.cmsis_nn_ops.empty();
@@ -192,9 +178,9 @@ Span<const KernelRow> TargetKernels(const BuildTarget& target, const StackVersio
 
 std::string VersionWords(const BuildTarget& target, const StackVersion& version) {
   std::string s = std::string("versions: ") + version.tflm;
-  if (target.kernels == KernelLibrary::kCmsisNn && version.cmsis_nn != nullptr) {
+  if (IsCmsisNn(target.kernels) && version.cmsis_nn != nullptr) {
     s += std::string(", ") + version.cmsis_nn;
-  } else if (target.kernels == KernelLibrary::kEspNn && version.esp_nn_release != nullptr) {
+  } else if (IsEspNn(target.kernels) && version.esp_nn_release != nullptr) {
     s += std::string(", ") + version.esp_nn_release;
   }
   if (!version.checked) {
@@ -208,8 +194,7 @@ TraceOptions TraceOptionsFor(const ResolvedTarget& resolved) {
   TraceOptions options;
   options.target = resolved.abi;
   options.kernels = resolved.kernels;
-  options.cmsis_nn_backend = resolved.target->cmsis_nn_backend;
-  options.esp_nn_chip = resolved.target->esp_nn_chip;
+  options.library = resolved.target->kernels;
   options.esp_nn_version = resolved.version->esp_nn;
   options.unregistered = resolved.version->unregistered;
   options.ethos_u = resolved.target->ethos_u;
@@ -228,14 +213,14 @@ Status CheckVersionFor(const BuildTarget& target, const StackVersion& version) {
     return Status::Error(StatusCode::kInvalidArgument, "target %s has no version %s", target.name,
                          version.name);
   }
-  if (target.kernels == KernelLibrary::kCmsisNn && version.cmsis_nn == nullptr) {
+  if (IsCmsisNn(target.kernels) && version.cmsis_nn == nullptr) {
     return Status::Error(StatusCode::kInvalidArgument,
                          "target %s: CMSIS-NN builds of %s are not modelled (CMSIS-NN targets "
                          "know: %s)",
                          target.name, version.name, CmsisNnVersionNames().c_str());
   }
-  if (target.kernels == KernelLibrary::kCmsisNn && version.cmsis_nn_dsp_only &&
-      target.cmsis_nn_backend != CmsisNnBackend::kDsp) {
+  const CmsisNnBackend* backend = std::get_if<CmsisNnBackend>(&target.kernels);
+  if (backend != nullptr && version.cmsis_nn_dsp_only && *backend != CmsisNnBackend::kDsp) {
     return Status::Error(StatusCode::kInvalidArgument,
                          "target %s: the CMSIS-NN build of %s is modelled for cores with the DSP "
                          "extension only (cortex-m4, cortex-m7, cortex-m33+cmsis-nn), the cores "

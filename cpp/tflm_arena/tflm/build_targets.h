@@ -36,6 +36,7 @@
 #include "tflm_arena/tflm/allocation_trace.h"
 #include "tflm_arena/tflm/cmsis_nn_kernels.h"
 #include "tflm_arena/tflm/esp_nn_kernels.h"
+#include "tflm_arena/tflm/kernel_library.h"
 #include "tflm_arena/tflm/kernel_table.h"
 #include "tflm_arena/tflm/stack_versions.h"
 #include "tflm_arena/tflm/target_abi.h"
@@ -49,24 +50,15 @@ enum class AllocatorRule : uint8_t {
   kWheelInterpreter,  // the wheel: recording with greedy, plain with linear, fixed
 };
 
-// Which kernels the build links.
-enum class KernelLibrary : uint8_t {
-  kReference,  // tensorflow/lite/micro/kernels/*.cc
-  kCmsisNn,    // OPTIMIZED_KERNEL_DIR=cmsis_nn (cmsis_nn_kernels.h)
-  kEspNn,      // esp-tflite-micro with ESP-NN (esp_nn_kernels.h)
-};
-
 struct BuildTarget {
   const char* name;  // what users type, e.g. "cortex-m"
   const char* abi;   // TargetAbi name (struct sizes, compression)
   // One line, printed with every figure. An unchecked target says so here.
   const char* description;
   AllocatorRule allocator;
-  KernelLibrary kernels = KernelLibrary::kReference;
-  CmsisNnBackend cmsis_nn_backend = CmsisNnBackend::kDsp;  // kCmsisNn only
+  KernelLibrary kernels = ReferenceLibrary{};  // the kernels the build links
   // The figures were checked against a real build of this configuration.
   bool checked = true;
-  EspNnChip esp_nn_chip = EspNnChip::kEsp32;  // kEspNn only
   // Built with the Ethos-U kernel (kernels/ethos_u/ethosu.cc): "ethos-u"
   // is registered (custom_kernels.h).
   bool ethos_u = false;
