@@ -33,7 +33,7 @@ TEST(BuildTargets, NamesAreUniqueAndEachNamesAKnownLayout) {
             "cortex-m3+cmsis-nn, cortex-m4+cmsis-nn, cortex-m7+cmsis-nn, cortex-m33+cmsis-nn, "
             "cortex-m55+cmsis-nn, cortex-m85+cmsis-nn, cortex-m+ethos-u, cortex-m55+ethos-u, "
             "esp32+esp-nn, esp32s3+esp-nn, "
-            "esp32p4+esp-nn, esp32+esp-nn-ansi-c, cortex-m+dummy-nn");
+            "esp32p4+esp-nn, esp32+esp-nn-ansi-c");
   EXPECT_EQ(FindBuildTarget("riscv"), nullptr);
   EXPECT_EQ(FindBuildTarget(nullptr), nullptr);
 }

@@ -100,8 +100,6 @@ constexpr BuildTarget kBuildTargets[] = {
      "any ESP chip with ESP-NN's ANSI C set (Kconfig ESP-NN \"ANSI C\", CONFIG_NN_ANSI_C): "
      "esp-tflite-micro (TFLM fork) with esp-nn kernels, MicroAllocator",
      AllocatorRule::kPlain, EspNnChip::kAnsiC, /*checked=*/true},
-    {"cortex-m+dummy-nn", "cortex-m", "a throw-away kernel library, not a real build",
-     AllocatorRule::kPlain, DummyNnVariant::kFast, /*checked=*/false},
 };
 
 // The versions CMSIS-NN targets can be built at (for error messages).

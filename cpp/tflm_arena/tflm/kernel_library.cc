@@ -23,7 +23,6 @@ std::string KernelLibraryWords(const KernelLibrary& library) {
             return std::string("cmsis_nn (") + CmsisNnBackendName(backend) + " backend)";
           },
           [](EspNnChip chip) { return std::string("esp_nn (") + EspNnChipName(chip) + " set)"; },
-          [](DummyNnVariant v) { return std::string("dummy_nn (") + DummyNnVariantName(v) + ")"; },
       },
       library);
 }
@@ -33,7 +32,6 @@ Span<const KernelRow> KernelLibraryTable(const KernelLibrary& library) {
                         [](ReferenceLibrary) { return ReferenceKernels(); },
                         [](CmsisNnBackend) { return CmsisNnKernels(); },
                         [](EspNnChip) { return EspNnKernels(); },
-                        [](DummyNnVariant) { return DummyNnKernels(); },
                     },
                     library);
 }

@@ -17,7 +17,6 @@
 
 #include "tflm_arena/core/span.h"
 #include "tflm_arena/tflm/cmsis_nn_kernels.h"
-#include "tflm_arena/tflm/dummy_nn_kernels.h"
 #include "tflm_arena/tflm/esp_nn_kernels.h"
 #include "tflm_arena/tflm/kernel_table.h"
 
@@ -32,7 +31,7 @@ struct ReferenceLibrary {
 // OPTIMIZED_KERNEL_DIR=cmsis_nn with the backend the core selects
 // (cmsis_nn_kernels.h), or esp-tflite-micro with ESP-NN's size set for the
 // chip (esp_nn_kernels.h).
-using KernelLibrary = std::variant<ReferenceLibrary, CmsisNnBackend, EspNnChip, DummyNnVariant>;
+using KernelLibrary = std::variant<ReferenceLibrary, CmsisNnBackend, EspNnChip>;
 
 // What figures print: "reference", "cmsis_nn (DSP backend)",
 // "esp_nn (ESP32-S3 set)".
