@@ -33,8 +33,11 @@ ctest --test-dir build/cpp --output-on-failure -j"$jobs"
 
 # The whole C++ suite again under AddressSanitizer + UBSan (malformed models,
 # arena sizes, kernels): it must not crash, leak or hit undefined behaviour.
+# The same build makes the ASan+UBSan Python module for the second pytest
+# pass below (one instrumented compile of the libraries, not two).
 cmake -S . -B build/asan -DTFLM_ARENA_BUILD_TESTS=ON -DTFLM_ARENA_SANITIZE=ON \
-  -DCMAKE_BUILD_TYPE=Debug >/dev/null
+  -DCMAKE_BUILD_TYPE=Debug -DTFLM_ARENA_BUILD_PYTHON=ON -DPython_EXECUTABLE="$PWD/.venv/bin/python" \
+  -Dpybind11_DIR="$(python3 -m pybind11 --cmakedir)" >/dev/null
 cmake --build build/asan -j"$jobs"
 ctest --test-dir build/asan --output-on-failure -j"$jobs"
 
@@ -42,18 +45,18 @@ ctest --test-dir build/asan --output-on-failure -j"$jobs"
 # time (--dist loadfile: a file's tests share fixtures and build folders).
 python3 -m pytest -n "$jobs" --dist loadfile
 
-# pytest again against an ASan+UBSan build of the module (a private
-# install in build/pyasan, loaded first; Python itself is not instrumented,
-# so the ASan runtime is preloaded, with libstdc++ so that ASan can intercept
-# C++ exceptions). Any report aborts the run. Tests marked no_asan are left
+# pytest again against the ASan+UBSan build of the module (build/asan's
+# _core beside the package's Python files in build/pyasan, loaded first;
+# Python itself is not instrumented, so the ASan runtime is preloaded, with
+# libstdc++ so that ASan can intercept C++ exceptions). Any report aborts the run. Tests marked no_asan are left
 # out here (they run in the pass above): their time goes outside our C++
 # module (CMake builds of standalone programs, Jupyter kernels, Chromium,
 # matplotlib drawing, bisecting the tflite-micro wheel) or they repeat the
 # same C++ paths on every shared model; every binding, kernel test, hostile
 # model test and tflm model path still runs here.
-python3 -m pip install -q --no-build-isolation --no-deps --upgrade --target build/pyasan \
-  -C cmake.define.TFLM_ARENA_SANITIZE=ON -C cmake.build-type=Debug \
-  -C build-dir=build/pyasan-build .
+rm -rf build/pyasan && mkdir -p build/pyasan
+cp -R python/tflm_arena build/pyasan/
+cp build/asan/_core.*.so build/pyasan/tflm_arena/
 LD_PRELOAD="$(gcc -print-file-name=libasan.so) $(gcc -print-file-name=libstdc++.so)" \
   ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 \
   UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
